@@ -1,0 +1,92 @@
+"""The rules engine: pure Mexican Train, with no Discord, database, pictures, clock or I/O.
+
+Start with :class:`Match` (rules + seat names), deal with ``match.start_round(order)`` where
+``order`` comes from ``match.shuffle(random.Random(seed))`` or from a stored event, then ask
+``match.round.legal_moves()`` and ``match.apply(move)``. Everything a player may see leaves the
+engine through :func:`view_for`.
+"""
+
+from bot.engine.match import Event, EventError, Match, Moved, RoundStarted
+from bot.engine.moves import (
+    DONE,
+    DRAW,
+    KNOCK,
+    MEXICAN,
+    PASS,
+    Catch,
+    Done,
+    Draw,
+    Knock,
+    Move,
+    MoveError,
+    Pass,
+    Play,
+    parse_move,
+    parse_train,
+    train_name,
+)
+from bot.engine.round import Applied, IllegalMove, LegalMoves, Round, RoundResult, hand_score
+from bot.engine.rules import (
+    ENGINE_VERSION,
+    PRESETS,
+    DoubleRule,
+    EnginePlacement,
+    FirstPlayer,
+    FirstTurn,
+    HandSizes,
+    Rules,
+    RulesError,
+    Scoring,
+    preset,
+)
+from bot.engine.tiles import Tile, TileError, double_set, tile
+from bot.engine.view import SeatView, TrainView, round_view, view_for
+
+__all__ = [
+    "DONE",
+    "DRAW",
+    "ENGINE_VERSION",
+    "KNOCK",
+    "MEXICAN",
+    "PASS",
+    "PRESETS",
+    "Applied",
+    "Catch",
+    "Done",
+    "DoubleRule",
+    "Draw",
+    "EnginePlacement",
+    "Event",
+    "EventError",
+    "FirstPlayer",
+    "FirstTurn",
+    "HandSizes",
+    "IllegalMove",
+    "Knock",
+    "LegalMoves",
+    "Match",
+    "Move",
+    "MoveError",
+    "Moved",
+    "Pass",
+    "Play",
+    "Round",
+    "RoundResult",
+    "RoundStarted",
+    "Rules",
+    "RulesError",
+    "Scoring",
+    "SeatView",
+    "Tile",
+    "TileError",
+    "TrainView",
+    "double_set",
+    "hand_score",
+    "parse_move",
+    "parse_train",
+    "preset",
+    "round_view",
+    "tile",
+    "train_name",
+    "view_for",
+]
