@@ -447,24 +447,26 @@ class Round:
             return
         plays = self._plays(seat)
         if isinstance(move, Draw):
+            if self.fast and self.turn_plays:
+                raise IllegalMove(
+                    "fast-start-no-draw", "you have played this turn: play on or say done"
+                )
             if plays:
                 raise IllegalMove(
                     "must-play", "you hold a playable tile, so you may not draw: " + _some(plays)
                 )
-            if self.fast and self.turn_plays:
-                raise IllegalMove("fast-start-no-draw", "you have played this turn; say done")
             if not self.boneyard:
                 raise IllegalMove("boneyard-empty", "the boneyard is empty: pass instead")
             if self.drawn:
                 raise IllegalMove("drawn-already", "you have drawn already this turn: pass")
             return
         if isinstance(move, Pass):
+            if self.fast and self.turn_plays:
+                raise IllegalMove("fast-start-done", "say done to end your fast start")
             if plays:
                 raise IllegalMove(
                     "must-play", "you hold a playable tile, so you may not pass: " + _some(plays)
                 )
-            if self.fast and self.turn_plays:
-                raise IllegalMove("fast-start-done", "say done to end your fast start")
             if self._may_draw():
                 raise IllegalMove("must-draw", "you cannot play, so draw first")
             return

@@ -1,0 +1,196 @@
+"""Invariants over random playouts of every preset and house rule, for 2 to 10 players.
+
+At every step: every tile of the set is in exactly one place; the moves listed as legal are
+exactly the moves ``apply`` accepts (every tile in hand tried on every train, plus each word
+move); a refused move changes nothing. Every round ends; the scores are the pips left; a match
+replayed from its events, or reloaded from its position, equals the live one.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine import (
+    DONE,
+    DRAW,
+    KNOCK,
+    MEXICAN,
+    PASS,
+    PRESETS,
+    Catch,
+    DoubleRule,
+    EnginePlacement,
+    FirstPlayer,
+    FirstTurn,
+    IllegalMove,
+    Match,
+    Move,
+    Play,
+    Round,
+    Rules,
+    RulesError,
+    Scoring,
+    hand_score,
+)
+from bot.engine.position import from_position, round_to_dict, to_position
+from bot.engine.simulate import random_move
+
+# Presets, plus house rules that no preset switches on by itself.
+RULESETS: dict[str, Rules] = {
+    **PRESETS,
+    "any-open-train": Rules(double_rule=DoubleRule.ANY_OPEN_TRAIN),
+    "chain+fast": Rules(double_rule=DoubleRule.CHAIN, first_turn=FirstTurn.FAST_START),
+    "highest-double": Rules(engine_placement=EnginePlacement.HIGHEST_DOUBLE, knock=True),
+    "strict-doubles": Rules(release_unsatisfiable_doubles=False, go_out_on_double=False),
+    "blanks+open": Rules(scoring=Scoring.FUNDEX_BLANKS, open_hands=True, ties_share_win=True),
+    "highest-tile-15": Rules(max_pip=15, first_player=FirstPlayer.HIGHEST_TILE),
+}
+
+
+def _cases() -> list[tuple[str, int]]:
+    out = []
+    for name, rules in RULESETS.items():
+        low, high = rules.player_range
+        for players in range(low, high + 1):
+            try:
+                rules.check(players)
+            except RulesError:
+                continue
+            out.append((name, players))
+    return out
+
+
+CASES = _cases()
+
+
+def _candidates(rnd: Round, seat: int) -> list[Move]:
+    """Every move worth asking about: each held tile on each train, and the word moves."""
+    moves: list[Move] = [DRAW, PASS, DONE]
+    refs = [*range(rnd.players), MEXICAN]
+    for tl in rnd.hands[seat]:
+        moves.extend(Play(tl, ref) for ref in refs)
+    return moves
+
+
+def _check_step(rnd: Round, rng: random.Random) -> None:
+    seat = rnd.current
+    legal = rnd.legal_moves()
+    assert len(legal) == len(set(legal)), "a legal move is listed twice"
+    accepted = {m for m in _candidates(rnd, seat) if rnd.is_legal(m)}
+    listed = set(legal)
+    assert accepted == listed, f"listed {listed - accepted}, accepted {accepted - listed}"
+    # A refused move, really applied, changes nothing.
+    refused = [m for m in _candidates(rnd, seat) if m not in legal]
+    if refused:
+        before = round_to_dict(rnd)
+        bad = refused[rng.randrange(len(refused))]
+        try:
+            rnd.apply(bad)
+        except IllegalMove as exc:
+            assert str(exc) and exc.code
+        else:
+            raise AssertionError(f"{bad} was applied though not legal")
+        assert round_to_dict(rnd) == before
+    # Out of turn, every move is refused.
+    other = (seat + 1) % rnd.players
+    assert not rnd.is_legal(legal[0], other)
+
+
+def _conserved(rnd: Round) -> None:
+    everything = rnd.tiles_everywhere()
+    assert len(everything) == len(set(everything)) == rnd.rules.set_size
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1))
+def test_random_rounds_keep_every_invariant(case: tuple[str, int], seed: int) -> None:
+    _play_and_check(*case, seed)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_every_ruleset_and_player_count_plays_through(name: str, players: int) -> None:
+    """The sweep hypothesis might sample unevenly: each case once, from a fixed seed."""
+    _play_and_check(name, players, seed=players * 7919 + len(name))
+
+
+def _play_and_check(name: str, players: int, seed: int) -> None:
+    rules = RULESETS[name].replace(rounds=min(2, RULESETS[name].rounds_total))
+    rng = random.Random(seed)
+    match = Match(rules, [f"P{i}" for i in range(players)])
+    steps = 0
+    while match.needs_deal:
+        match.start_round(match.shuffle(rng))
+        rnd = match.round
+        assert rnd is not None
+        _conserved(rnd)
+        while not rnd.is_over:
+            steps += 1
+            assert steps < 5000, "a round that does not end"
+            if steps % 3 == 0:
+                _check_step(rnd, rng)
+            applied = match.apply(random_move(rnd, rng))
+            _conserved(rnd)
+            # Knock rule: sometimes knock in time, sometimes forget and get caught.
+            knock_open = rules.knock and rnd.knock_window is not None and not rnd.is_over
+            if knock_open and rng.random() < 0.5:
+                match.apply(KNOCK, rnd.knock_window)
+            if rnd.catchable and not rnd.is_over:
+                target = min(rnd.catchable)
+                catcher = (target + 1) % players
+                assert Catch(target) in rnd.side_moves(catcher)
+                match.apply(Catch(target), catcher)
+                _conserved(rnd)
+            assert applied.seat in range(players)
+        result = rnd.result
+        assert result is not None
+        assert list(result.scores) == [hand_score(h, rules.scoring) for h in rnd.hands]
+        if result.went_out is not None:
+            assert result.scores[result.went_out] == 0 and not rnd.hands[result.went_out]
+        else:
+            assert not rnd.boneyard
+    assert match.is_over and match.winners()
+    assert match.totals == [sum(r.scores[s] for r in match.results) for s in range(players)]
+    # Replay from the events, and from the stored dicts, equals the live match.
+    for again in (
+        Match.replay(rules, match.names, match.events),
+        Match.replay_dicts(rules, match.names, match.event_dicts()),
+    ):
+        assert again.round is not None and match.round is not None
+        assert round_to_dict(again.round) == round_to_dict(match.round)
+        assert again.totals == match.totals and again.winners() == match.winners()
+    assert to_position(from_position(to_position(match))) == to_position(match)
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 400))
+def test_positions_mid_turn_load_back_equal_and_play_on_identically(
+    case: tuple[str, int], seed: int, cut: int
+) -> None:
+    name, players = case
+    rules = RULESETS[name].replace(rounds=1)
+    rng = random.Random(seed)
+    match = Match(rules, [f"P{i}" for i in range(players)])
+    match.start_round(match.shuffle(rng))
+    rnd = match.round
+    assert rnd is not None
+    for _ in range(cut):
+        if rnd.is_over:
+            break
+        match.apply(random_move(rnd, rng))
+    loaded = from_position(to_position(match))
+    assert to_position(loaded) == to_position(match)
+    assert loaded.round is not None
+    assert list(map(str, loaded.round.legal_moves())) == list(map(str, rnd.legal_moves()))
+    # Both continue the same way from the same choices.
+    rng_a, rng_b = random.Random(seed + 1), random.Random(seed + 1)
+    while not rnd.is_over:
+        a = random_move(rnd, rng_a)
+        b = random_move(loaded.round, rng_b)
+        assert a == b
+        match.apply(a)
+        loaded.apply(b)
+    assert to_position(loaded) == to_position(match)
