@@ -198,11 +198,14 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(JoinButton)
         self.add_view(TilePicker())
-        for command in (mt, play, hand, table, remind, announce, late, twice):
+        commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
+            mt, play, hand, table, remind, announce, late, twice,
+        ]  # fmt: skip
+        for command in commands_:
             self.tree.add_command(command)
         if self.guild_id is not None:
             self.tree.add_command(ping, guild=discord.Object(self.guild_id))
-        self.tree.on_error = self.on_tree_error
+        self.tree.error(self.on_tree_error)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -165,11 +165,9 @@ def _command_data(
         raise LookupError(f"/{path} is a group; name a subcommand: {names}")
 
     known = {o["name"]: o for o in schema}
-    unknown = set(options) - set(known) - {focused}
-    if unknown or (focused is not None and focused not in known):
-        raise TypeError(
-            f"/{path} has no option {sorted(unknown or {focused})}; has {sorted(known)}"
-        )
+    unknown = sorted({*options, *([focused] if focused else [])} - set(known))
+    if unknown:
+        raise TypeError(f"/{path} has no option {unknown}; has {sorted(known)}")
     resolved: JSON = {}
     typed: list[JSON] = []
     for spec in schema:

@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 API_PREFIX = "/api/v10"
+POLL_INTERVAL = 0.01
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 EMBED_LINKS = discord.Permissions(embed_links=True).value
 # What a DM allows a bot: no roles, no overwrites.
@@ -432,7 +433,9 @@ class FakeDiscord:
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.add(waiter)
             try:
-                await asyncio.wait({waiter}, timeout=remaining)
+                # Woken by the fake's own changes; the short poll covers checks on the
+                # bot's side (its cache, its error list) that the fake cannot see change.
+                await asyncio.wait({waiter}, timeout=min(remaining, POLL_INTERVAL))
             finally:
                 self._waiters.discard(waiter)
 
