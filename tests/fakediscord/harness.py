@@ -68,3 +68,5 @@ async def running_bot(
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
             await asyncio.wait_for(runner, timeout)
+    if fake.strict:
+        fake.check()  # an unknown route fails the test here, not only at fixture teardown

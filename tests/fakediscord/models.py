@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 if TYPE_CHECKING:
+    from .interactions import Invocation
     from .server import FakeDiscord
 
 JSON = dict[str, Any]
@@ -222,7 +223,7 @@ class FakeUser:
 
     async def slash(
         self, command: str, *, channel: FakeChannel | None = None, **options: Any
-    ) -> Any:
+    ) -> Invocation:
         """Run ``/command`` (space-separated path for groups) with typed options."""
         from .interactions import run_slash
 
@@ -244,14 +245,14 @@ class FakeUser:
 
     async def click(
         self, message: FakeMessage, *, label: str | None = None, custom_id: str | None = None
-    ) -> Any:
+    ) -> Invocation:
         from .interactions import run_click
 
         return await run_click(self, message, label=label, custom_id=custom_id)
 
     async def select(
         self, message: FakeMessage, *, values: list[str], custom_id: str | None = None
-    ) -> Any:
+    ) -> Invocation:
         from .interactions import run_select
 
         return await run_select(self, message, values=values, custom_id=custom_id)
