@@ -125,11 +125,32 @@ async def hand(interaction: discord.Interaction[DemoBot]) -> None:
 
 
 @app_commands.command(name="table", description="Picture of the table")
-async def table(interaction: discord.Interaction[DemoBot]) -> None:
+async def table(interaction: discord.Interaction[DemoBot], defer: bool = True) -> None:
+    if not defer:  # small enough to answer at once: the file rides on the callback itself
+        file = discord.File(io.BytesIO(render_table()), "table.png")
+        await interaction.response.send_message("Table", file=file)
+        return
     await interaction.response.defer(thinking=True)
     png = await asyncio.to_thread(render_table)  # rendering never blocks the event loop
     embed = discord.Embed(title="Table").set_image(url="attachment://table.png")
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), "table.png"))
+
+
+@app_commands.command(name="revise", description="Edits and deletes its own messages")
+async def revise(interaction: discord.Interaction[DemoBot]) -> None:
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    await interaction.response.send_message("draft")
+    await interaction.edit_original_response(content="final")
+    extra = await interaction.followup.send("temporary", wait=True)
+    await extra.delete()
+    async with channel.typing():
+        note = await channel.send("note v1")
+    await note.edit(content="note v2")
+    await note.add_reaction("\N{WHITE HEAVY CHECK MARK}")
+    oops = await channel.send("oops")
+    await oops.delete()
+    await interaction.followup.send("done", ephemeral=True)
 
 
 @app_commands.command(name="remind", description="Send a player a reminder by DM")
@@ -199,7 +220,7 @@ class DemoBot(commands.Bot):
         self.add_dynamic_items(JoinButton)
         self.add_view(TilePicker())
         commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
-            mt, play, hand, table, remind, announce, late, twice,
+            mt, play, hand, table, revise, remind, announce, late, twice,
         ]  # fmt: skip
         for command in commands_:
             self.tree.add_command(command)

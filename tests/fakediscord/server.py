@@ -275,6 +275,7 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}  # insertion order is posting order
         self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
         self.global_commands: dict[tuple[str, int], JSON] = {}
         self.guild_commands: dict[int, dict[tuple[str, int], JSON]] = {}
         self.loose_attachments: dict[int, FakeAttachment] = {}
@@ -674,6 +675,7 @@ class FakeDiscord:
             source=source,
         )
         self.interactions[interaction_id] = record
+        self._by_token[token] = record
         session.dispatch("INTERACTION_CREATE", payload)
         return record
 
@@ -1000,10 +1002,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ interaction answers
 
     def _find_by_token(self, token: str) -> InteractionRecord | None:
-        for record in reversed(self.interactions.values()):
-            if record.token == token:
-                return record
-        return None
+        return self._by_token.get(token)
 
     async def _callback(self, call: Call) -> web.Response:
         record = self.interactions.get(int(call.params["interaction_id"]))

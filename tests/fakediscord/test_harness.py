@@ -14,10 +14,11 @@ from collections.abc import AsyncIterator
 
 import discord
 import pytest
+from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from PIL import Image
 
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import FakeDiscord, fake_discord, running_bot
 from tests.fakediscord.demo_bot import DemoBot
 
 
@@ -63,7 +64,7 @@ async def test_sync_echoes_ids_for_global_and_guild_commands(
     fake_discord: FakeDiscord, demo: DemoBot
 ) -> None:
     fake = fake_discord
-    global_names = {"mt", "play", "hand", "table", "remind", "announce", "late", "twice"}
+    global_names = {"mt", "play", "hand", "table", "revise", "remind", "announce", "late", "twice"}
     assert set(fake.commands()) == global_names
     assert set(fake.commands(guild=True)) == {"ping"}
     assert fake.commands(guild=True)["ping"]["guild_id"] == str(fake.guild_id)
@@ -209,6 +210,48 @@ async def test_defer_then_followup_edits_the_thinking_message_with_a_png(
     assert isinstance(channel, discord.TextChannel)
     fetched = await channel.fetch_message(followup.id)
     assert await fetched.attachments[0].read() == png
+
+
+async def test_file_on_the_first_answer_is_a_multipart_callback(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    fake = fake_discord
+    table = await fake.user("alice").slash("table", channel=fake.channel("games"), defer=False)
+    answer = await table.answer()
+    assert answer.type == 4 and answer.message is not None
+    assert answer.message.content == "Table"
+    (callback,) = fake.requests_to(
+        "POST /interactions/{interaction_id}/{interaction_token}/callback"
+    )
+    assert callback.query["with_response"] == "1"
+    assert callback.body["data"]["attachments"] == [{"id": 0, "filename": "table.png"}]
+    assert callback.files[0].data == answer.files[0].data == answer.message.files[0].data
+    assert Image.open(io.BytesIO(answer.files[0].data)).format == "PNG"
+
+
+async def test_edits_and_deletes_of_answers_followups_and_channel_messages(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    fake = fake_discord
+    alice, games = fake.user("alice"), fake.channel("games")
+    revise = await alice.slash("revise", channel=games)
+    done = await revise.followup(1)
+    assert done.content == "done" and done.ephemeral
+    original = await revise.message()
+    assert (original.content, original.edits) == ("final", 1)
+    assert revise.followups[0].content == "temporary" and revise.followups[0].deleted
+    assert [m.content for m in games.messages()] == ["final", "note v2"]
+    assert [m.content for m in games.messages(visible_to=alice)][-1] == "done"
+    statuses = {f"{r.method} {r.route}": r.status for r in fake.requests}
+    for route, status in {
+        "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": 200,
+        "DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": 204,
+        "POST /channels/{channel_id}/typing": 204,
+        "PATCH /channels/{channel_id}/messages/{message_id}": 200,
+        "PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me": 204,
+        "DELETE /channels/{channel_id}/messages/{message_id}": 204,
+    }.items():
+        assert statuses.get(route) == status, route
 
 
 async def test_channel_post_with_multipart_upload_keeps_bytes(
@@ -390,3 +433,11 @@ async def test_unknown_route_fails_loudly(fake_discord: FakeDiscord, demo: DemoB
     with pytest.raises(AssertionError, match="unknown route"):
         fake.check()
     fake.unknown_routes.clear()  # handled here; otherwise the fixture fails the test
+
+
+async def test_fake_points_discordpy_at_loopback_and_restores_it() -> None:
+    before = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+    async with fake_discord() as fake:
+        assert f"http://127.0.0.1:{fake.port}/api/v10" == Route.BASE
+        assert str(DiscordWebSocket.DEFAULT_GATEWAY) == f"ws://127.0.0.1:{fake.port}/gateway"
+    assert before == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
