@@ -25,10 +25,11 @@ from typing import Any, TypeVar
 
 import discord
 import yarl
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import BodyPartReader, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from .gateway import Gateway, GatewaySession, guild_payload
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -153,51 +154,6 @@ class RateLimitRule:
     hits: int = 0
 
 
-class _Connection:
-    """One websocket; frames go through a queue so their order is the order of dispatch."""
-
-    def __init__(self, ws: web.WebSocketResponse) -> None:
-        self.ws = ws
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.writer = asyncio.create_task(self._write())
-
-    def send(self, frame: JSON) -> None:
-        self.queue.put_nowait(json.dumps(frame))
-
-    async def _write(self) -> None:
-        while (frame := await self.queue.get()) is not None:
-            if self.ws.closed:
-                return
-            try:
-                await self.ws.send_str(frame)
-            except ConnectionError:
-                return
-
-    async def close(self) -> None:
-        self.queue.put_nowait(None)
-        await asyncio.gather(self.writer, return_exceptions=True)
-
-
-@dataclass(eq=False)
-class GatewaySession:
-    """A gateway session: survives a dropped connection so RESUME can replay what it missed."""
-
-    id: str
-    identify: JSON
-    conn: _Connection | None
-    seq: int = 0
-    missed: list[JSON] = field(default_factory=list)
-    resumes: int = 0
-
-    def dispatch(self, event: str, data: JSON) -> None:
-        self.seq += 1
-        frame = {"op": 0, "t": event, "s": self.seq, "d": data}
-        if self.conn is None:
-            self.missed.append(frame)
-        else:
-            self.conn.send(frame)
-
-
 Handler = Callable[["Call"], Awaitable[web.Response]]
 
 
@@ -284,12 +240,10 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.rate_limits: list[RateLimitRule] = []
-        self.sessions: dict[str, GatewaySession] = {}
-        self.active_session: GatewaySession | None = None
+        self.gateway = Gateway(self)
 
         self._waiters: set[asyncio.Future[None]] = set()
         self._runner: web.AppRunner | None = None
-        self._connections: set[_Connection] = set()
         self._saved_targets: tuple[str, yarl.URL] | None = None
         self.port = 0
         self.routes = _RouteTable()
@@ -308,7 +262,7 @@ class FakeDiscord:
 
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -325,9 +279,7 @@ class FakeDiscord:
         if self._saved_targets is not None:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved_targets
             self._saved_targets = None
-        for conn in list(self._connections):
-            await conn.ws.close()
-            await conn.close()
+        await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -366,7 +318,7 @@ class FakeDiscord:
             self, self.ids.next(), name, self.guild_id, position=len(self.channels)
         )
         self.channels[created.id] = created
-        self._broadcast("CHANNEL_CREATE", created.to_payload())
+        self.gateway.broadcast("CHANNEL_CREATE", created.to_payload())
         return created
 
     def close_dms(self, user: FakeUser) -> None:
@@ -384,7 +336,7 @@ class FakeDiscord:
 
     def channel_changed(self, channel: FakeChannel) -> None:
         if not channel.is_dm:
-            self._broadcast("CHANNEL_UPDATE", channel.to_payload())
+            self.gateway.broadcast("CHANNEL_UPDATE", channel.to_payload())
 
     def rate_limit(
         self, route: str, *, times: int = 1, retry_after: float = 0.05, is_global: bool = False
@@ -398,9 +350,18 @@ class FakeDiscord:
         self.rate_limits.append(rule)
         return rule
 
+    @property
+    def sessions(self) -> dict[str, GatewaySession]:
+        return self.gateway.sessions
+
+    @property
+    def active_session(self) -> GatewaySession | None:
+        """The newest bot's gateway session; interactions are pushed to it."""
+        return self.gateway.active
+
     async def force_reconnect(self) -> None:
         """Send op 7 RECONNECT; discord.py reconnects and RESUMEs the session."""
-        session = self._live_session()
+        session = self.gateway.live_session()
         assert session.conn is not None
         session.conn.send({"op": 7, "d": None})
 
@@ -415,7 +376,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ waiting
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
         for waiter in self._waiters:
             if not waiter.done():
                 waiter.set_result(None)
@@ -469,153 +430,6 @@ class FakeDiscord:
             value &= ~IMPLIED_BY_SEND
         return value
 
-    # ------------------------------------------------------------------ gateway
-
-    def _live_session(self) -> GatewaySession:
-        session = self.active_session
-        if session is None or session.conn is None:
-            raise RuntimeError("no bot is connected to the fake Discord gateway")
-        return session
-
-    def _broadcast(self, event: str, data: JSON) -> None:
-        for session in self.sessions.values():
-            if session.conn is not None or session is self.active_session:
-                session.dispatch(event, data)
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        conn = _Connection(ws)
-        self._connections.add(conn)
-        conn.send({"op": 10, "d": {"heartbeat_interval": 41250}})
-        session: GatewaySession | None = None
-        try:
-            async for msg in ws:
-                if msg.type is not WSMsgType.TEXT:
-                    continue
-                frame = json.loads(msg.data)
-                op, data = frame.get("op"), frame.get("d")
-                if op == 1:
-                    conn.send({"op": 11})
-                elif op == 2:
-                    session = self._identify(conn, data)
-                elif op == 6:
-                    session = self._resume(conn, data)
-                elif op == 8:
-                    self._send_member_chunk(conn, session, data)
-                elif op not in (3, 4):  # presence and voice updates need no answer
-                    self.unknown_routes.append(f"gateway op {op}")
-                self._notify()
-        finally:
-            if session is not None and session.conn is conn:
-                session.conn = None
-            self._connections.discard(conn)
-            await conn.close()
-            self._notify()
-        return ws
-
-    def _identify(self, conn: _Connection, data: JSON) -> GatewaySession:
-        session = GatewaySession(id=secrets.token_hex(16), identify=data, conn=conn)
-        self.sessions[session.id] = session
-        self.active_session = session
-        shard = data.get("shard") or [0, 1]
-        session.dispatch(
-            "READY",
-            {
-                "v": 10,
-                "user": self.bot_user.to_payload(),
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                "session_id": session.id,
-                "resume_gateway_url": self.gateway_url,
-                "shard": shard,
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "presences": [],
-                "user_settings": {},
-                "session_type": "normal",
-                "geo_ordered_rtc_regions": [],
-            },
-        )
-        session.dispatch("GUILD_CREATE", self._guild_payload())
-        return session
-
-    def _resume(self, conn: _Connection, data: JSON) -> GatewaySession | None:
-        session = self.sessions.get(str(data.get("session_id")))
-        if session is None:
-            conn.send({"op": 9, "d": False})  # invalid session: the client identifies again
-            return None
-        session.conn = conn
-        session.resumes += 1
-        self.active_session = session
-        for frame in session.missed:
-            conn.send(frame)
-        session.missed.clear()
-        session.dispatch("RESUMED", {})
-        return session
-
-    def _send_member_chunk(
-        self, conn: _Connection, session: GatewaySession | None, data: JSON
-    ) -> None:
-        if session is None:
-            return
-        members = [u.member_payload() for u in self.users.values()]
-        chunk = {
-            "guild_id": str(self.guild_id),
-            "members": members,
-            "chunk_index": 0,
-            "chunk_count": 1,
-            "not_found": [],
-            "presences": [],
-        }
-        if data.get("nonce"):
-            chunk["nonce"] = data["nonce"]
-        session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
-
-    def _guild_payload(self) -> JSON:
-        members = list(self.users.values())
-        return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
-            "icon": None,
-            "splash": None,
-            "discovery_splash": None,
-            "owner_id": str(self.owner.id),
-            "afk_channel_id": None,
-            "afk_timeout": 300,
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "roles": [r.to_payload() for r in self.roles.values()],
-            "emojis": [],
-            "stickers": [],
-            "features": [],
-            "mfa_level": 0,
-            "application_id": None,
-            "system_channel_id": None,
-            "system_channel_flags": 0,
-            "rules_channel_id": None,
-            "vanity_url_code": None,
-            "description": None,
-            "banner": None,
-            "premium_tier": 0,
-            "preferred_locale": "en-US",
-            "nsfw_level": 0,
-            "premium_progress_bar_enabled": False,
-            "joined_at": "2024-01-01T00:00:00+00:00",
-            "large": False,
-            "unavailable": False,
-            "member_count": len(members),
-            "voice_states": [],
-            "members": [u.member_payload() for u in members],
-            "channels": [c.to_payload() for c in self.channels.values() if not c.is_dm],
-            "threads": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-        }
-
     # ------------------------------------------------------------------ interactions out
 
     def start_interaction(
@@ -629,7 +443,7 @@ class FakeDiscord:
         source: FakeMessage | None = None,
     ) -> InteractionRecord:
         """Build an INTERACTION_CREATE the way Discord does and push it to the bot."""
-        session = self._live_session()
+        session = self.gateway.live_session()
         interaction_id = self.ids.next()  # carries "now": discord.py derives expiry from it
         token = secrets.token_urlsafe(32)
         payload: JSON = {
@@ -729,7 +543,7 @@ class FakeDiscord:
             await request.read()
             self.unknown_routes.append(f"{request.method} {path}")
             log.error("fake Discord: unknown route %s %s", request.method, path)
-            self._notify()
+            self.notify()
             return json_response({"message": "404: Not Found", "code": 0}, status=404)
         template, params, handler = matched
         body, files = await _read_body(request)
@@ -760,7 +574,7 @@ class FakeDiscord:
             log.exception("fake Discord crashed on %s %s", request.method, path)
             response = json_response({"message": "fake Discord crashed", "code": 0}, status=400)
         record.status = response.status
-        self._notify()
+        self.notify()
         return response
 
     def _note_rejection(self, template: str, params: dict[str, str], error: ApiError) -> None:
@@ -841,7 +655,7 @@ class FakeDiscord:
                 data["guild_id"] = str(message.guild_id)
         else:
             data = message.to_payload()
-        self._broadcast(event, data)
+        self.gateway.broadcast(event, data)
 
     def _new_message(
         self, channel: FakeChannel, *, flags: int = 0, kind: int = 0, visible_to: int | None = None
@@ -1199,10 +1013,7 @@ class FakeDiscord:
 
     async def _get_guild(self, call: Call) -> web.Response:
         self._check_guild(call.params["guild_id"])
-        payload = self._guild_payload()
-        for key in ("members", "channels", "threads", "presences", "voice_states"):
-            payload.pop(key)
-        return json_response(payload)
+        return json_response(guild_payload(self, with_lists=False))
 
     async def _get_guild_channels(self, call: Call) -> web.Response:
         self._check_guild(call.params["guild_id"])
