@@ -1,0 +1,1128 @@
+"""A fake Discord on 127.0.0.1: REST routes and a gateway websocket for discord.py.
+
+``FakeDiscord`` holds one guild, its users, channels and messages, and serves the unmodified
+discord.py client: start-up, IDENTIFY/RESUME on the gateway, command sync, interaction
+callbacks, followups, channel messages and DMs. It records every request, refuses what
+Discord would refuse (late or double answers, missing permissions, closed DMs, injected
+429s) with Discord's own status codes, and fails the test loudly when the bot calls a
+route it does not know (``strict``). Tests act on it through ``FakeUser`` (models.py) and
+the helpers in ``interactions.py``; ``harness.py`` points discord.py at it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+import socket
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import discord
+import yarl
+from aiohttp import BodyPartReader, web
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from .gateway import Gateway, GatewaySession, guild_payload
+from .models import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    DEFAULT_EVERYONE,
+    EPHEMERAL,
+    IMPLIED_BY_SEND,
+    JSON,
+    LOADING,
+    SEND_MESSAGES,
+    SUPPRESS_EMBEDS,
+    VIEW_CHANNEL,
+    FakeAttachment,
+    FakeChannel,
+    FakeFile,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    Snowflakes,
+    iso_now,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+API_PREFIX = "/api/v10"
+POLL_INTERVAL = 0.01
+ATTACH_FILES = discord.Permissions(attach_files=True).value
+EMBED_LINKS = discord.Permissions(embed_links=True).value
+# What a DM allows a bot: no roles, no overwrites.
+DM_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+).value
+# Which answers each interaction type accepts (Discord's table, minus activities).
+ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+# Message flags a bot may set when it posts; everything else is Discord's to set.
+SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | 4096 | 32768
+
+
+class ApiError(Exception):
+    """A refusal in Discord's shape: HTTP status plus a JSON error code."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message = status, code, message
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    # discord.py only decodes JSON when Content-Type is exactly "application/json";
+    # aiohttp's json_response would add "; charset=utf-8".
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)
+
+
+def error_response(error: ApiError) -> web.Response:
+    return json_response({"message": error.message, "code": error.code}, status=error.status)
+
+
+@dataclass(eq=False)
+class RecordedRequest:
+    """One REST call the bot made, as the fake saw it (files kept as bytes)."""
+
+    method: str
+    path: str
+    route: str | None
+    query: dict[str, str]
+    body: Any
+    files: list[FakeFile]
+    at: float
+    status: int = 0
+    error_code: int | None = None
+
+
+@dataclass(eq=False)
+class Rejection:
+    """An answer to an interaction that the fake refused, and why."""
+
+    route: str
+    status: int
+    code: int
+    message: str
+
+
+@dataclass(eq=False)
+class InteractionRecord:
+    """Server-side life of one interaction: the first answer, the messages, refusals."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel: FakeChannel
+    payload: JSON
+    name: str
+    created: float
+    source: FakeMessage | None = None
+    callback_type: int | None = None
+    callback_data: JSON | None = None
+    callback_files: list[FakeFile] = field(default_factory=list)
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    choices: list[JSON] | None = None
+    modal: JSON | None = None
+    rejections: list[Rejection] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class RateLimitRule:
+    method: str
+    route: str
+    remaining: int
+    retry_after: float
+    is_global: bool
+    hits: int = 0
+
+
+Handler = Callable[["Call"], Awaitable[web.Response]]
+
+
+@dataclass(eq=False)
+class Call:
+    request: web.Request
+    params: dict[str, str]
+    body: Any
+    files: list[FakeFile]
+    record: RecordedRequest
+
+    @property
+    def query(self) -> dict[str, str]:
+        return self.record.query
+
+    def flag(self, name: str) -> bool:
+        return self.query.get(name, "").lower() in ("1", "true")
+
+
+class _RouteTable:
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, str, re.Pattern[str], Handler]] = []
+
+    def add(self, method: str, template: str, handler: Handler) -> None:
+        pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+        self.entries.append((method, template, re.compile(f"^{pattern}$"), handler))
+
+    def match(self, method: str, path: str) -> tuple[str, dict[str, str], Handler] | None:
+        for entry_method, template, pattern, handler in self.entries:
+            if entry_method == method and (found := pattern.match(path)):
+                return template, found.groupdict(), handler
+        return None
+
+    def templates(self) -> set[str]:
+        return {f"{method} {template}" for method, template, _, _ in self.entries}
+
+
+class FakeDiscord:
+    """The fake server and everything it knows. Use ``async with FakeDiscord() as fake``.
+
+    ``interaction_deadline`` is Discord's 3 s to give a first answer; tests lower it to
+    exercise lateness without sleeping 3 s. ``strict`` turns unknown routes and fake-side
+    crashes into a failing test (``check()``), because a silent 404 hides real bugs.
+    """
+
+    def __init__(
+        self,
+        *,
+        interaction_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60,
+        strict: bool = True,
+        attachment_size_limit: int = 10 * 1024 * 1024,
+        guild_name: str = "Mexican Train Club",
+    ) -> None:
+        self.interaction_deadline = interaction_deadline
+        self.token_lifetime = token_lifetime
+        self.strict = strict
+        self.attachment_size_limit = attachment_size_limit
+        self.ids = Snowflakes()
+
+        # Applications made since 2020 share their id with their bot user.
+        self.application_id = self.ids.next()
+        self.bot_user = FakeUser(self, self.application_id, "TrainBot", bot=True)
+        self.owner = FakeUser(self, self.ids.next(), "owner")
+        self.guild_id = self.ids.next()
+        self.guild_name = guild_name
+        self.everyone = FakeRole(self.guild_id, "@everyone", DEFAULT_EVERYONE)
+        bot_role = FakeRole(
+            self.ids.next(), "TrainBot", DEFAULT_EVERYONE, position=1, managed=True,
+            bot_id=self.bot_user.id,
+        )  # fmt: skip
+        self.roles: dict[int, FakeRole] = {r.id: r for r in (self.everyone, bot_role)}
+        self.bot_user.role_ids = [bot_role.id]
+        self.users: dict[int, FakeUser] = {u.id: u for u in (self.bot_user, self.owner)}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}  # insertion order is posting order
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+        self.global_commands: dict[tuple[str, int], JSON] = {}
+        self.guild_commands: dict[int, dict[tuple[str, int], JSON]] = {}
+        self.loose_attachments: dict[int, FakeAttachment] = {}
+
+        self.requests: list[RecordedRequest] = []
+        self.unknown_routes: list[str] = []
+        self.server_errors: list[str] = []
+        self.rate_limits: list[RateLimitRule] = []
+        self.gateway = Gateway(self)
+
+        self._waiters: set[asyncio.Future[None]] = set()
+        self._runner: web.AppRunner | None = None
+        self._saved_targets: tuple[str, yarl.URL] | None = None
+        self.port = 0
+        self.routes = _RouteTable()
+        self._add_routes()
+        self.channel("general")
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_route("*", "/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        # Bind port 0 ourselves so the OS picks a free port and we can read it back.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        self._saved_targets = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        Route.BASE = self.base_url + API_PREFIX
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+
+    async def stop(self) -> None:
+        if self._saved_targets is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved_targets
+            self._saved_targets = None
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    def check(self) -> None:
+        """Raise if the bot hit routes the fake does not know or the fake itself crashed."""
+        problems = [f"unknown route {r}" for r in self.unknown_routes]
+        problems += [f"fake Discord crashed: {e}" for e in self.server_errors]
+        if problems:
+            raise AssertionError("fake Discord saw problems:\n" + "\n".join(problems))
+
+    # ------------------------------------------------------------------ test-facing setup
+
+    def user(self, name: str, *, locale: str = "en-US") -> FakeUser:
+        """The guild member called ``name``, created on first use."""
+        for existing in self.users.values():
+            if existing.name == name:
+                return existing
+        created = FakeUser(self, self.ids.next(), name, locale=locale)
+        self.users[created.id] = created
+        return created
+
+    def channel(self, name: str) -> FakeChannel:
+        """The guild text channel called ``name``, created on first use."""
+        for existing in self.channels.values():
+            if existing.name == name and not existing.is_dm:
+                return existing
+        created = FakeChannel(
+            self, self.ids.next(), name, self.guild_id, position=len(self.channels)
+        )
+        self.channels[created.id] = created
+        self.gateway.broadcast("CHANNEL_CREATE", created.to_payload())
+        return created
+
+    def close_dms(self, user: FakeUser) -> None:
+        """The user turns off DMs from server members: the bot's DMs get 403/50007."""
+        user.dms_open = False
+
+    def open_dms(self, user: FakeUser) -> None:
+        user.dms_open = True
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        if user.dm_channel is None:
+            user.dm_channel = FakeChannel(self, self.ids.next(), user.name, None, recipient=user)
+            self.channels[user.dm_channel.id] = user.dm_channel
+        return user.dm_channel
+
+    def channel_changed(self, channel: FakeChannel) -> None:
+        if not channel.is_dm:
+            self.gateway.broadcast("CHANNEL_UPDATE", channel.to_payload())
+
+    def rate_limit(
+        self, route: str, *, times: int = 1, retry_after: float = 0.05, is_global: bool = False
+    ) -> RateLimitRule:
+        """Answer the next ``times`` calls of ``route`` (e.g. ``"POST /channels/{channel_id}
+        /messages"``) with 429 + ``Via`` + ``retry_after``, the way Discord's edge does."""
+        if route not in self.routes.templates():
+            raise ValueError(f"unknown route {route!r}; known: {sorted(self.routes.templates())}")
+        method, template = route.split(" ", 1)
+        rule = RateLimitRule(method, template, times, retry_after, is_global)
+        self.rate_limits.append(rule)
+        return rule
+
+    @property
+    def sessions(self) -> dict[str, GatewaySession]:
+        return self.gateway.sessions
+
+    @property
+    def active_session(self) -> GatewaySession | None:
+        """The newest bot's gateway session; interactions are pushed to it."""
+        return self.gateway.active
+
+    async def force_reconnect(self) -> None:
+        """Send op 7 RECONNECT; discord.py reconnects and RESUMEs the session."""
+        session = self.gateway.live_session()
+        assert session.conn is not None
+        session.conn.send({"op": 7, "d": None})
+
+    def commands(self, guild: bool = False) -> dict[str, JSON]:
+        """Synced slash commands by name: global, or the guild's with ``guild=True``."""
+        source = self.guild_commands.get(self.guild_id, {}) if guild else self.global_commands
+        return {name: cmd for (name, _kind), cmd in source.items()}
+
+    def requests_to(self, route: str) -> list[RecordedRequest]:
+        method, template = route.split(" ", 1)
+        return [r for r in self.requests if r.method == method and r.route == template]
+
+    # ------------------------------------------------------------------ waiting
+
+    def notify(self) -> None:
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def wait_for(self, check: Callable[[], T | None], *, timeout: float, what: str) -> T:
+        """Wait until ``check()`` returns something other than None/False; no sleeping."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = check()
+            if value is not None and value is not False:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.add(waiter)
+            try:
+                # Woken by the fake's own changes; the short poll covers checks on the
+                # bot's side (its cache, its error list) that the fake cannot see change.
+                await asyncio.wait({waiter}, timeout=min(remaining, POLL_INTERVAL))
+            finally:
+                self._waiters.discard(waiter)
+
+    # ------------------------------------------------------------------ permissions
+
+    def permissions_for(self, user: FakeUser, channel: FakeChannel) -> int:
+        """Discord's permission algorithm: roles, then @everyone/role/member overwrites."""
+        if channel.is_dm:
+            return DM_PERMISSIONS
+        if user.id == self.owner.id:
+            return ALL_PERMISSIONS
+        value = self.everyone.permissions
+        for role_id in user.role_ids:
+            value |= self.roles[role_id].permissions
+        if value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        overwrites = channel.overwrites
+        if (everyone := overwrites.get(self.guild_id)) is not None:
+            value = (value & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role_id in user.role_ids:
+            if (o := overwrites.get(role_id)) is not None and o.kind == 0:
+                allow, deny = allow | o.allow, deny | o.deny
+        value = (value & ~deny) | allow
+        if (member := overwrites.get(user.id)) is not None and member.kind == 1:
+            value = (value & ~member.deny) | member.allow
+        if not value & VIEW_CHANNEL:
+            return 0
+        if not value & SEND_MESSAGES:
+            value &= ~IMPLIED_BY_SEND
+        return value
+
+    # ------------------------------------------------------------------ interactions out
+
+    def start_interaction(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: JSON,
+        *,
+        name: str,
+        source: FakeMessage | None = None,
+    ) -> InteractionRecord:
+        """Build an INTERACTION_CREATE the way Discord does and push it to the bot."""
+        session = self.gateway.live_session()
+        interaction_id = self.ids.next()  # carries "now": discord.py derives expiry from it
+        token = secrets.token_urlsafe(32)
+        payload: JSON = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "token": token,
+            "version": 1,
+            "channel_id": str(channel.id),
+            "locale": user.locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": self.attachment_size_limit,
+            "app_permissions": str(self.permissions_for(self.bot_user, channel)),
+        }
+        channel_payload = channel.to_payload()
+        if channel.is_dm:
+            payload["user"] = user.to_payload()
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        else:
+            perms = self.permissions_for(user, channel)
+            channel_payload["permissions"] = str(perms)
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = user.member_payload(permissions=perms)
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        payload["channel"] = channel_payload
+        if source is not None:
+            payload["message"] = source.to_payload()
+        record = InteractionRecord(
+            id=interaction_id,
+            token=token,
+            type=kind,
+            user=user,
+            channel=channel,
+            payload=payload,
+            name=name,
+            created=time.monotonic(),
+            source=source,
+        )
+        self.interactions[interaction_id] = record
+        self._by_token[token] = record
+        session.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    # ------------------------------------------------------------------ REST plumbing
+
+    def _add_routes(self) -> None:
+        r = self.routes.add
+        r("GET", "/users/@me", self._get_me)
+        r("GET", "/users/{user_id}", self._get_user)
+        r("POST", "/users/@me/channels", self._open_dm)
+        r("GET", "/oauth2/applications/@me", self._get_application)
+        r("GET", "/applications/@me", self._get_application)
+        r("GET", "/gateway", self._get_gateway)
+        r("GET", "/gateway/bot", self._get_gateway)
+        for prefix in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
+            r("GET", prefix + "/commands", self._get_commands)
+            r("PUT", prefix + "/commands", self._put_commands)
+            r("POST", prefix + "/commands", self._post_command)
+            r("GET", prefix + "/commands/{command_id}", self._get_command)
+            r("DELETE", prefix + "/commands/{command_id}", self._delete_command)
+        r("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._callback)
+        webhook = "/webhooks/{webhook_id}/{webhook_token}"
+        r("POST", webhook, self._followup)
+        r("GET", webhook + "/messages/{message_id}", self._webhook_get)
+        r("PATCH", webhook + "/messages/{message_id}", self._webhook_edit)
+        r("DELETE", webhook + "/messages/{message_id}", self._webhook_delete)
+        r("GET", "/channels/{channel_id}", self._get_channel)
+        r("GET", "/channels/{channel_id}/messages", self._list_messages)
+        r("POST", "/channels/{channel_id}/messages", self._post_message)
+        r("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message)
+        r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message)
+        r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message)
+        r("POST", "/channels/{channel_id}/typing", self._no_content)
+        reaction = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"
+        r("PUT", reaction, self._no_content)
+        r("DELETE", reaction, self._no_content)
+        r("GET", "/guilds/{guild_id}", self._get_guild)
+        r("GET", "/guilds/{guild_id}/channels", self._get_guild_channels)
+        r("GET", "/guilds/{guild_id}/roles", self._get_roles)
+        r("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member)
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = request.path
+        if request.method == "GET" and path.startswith("/attachments/"):
+            return self._serve_attachment(path)
+        matched = None
+        if path.startswith(API_PREFIX):
+            matched = self.routes.match(request.method, path[len(API_PREFIX) :])
+        if matched is None:
+            # Read the body anyway so the client is not left writing into a closed socket.
+            await request.read()
+            self.unknown_routes.append(f"{request.method} {path}")
+            log.error("fake Discord: unknown route %s %s", request.method, path)
+            self.notify()
+            return json_response({"message": "404: Not Found", "code": 0}, status=404)
+        template, params, handler = matched
+        body, files = await _read_body(request)
+        record = RecordedRequest(
+            request.method,
+            path[len(API_PREFIX) :],
+            template,
+            dict(request.query),
+            body,
+            files,
+            time.monotonic(),
+        )
+        self.requests.append(record)
+        try:
+            limited = self._take_rate_limit(request.method, template)
+            if limited is not None:
+                response = limited
+            else:
+                response = await handler(Call(request, params, body, files, record))
+        except ApiError as error:
+            record.error_code = error.code
+            self._note_rejection(template, params, error)
+            response = error_response(error)
+        except Exception:
+            # A crash in the fake is a bug in the test harness; say so loudly. A 400 (not
+            # 500) keeps discord.py from retrying for 25 seconds first.
+            self.server_errors.append(f"{request.method} {path}\n{traceback.format_exc()}")
+            log.exception("fake Discord crashed on %s %s", request.method, path)
+            response = json_response({"message": "fake Discord crashed", "code": 0}, status=400)
+        record.status = response.status
+        self.notify()
+        return response
+
+    def _note_rejection(self, template: str, params: dict[str, str], error: ApiError) -> None:
+        record = None
+        if "interaction_id" in params and params["interaction_id"].isdigit():
+            record = self.interactions.get(int(params["interaction_id"]))
+        elif "webhook_token" in params:
+            record = self._find_by_token(params["webhook_token"])
+        if record is not None:
+            record.rejections.append(Rejection(template, error.status, error.code, error.message))
+
+    def _take_rate_limit(self, method: str, template: str) -> web.Response | None:
+        for rule in self.rate_limits:
+            if rule.method == method and rule.route == template and rule.remaining > 0:
+                rule.remaining -= 1
+                rule.hits += 1
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": rule.retry_after,
+                    "global": rule.is_global,
+                }
+                headers = {
+                    # discord.py treats a 429 without Via as a Cloudflare ban, not a limit.
+                    "Via": "1.1 google",
+                    "Retry-After": str(max(1, round(rule.retry_after))),
+                    "X-RateLimit-Scope": "global" if rule.is_global else "user",
+                }
+                return json_response(body, status=429, headers=headers)
+        return None
+
+    def _serve_attachment(self, path: str) -> web.Response:
+        parts = path.split("/")
+        if len(parts) >= 4 and parts[3].isdigit():
+            attachment = self._find_attachment(int(parts[3]))
+            if attachment is not None:
+                return web.Response(
+                    body=attachment.file.data,
+                    headers={"Content-Type": attachment.file.content_type},
+                )
+        return web.Response(status=404)
+
+    def _find_attachment(self, attachment_id: int) -> FakeAttachment | None:
+        if attachment_id in self.loose_attachments:
+            return self.loose_attachments[attachment_id]
+        for message in self.messages.values():
+            for attachment in message.attachments:
+                if attachment.id == attachment_id:
+                    return attachment
+        return None
+
+    def new_attachment(self, file: FakeFile) -> FakeAttachment:
+        attachment_id = self.ids.next()
+        url = f"{self.base_url}/attachments/{attachment_id}/{attachment_id}/{file.filename}"
+        return FakeAttachment(attachment_id, file, url)
+
+    # ------------------------------------------------------------------ messages
+
+    def _get_channel_or_404(self, channel_id: str) -> FakeChannel:
+        channel = self.channels.get(int(channel_id)) if channel_id.isdigit() else None
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _get_message_or_404(self, channel: FakeChannel, message_id: str) -> FakeMessage:
+        message = self.messages.get(int(message_id)) if message_id.isdigit() else None
+        if message is None or message.deleted or message.channel_id != channel.id:
+            raise ApiError(404, 10008, "Unknown Message")
+        if message.visible_to is not None:
+            raise ApiError(404, 10008, "Unknown Message")  # ephemeral: not in the channel
+        return message
+
+    def _publish(self, event: str, message: FakeMessage) -> None:
+        if message.visible_to is not None or message.loading:
+            return  # ephemeral and thinking messages never reach the gateway
+        if event == "MESSAGE_DELETE":
+            data: JSON = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            if message.guild_id is not None:
+                data["guild_id"] = str(message.guild_id)
+        else:
+            data = message.to_payload()
+        self.gateway.broadcast(event, data)
+
+    def _new_message(
+        self, channel: FakeChannel, *, flags: int = 0, kind: int = 0, visible_to: int | None = None
+    ) -> FakeMessage:
+        return FakeMessage(
+            id=self.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot_user,
+            flags=flags,
+            type=kind,
+            visible_to=visible_to,
+        )
+
+    def _apply(
+        self,
+        message: FakeMessage,
+        body: JSON,
+        files: list[FakeFile],
+        *,
+        creating: bool,
+        can_embed: bool = True,
+    ) -> None:
+        """Apply a create/edit body (content, embeds, components, attachments) to a message."""
+        for file in files:
+            if len(file.data) > self.attachment_size_limit:
+                raise ApiError(413, 40005, "Request entity too large")
+        if "content" in body:
+            content = body["content"] or ""
+            if len(content) > 2000:
+                raise ApiError(400, 50035, "Invalid Form Body: content longer than 2000")
+            message.content = content
+        if "embeds" in body:
+            embeds = [dict(e) for e in body["embeds"] or []]
+            if len(embeds) > 10:
+                raise ApiError(400, 50035, "Invalid Form Body: more than 10 embeds")
+            # Without Embed Links, Discord posts the message but shows no embeds.
+            message.embeds = embeds if can_embed else []
+        if "components" in body:
+            message.components = body["components"] or []
+        if not creating and "flags" in body and body["flags"] is not None:
+            keep = message.flags & ~SUPPRESS_EMBEDS
+            message.flags = keep | (int(body["flags"]) & SUPPRESS_EMBEDS)
+        if "attachments" in body and body["attachments"] is not None:
+            kept: list[FakeAttachment] = []
+            existing = {a.id: a for a in message.attachments}
+            for entry in body["attachments"]:
+                ident = int(entry["id"])
+                if ident in existing:
+                    kept.append(existing[ident])
+                elif 0 <= ident < len(files):
+                    file = files[ident]
+                    if entry.get("filename"):
+                        file.filename = entry["filename"]
+                    if entry.get("description"):
+                        file.description = entry["description"]
+                    kept.append(self.new_attachment(file))
+                else:
+                    raise ApiError(400, 50035, f"Invalid Form Body: no file for attachment {ident}")
+            message.attachments = kept
+        elif files:
+            message.attachments = [*message.attachments, *map(self.new_attachment, files)]
+        self._link_embed_images(message)
+        if creating and not (
+            message.content or message.embeds or message.attachments or message.components
+        ):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+
+    def _link_embed_images(self, message: FakeMessage) -> None:
+        # Discord swaps "attachment://name" in embeds for the uploaded file's URL.
+        by_name = {a.file.filename: a for a in message.attachments}
+        for embed in message.embeds:
+            for key in ("image", "thumbnail"):
+                part = embed.get(key)
+                if isinstance(part, dict) and str(part.get("url", "")).startswith("attachment://"):
+                    attachment = by_name.get(part["url"][len("attachment://") :])
+                    if attachment is not None:
+                        part.update(url=attachment.url, proxy_url=attachment.url)
+                        size = attachment.file.image_size()
+                        if size is not None:
+                            part.update(width=size[0], height=size[1])
+
+    def _check_can_post(self, channel: FakeChannel, body: JSON, files: list[FakeFile]) -> bool:
+        """Refuse like Discord; returns whether embeds may be shown."""
+        if channel.is_dm:
+            assert channel.recipient is not None
+            if not channel.recipient.dms_open:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+            return True
+        perms = self.permissions_for(self.bot_user, channel)
+        if not perms & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if not perms & SEND_MESSAGES:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if files and not perms & ATTACH_FILES:
+            raise ApiError(403, 50013, "Missing Permissions")
+        return bool(perms & EMBED_LINKS)
+
+    async def _post_message(self, call: Call) -> web.Response:
+        channel = self._get_channel_or_404(call.params["channel_id"])
+        body = call.body or {}
+        can_embed = self._check_can_post(channel, body, call.files)
+        kind = 19 if body.get("message_reference") else 0
+        flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | 4096 | 32768)
+        message = self._new_message(channel, flags=flags, kind=kind)
+        self._apply(message, body, call.files, creating=True, can_embed=can_embed)
+        self.messages[message.id] = message
+        self._publish("MESSAGE_CREATE", message)
+        return json_response(message.to_payload())
+
+    async def _edit_message(self, call: Call) -> web.Response:
+        channel = self._get_channel_or_404(call.params["channel_id"])
+        message = self._get_message_or_404(channel, call.params["message_id"])
+        if message.author is not self.bot_user:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        can_embed = channel.is_dm or bool(
+            self.permissions_for(self.bot_user, channel) & EMBED_LINKS
+        )
+        self._apply(message, call.body or {}, call.files, creating=False, can_embed=can_embed)
+        self._mark_edited(message)
+        return json_response(message.to_payload())
+
+    def _mark_edited(self, message: FakeMessage) -> None:
+        message.edited_timestamp = iso_now()
+        message.edits += 1
+        self._publish("MESSAGE_UPDATE", message)
+
+    async def _delete_message(self, call: Call) -> web.Response:
+        channel = self._get_channel_or_404(call.params["channel_id"])
+        message = self._get_message_or_404(channel, call.params["message_id"])
+        message.deleted = True
+        self._publish("MESSAGE_DELETE", message)
+        return web.Response(status=204)
+
+    async def _get_message(self, call: Call) -> web.Response:
+        channel = self._get_channel_or_404(call.params["channel_id"])
+        return json_response(
+            self._get_message_or_404(channel, call.params["message_id"]).to_payload()
+        )
+
+    async def _list_messages(self, call: Call) -> web.Response:
+        channel = self._get_channel_or_404(call.params["channel_id"])
+        found = list(reversed(channel.messages()))  # Discord lists newest first
+        if "before" in call.query:
+            found = [m for m in found if m.id < int(call.query["before"])]
+        if "after" in call.query:
+            found = [m for m in found if m.id > int(call.query["after"])]
+        limit = int(call.query.get("limit", "50"))
+        return json_response([m.to_payload() for m in found[:limit]])
+
+    async def _get_channel(self, call: Call) -> web.Response:
+        return json_response(self._get_channel_or_404(call.params["channel_id"]).to_payload())
+
+    async def _no_content(self, call: Call) -> web.Response:
+        self._get_channel_or_404(call.params["channel_id"])
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ interaction answers
+
+    def _find_by_token(self, token: str) -> InteractionRecord | None:
+        return self._by_token.get(token)
+
+    async def _callback(self, call: Call) -> web.Response:
+        record = self.interactions.get(int(call.params["interaction_id"]))
+        if record is None or record.token != call.params["interaction_token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        if record.callback_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - record.created > self.interaction_deadline:
+            raise ApiError(404, 10062, "Unknown interaction")
+        body = call.body or {}
+        kind = int(body.get("type", 0))
+        data: JSON = body.get("data") or {}
+        if kind not in ALLOWED_CALLBACKS.get(record.type, set()):
+            raise ApiError(
+                400, 50035, f"Invalid Form Body: response type {kind} for interaction {record.type}"
+            )
+        message: FakeMessage | None = None
+        if kind == 8:
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                raise ApiError(400, 50035, "Invalid Form Body: more than 25 choices")
+            record.choices = choices
+        elif kind in (4, 5):
+            flags = int(data.get("flags") or 0) & SETTABLE_FLAGS
+            message = self._new_message(
+                record.channel,
+                flags=flags | (LOADING if kind == 5 else 0),
+                kind=20 if record.type == 2 else 0,
+                visible_to=record.user.id if flags & EPHEMERAL else None,
+            )
+            message.webhook_id = self.application_id
+            message.interaction_metadata = {
+                "id": str(record.id),
+                "type": record.type,
+                "user": record.user.to_payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+            if kind == 4:
+                self._apply(message, data, call.files, creating=True)
+            self.messages[message.id] = message
+            record.original = message
+            self._publish("MESSAGE_CREATE", message)
+        elif kind in (6, 7):
+            message = record.original = record.source
+            if kind == 7 and message is not None:
+                self._apply(message, data, call.files, creating=False)
+                self._mark_edited(message)
+        elif kind == 9:
+            record.modal = data
+        record.callback_type, record.callback_data = kind, data
+        record.callback_files = call.files
+        if not call.flag("with_response"):
+            return web.Response(status=204)
+        info: JSON = {"id": str(record.id), "type": record.type}
+        result: JSON = {"interaction": info, "resource": {"type": kind}}
+        if message is not None:
+            info["response_message_id"] = str(message.id)
+            info["response_message_loading"] = message.loading
+            info["response_message_ephemeral"] = message.ephemeral
+            result["resource"]["message"] = message.to_payload()
+        return json_response(result)
+
+    def _webhook_record(self, call: Call) -> InteractionRecord:
+        record = self._find_by_token(call.params["webhook_token"])
+        if record is None or call.params["webhook_id"] != str(self.application_id):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - record.created > self.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if record.callback_type is None:
+            # Until the interaction is answered there is no webhook to send through.
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return record
+
+    def _webhook_message(self, record: InteractionRecord, message_id: str) -> FakeMessage:
+        if message_id == "@original":
+            found = record.original
+        else:
+            candidates = [record.original, *record.followups]
+            found = next((m for m in candidates if m is not None and str(m.id) == message_id), None)
+        if found is None or found.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return found
+
+    async def _followup(self, call: Call) -> web.Response:
+        record = self._webhook_record(call)
+        body = call.body or {}
+        original = record.original
+        if record.callback_type == 5 and original is not None and original.loading:
+            # Discord's rule: the first followup after a "thinking" deferral replaces it.
+            original.flags &= ~LOADING
+            self._apply(original, body, call.files, creating=True)
+            message = original
+            self._publish("MESSAGE_CREATE", message)
+        else:
+            flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
+            message = self._new_message(
+                record.channel,
+                flags=flags,
+                visible_to=record.user.id if flags & EPHEMERAL else None,
+            )
+            message.webhook_id = self.application_id
+            self._apply(message, body, call.files, creating=True)
+            self.messages[message.id] = message
+            self._publish("MESSAGE_CREATE", message)
+        record.followups.append(message)
+        if not call.flag("wait"):
+            return web.Response(status=204)
+        return json_response(message.to_payload())
+
+    async def _webhook_get(self, call: Call) -> web.Response:
+        record = self._webhook_record(call)
+        return json_response(self._webhook_message(record, call.params["message_id"]).to_payload())
+
+    async def _webhook_edit(self, call: Call) -> web.Response:
+        record = self._webhook_record(call)
+        message = self._webhook_message(record, call.params["message_id"])
+        was_loading = message.loading
+        message.flags &= ~LOADING
+        self._apply(message, call.body or {}, call.files, creating=was_loading)
+        if was_loading:
+            self._publish("MESSAGE_CREATE", message)
+        else:
+            self._mark_edited(message)
+        return json_response(message.to_payload())
+
+    async def _webhook_delete(self, call: Call) -> web.Response:
+        record = self._webhook_record(call)
+        message = self._webhook_message(record, call.params["message_id"])
+        message.deleted = True
+        self._publish("MESSAGE_DELETE", message)
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ start-up, users, guild
+
+    async def _get_me(self, call: Call) -> web.Response:
+        auth = call.request.headers.get("Authorization", "")
+        if not auth.startswith("Bot ") or len(auth) <= 4:
+            raise ApiError(401, 0, "401: Unauthorized")
+        return json_response({**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False})
+
+    async def _get_user(self, call: Call) -> web.Response:
+        user_id = call.params["user_id"]
+        user = self.users.get(int(user_id)) if user_id.isdigit() else None
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(user.to_payload())
+
+    async def _open_dm(self, call: Call) -> web.Response:
+        recipient = int((call.body or {}).get("recipient_id", 0))
+        user = self.users.get(recipient)
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        # Opening the channel always works; posting into it is what closed DMs refuse.
+        return json_response(self.dm_channel(user).to_payload())
+
+    async def _get_application(self, call: Call) -> web.Response:
+        return json_response(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "description": "A fake application for tests",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "owner": self.owner.to_payload(),
+                "team": None,
+                "flags": 0,
+                "summary": "",
+                "bot": self.bot_user.to_payload(),
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "approximate_guild_count": 1,
+            }
+        )
+
+    async def _get_gateway(self, call: Call) -> web.Response:
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    def _check_guild(self, guild_id: str) -> None:
+        if guild_id != str(self.guild_id):
+            raise ApiError(404, 10004, "Unknown Guild")
+
+    async def _get_guild(self, call: Call) -> web.Response:
+        self._check_guild(call.params["guild_id"])
+        return json_response(guild_payload(self, with_lists=False))
+
+    async def _get_guild_channels(self, call: Call) -> web.Response:
+        self._check_guild(call.params["guild_id"])
+        return json_response([c.to_payload() for c in self.channels.values() if not c.is_dm])
+
+    async def _get_roles(self, call: Call) -> web.Response:
+        self._check_guild(call.params["guild_id"])
+        return json_response([r.to_payload() for r in self.roles.values()])
+
+    async def _get_member(self, call: Call) -> web.Response:
+        self._check_guild(call.params["guild_id"])
+        user_id = call.params["user_id"]
+        user = self.users.get(int(user_id)) if user_id.isdigit() else None
+        if user is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(user.member_payload())
+
+    # ------------------------------------------------------------------ commands
+
+    def _command_store(self, call: Call) -> tuple[dict[tuple[str, int], JSON], int | None]:
+        if call.params["app_id"] != str(self.application_id):
+            raise ApiError(403, 50035, "Invalid application id")
+        if "guild_id" in call.params:
+            self._check_guild(call.params["guild_id"])
+            return self.guild_commands.setdefault(self.guild_id, {}), self.guild_id
+        return self.global_commands, None
+
+    def _register(
+        self,
+        store: dict[tuple[str, int], JSON],
+        cmd: JSON,
+        guild_id: int | None,
+        known: dict[tuple[str, int], JSON],
+    ) -> JSON:
+        name, kind = cmd.get("name", ""), int(cmd.get("type", 1))
+        if kind == 1 and (not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower()):
+            raise ApiError(400, 50035, f"Invalid Form Body: bad command name {name!r}")
+        if len(cmd.get("options") or []) > 25:
+            raise ApiError(400, 50035, f"Invalid Form Body: /{name} has more than 25 options")
+        old = known.get((name, kind))  # a re-sync keeps the command's id, as on Discord
+        echoed = {
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            **cmd,
+            "id": old["id"] if old else str(self.ids.next()),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "version": str(self.ids.next()),
+        }
+        if guild_id is not None:
+            echoed["guild_id"] = str(guild_id)
+        store[(name, kind)] = echoed
+        return echoed
+
+    async def _put_commands(self, call: Call) -> web.Response:
+        store, guild_id = self._command_store(call)
+        incoming = call.body or []
+        if len(incoming) > 100:
+            raise ApiError(400, 30032, "Maximum number of application commands reached (100)")
+        previous = dict(store)
+        store.clear()
+        for cmd in incoming:
+            self._register(store, cmd, guild_id, previous)
+        return json_response(list(store.values()))
+
+    async def _post_command(self, call: Call) -> web.Response:
+        store, guild_id = self._command_store(call)
+        return json_response(self._register(store, call.body or {}, guild_id, store), status=201)
+
+    async def _get_commands(self, call: Call) -> web.Response:
+        store, _ = self._command_store(call)
+        return json_response(list(store.values()))
+
+    def _command_by_id(self, call: Call) -> tuple[dict[tuple[str, int], JSON], tuple[str, int]]:
+        store, _ = self._command_store(call)
+        for key, cmd in store.items():
+            if cmd["id"] == call.params["command_id"]:
+                return store, key
+        raise ApiError(404, 10063, "Unknown application command")
+
+    async def _get_command(self, call: Call) -> web.Response:
+        store, key = self._command_by_id(call)
+        return json_response(store[key])
+
+    async def _delete_command(self, call: Call) -> web.Response:
+        store, key = self._command_by_id(call)
+        del store[key]
+        return web.Response(status=204)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[FakeFile]]:
+    """JSON, or multipart ``payload_json`` + ``files[n]`` (kept as bytes, in index order)."""
+    if request.content_type.startswith("multipart/"):
+        payload: Any = None
+        files: dict[int, FakeFile] = {}
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):
+                continue
+            name = part.name or ""
+            raw = await part.read()
+            if name == "payload_json":
+                payload = json.loads(bytes(raw))
+            elif name.startswith("files[") and name.endswith("]"):
+                index = int(name[len("files[") : -1])
+                filename = part.filename or f"file{index}"
+                files[index] = FakeFile(filename, bytes(raw))
+        return payload, [files[i] for i in sorted(files)]
+    raw_text = await request.text()
+    return (json.loads(raw_text) if raw_text else None), []
