@@ -328,7 +328,13 @@ class Round:
         tell whether anyone at all can still play).
         """
         rules = self.rules
-        if not self.open_doubles and not turn_start and not self.fast and self.turns_taken[seat]:
+        if (
+            not self.open_doubles
+            and not self.turn_doubles
+            and not turn_start
+            and not self.fast
+            and self.turns_taken[seat]
+        ):
             # The common case: no doubles in play, not a first turn.
             trains = self.trains
             out = [(seat, _ANY), (MEXICAN, _ANY)]
@@ -356,8 +362,9 @@ class Round:
         if not restrict:
             eligible.append(MEXICAN)
             eligible.extend(t for t in range(self.players) if t != seat and self.trains[t].marked)
-        if not open_turn:
+        if not turn_doubles:
             return [(t, _ANY) for t in eligible]
+        # A double was laid this turn (even one released at once): the turn goes on.
         if rules.double_rule is DoubleRule.ANY_OPEN_TRAIN:
             return [(t, _SINGLES) for t in eligible]
         # Chain (002): more doubles on any eligible train, then one non-double on the

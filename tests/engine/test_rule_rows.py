@@ -530,6 +530,15 @@ def test_unsatisfiable_double_blocks_nothing() -> None:
     assert rnd.open_doubles == [] and rnd.current == 1
 
 
+def test_unsatisfiable_double_released_at_once_still_needs_a_non_double_any_open() -> None:
+    """001: after any double the next tile is a non-double, even if the double is released."""
+    rules = Rules(double_rule=DoubleRule.ANY_OPEN_TRAIN)
+    rnd = table(rules, ["6-6 1-1 11-2", "2-2 9-1"], trains=ALL_SIXES, marked=("@2",))
+    applied = rnd.apply(mv("6-6 mexican"))
+    assert applied.released == (t("6-6"),) and not applied.turn_over
+    assert plays(rnd) == {"draw"}  # 1-1 is a double; 11-2 fits nothing
+
+
 def test_unsatisfiable_double_release_can_be_switched_off() -> None:
     rules = Rules(release_unsatisfiable_doubles=False)
     rnd = table(rules, ["6-6 1-1", "2-2 9-1"], trains=ALL_SIXES, marked=("@2",))
