@@ -14,6 +14,7 @@ view draws the channel's picture and nothing hidden can leak into it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 
@@ -168,7 +169,7 @@ class _Painter:
         return MEXICAN_COLOUR if ref == MEXICAN else seat_colour(ref)
 
     def seat_glyph(self, ref: int, xy: tuple[int, int], size: int) -> None:
-        edge = self.th.text if ref == MEXICAN and self.th.name == "dark" else self.th.background
+        edge = self.th.glyph_edge
         if ref == MEXICAN:
             # The Mexican Train's black engine sits on a light disc so it shows on dark lanes.
             disc = size + 4
@@ -266,24 +267,11 @@ class _Painter:
         cy = (first[1] + last[3]) // 2
         big = round(s * 1.45)
         hx = MARGIN + 8
-        # Rails: anti-aliased lines from the hub to every lane, drawn on a supersampled mask.
-        x0, x1 = hx + big // 2, self.lane_x
+        # Rails: anti-aliased lines from the hub to every lane.
+        x0 = hx + big // 2
         top, bottom = first[1], last[3]
-        ss = paint.SS
-        mask = Image.new("L", ((x1 - x0) * ss, (bottom - top) * ss), 0)
-        md = ImageDraw.Draw(mask)
-        for i in range(n):
-            b = self.lane_box(i)
-            ly = (b[1] + b[3]) // 2
-            md.line(
-                [(0, (cy - top) * ss), ((x1 - x0) * 0.45 * ss, (cy - top) * ss)],
-                fill=255, width=3 * ss,
-            )  # fmt: skip
-            md.line(
-                [((x1 - x0) * 0.45 * ss, (cy - top) * ss), ((x1 - x0) * ss, (ly - top) * ss)],
-                fill=255, width=3 * ss,
-            )  # fmt: skip
-        mask = mask.resize((x1 - x0, bottom - top), Image.Resampling.LANCZOS)
+        ys = tuple((b[1] + b[3]) // 2 - top for b in map(self.lane_box, range(n)))
+        mask = _rails(self.lane_x - x0, bottom - top, cy - top, ys)
         self.img.paste(th.rail, (x0, top), mask)
         # The engine: a big double standing at the hub.
         sprite = paint.tile_sprite(th, big, v.engine.high, v.engine.low, True)
@@ -475,6 +463,19 @@ class _Painter:
 
 
 Box = tuple[int, int, int, int]
+
+
+@functools.lru_cache(maxsize=64)
+def _rails(w: int, h: int, hub_y: int, lane_ys: tuple[int, ...]) -> Image.Image:
+    """The rails' mask: from the hub, across, then fanning out to each lane's middle."""
+    ss = paint.SS
+    mask = Image.new("L", (w * ss, h * ss), 0)
+    md = ImageDraw.Draw(mask)
+    knee = w * 0.45 * ss
+    md.line([(0, hub_y * ss), (knee, hub_y * ss)], fill=255, width=3 * ss)
+    for ly in lane_ys:
+        md.line([(knee, hub_y * ss), (w * ss, ly * ss)], fill=255, width=3 * ss)
+    return mask.resize((w, h), Image.Resampling.LANCZOS)
 
 
 def render_table(view: SeatView, options: TableOptions | None = None) -> Image.Image:

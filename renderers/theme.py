@@ -31,6 +31,8 @@ class Theme:
     tile_shadow: RGB
     divider: RGB
     chip: RGB
+    #: The outline around seat glyphs, so yellow reads on white and blue on grey.
+    glyph_edge: RGB
     #: Open doubles, the last move, playable tiles, your train plan.
     open_double: RGB
     last_move: RGB
@@ -52,6 +54,7 @@ DARK = Theme(
     tile_shadow=hex_rgb("#1E1F22"),
     divider=hex_rgb("#9A9488"),
     chip=hex_rgb("#404249"),
+    glyph_edge=hex_rgb("#111214"),
     open_double=hex_rgb("#F0B232"),
     last_move=hex_rgb("#00A8FC"),
     playable=hex_rgb("#23A55A"),
@@ -72,6 +75,7 @@ LIGHT = Theme(
     tile_shadow=hex_rgb("#C4C9CE"),
     divider=hex_rgb("#A8A294"),
     chip=hex_rgb("#E3E5E8"),
+    glyph_edge=hex_rgb("#4E5058"),
     open_double=hex_rgb("#D97706"),
     last_move=hex_rgb("#006CE7"),
     playable=hex_rgb("#1A8D4A"),
