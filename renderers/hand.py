@@ -221,7 +221,7 @@ def _cell(
     tx = cx - S // 2
     paint.paste_tile(img, (tx, y + 8), th, S, c.tile.high, c.tile.low, True)
     if c.plan_no is not None:
-        paint.badge(img, (tx + S, y + 10), str(c.plan_no), th.plan, 16)
+        paint.badge(img, (x + CELL_W - 20, y + 16), str(c.plan_no), th.plan, 16)
     ty = y + 8 + 2 * S + 18
     text.draw(d, (cx, ty), str(c.tile), 21, th.text, "bold", "mm")
     for i, line in enumerate(c.targets[:2]):

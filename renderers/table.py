@@ -434,7 +434,7 @@ class _Painter:
         box = (MARGIN, top, WIDTH - MARGIN, top + _standings_h(v) - 14)
         paint.rounded(self.img, box, 14, th.lane)
         text.draw(d, (MARGIN + 20, top + 26), "Final standings", 22, th.text, "bold")
-        order = sorted(range(v.players), key=lambda s: (v.totals[s], s))
+        order = sorted(range(v.players), key=lambda s: (s not in v.winners, v.totals[s], s))
         col_w = (WIDTH - 2 * MARGIN - 40) // 5
         for k, seat in enumerate(order):
             row, col = divmod(k, 5)
