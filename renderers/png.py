@@ -22,6 +22,7 @@ def palette_for(rgb: Image.Image, colours: int = 256) -> Image.Image:
     counts.sort(key=lambda c: c[0], reverse=True)
     flat: list[int] = []
     for _n, colour in counts[:colours]:
+        assert isinstance(colour, tuple)  # an RGB image counts (r, g, b) tuples
         flat.extend(colour)
     flat.extend([0] * (768 - len(flat)))
     pal = Image.new("P", (1, 1))

@@ -25,7 +25,7 @@ CASES = {
             marked=(1, 3, 4, 6),
             current=2,
         )
-    ),  # fmt: skip
+    ),
     "table_10p_double15": lambda: render_table(
         spectator(playout(10, 2, 150, preset="double-15")), TableOptions(theme="light")
     ),
@@ -35,6 +35,11 @@ CASES = {
         view_for(playout(4, 7, 30), 0), HandOptions(theme="light")
     ),
 }
+
+
+def _worst():  # type: ignore[no-untyped-def]
+    lengths = {MEXICAN: 16, **{s: 7 for s in range(8)}}
+    return built(8, lengths, open_doubles=(2, 5), marked=(1, 3, 4, 6), current=2)
 
 
 def _hand():  # type: ignore[no-untyped-def]

@@ -74,7 +74,8 @@ HOSTILE = [
     "Z̷̢̛̛a̶̢̧l̴̨g̸o̵ ̷t̶e̵x̶t̴",
     "\u202eevil override\u202c",
     "Tab\there\nnewline",
-    "𝕗𝕒𝕟𝕔𝕪 𝓈𝒸𝓇𝒾𝓅𝓉",
+    # Mathematical letters, as "fancy font" generators produce.
+    "\U0001d557\U0001d552\U0001d55f\U0001d554\U0001d56a \U0001d4c8\U0001d4b8\U0001d4c7",
     "\U0010fffd unassigned \ue000",
 ]
 
