@@ -168,10 +168,17 @@ def render_hand(view: SeatView, options: HandOptions | None = None) -> Image.Ima
     n = len(view.hand)
     title = f"Your hand · {n} tile{'s' if n != 1 else ''} · train @{seat + 1}"
     status, hint = _hint(view)
+    status = text.fit(status, 22, 420, "bold", ltr=True)
     sw = text.width(status, 22, "bold") + 32 if status else 0
-    text.draw(d, (MARGIN + 56, MARGIN + 32), text.fit(title, 26, w - 2 * MARGIN - 120 - sw, "bold"),
-              26, th.text, "bold")  # fmt: skip
-    text.draw(d, (MARGIN + 20, MARGIN + 72), text.fit(hint, 19, w - 2 * MARGIN - 40), 19, th.muted)
+    shown = text.fit(title, 26, w - 2 * MARGIN - 120 - sw, "bold", ltr=True)
+    text.draw(d, (MARGIN + 56, MARGIN + 32), shown, 26, th.text, "bold")
+    text.draw(
+        d,
+        (MARGIN + 20, MARGIN + 72),
+        text.fit(hint, 19, w - 2 * MARGIN - 40, ltr=True),
+        19,
+        th.muted,
+    )
     if status:
         accent: RGB = th.playable if view.my_turn else th.chip
         ink = (255, 255, 255) if view.my_turn else th.text

@@ -217,14 +217,16 @@ class _Painter:
                 msg = f"Round over · {who} went out"
             else:
                 msg = "Round over · blocked, nobody can play"
-            text.draw(d, (mx, line1_y), text.fit(msg, 26, mw, "bold"), 26, th.text, "bold")
+            text.draw(
+                d, (mx, line1_y), text.fit(msg, 26, mw, "bold", ltr=True), 26, th.text, "bold"
+            )
         elif v.current is not None:
             self.seat_glyph(v.current, (mx + 14, line1_y), 28)
             who = text.shorten(display_name(v, v.current), 26, mw - 200, "bold")
             suffix = " to play"
             if v.seat is not None and v.seat == v.current:
                 suffix = " to play (you)"
-            msg = text.fit(who + suffix, 26, mw - 40, "bold")
+            msg = text.fit(who + suffix, 26, mw - 40, "bold", ltr=True)
             text.draw(d, (mx + 38, line1_y), msg, 26, th.text, "bold")
         lines: list[tuple[str, RGB]] = []
         if self.opts.show_last_move and v.last_move is not None:
@@ -241,7 +243,7 @@ class _Painter:
                 0, (f"Open double {dbl} on {owner} must be covered first{more}", th.open_double)
             )
         for i, (line, colour) in enumerate(lines[:2]):
-            text.draw(d, (mx, y + 62 + i * 24), text.fit(line, 19, mw), 19, colour)
+            text.draw(d, (mx, y + 62 + i * 24), text.fit(line, 19, mw, ltr=True), 19, colour)
 
     def match_over_line(self, x: int, y: int, w: int) -> None:
         v, th = self.view, self.th
@@ -251,7 +253,9 @@ class _Painter:
             msg = f"Match over · {names[0]} wins!"
         else:
             msg = f"Match over · {' & '.join(names)} share the win"
-        text.draw(self.d, (x + 40, y), text.fit(msg, 26, w - 40, "bold"), 26, th.text, "bold")
+        text.draw(
+            self.d, (x + 40, y), text.fit(msg, 26, w - 40, "bold", ltr=True), 26, th.text, "bold"
+        )
 
     # ------------------------------------------------------------ hub and lanes
 
@@ -310,18 +314,21 @@ class _Painter:
         small = self.s < 34
         name_size = 20 if small else 22
         line1, line2 = cy - (11 if small else 13), cy + (13 if small else 15)
+        title = train_title(v, ref)
         if ref != MEXICAN and self.is_computer(ref):
             paint.icon(self.img, paint.robot_mask(20), (nx + 10, line1 - 1), th.muted)
             nx += 26
             room -= 26
-        name = text.fit(train_title(v, ref), name_size, room, "bold")
+            # The badge says it already; don't repeat a robot emoji the caller put in the name.
+            title = title.removeprefix("🤖").strip() or title
+        name = text.fit(title, name_size, room, "bold")
         text.draw(d, (nx, line1), name, name_size, th.text, "bold")
         nx = x0 + 56
         if ref == MEXICAN:
             text.draw(d, (nx, line2), "open to everyone", 18, th.muted)
             return
         stats, colour = self.stats(ref)
-        text.draw(d, (nx, line2), text.fit(stats, 18, x1 - nx - 12), 18, colour)
+        text.draw(d, (nx, line2), text.fit(stats, 18, x1 - nx - 12, ltr=True), 18, colour)
 
     def stats(self, seat: int) -> tuple[str, RGB]:
         v, th = self.view, self.th

@@ -221,12 +221,16 @@ def _strong(ch: str) -> int:
     return 0
 
 
-def visual_order(text: str) -> str:
-    """A simplified bidi pass: enough for a one-line name, not the whole UAX #9."""
+def visual_order(text: str, ltr: bool = False) -> str:
+    """A simplified bidi pass: enough for a one-line name, not the whole UAX #9.
+
+    The paragraph direction follows the first strong character, unless ``ltr`` forces it (an
+    English sentence that starts with a Hebrew name still reads left to right).
+    """
     dirs = [_strong(c) for c in text]
     if -1 not in dirs:
         return text
-    base = next((d for d in dirs if d), 1)
+    base = 1 if ltr else next((d for d in dirs if d), 1)
     # Resolve neutrals: between two strong characters of one direction take it, else base.
     resolved = dirs[:]
     for i, d in enumerate(dirs):
@@ -235,21 +239,40 @@ def visual_order(text: str) -> str:
         before = next((dirs[j] for j in range(i - 1, -1, -1) if dirs[j]), base)
         after = next((dirs[j] for j in range(i + 1, len(dirs)) if dirs[j]), base)
         resolved[i] = before if before == after else base
-    # Digits inside right-to-left text still read left to right.
+    # Brackets pair up (N0, simplified): a pair around right-to-left text is right-to-left.
+    stack: list[int] = []
     for i, c in enumerate(text):
-        if unicodedata.bidirectional(c) in ("EN", "AN") and resolved[i] == -1:
-            resolved[i] = 2
-    runs: list[tuple[int, str]] = []
+        if c in "([{":
+            stack.append(i)
+        elif c in ")]}" and stack:
+            j = stack.pop()
+            inside = dirs[j + 1 : i]
+            if -1 in inside and 1 not in inside:
+                resolved[j] = resolved[i] = -1
+    # Embedding levels (UAX #9, W/I rules in brief): right-to-left is odd, and digits inside
+    # right-to-left text are one level up so they still read left to right.
+    levels: list[int] = []
     for c, d in zip(text, resolved, strict=True):
-        if runs and runs[-1][0] == d:
-            runs[-1] = (d, runs[-1][1] + c)
+        number = unicodedata.bidirectional(c) in ("EN", "AN")
+        if d == -1:
+            levels.append(2 if number else 1)
         else:
-            runs.append((d, c))
-    shown = [(d, s[::-1].translate(_MIRROR) if d == -1 else s) for d, s in runs]
-    if base == -1:
-        # Right-to-left paragraph: runs right to left; digit runs stay inside their RTL span.
-        shown.reverse()
-    return "".join(s for _d, s in shown)
+            levels.append(2 if base == -1 else 0)
+    chars = [c.translate(_MIRROR) if lv % 2 else c for c, lv in zip(text, levels, strict=True)]
+    # L2: from the highest level down to 1, reverse every run at that level or higher.
+    for level in range(max(levels), 0, -1):
+        i = 0
+        while i < len(chars):
+            if levels[i] >= level:
+                j = i
+                while j < len(chars) and levels[j] >= level:
+                    j += 1
+                chars[i:j] = chars[i:j][::-1]
+                levels[i:j] = levels[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return "".join(chars)
 
 
 # ---------------------------------------------------------------- measuring and drawing
@@ -276,9 +299,12 @@ def prepare(text: str) -> str:
     return visual_order(shape_arabic(clean(text)))
 
 
-def fit(text: str, size: int, max_width: int, weight: Weight = "regular") -> str:
-    """``text`` (raw) prepared for drawing and cut with an ellipsis to ``max_width`` px."""
-    return visual_order(shorten(text, size, max_width, weight))
+def fit(text: str, size: int, max_width: int, weight: Weight = "regular", ltr: bool = False) -> str:
+    """``text`` (raw) prepared for drawing and cut with an ellipsis to ``max_width`` px.
+
+    ``ltr`` marks a sentence of ours (which may embed names) rather than a bare name.
+    """
+    return visual_order(shorten(text, size, max_width, weight), ltr)
 
 
 def shorten(text: str, size: int, max_width: int, weight: Weight = "regular") -> str:

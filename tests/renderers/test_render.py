@@ -109,8 +109,9 @@ def test_empty_name_falls_back_to_seat() -> None:
 def test_right_to_left_in_visual_order() -> None:
     assert rtext.visual_order("שלום") == "םולש"
     assert rtext.visual_order("abc שלום def") == "abc םולש def"
-    # Digits inside Hebrew keep their order.
+    # Digits inside Hebrew keep their order; brackets around Hebrew stay a pair.
     assert "12" in rtext.visual_order("שלום 12")
+    assert rtext.visual_order("שלום 12 (שם) to play", ltr=True) == "(םש) 12 םולש to play"
     # Arabic letters get joined forms (beh-beh: initial then final).
     assert rtext.shape_arabic("\u0628\u0628") == "\ufe91\ufe90"
 
