@@ -38,7 +38,7 @@ MARGIN = 20
 HEADER_H = 100
 LANE_GAP = 8
 LABEL_W = 290
-STATUS_W = 128
+STATUS_W = 142
 #: Total height the lanes may take; the tile size shrinks with the player count to fit it.
 LANES_BUDGET = 900
 MIN_S, MAX_S = 26, 44
