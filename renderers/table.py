@@ -369,7 +369,10 @@ class _Painter:
                 assert train.open_double is not None
                 paint.rounded(img, pb, ph // 2, th.open_double)
                 label = f"double {_ordinal(train.open_double + 1)}"
-                text.draw(self.d, (x0 + 14, py + ph // 2), label, 18, (24, 24, 24), "bold")
+                room = pb[2] - pb[0] - 16
+                size = 18 if text.width(label, 18, "bold") <= room else 16
+                mid = ((pb[0] + pb[2]) // 2, py + ph // 2)
+                text.draw(self.d, mid, label, size, (24, 24, 24), "bold", "mm")
             py += ph + 6
 
     def tiles(self, i: int, train: TrainView, box: Box) -> None:
