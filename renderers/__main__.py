@@ -1,0 +1,84 @@
+"""``python -m renderers``: draw a table or a hand to a PNG file from the command line.
+
+``table`` plays a seeded random game to a point and draws it; ``position`` draws a position
+saved as JSON (see ``bot/engine/position.py``). For looking at the pictures while working on
+them, and for bug reports: the same seed always gives the same picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from bot.engine import PRESETS, Match, view_for
+from bot.engine.position import PositionError, loads
+from bot.engine.simulate import random_move
+from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers.theme import THEMES
+
+
+def _play(preset: str, players: int, seed: int, moves: int) -> Match:
+    rules = PRESETS[preset]
+    rules.check(players)
+    match = Match(rules, [f"Player {i + 1}" for i in range(players)])
+    rng = random.Random(seed)
+    match.start_round(match.shuffle(rng))
+    for _ in range(moves):
+        rnd = match.round
+        assert rnd is not None
+        if rnd.result is not None:
+            if not match.needs_deal:
+                break
+            match.start_round(match.shuffle(rng))
+            continue
+        match.apply(random_move(rnd, rng))
+    return match
+
+
+def _write(match: Match, args: argparse.Namespace) -> int:
+    if args.hand is not None:
+        seat = args.hand - 1
+        if not 0 <= seat < match.players:
+            print(f"error: there is no seat {args.hand}", file=sys.stderr)
+            return 2
+        image = render_hand(view_for(match, seat), HandOptions(theme=args.theme))
+    else:
+        image = render_table(view_for(match, None), TableOptions(theme=args.theme))
+    Path(args.output).write_bytes(to_png(image))
+    print(f"{args.output}: {image.width}x{image.height}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m renderers")
+    sub = parser.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--theme", choices=sorted(THEMES), default="dark")
+    common.add_argument("--hand", type=int, metavar="SEAT", help="draw this seat's hand (1-based)")
+    common.add_argument("-o", "--output", default="table.png")
+    table = sub.add_parser("table", parents=[common], help="draw a seeded random game")
+    table.add_argument("--seed", type=int, default=1)
+    table.add_argument("--players", type=int, default=4)
+    table.add_argument("--moves", type=int, default=40, help="random moves to play first")
+    table.add_argument("--preset", choices=sorted(PRESETS), default="standard")
+    pos = sub.add_parser("position", parents=[common], help="draw a position saved as JSON")
+    pos.add_argument("file")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "table":
+            match = _play(args.preset, args.players, args.seed, args.moves)
+        else:
+            match = loads(Path(args.file).read_text(encoding="utf-8"))
+            if match.round is None:
+                print("error: the position has no round dealt", file=sys.stderr)
+                return 2
+    except (PositionError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return _write(match, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

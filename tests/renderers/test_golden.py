@@ -1,0 +1,54 @@
+"""Fixed positions against stored pictures (regenerate: UPDATE_GOLDEN=1 pytest tests/renderers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import MEXICAN, view_for
+from renderers import HandOptions, TableOptions, render_hand, render_table
+from tests.renderers.positions import built, match_over, playout, spectator
+
+CASES = {
+    "table_2p_light": lambda: render_table(
+        spectator(playout(2, 1, 60, names=["Alice", "Bob"])), TableOptions(theme="light")
+    ),
+    "table_4p_dark": lambda: render_table(
+        spectator(playout(4, 3, 40, names=["Alice", "Bob", "Carol", "Dan"])),
+        TableOptions(is_computer=[False, True, False, False]),
+    ),
+    "table_8p_round_over": lambda: render_table(spectator(playout(8, 5, 400))),
+    "table_8p_open_doubles_markers_long": lambda: render_table(
+        built(
+            8,
+            {MEXICAN: 16, **{s: 7 for s in range(8)}},
+            open_doubles=(2, 5),
+            marked=(1, 3, 4, 6),
+            current=2,
+        )
+    ),
+    "table_10p_double15": lambda: render_table(
+        spectator(playout(10, 2, 150, preset="double-15")), TableOptions(theme="light")
+    ),
+    "table_match_over": lambda: render_table(spectator(match_over())),
+    "hand_playable_plan": lambda: _hand(),
+    "hand_light_waiting": lambda: render_hand(
+        view_for(playout(4, 7, 30), 0), HandOptions(theme="light")
+    ),
+}
+
+
+def _worst():  # type: ignore[no-untyped-def]
+    lengths = {MEXICAN: 16, **{s: 7 for s in range(8)}}
+    return built(8, lengths, open_doubles=(2, 5), marked=(1, 3, 4, 6), current=2)
+
+
+def _hand():  # type: ignore[no-untyped-def]
+    m = playout(4, 7, 36)
+    assert m.round is not None
+    v = view_for(m, m.round.current)
+    return render_hand(v, HandOptions(plan=v.hand[:3] if v.hand else ()))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden(name: str, golden) -> None:  # type: ignore[no-untyped-def]
+    golden.check(name, CASES[name]())

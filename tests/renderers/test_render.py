@@ -1,0 +1,179 @@
+"""Every position renders within bounds; hostile names; nothing hidden reaches the table."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from PIL import Image
+
+from bot.engine import PRESETS, Match, Tile, view_for
+from bot.engine.position import dumps, loads
+from bot.engine.simulate import random_move
+from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers import text as rtext
+from renderers.table import fit_train, table_size
+from tests.renderers.positions import built, playout, spectator
+
+MAX_W, MAX_H = 1600, 1300
+
+
+def _counts(preset: str) -> list[int]:
+    low, high = PRESETS[preset].player_range
+    return sorted({low, (low + high) // 2, high})
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_playouts_render_within_bounds(preset: str) -> None:
+    for players in _counts(preset):
+        rng = random.Random(players * 7919 + len(preset))
+        m = Match(PRESETS[preset], [f"P{i + 1}" for i in range(players)])
+        m.start_round(m.shuffle(rng))
+        rnd = m.round
+        assert rnd is not None
+        step = 0
+        while True:
+            if step % 45 == 0 or rnd.result is not None:
+                table = render_table(view_for(m, None))
+                assert table.size == table_size(view_for(m, None))
+                assert table.width <= MAX_W and table.height <= MAX_H
+                if step % 90 == 0 or rnd.result is not None:
+                    hand = render_hand(view_for(m, rnd.current))
+                    assert hand.width <= MAX_W and hand.height <= MAX_H
+            if rnd.result is not None:
+                break
+            m.apply(random_move(rnd, rng))
+            step += 1
+
+
+def test_size_depends_only_on_player_count() -> None:
+    short = built(8, {0: 1})
+    long = built(8, {-1: 20, **{s: 8 for s in range(8)}}, open_doubles=(1,), marked=(2,))
+    assert render_table(short).size == render_table(long).size
+
+
+def test_png_is_small_and_loads() -> None:
+    img = render_table(built(8, {-1: 20, **{s: 8 for s in range(8)}}, marked=(1, 2)))
+    data = to_png(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 250_000
+    back = Image.open(__import__("io").BytesIO(data))
+    assert back.size == img.size and back.mode == "P"
+
+
+HOSTILE = [
+    "🤖 Normal",
+    "👨‍👩‍👧‍👦 family 🇫🇷 flags",
+    "中文名字很长很长很长很长很长很长很长很长",
+    "محمد عبد الله الطويل جدا جدا",
+    "שלום עולם 123 (שם)",
+    "W" * 32,
+    "\u200b\u200d\u200c\u2060",
+    "   ",
+    "Z̷̢̛̛a̶̢̧l̴̨g̸o̵ ̷t̶e̵x̶t̴",
+    "\u202eevil override\u202c",
+    "Tab\there\nnewline",
+    # Mathematical letters, as "fancy font" generators produce.
+    "\U0001d557\U0001d552\U0001d55f\U0001d554\U0001d56a \U0001d4c8\U0001d4b8\U0001d4c7",
+    "\U0010fffd unassigned \ue000",
+]
+
+
+def test_hostile_names_render() -> None:
+    for theme in ("dark", "light"):
+        for start in range(0, len(HOSTILE), 4):
+            names = (HOSTILE[start:] + HOSTILE)[:6]
+            m = playout(6, start, 60, names=names)
+            flags = [i % 2 == 0 for i in range(6)]
+            render_table(view_for(m, None), TableOptions(theme=theme, is_computer=flags))
+            render_hand(view_for(m, 0), HandOptions(theme=theme))
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_names_are_cut_to_measured_width(name: str) -> None:
+    for size, limit in ((22, 200), (18, 60), (20, 5)):
+        shown = rtext.fit(name, size, limit, "bold")
+        assert rtext.width(shown, size, "bold") <= limit
+        assert "\u200d" not in shown and "\u202e" not in shown
+
+
+def test_empty_name_falls_back_to_seat() -> None:
+    from renderers.table import display_name
+
+    v = view_for(playout(2, 1, 0, names=["\u200b\u200d", "Bob"]), None)
+    assert display_name(v, 0) == "Player 1"
+    assert display_name(v, 1) == "Bob"
+
+
+def test_right_to_left_in_visual_order() -> None:
+    assert rtext.visual_order("שלום") == "םולש"
+    assert rtext.visual_order("abc שלום def") == "abc םולש def"
+    # Digits inside Hebrew keep their order; brackets around Hebrew stay a pair.
+    assert "12" in rtext.visual_order("שלום 12")
+    assert rtext.visual_order("שלום 12 (שם) to play", ltr=True) == "(םש) 12 םולש to play"
+    # Arabic letters get joined forms (beh-beh: initial then final).
+    assert rtext.shape_arabic("\u0628\u0628") == "\ufe91\ufe90"
+
+
+def _swap_hidden(m: Match) -> Match:
+    """The same table with a tile swapped between seat 1's hand and the boneyard."""
+    data = json.loads(dumps(m))
+    rnd = data["current_round"]
+    hand = rnd["hands"][0].split()
+    bone = rnd["boneyard"].split()
+    hand[0], bone[-1] = bone[-1], hand[0]
+    rnd["hands"][0] = " ".join(hand)
+    rnd["boneyard"] = " ".join(bone)
+    return loads(json.dumps(data))
+
+
+def test_table_does_not_depend_on_hidden_hands() -> None:
+    m = playout(4, 3, 40)
+    other = _swap_hidden(m)
+    a, b = view_for(m, None), view_for(other, None)
+    assert a.visible_hands == (None,) * 4
+    assert render_table(a).tobytes() == render_table(b).tobytes()
+    assert render_table(a, TableOptions(theme="light")).tobytes() == (
+        render_table(b, TableOptions(theme="light")).tobytes()
+    )
+
+
+def test_hand_needs_a_seat() -> None:
+    with pytest.raises(ValueError, match="spectator"):
+        render_hand(spectator(playout(2, 1, 0)))
+
+
+def test_unknown_theme_is_refused() -> None:
+    with pytest.raises(ValueError, match="no theme"):
+        render_table(spectator(playout(2, 1, 0)), TableOptions(theme="sepia"))
+
+
+def test_fit_train_elides_the_middle() -> None:
+    assert fit_train([80] * 5, 3, 1000, 70) == (5, 0)
+    head, tail = fit_train([80] * 30, 3, 800, 70)
+    assert head == 2 and 4 <= tail < 28
+    assert head * 83 + 73 + tail * 83 <= 800 + 3
+
+
+def test_tile_numerals_above_twelve() -> None:
+    from renderers.paint import pip_layout, tile_sprite
+    from renderers.theme import DARK
+
+    assert [len(pip_layout(n)) for n in range(13)] == list(range(13))
+    tile_sprite(DARK, 30, 18, 13, False)
+    assert Tile(18, 13).pips == 31
+
+
+def test_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from renderers.__main__ import main
+
+    out = tmp_path / "t.png"
+    assert main(["table", "--seed", "3", "--players", "4", "--moves", "40", "-o", str(out)]) == 0
+    assert Image.open(out).size == (1400, table_size(view_for(playout(4, 3, 0), None))[1])
+    pos = tmp_path / "p.json"
+    pos.write_text(dumps(playout(3, 9, 30)), encoding="utf-8")
+    hand = tmp_path / "h.png"
+    assert main(["position", str(pos), "--hand", "1", "--theme", "light", "-o", str(hand)]) == 0
+    assert Image.open(hand).width == 1200
+    assert main(["position", str(tmp_path / "missing.json")]) == 2
