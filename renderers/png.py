@@ -5,7 +5,8 @@ The pictures are a few dozen flat colours plus the anti-aliased blends between t
 fast octree quantizer merges neighbouring light greys (the light theme's white page, grey lanes
 and ivory tiles would all become one colour), so the palette is instead the 256 most frequent
 exact colours of a third-size copy: every flat colour survives exactly, and each blend takes
-its nearest entry. ``compress_level`` 6 is where zlib stops paying for itself on these images.
+its nearest entry. ``compress_level`` 3: on the worst table, level 6 takes twice as long
+(about 10 ms against 5) to save 13 KB of 82, and a picture is encoded after every move.
 """
 
 from __future__ import annotations
@@ -36,5 +37,5 @@ def to_png(image: Image.Image, *, palette: bool = True) -> bytes:
         rgb = image if image.mode == "RGB" else image.convert("RGB")
         image = rgb.quantize(palette=palette_for(rgb), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=6)
+    image.save(buf, "PNG", compress_level=3)
     return buf.getvalue()
