@@ -107,6 +107,7 @@ def simulate_rounds(rules: Rules, players: int, rounds: int, seed: int) -> Summa
         rnd = Round.deal(rules, names, 0, probe.shuffle(rng))
         play_round(rnd, rng, summary=summary)
         assert rnd.result is not None
+        summary.games += 1  # each simulated game is its first round here
         summary.rounds += 1
         summary.blocked_rounds += rnd.result.blocked
         summary.score_sum += sum(rnd.result.scores)
