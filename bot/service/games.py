@@ -617,12 +617,28 @@ class GameService:
         return await self.store.user_settings(user_id)
 
     async def update_user_settings(
-        self, user_id: int, now: datetime, **changes: Any
+        self,
+        user_id: int,
+        now: datetime,
+        *,
+        dms_open: bool | None = None,
+        hand_dms: bool | None = None,
+        reminders: bool | None = None,
+        reminder_after_s: int | None = None,
+        time_zone: str | None = None,
+        language: str | None = None,
     ) -> UserSettings:
-        """Change a user's own settings: ``dms_open``, ``hand_dms``, ``reminders``,
-        ``reminder_after_s``, ``time_zone`` (IANA name), ``language`` (``en``/``fr``)."""
-        current = await self.store.user_settings(user_id)
-        new = _replace_checked(current, changes, frozen={"user_id"})
+        """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
+        name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`."""
+        changes = _given(
+            dms_open=dms_open,
+            hand_dms=hand_dms,
+            reminders=reminders,
+            reminder_after_s=reminder_after_s,
+            time_zone=time_zone,
+            language=language,
+        )
+        new = _replace_checked(await self.store.user_settings(user_id), changes)
         if new.language not in LANGUAGES:
             raise errors.BadSetting(
                 f"language must be one of {', '.join(LANGUAGES)}", code="bad-language"
@@ -638,21 +654,32 @@ class GameService:
         return await self.store.guild_settings(guild_id)
 
     async def update_guild_settings(
-        self, guild_id: int, now: datetime, *, is_manager: bool, **changes: Any
+        self,
+        guild_id: int,
+        now: datetime,
+        *,
+        is_manager: bool,
+        preset_name: str | None = None,
+        house_rules: Mapping[str, Any] | None = None,
+        allowed_channels: Collection[int] | None = None,
+        host_role_id: int | None = None,
+        clear_host_role: bool = False,
     ) -> GuildSettings:
-        """Change a server's settings (server managers only): ``preset``, ``house_rules``,
-        ``allowed_channels``, ``host_role_id``."""
+        """Change a server's settings (server managers only; None leaves one as it is). An
+        empty ``allowed_channels`` allows every channel."""
         if not is_manager:
             raise errors.ServiceError(
                 "only a server manager can change the server's settings", code="not-manager"
             )
-        current = await self.store.guild_settings(guild_id)
-        new = _replace_checked(current, changes, frozen={"guild_id"})
-        new = dataclasses.replace(
-            new,
-            house_rules=dict(new.house_rules),
-            allowed_channels=tuple(int(c) for c in new.allowed_channels),
+        changes = _given(
+            preset=preset_name,
+            house_rules=None if house_rules is None else dict(house_rules),
+            allowed_channels=None if allowed_channels is None else tuple(allowed_channels),
+            host_role_id=host_role_id,
         )
+        new = _replace_checked(await self.store.guild_settings(guild_id), changes)
+        if clear_host_role:
+            new = dataclasses.replace(new, host_role_id=None)
         rules_with(_preset(new.preset), new.house_rules)  # refuse defaults that cannot play
         async with self.store.transaction() as tx:
             await tx.put_guild_settings(new, _utc(now))
@@ -847,7 +874,7 @@ class GameService:
     ) -> Outcome:
         """Append the batch's events and the game's new columns in one transaction."""
         now = batch.now
-        m = batch.match
+        m = batch.match_or_none
         columns: dict[str, Any] = {}
         if status is None:
             status = GameStatus.FINISHED if m is not None and m.is_over else GameStatus.ACTIVE
@@ -936,7 +963,7 @@ class _Batch:
     ) -> None:
         self.service = service
         self.game = game
-        self._match = match
+        self.match_or_none = match
         self.seats = seats
         self.players = _players(seats)
         self.now = now
@@ -950,8 +977,8 @@ class _Batch:
 
     @property
     def match(self) -> Match:
-        assert self._match is not None
-        return self._match
+        assert self.match_or_none is not None
+        return self.match_or_none
 
     @property
     def next_seq(self) -> int:
@@ -1130,14 +1157,18 @@ def rules_with(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         raise errors.BadRules(str(exc)) from None
 
 
-def _replace_checked(current: _S, changes: Mapping[str, Any], *, frozen: set[str]) -> _S:
-    names = {f.name for f in dataclasses.fields(current)} - frozen
+def _given(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _replace_checked(current: _S, changes: Mapping[str, Any]) -> _S:
+    """``current`` with ``changes``, refusing values of the wrong type (typed errors)."""
     for key, value in changes.items():
-        if key not in names:
-            raise errors.BadSetting(f"there is no setting {key!r}", code="unknown-setting")
         old = getattr(current, key)
-        mismatch = old is not None and value is not None and type(old) is not type(value)
-        if mismatch and not (isinstance(old, tuple) and isinstance(value, list | tuple)):
+        ok = old is None or type(old) is type(value)
+        if isinstance(old, tuple):
+            ok = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not ok:
             raise errors.BadSetting(f"{value!r} is not a value for {key}", code="bad-setting")
     return dataclasses.replace(current, **changes)
 
