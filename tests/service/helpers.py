@@ -54,12 +54,3 @@ async def play_turn(svc: GameService, gid: int, clock: FakeClock) -> Outcome:
     assert turn is not None and turn.user_id is not None, "a human should be to play"
     view = await svc.seat_view(gid, turn.user_id)
     return await svc.move(gid, turn.user_id, pick(view.legal), clock.tick())
-
-
-async def play_out(svc: GameService, gid: int, clock: FakeClock, limit: int = 5000) -> Outcome:
-    """Play legal moves until the game is over."""
-    for _ in range(limit):
-        out = await play_turn(svc, gid, clock)
-        if out.game.status != "active":
-            return out
-    raise AssertionError("the game did not end")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -274,16 +275,12 @@ async def test_user_settings(service: GameService, clock: FakeClock) -> None:
     assert await service.user_settings(ALICE) == s
 
 
-async def test_lobby_state_survives_a_restart(
-    store: Store, service: GameService, clock: FakeClock, db_path: object
-) -> None:
-    gid = (await new_game(service, clock, computers=1, start=False)).game.id
-    await store.close()
-    async with await Store.open(store.path) as again:
-        svc = GameService(again)
+async def test_lobby_state_survives_a_restart(db_path: Path, clock: FakeClock) -> None:
+    async with await Store.open(db_path) as store:
+        gid = (await new_game(GameService(store), clock, computers=1, start=False)).game.id
+    async with await Store.open(db_path) as store:
+        svc = GameService(store)
         g = await svc.game(gid)
         assert [p.name for p in g.players] == ["Alice", "Bob", "CPU 1"]
         out = await svc.start(gid, ALICE, clock.tick())
         assert out.game.status is GameStatus.ACTIVE
-    store._writer = again._writer  # the fixture closes its own store; it is closed already
-    store._reader = again._reader
