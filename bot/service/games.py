@@ -1236,8 +1236,9 @@ def _replay(record: GameRecord) -> _Game:
     row = record.game
     rules = _read_rules(row)
     events = record.events
-    if events and (events[0].seq != 1 or events[-1].seq != len(events)):
-        raise errors.GameCorrupt(row.id, "events are missing from the log")
+    if events and events[-1].seq != len(events):
+        gap = next(i for i, e in enumerate(events, start=1) if e.seq != i)
+        raise errors.GameCorrupt(row.id, "events are missing from the log", gap)
     engine_rows = [e for e in events if e.kind in ENGINE_KINDS]
     match: Match | None = None
     if engine_rows:

@@ -12,7 +12,7 @@ import pytest
 from bot.engine import DONE, DRAW, PASS, Match, Play, Tile
 from bot.engine.ai import Level
 from bot.engine.position import to_position
-from bot.service import GameOptions, GameService, Outcome, errors
+from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
 from bot.store import GameStatus, Store
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock
 from tests.service.helpers import new_game, pick, play_turn
@@ -30,6 +30,7 @@ async def test_a_move_is_appended_and_reported(
     view = await service.seat_view(gid, ALICE)
     assert view.my_turn and view.hand is not None
     move = pick(view.legal)
+    assert isinstance(move, Play)
     out = await service.move(gid, ALICE, str(move), clock.tick())
     [step] = out.steps
     assert (step.seq, step.move, step.player.user_id, step.by_computer) == (3, move, ALICE, False)
@@ -173,8 +174,8 @@ async def test_a_whole_game_to_the_end(
     gid = (
         await new_game(service, clock, computers=1, preset="standard", house_rules={"rounds": 2})
     ).game.id
-    ended = []
-    started = []
+    ended: list[RoundEnd] = []
+    started: list[int] = []
     final: Outcome | None = None
     for _ in range(2000):
         out = await play_turn(service, gid, clock)
@@ -275,7 +276,7 @@ async def test_computers_knock_in_time(service: GameService, clock: FakeClock) -
             house_rules={**KNOCKING, "rounds": 4},
         )
     ).game.id
-    facts = []
+    facts: list[Fact] = []
     for _ in range(500):
         out = await play_turn(service, gid, clock)
         facts += out.facts
@@ -300,7 +301,7 @@ async def test_fast_start_done(tmp_path: Path, clock: FakeClock) -> None:
             gid = out.game.id
             view = await svc.seat_view(gid, ALICE)
             assert view.fast_start
-            out = await svc.play(gid, ALICE, pick(view.legal), clock.tick())
+            out = await svc.move(gid, ALICE, pick(view.legal), clock.tick())
             view = await svc.seat_view(gid, ALICE)
             if DONE in view.legal:
                 out = await svc.done(gid, ALICE, clock.tick())

@@ -43,16 +43,20 @@ async def _game(store: Store, channel: int = 5) -> int:
         )
 
 
+async def _pragma(store: Store, name: str) -> object:
+    rows = list(await store._writer.execute_fetchall(f"PRAGMA {name}"))
+    return rows[0][0]
+
+
 async def test_open_creates_directory_and_sets_pragmas(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "db.sqlite3"
     async with await Store.open(path, synchronous="FULL") as store:
         assert path.exists()
-        w = store._writer
-        assert (await w.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
-        assert (await w.execute_fetchall("PRAGMA foreign_keys"))[0][0] == 1
-        assert (await w.execute_fetchall("PRAGMA synchronous"))[0][0] == 2  # FULL
-        assert (await w.execute_fetchall("PRAGMA busy_timeout"))[0][0] == 5000
-        assert (await w.execute_fetchall("PRAGMA user_version"))[0][0] == SCHEMA_VERSION
+        assert await _pragma(store, "journal_mode") == "wal"
+        assert await _pragma(store, "foreign_keys") == 1
+        assert await _pragma(store, "synchronous") == 2  # FULL
+        assert await _pragma(store, "busy_timeout") == 5000
+        assert await _pragma(store, "user_version") == SCHEMA_VERSION
         assert await store.integrity_check() == "ok"
 
 
@@ -197,7 +201,7 @@ async def test_a_version_1_database_is_upgraded_and_its_games_still_load(tmp_pat
     path = tmp_path / "old.sqlite3"
     match, history = _make_v1_file(path)
     async with await Store.open(path) as store:
-        version = (await store._writer.execute_fetchall("PRAGMA user_version"))[0][0]
+        version = await _pragma(store, "user_version")
         assert version == SCHEMA_VERSION
         tables = {
             r[0]
@@ -218,7 +222,7 @@ async def test_a_version_1_database_is_upgraded_and_its_games_still_load(tmp_pat
         assert await store.integrity_check() == "ok"
     # Opening again is a no-op: nothing left to migrate.
     async with await Store.open(path) as store:
-        assert (await store._writer.execute_fetchall("PRAGMA user_version"))[0][0] == SCHEMA_VERSION
+        assert await _pragma(store, "user_version") == SCHEMA_VERSION
 
 
 async def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
@@ -243,7 +247,7 @@ async def test_two_stores_migrating_one_new_file_apply_each_migration_once(
     a, b = await asyncio.gather(Store.open(path), Store.open(path))
     try:
         assert await a.integrity_check() == "ok"
-        assert (await b._writer.execute_fetchall("PRAGMA user_version"))[0][0] == SCHEMA_VERSION
+        assert await _pragma(b, "user_version") == SCHEMA_VERSION
     finally:
         await a.close()
         await b.close()
