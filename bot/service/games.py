@@ -40,7 +40,7 @@ import json
 import logging
 import random
 import weakref
-from collections.abc import AsyncIterator, Collection, Mapping
+from collections.abc import AsyncIterator, Collection, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -71,6 +71,7 @@ from bot.engine import (
     view_for,
 )
 from bot.engine.ai import Level, choose_move
+from bot.engine.match import Event, event_from_dict
 from bot.service import errors
 from bot.service.outcome import (
     Fact,
@@ -86,6 +87,7 @@ from bot.service.outcome import (
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import (
     Conflict,
+    EventRow,
     GameRecord,
     GameRow,
     GameStatus,
@@ -1243,15 +1245,16 @@ def _replay(record: GameRecord) -> _Game:
     match: Match | None = None
     if engine_rows:
         names = [s.display_name for s in record.seats]
+        players = len(names)
         at: list[int | None] = [None]
 
-        def dicts() -> Any:
+        def decoded() -> Iterator[Event]:
             for e in engine_rows:
                 at[0] = e.seq
-                yield json.loads(e.payload)
+                yield _decode(e, rules, players)
 
         try:
-            match = Match.replay_dicts(rules, names, dicts())
+            match = Match.replay(rules, names, decoded())
         except Exception as exc:  # any unreadable event must fail this game only
             raise errors.GameCorrupt(
                 row.id, f"{exc} (engine version {row.engine_version})", at[0]
@@ -1261,6 +1264,27 @@ def _replay(record: GameRecord) -> _Game:
     if match is not None and match.round is None:
         raise errors.GameCorrupt(row.id, "the game has moves but no deal")
     return _Game(row, record.seats, rules, match, len(events))
+
+
+#: Decoded move events by (max_pip, players, payload). The same few thousand move strings recur
+#: in every game, and decoding them is a third of a cold load; the events are immutable values,
+#: so sharing them between games is safe. Bounded by clearing, not by LRU: cheap and enough.
+_MOVE_EVENTS: dict[tuple[int, int, str], Event] = {}
+_MOVE_EVENTS_MAX = 50_000
+
+
+def _decode(row: EventRow, rules: Rules, players: int) -> Event:
+    """One stored engine event, through the engine's own decoder (memoised for moves)."""
+    if row.kind != "move":
+        return event_from_dict(json.loads(row.payload), rules, players)
+    key = (rules.max_pip, players, row.payload)
+    event = _MOVE_EVENTS.get(key)
+    if event is None:
+        event = event_from_dict(json.loads(row.payload), rules, players)
+        if len(_MOVE_EVENTS) >= _MOVE_EVENTS_MAX:
+            _MOVE_EVENTS.clear()
+        _MOVE_EVENTS[key] = event
+    return event
 
 
 def _standings(m: Match, players: tuple[Player, ...]) -> tuple[Standing, ...]:
