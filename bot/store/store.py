@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from bot.config import Config
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 
@@ -273,6 +274,15 @@ class Store:
                 await reader.close()
             raise
         return cls(path, writer, reader)
+
+    @classmethod
+    async def from_config(cls, config: Config) -> Store:
+        """Open the database the configuration names (``MT_DATABASE`` and friends)."""
+        return await cls.open(
+            config.database,
+            synchronous=config.synchronous,
+            busy_timeout_ms=config.busy_timeout_ms,
+        )
 
     async def close(self) -> None:
         async with self._write_lock, self._read_lock:

@@ -272,3 +272,17 @@ def test_config_defaults_and_environment(tmp_path: Path) -> None:
         Config.from_env({"MT_SQLITE_SYNCHRONOUS": "OFF"})
     with pytest.raises(ConfigError, match="MT_GAME_CACHE"):
         Config.from_env({"MT_GAME_CACHE": "lots"})
+
+
+async def test_store_from_config(tmp_path: Path) -> None:
+    cfg = Config.from_env(
+        {
+            "MT_DATABASE": str(tmp_path / "cfg" / "x.db"),
+            "MT_SQLITE_SYNCHRONOUS": "NORMAL",
+            "MT_SQLITE_BUSY_MS": "1234",
+        }
+    )
+    async with await Store.from_config(cfg) as store:
+        assert store.path == tmp_path / "cfg" / "x.db"
+        assert await _pragma(store, "synchronous") == 1
+        assert await _pragma(store, "busy_timeout") == 1234
