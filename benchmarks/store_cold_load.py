@@ -26,7 +26,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.engine import KNOCK, PRESETS, Match, Rules
+from bot.engine import KNOCK, PRESETS, Match, RoundStarted, Rules
 from bot.engine.simulate import play_match
 from bot.service import GameService
 from bot.store import GameStatus, NewEvent, SeatRow, Store
@@ -72,6 +72,24 @@ async def generate(store: Store, games: int, seed: int) -> None:
         ]
         for _, _, _, match in pool
     ]
+    # The round snapshots the service writes at each deal (seq counts the start event as 1).
+    snapshots = [
+        [
+            (
+                seq,
+                json.dumps(
+                    [
+                        {"scores": list(r.scores), "went_out": r.went_out}
+                        for r in match.results[: e.round_no]
+                    ],
+                    separators=(",", ":"),
+                ),
+            )
+            for seq, e in enumerate(match.events, start=2)
+            if isinstance(e, RoundStarted)
+        ]
+        for _, _, _, match in pool
+    ]
     now = datetime(2025, 1, 1, tzinfo=UTC)
     async with store.transaction() as tx:
         for i in range(games):
@@ -93,6 +111,7 @@ async def generate(store: Store, games: int, seed: int) -> None:
             )
             events = [NewEvent("start", "{}", 1_000_000 + i), *logs[i % POOL]]
             await tx.append_events(gid, 1, events, now)
+            await tx.put_snapshots(gid, snapshots[i % POOL])
             over = match.is_over
             await tx.touch(
                 gid,

@@ -71,7 +71,9 @@ from bot.engine import (
     view_for,
 )
 from bot.engine.ai import Level, choose_move
-from bot.engine.match import Event, event_from_dict
+from bot.engine.match import Event, RoundStarted, event_from_dict
+from bot.engine.position import FORMAT as POSITION_FORMAT
+from bot.engine.position import from_position, to_position
 from bot.service import errors
 from bot.service.outcome import (
     Fact,
@@ -164,6 +166,7 @@ class GameService:
         ``house_rules`` (rule field -> value, e.g. ``{"knock": True}``) on top.
         """
         now = _utc(now)
+        host_name = _name(display_name)
         guild = await self.store.guild_settings(guild_id)
         if guild.allowed_channels and channel_id not in guild.allowed_channels:
             raise errors.ChannelNotAllowed()
@@ -196,7 +199,7 @@ class GameService:
                     game_id,
                     0,
                     user_id=user_id,
-                    display_name=_name(display_name),
+                    display_name=host_name,
                     computer=None,
                     now=now,
                 )
@@ -594,6 +597,25 @@ class GameService:
             g = await self._get(game_id)
             return () if g.match is None else tuple(r.scores for r in g.match.results)
 
+    async def verify_game(self, game_id: int) -> None:
+        """Replay every event of a game and check the usual load (cache, round snapshot) gives
+        the same match; raises :class:`GameCorrupt` if not. For tests and admin commands."""
+        async with self._locked(game_id):
+            record = await self.store.load(game_id)
+            if record is None:
+                raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+            full = _replay(record, use_snapshot=False).match
+            quick = _replay(record).match
+            cached = self._cache.get(game_id)
+            candidates = [quick]
+            if cached is not None and cached.row.version == record.game.version:
+                candidates.append(cached.match)
+            want = None if full is None else (to_position(full), full.event_dicts())
+            for m in candidates:
+                got = None if m is None else (to_position(m), m.event_dicts())
+                if got != want:
+                    raise errors.GameCorrupt(game_id, "a load disagrees with a full replay")
+
     async def computer_turns(self) -> list[int]:
         """Games waiting on a computer player (call at start-up, then advance_computers)."""
         return await self.store.computer_turns()
@@ -920,6 +942,8 @@ class GameService:
                 if batch.events:
                     await tx.append_events(game_id, g.seq + 1, batch.events, now)
                 version = await tx.touch(game_id, g.row.version, now, **columns)
+                if batch.snapshots:
+                    await tx.put_snapshots(game_id, batch.snapshots)
                 if seats_changed:
                     await tx.replace_seats(game_id, batch.seats)
                 if results:
@@ -976,6 +1000,8 @@ class _Batch:
         self.hands: set[int] = set()
         self.facts: list[Fact] = []
         self.turn_changed = False
+        #: (seq of a deal event, JSON of the round results before it): see round_snapshots.
+        self.snapshots: list[tuple[int, str]] = []
 
     @property
     def match(self) -> Match:
@@ -1024,6 +1050,7 @@ class _Batch:
 
     def deal(self) -> None:
         m = self.match
+        self.snapshots.append((self.next_seq, _rounds_json(m)))
         rnd = m.start_round(m.shuffle(self.service._rng))
         self.event("round", m.events[-1].to_dict(), None)
         self.rounds_started.append(rnd.round_no)
@@ -1233,8 +1260,13 @@ def _summary(row: GameRow, seats: tuple[SeatRow, ...], rules: Rules | None = Non
     )
 
 
-def _replay(record: GameRecord) -> _Game:
-    """Rebuild a game from its stored events; anything unreadable is :class:`GameCorrupt`."""
+def _replay(record: GameRecord, *, use_snapshot: bool = True) -> _Game:
+    """Rebuild a game from its stored events; anything unreadable is :class:`GameCorrupt`.
+
+    With a round snapshot, the rounds before the current one are taken from it and only the
+    current round is replayed (every event is still read and decoded); if the snapshot is
+    missing, unreadable or disagrees with the log, every event is replayed.
+    """
     row = record.game
     rules = _read_rules(row)
     events = record.events
@@ -1245,25 +1277,87 @@ def _replay(record: GameRecord) -> _Game:
     match: Match | None = None
     if engine_rows:
         names = [s.display_name for s in record.seats]
-        players = len(names)
-        at: list[int | None] = [None]
-
-        def decoded() -> Iterator[Event]:
-            for e in engine_rows:
-                at[0] = e.seq
-                yield _decode(e, rules, players)
-
+        decoded: list[Event] = []
         try:
-            match = Match.replay(rules, names, decoded())
+            for e in engine_rows:
+                decoded.append(_decode(e, rules, len(names)))
         except Exception as exc:  # any unreadable event must fail this game only
-            raise errors.GameCorrupt(
-                row.id, f"{exc} (engine version {row.engine_version})", at[0]
-            ) from None
+            raise errors.GameCorrupt(row.id, str(exc), e.seq) from None
+        if use_snapshot and record.snapshot is not None:
+            match = _from_snapshot(record, rules, names, engine_rows, decoded)
+        if match is None:
+            at: list[int | None] = [None]
+
+            def tracked() -> Iterator[Event]:
+                for e, event in zip(engine_rows, decoded, strict=True):
+                    at[0] = e.seq
+                    yield event
+
+            try:
+                match = Match.replay(rules, names, tracked())
+            except Exception as exc:  # any event that does not apply fails this game only
+                raise errors.GameCorrupt(
+                    row.id, f"{exc} (engine version {row.engine_version})", at[0]
+                ) from None
     elif row.status is GameStatus.ACTIVE or row.status is GameStatus.FINISHED:
         raise errors.GameCorrupt(row.id, f"a game marked {row.status} has no deal")
     if match is not None and match.round is None:
         raise errors.GameCorrupt(row.id, "the game has moves but no deal")
     return _Game(row, record.seats, rules, match, len(events))
+
+
+def _rounds_json(m: Match) -> str:
+    """The results of the rounds played so far, as a position writes them."""
+    return json.dumps(to_position(m)["rounds"], separators=(",", ":"))
+
+
+def _from_snapshot(
+    record: GameRecord,
+    rules: Rules,
+    names: list[str],
+    rows: list[EventRow],
+    decoded: list[Event],
+) -> Match | None:
+    """The match rebuilt from its latest round snapshot, or None to replay everything."""
+    assert record.snapshot is not None
+    seq, rounds_json = record.snapshot
+    start = next((i for i, e in enumerate(rows) if e.seq == seq), None)
+    try:
+        first = decoded[start] if start is not None else None
+        if not isinstance(first, RoundStarted):
+            raise ValueError(f"event {seq} is not a deal")
+        rounds = json.loads(rounds_json)
+        # from_position does not check these, so a damaged snapshot is caught here.
+        for r in rounds:
+            scores, out = r["scores"], r["went_out"]
+            if len(scores) != len(names) or not all(type(x) is int for x in scores):
+                raise ValueError(f"round scores {scores!r} do not fit {len(names)} players")
+            if out is not None and (type(out) is not int or not 0 <= out < len(names)):
+                raise ValueError(f"no seat {out!r} to go out")
+        if len(rounds) != first.round_no:
+            raise ValueError(f"{len(rounds)} rounds before round {first.round_no + 1}")
+        match = from_position(
+            {
+                "format": POSITION_FORMAT,
+                "rules": rules.to_dict(),
+                "names": names,
+                "rounds": rounds,
+                "current_round": None,
+            }
+        )
+        match.events.extend(decoded[:start])
+        for event in decoded[start:]:
+            if isinstance(event, RoundStarted):
+                if event.round_no != match.rounds_played:
+                    raise ValueError(f"round {event.round_no + 1} out of order")
+                match.start_round(event.order)
+            else:
+                match.apply(event.move, event.seat)
+    except Exception as exc:
+        # A snapshot is only a shortcut: the full replay decides (and names a bad event).
+        log.warning("game %s: round snapshot %s not used (%s)", record.game.id, seq, exc)
+        return None
+    return match
 
 
 #: Decoded move events by (max_pip, players, payload). The same few thousand move strings recur

@@ -158,6 +158,26 @@ _V3_DEADLINES_STATS = (
     "CREATE INDEX results_by_user ON results (user_id, finished_at) WHERE user_id IS NOT NULL",
 )
 
+_V4_ROUND_SNAPSHOTS = (
+    # A disposable shortcut for loading long games: at each deal, the results of the rounds
+    # before it (the same JSON as a position's "rounds"). A load may start from the latest
+    # one and replay only the current round; without it (or if it disagrees), the load
+    # replays every event. Never the truth: the event log is.
+    """
+    CREATE TABLE round_snapshots (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        rounds  TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_V1_CORE, _V2_SETTINGS, _V3_DEADLINES_STATS)
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    _V1_CORE,
+    _V2_SETTINGS,
+    _V3_DEADLINES_STATS,
+    _V4_ROUND_SNAPSHOTS,
+)
 SCHEMA_VERSION: Final = len(MIGRATIONS)

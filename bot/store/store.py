@@ -175,6 +175,8 @@ class GameRecord:
     game: GameRow
     seats: tuple[SeatRow, ...]
     events: tuple[EventRow, ...]
+    #: The latest round snapshot, (seq of its deal event, rounds JSON), if any.
+    snapshot: tuple[int, str] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -351,12 +353,20 @@ class Store:
                     "WHERE game_id = ? ORDER BY seq",
                     (game_id,),
                 )
+                snapshot = list(
+                    await r.execute_fetchall(
+                        "SELECT seq, rounds FROM round_snapshots WHERE game_id = ? "
+                        "ORDER BY seq DESC LIMIT 1",
+                        (game_id,),
+                    )
+                )
             finally:
                 await r.execute("COMMIT")
         return GameRecord(
             _game(rows[0]),
             tuple(_seat(s) for s in seats),
             tuple(EventRow(*e) for e in events),
+            (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
         )
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -598,6 +608,13 @@ class Tx:
             )
         except sqlite3.IntegrityError as exc:
             raise Conflict(f"game {game_id}: seq {first_seq} is already taken") from exc
+
+    async def put_snapshots(self, game_id: int, snapshots: Sequence[tuple[int, str]]) -> None:
+        """Round snapshots as (seq of the deal event, rounds JSON); see the schema."""
+        await self._c.executemany(
+            "INSERT OR REPLACE INTO round_snapshots (game_id, seq, rounds) VALUES (?, ?, ?)",
+            [(game_id, seq, rounds) for seq, rounds in snapshots],
+        )
 
     async def write_results(self, game_id: int, rows: Sequence[ResultRow], now: datetime) -> None:
         at = to_db_time(now)

@@ -13,6 +13,7 @@ from bot.engine import DONE, DRAW, PASS, Match, Play, Tile
 from bot.engine.ai import Level
 from bot.engine.position import to_position
 from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
+from bot.service.games import _replay
 from bot.store import GameStatus, Store
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock
 from tests.service.helpers import new_game, pick, play_turn
@@ -389,6 +390,60 @@ async def test_cache_equals_replay_across_rounds(
     assert replayed is not None and replayed is not cached
     assert to_position(replayed) == to_position(cached)
     assert replayed.event_dicts() == cached.event_dicts()
+    # The load above started from a round snapshot; a replay of every event agrees.
+    record = await store.load(gid)
+    assert record is not None and record.snapshot is not None and record.snapshot[0] > 2
+    full = _replay(record, use_snapshot=False).match
+    assert full is not None and to_position(full) == to_position(cached)
+    assert full.event_dicts() == cached.event_dicts() and full.history() == cached.history()
+    await service.verify_game(gid)
+
+
+@pytest.mark.parametrize(
+    "rounds", ["not json", "[]", '[{"scores": [1], "went_out": 0}]', '{"a": 1}']
+)
+async def test_a_bad_round_snapshot_falls_back_to_a_full_replay(
+    service: GameService, store: Store, clock: FakeClock, db_path: Path, rounds: str
+) -> None:
+    gid = (
+        await new_game(service, clock, computers=1, preset="standard", house_rules={"rounds": 3})
+    ).game.id
+    while not (await play_turn(service, gid, clock)).rounds_ended:
+        pass
+    await play_turn(service, gid, clock)
+    before = service.cached(gid)
+    assert before is not None
+    record = await store.load(gid)
+    assert record is not None and record.snapshot is not None
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        "UPDATE round_snapshots SET rounds = ? WHERE seq = ?", (rounds, record.snapshot[0])
+    )
+    conn.commit()
+    conn.close()
+    fresh = GameService(store)
+    await fresh.whose_turn(gid)
+    again = fresh.cached(gid)
+    assert again is not None and to_position(again) == to_position(before)
+
+
+async def test_verify_catches_a_snapshot_that_lies(
+    service: GameService, store: Store, clock: FakeClock, db_path: Path
+) -> None:
+    gid = (
+        await new_game(service, clock, computers=1, preset="standard", house_rules={"rounds": 3})
+    ).game.id
+    while not (await play_turn(service, gid, clock)).rounds_ended:
+        pass
+    await service.verify_game(gid)
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        'UPDATE round_snapshots SET rounds = \'[{"scores":[0,0,0],"went_out":0}]\' WHERE seq > 2'
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(errors.GameCorrupt, match="disagrees"):
+        await service.verify_game(gid)
 
 
 async def test_the_cache_is_bounded(service: GameService, clock: FakeClock) -> None:
