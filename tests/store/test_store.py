@@ -209,7 +209,14 @@ async def test_a_version_1_database_is_upgraded_and_its_games_still_load(tmp_pat
                 "SELECT name FROM sqlite_master WHERE type = 'table'"
             )
         }
-        assert {"user_settings", "guild_settings", "messages", "reminders", "results"} <= tables
+        assert {
+            "user_settings",
+            "guild_settings",
+            "messages",
+            "reminders",
+            "results",
+            "round_snapshots",
+        } <= tables
         row = await store.game(1)
         assert row is not None and row.deadline_at is None and row.version == 5
         svc = GameService(store, rng=random.Random(1))
