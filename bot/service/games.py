@@ -447,13 +447,16 @@ class GameService:
         )
 
     async def knock(self, game_id: int, user_id: int, now: datetime) -> Outcome:
-        """Announce your last tile (knock house rule), before the next player acts."""
-        return await self._move(game_id, user_id, KNOCK, now, None, False, None, None)
+        """Announce your last tile (knock house rule), before the next player acts.
+
+        Knock and catch do not change whose turn it is, so they play no computer moves: a
+        computer left waiting by paced play stays waiting for :meth:`advance_computers`."""
+        return await self._move(game_id, user_id, KNOCK, now, None, False, 0, None)
 
     async def catch(self, game_id: int, user_id: int, target_seat: int, now: datetime) -> Outcome:
         """Catch a player (0-based seat) who is down to one tile and did not knock in time:
         they draw the penalty tiles."""
-        return await self._move(game_id, user_id, Catch(target_seat), now, None, False, None, None)
+        return await self._move(game_id, user_id, Catch(target_seat), now, None, False, 0, None)
 
     async def _move(
         self,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import DONE, DRAW, PASS, Match, Play, Tile
+from bot.engine import DONE, DRAW, KNOCK, PASS, Match, Play, Tile
 from bot.engine.ai import Level
 from bot.engine.position import to_position
 from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
@@ -550,3 +550,24 @@ def test_the_events_table_rejects_edits_outside_the_store(db_path: Path) -> None
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     conn.close()
     assert names == {"events_append_only_update", "events_append_only_delete"}
+
+
+async def test_paced_computers_wait_while_a_human_knocks(
+    service: GameService, clock: FakeClock
+) -> None:
+    gid = (
+        await new_game(service, clock, humans=(ALICE,), computers=2, house_rules=KNOCKING)
+    ).game.id
+    for _ in range(300):
+        view = await service.seat_view(gid, ALICE)
+        out = await service.move(gid, ALICE, pick(view.legal), clock.tick(), computer_moves=0)
+        if out.game.status is not GameStatus.ACTIVE:
+            break
+        if any(f.code == "last-tile" for f in out.facts) and out.computer_pending:
+            knocked = await service.knock(gid, ALICE, clock.tick())
+            assert [s.move for s in knocked.steps] == [KNOCK] and knocked.computer_pending
+            rest = await service.advance_computers(gid, clock.tick(), max_moves=None)
+            assert rest.steps and not rest.computer_pending
+            return
+        await service.advance_computers(gid, clock.tick(), max_moves=None)
+    pytest.fail("Alice never got down to one tile with a computer next")
