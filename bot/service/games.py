@@ -40,6 +40,7 @@ import json
 import logging
 import random
 import weakref
+import zoneinfo
 from collections.abc import AsyncIterator, Collection, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -1206,8 +1207,6 @@ def _replace_checked(current: _S, changes: Mapping[str, Any]) -> _S:
 
 
 def _check_time_zone(name: str) -> None:
-    import zoneinfo
-
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
