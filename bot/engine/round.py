@@ -302,6 +302,8 @@ class Round:
     def _give(self, seat: int, t: Tile) -> None:
         self.hands[seat].append(t)
         self._index(seat, t)
+        # Back above one tile: getting down to one again needs a fresh knock.
+        self.knocked[seat] = False
 
     def _take(self, seat: int, t: Tile) -> None:
         self.hands[seat].remove(t)

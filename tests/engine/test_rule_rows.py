@@ -369,6 +369,18 @@ def test_knock_house_rule_announce_before_the_next_player_acts() -> None:
         rnd.apply(Catch(0), 1)
 
 
+def test_knock_house_rule_again_after_drawing_back_above_one_tile() -> None:
+    """A knock covers one stretch at one tile: draw, play down to one, and knock again."""
+    rules = Rules(knock=True)
+    rnd = table(rules, ["12-3 1-1", "12-4 6-6 5-5"], draws="3-9")
+    rnd.apply(mv("12-3 @1"))
+    rnd.apply(KNOCK, 0)
+    rnd.apply(mv("12-4 @2"))
+    rnd.apply(DRAW)  # Alice: 1-1 fits nothing; she draws 3-9, which fits her train
+    rnd.apply(mv("9-3 @1"))
+    assert rnd.hands[0] == [t("1-1")] and rnd.side_moves(0) == [KNOCK]
+
+
 def test_knock_house_rule_caught_player_draws_two() -> None:
     """000, 003: a missed knock caught by anyone costs two tiles from the boneyard."""
     rules = Rules(knock=True)
