@@ -41,13 +41,22 @@ WAIT = 1.0
 CHAIN_RISK = 0.3
 MARKER = 0.5
 DRAW_COST = 0.8
-BLOCK = 0.7
+BLOCK = 5.0
+#: Turns per penalty pip in hand: by the fewest tiles an opponent holds (1, 2, 3, more), and
+#: at least PIP_DRY once the boneyard is empty and the round may block.
+PIP_1 = 0.35
+PIP_2 = 0.15
+PIP_3 = 0.06
+PIP_BASE = 0.025
+PIP_DRY = 0.08
 #: Search bounds within one turn: plays deep, and positions judged.
 MAX_DEPTH = 8
 MAX_LEAVES = 400
 #: Longest-train budget for judging positions (the plan itself gets the full budget).
 LEAF_BUDGET = 2_000
 WIN = 1_000.0
+ALT_PLAN = 0.0
+FLEX = 0.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -132,9 +141,9 @@ class _TurnSearch:
         self.suits: dict[tuple[int, int], float] = {}
         others = [c for s, c in enumerate(view.hand_counts) if s != self.seat]
         danger = min(others) if others else 99
-        weight = {1: 0.35, 2: 0.15, 3: 0.06}.get(danger, 0.025)
+        weight = {1: PIP_1, 2: PIP_2, 3: PIP_3}.get(danger, PIP_BASE)
         if view.boneyard_count == 0:
-            weight = max(weight, 0.08)
+            weight = max(weight, PIP_DRY)
         self.pip_weight = weight
 
     def value(self, move: Play | Done) -> float:
@@ -207,13 +216,30 @@ class _TurnSearch:
                 if t in chained:
                     continue
                 turns += 1.0 if (t.high in outlets or t.low in outlets) else 1.0 + WAIT
+        if ALT_PLAN and rest:
+            turns = min(turns, self._mexican_first(rnd, hand))
         value = -turns - self.pip_weight * self._pips(rnd)
+        if FLEX:
+            value += FLEX * len({p for t in hand for p in t})
         if trains[seat].marked or passing:
             value -= MARKER
         if draw:
             value -= DRAW_COST + MARKER * 0.5
         value += BLOCK * (1.0 - self._next_can_play(rnd))
         return value
+
+    def _mexican_first(self, rnd: Round, hand: list[Tile]) -> float:
+        trains = rnd.trains
+        mex = self._train(hand, trains[MEXICAN].end)
+        turns = 0.0
+        for k, t in enumerate(mex):
+            if not t.is_double:
+                turns += 1.0 + CHAIN_RISK * k
+        chained = set(mex)
+        rest = [t for t in hand if t not in chained]
+        own = self._train(rest, trains[self.seat].end)
+        turns += sum(1 for t in own if not t.is_double)
+        return turns + (1.0 + WAIT) * (len(rest) - len(own))
 
     def _next_can_play(self, rnd: Round) -> float:
         """The chance the next player has a tile for something it may play on."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from bot.engine.moves import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
+from bot.engine.moves import MEXICAN, Catch, Draw, Knock, Pass, Play
 from bot.engine.rules import DoubleRule, FirstTurn
 from bot.engine.tiles import Tile
 from bot.engine.view import SeatView
@@ -24,8 +24,9 @@ class Knowledge:
 
     #: Tiles the viewer cannot see: in other (hidden) hands or the boneyard.
     unseen: tuple[Tile, ...]
-    #: For each seat, the suits it has shown it lacks (empty for the viewer).
-    lacks: tuple[frozenset[int], ...]
+    #: For each seat, the suits it has shown it lacks (none for the viewer), each with how
+    #: many tiles that seat has drawn since (any of which may bring the suit back).
+    lacks: tuple[dict[int, int], ...]
     #: Every hand the viewer can see (open hands), else None for hidden ones.
     hands: tuple[tuple[Tile, ...] | None, ...]
 
@@ -34,11 +35,12 @@ class Knowledge:
         known = self.hands[seat]
         if known is not None:
             return 1.0 if any(t.high == pip or t.low == pip for t in known) else 0.0
-        if pip in self.lacks[seat]:
-            return 0.03
-        pool = [
-            t for t in self.unseen if not (t.high in self.lacks[seat] or t.low in self.lacks[seat])
-        ]
+        lacks = self.lacks[seat]
+        if pip in lacks:
+            # Only tiles drawn since it showed the want can bring the suit back.
+            share = self.suit_left(pip) / max(1, len(self.unseen))
+            return 1.0 - (1.0 - share) ** lacks[pip]
+        pool = [t for t in self.unseen if not (t.high in lacks or t.low in lacks)]
         n = len(pool)
         h = min(counts[seat], n)
         k = sum(1 for t in pool if t.high == pip or t.low == pip)
@@ -70,7 +72,7 @@ def read_view(view: SeatView) -> Knowledge:
     return Knowledge(unseen, _lacks(view), view.visible_hands)
 
 
-def _lacks(view: SeatView) -> tuple[frozenset[int], ...]:
+def _lacks(view: SeatView) -> tuple[dict[int, int], ...]:
     """Replay the public log to learn which suits each seat could not play when it drew."""
     players = view.players
     rules = view.rules
@@ -82,7 +84,7 @@ def _lacks(view: SeatView) -> tuple[frozenset[int], ...]:
     table = [0] * (rules.max_pip + 1)
     table[start] = 1
     turns = [0] * players
-    lacks: list[set[int]] = [set() for _ in range(players)]
+    lacks: list[dict[int, int]] = [{} for _ in range(players)]
     run_seat: int | None = None
     run_doubles: list[int] = []
 
@@ -94,7 +96,7 @@ def _lacks(view: SeatView) -> tuple[frozenset[int], ...]:
         if isinstance(move, Knock):
             continue
         if isinstance(move, Catch):
-            lacks[move.seat].clear()  # two unknown tiles arrive
+            _drew(lacks[move.seat], view.rules.knock_penalty)
             continue
         if seat != run_seat:
             if run_seat is not None:
@@ -102,8 +104,8 @@ def _lacks(view: SeatView) -> tuple[frozenset[int], ...]:
             run_seat, run_doubles = seat, []
         if isinstance(move, Play):
             t, i = move.tile, idx(move.train)
-            lacks[seat].discard(t.high)
-            lacks[seat].discard(t.low)
+            lacks[seat].pop(t.high, None)
+            lacks[seat].pop(t.low, None)
             if i in open_doubles:
                 open_doubles.remove(i)
             ends[i] = t.other(ends[i])
@@ -118,17 +120,24 @@ def _lacks(view: SeatView) -> tuple[frozenset[int], ...]:
                 marked[seat] = False
             if rules.release_unsatisfiable_doubles:
                 open_doubles = [d for d in open_doubles if table[ends[d]] <= rules.max_pip]
-        elif isinstance(move, Pass):
-            marked[seat] = True
-        elif isinstance(move, Draw):
-            lacks[seat].update(
-                _faced(seat, turns[seat], ends, marked, open_doubles, run_doubles, view)
-            )
-        elif isinstance(move, Done):
-            pass
+        elif isinstance(move, Pass | Draw):
+            # A draw shows the seat had nothing for the ends it faced; a pass shows it again,
+            # the drawn tile included. Tiles drawn later may bring a suit back.
+            faced = _faced(seat, turns[seat], ends, marked, open_doubles, run_doubles, view)
+            if isinstance(move, Draw):
+                _drew(lacks[seat], 1)
+            else:
+                marked[seat] = True
+            for pip in faced:
+                lacks[seat][pip] = 0
     if view.seat is not None:
         lacks[view.seat].clear()
-    return tuple(frozenset(s) for s in lacks)
+    return tuple(lacks)
+
+
+def _drew(lacks: dict[int, int], tiles: int) -> None:
+    for pip in lacks:
+        lacks[pip] += tiles
 
 
 def _faced(
