@@ -38,8 +38,8 @@ from bot.engine.view import SeatView
 #: uncertainty per step down a Mexican chain, a raised marker, a draw to come, and the
 #: value of leaving the next player nothing to play.
 WAIT = 1.0
-CHAIN_RISK = 0.3
-MARKER = 0.5
+CHAIN_RISK = 0.5
+MARKER = 1.2
 DRAW_COST = 0.8
 BLOCK = 5.0
 #: Turns per penalty pip in hand: by the fewest tiles an opponent holds (1, 2, 3, more), and
@@ -209,7 +209,7 @@ class _TurnSearch:
             mex = self._train(rest, trains[MEXICAN].end)
             for k, t in enumerate(mex):
                 if not t.is_double:
-                    turns += 1.0 + CHAIN_RISK * k
+                    turns += 1.0 + CHAIN_RISK * (k + 1)
             chained = set(mex)
             outlets = {trains[s].end for s in range(rnd.players) if s != seat and trains[s].marked}
             for t in rest:
@@ -234,7 +234,7 @@ class _TurnSearch:
         turns = 0.0
         for k, t in enumerate(mex):
             if not t.is_double:
-                turns += 1.0 + CHAIN_RISK * k
+                turns += 1.0 + CHAIN_RISK * (k + 1)
         chained = set(mex)
         rest = [t for t in hand if t not in chained]
         own = self._train(rest, trains[self.seat].end)
