@@ -55,8 +55,6 @@ MAX_LEAVES = 400
 #: Longest-train budget for judging positions (the plan itself gets the full budget).
 LEAF_BUDGET = 2_000
 WIN = 1_000.0
-ALT_PLAN = 0.0
-FLEX = 0.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -216,30 +214,13 @@ class _TurnSearch:
                 if t in chained:
                     continue
                 turns += 1.0 if (t.high in outlets or t.low in outlets) else 1.0 + WAIT
-        if ALT_PLAN and rest:
-            turns = min(turns, self._mexican_first(rnd, hand))
         value = -turns - self.pip_weight * self._pips(rnd)
-        if FLEX:
-            value += FLEX * len({p for t in hand for p in t})
         if trains[seat].marked or passing:
             value -= MARKER
         if draw:
             value -= DRAW_COST + MARKER * 0.5
         value += BLOCK * (1.0 - self._next_can_play(rnd))
         return value
-
-    def _mexican_first(self, rnd: Round, hand: list[Tile]) -> float:
-        trains = rnd.trains
-        mex = self._train(hand, trains[MEXICAN].end)
-        turns = 0.0
-        for k, t in enumerate(mex):
-            if not t.is_double:
-                turns += 1.0 + CHAIN_RISK * (k + 1)
-        chained = set(mex)
-        rest = [t for t in hand if t not in chained]
-        own = self._train(rest, trains[self.seat].end)
-        turns += sum(1 for t in own if not t.is_double)
-        return turns + (1.0 + WAIT) * (len(rest) - len(own))
 
     def _next_can_play(self, rnd: Round) -> float:
         """The chance the next player has a tile for something it may play on."""
