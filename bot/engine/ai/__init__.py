@@ -4,14 +4,24 @@ A computer player gets a :class:`~bot.engine.view.SeatView` (its own hand and th
 table, never other hands or the boneyard order) and a seed, and returns one of the view's legal
 moves. Being pure and seeded makes every computer decision reproducible in tests, and the event
 log records the move itself, so replay never re-runs a computer player.
+
+Three levels: **Easy** plays a legal move at random, **Normal** plays greedily (heavy tiles
+first, doubles it can satisfy, its own train, the Mexican Train early) and **Hard** plans its
+longest own train and searches its whole turn (see :mod:`bot.engine.ai.hard`). :func:`hint`
+gives the Hard player's suggestion for a human seat, and :func:`longest_train` the plan.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import random
 
+from bot.engine.ai.hard import REASONS, hard_decision
+from bot.engine.ai.normal import normal_move
+from bot.engine.ai.trains import longest_train
 from bot.engine.moves import Move, Play
+from bot.engine.tiles import Tile
 from bot.engine.view import SeatView
 
 
@@ -21,12 +31,35 @@ class Level(enum.Enum):
     HARD = "hard"
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hint:
+    """The Hard player's suggestion for the seat whose view it was given."""
+
+    move: Move
+    #: A short code for why (a key of ``REASONS``), for translation and tests.
+    reason: str
+    #: The reason in English.
+    text: str
+    #: The longest own train the hand can build from the seat's train end, in order.
+    train: tuple[Tile, ...]
+
+
 def choose_move(view: SeatView, level: Level, seed: int) -> Move:
     """The move a computer player of ``level`` makes from ``view`` (which must be its turn)."""
     if not view.legal:
         raise ValueError("it is not this seat's turn: a computer player has no move to make")
     rng = random.Random(seed)
+    if level is Level.HARD:
+        return hard_decision(view, rng).move
+    if level is Level.NORMAL:
+        return normal_move(view, rng)
     return _easy(view, rng)
+
+
+def hint(view: SeatView, seed: int = 0) -> Hint:
+    """What the Hard player would do from ``view``, why, and the own train it is building."""
+    decision = hard_decision(view, random.Random(seed))
+    return Hint(decision.move, decision.reason, REASONS[decision.reason], decision.train)
 
 
 def _easy(view: SeatView, rng: random.Random) -> Move:
@@ -35,3 +68,6 @@ def _easy(view: SeatView, rng: random.Random) -> Move:
     if plays and (len(plays) == len(view.legal) or rng.random() < 0.9):
         return rng.choice(plays)
     return rng.choice(view.legal)
+
+
+__all__ = ["REASONS", "Hint", "Level", "choose_move", "hint", "longest_train"]

@@ -1,0 +1,262 @@
+"""The Hard computer player: it plans its own train and searches the rest of its turn.
+
+Each decision looks at every legal play and, through a round rebuilt from the view (see
+:mod:`bot.engine.ai.state`), every way the turn can go on after it (satisfying a double, a
+chain of doubles, a drawn tile that must be played), and scores where the turn ends:
+
+* **Turns to go out.** The hand's longest own train (:func:`longest_train`) is the plan; its
+  non-doubles cost a turn each and its doubles ride along free. Tiles off the plan cost a turn
+  if they chain from the Mexican Train's end (a little more the further down that chain, as
+  opponents move the end) and more than a turn otherwise, because they will likely wait or
+  draw. So it sheds off-plan tiles on the Mexican and marked trains while keeping the plan
+  intact, and plays a double when it can satisfy it (two tiles in one turn).
+* **Penalty points.** Pips in hand weigh little early and a lot once an opponent is down to
+  one or two tiles (or nobody can draw), so then it dumps its heaviest tiles.
+* **Its marker.** A raised marker lets others take over its train, so playing home to close
+  it is worth a turn's fraction; a draw it will likely have to pass on costs too.
+* **Opponents.** From the public log it learns which suits each player lacked when it drew
+  (:mod:`bot.engine.ai.knowledge`) and rewards leaving the next player ends, or an open double,
+  it probably cannot play on: doubles are played to hurt only when that is likely.
+
+A fast start simply lays the planned train. Nothing looks past what the seat may see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from bot.engine.ai.knowledge import Knowledge, chance_any, read_view
+from bot.engine.ai.state import round_from_view
+from bot.engine.ai.trains import longest_train
+from bot.engine.moves import DRAW, MEXICAN, PASS, Done, Draw, Move, Pass, Play
+from bot.engine.round import Round, hand_score
+from bot.engine.tiles import Tile
+from bot.engine.view import SeatView
+
+#: Weights, in turns: the cost of a tile with no likely outlet beyond its own turn, the
+#: uncertainty per step down a Mexican chain, a raised marker, a draw to come, and the
+#: value of leaving the next player nothing to play.
+WAIT = 1.0
+CHAIN_RISK = 0.5
+MARKER = 1.2
+DRAW_COST = 0.8
+BLOCK = 5.0
+#: Turns per penalty pip in hand: by the fewest tiles an opponent holds (1, 2, 3, more), and
+#: at least PIP_DRY once the boneyard is empty and the round may block.
+PIP_1 = 0.35
+PIP_2 = 0.15
+PIP_3 = 0.06
+PIP_BASE = 0.025
+PIP_DRY = 0.08
+#: Search bounds within one turn: plays deep, and positions judged.
+MAX_DEPTH = 8
+MAX_LEAVES = 400
+#: Longest-train budget for judging positions (the plan itself gets the full budget).
+LEAF_BUDGET = 2_000
+WIN = 1_000.0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Decision:
+    move: Move
+    #: A short code naming why (see ``REASONS``), for translation and tests.
+    reason: str
+    #: The longest own train the player sees from its hand now.
+    train: tuple[Tile, ...]
+
+
+REASONS: dict[str, str] = {
+    "only-move": "this is the only legal move",
+    "draw": "nothing fits: draw a tile",
+    "pass": "nothing fits and nothing to draw: pass",
+    "done": "nothing more fits your own train: end the fast start",
+    "go-out": "this plays your last tile",
+    "fast-start": "lay your planned train during the fast start",
+    "satisfy-double": "this satisfies the open double",
+    "double-combo": "play a double you can satisfy: two tiles this turn",
+    "hurt-double": "leave a double the next player probably cannot satisfy",
+    "close-marker": "play on your own train to take your marker down",
+    "dump-heavy": "an opponent is nearly out: shed your heaviest tiles",
+    "keep-plan": "shed a tile your own train cannot use and keep your train plan intact",
+    "start-mexican": "start the Mexican Train with a tile your own train cannot use",
+    "block": "leave the next player an end it probably cannot play",
+    "follow-plan": "lay the next tile of your planned own train",
+}
+
+
+def hard_decision(view: SeatView, rng: random.Random) -> Decision:
+    seat = view.seat
+    hand = view.hand
+    if seat is None or hand is None or not view.legal:
+        raise ValueError("it is not this seat's turn: a computer player has no move to make")
+    own = view.trains[seat]
+    plan = longest_train(hand, own.end)
+    legal = view.legal
+    plays = [m for m in legal if isinstance(m, Play)]
+    if len(legal) == 1:
+        only = legal[0]
+        if isinstance(only, Draw):
+            return Decision(only, "draw", plan)
+        if isinstance(only, Pass):
+            return Decision(only, "pass", plan)
+        if isinstance(only, Play) and len(hand) == 1:
+            return Decision(only, "go-out", plan)
+        return Decision(only, "only-move", plan)
+    if not plays:
+        return Decision(legal[0], "only-move", plan)
+    if view.fast_start:
+        if plan and Play(plan[0], seat) in legal:
+            return Decision(Play(plan[0], seat), "fast-start", plan)
+        done = [m for m in legal if isinstance(m, Done)]
+        if done and not plan:
+            return Decision(done[0], "done", plan)
+    know = read_view(view)
+    search = _TurnSearch(view, know, rng)
+    best: tuple[float, int] | None = None
+    choice: Play | Done = plays[0]
+    for i, move in enumerate(legal):
+        if not isinstance(move, Play | Done):
+            continue
+        value = search.value(move)
+        key = (value, -i)
+        if best is None or key > best:
+            best, choice = key, move
+    return Decision(choice, _reason(view, know, choice, plan), plan)
+
+
+class _TurnSearch:
+    """Scores a move by the best way the seat's own turn can end after it."""
+
+    def __init__(self, view: SeatView, know: Knowledge, rng: random.Random) -> None:
+        assert view.seat is not None
+        self.view = view
+        self.seat = view.seat
+        self.know = know
+        self.root = round_from_view(view, know.unseen, rng)
+        self.leaves = 0
+        self.trains: dict[tuple[tuple[Tile, ...], int], tuple[Tile, ...]] = {}
+        self.suits: dict[tuple[int, int], float] = {}
+        others = [c for s, c in enumerate(view.hand_counts) if s != self.seat]
+        danger = min(others) if others else 99
+        weight = {1: PIP_1, 2: PIP_2, 3: PIP_3}.get(danger, PIP_BASE)
+        if view.boneyard_count == 0:
+            weight = max(weight, PIP_DRY)
+        self.pip_weight = weight
+
+    def value(self, move: Play | Done) -> float:
+        rnd = self.root.copy()
+        rnd.apply(move, self.seat)
+        return self._after(rnd, 1)
+
+    def _after(self, rnd: Round, depth: int) -> float:
+        if rnd.result is not None:
+            if rnd.result.went_out == self.seat:
+                return WIN
+            return -WIN if rnd.result.went_out is not None else -self._pips(rnd)
+        if rnd.current != self.seat:
+            return self._leaf(rnd)
+        moves = rnd.legal_list()
+        nexts = [m for m in moves if type(m) is Play]
+        if not nexts or depth >= MAX_DEPTH or self.leaves >= MAX_LEAVES:
+            if DRAW in moves:
+                return self._leaf(rnd, draw=True)
+            if PASS in moves:
+                return self._leaf(rnd, passing=True)
+            return self._leaf(rnd)
+        best = self._leaf(rnd) if any(isinstance(m, Done) for m in moves) else -WIN * 2
+        for m in nexts:
+            child = rnd.copy()
+            child.apply_unchecked(m, self.seat)
+            best = max(best, self._after(child, depth + 1))
+        return best
+
+    def _train(self, hand: list[Tile], start: int) -> tuple[Tile, ...]:
+        key = (tuple(sorted(hand)), start)
+        found = self.trains.get(key)
+        if found is None:
+            found = longest_train(key[0], start, LEAF_BUDGET)
+            self.trains[key] = found
+        return found
+
+    def _holds(self, seat: int, pip: int) -> float:
+        key = (seat, pip)
+        p = self.suits.get(key)
+        if p is None:
+            p = self.know.holds_suit(seat, pip, self.view.hand_counts)
+            self.suits[key] = p
+        return p
+
+    def _pips(self, rnd: Round) -> float:
+        return float(hand_score(rnd.hands[self.seat], rnd.rules.scoring))
+
+    def _leaf(self, rnd: Round, draw: bool = False, passing: bool = False) -> float:
+        self.leaves += 1
+        seat = self.seat
+        hand = rnd.hands[seat]
+        if not hand:
+            return WIN
+        trains = rnd.trains
+        plan = self._train(hand, trains[seat].end)
+        turns = float(sum(1 for t in plan if not t.is_double))
+        if plan and plan[-1].is_double:
+            turns += 1
+        planned = set(plan)
+        rest = [t for t in hand if t not in planned]
+        if rest:
+            mex = self._train(rest, trains[MEXICAN].end)
+            for k, t in enumerate(mex):
+                if not t.is_double:
+                    turns += 1.0 + CHAIN_RISK * (k + 1)
+            chained = set(mex)
+            outlets = {trains[s].end for s in range(rnd.players) if s != seat and trains[s].marked}
+            for t in rest:
+                if t in chained:
+                    continue
+                turns += 1.0 if (t.high in outlets or t.low in outlets) else 1.0 + WAIT
+        value = -turns - self.pip_weight * self._pips(rnd)
+        if trains[seat].marked or passing:
+            value -= MARKER
+        if draw:
+            value -= DRAW_COST + MARKER * 0.5
+        value += BLOCK * (1.0 - self._next_can_play(rnd))
+        return value
+
+    def _next_can_play(self, rnd: Round) -> float:
+        """The chance the next player has a tile for something it may play on."""
+        nxt = (self.seat + 1) % rnd.players
+        trains = rnd.trains
+        if rnd.open_doubles:
+            return self._holds(nxt, trains[rnd.open_doubles[0]].end)
+        ends = {trains[nxt].end, trains[MEXICAN].end}
+        ends.update(trains[s].end for s in range(rnd.players) if s != nxt and trains[s].marked)
+        return chance_any([self._holds(nxt, e) for e in ends])
+
+
+def _reason(view: SeatView, know: Knowledge, move: Move, plan: tuple[Tile, ...]) -> str:
+    if isinstance(move, Done):
+        return "done"
+    if not isinstance(move, Play):
+        return "only-move"
+    seat = view.seat
+    assert seat is not None and view.hand is not None
+    t = move.tile
+    train = view.trains[move.train if move.train != MEXICAN else -1]
+    if len(view.hand) == 1:
+        return "go-out"
+    if train.open_double is not None:
+        return "satisfy-double"
+    if t.is_double:
+        follow = any(o != t and o.has(t.high) for o in view.hand)
+        return "double-combo" if follow else "hurt-double"
+    others = [c for s, c in enumerate(view.hand_counts) if s != seat]
+    if others and min(others) <= 2 and t not in plan:
+        return "dump-heavy"
+    if move.train == seat:
+        return "close-marker" if train.marked else "follow-plan"
+    if move.train == MEXICAN and not train.started and t not in plan:
+        return "start-mexican"
+    nxt = (seat + 1) % view.players
+    if know.holds_suit(nxt, t.other(train.end), view.hand_counts) < 0.2:
+        return "block"
+    return "keep-plan"

@@ -1,0 +1,174 @@
+"""What a seat can work out about the hidden tiles from its view alone.
+
+The tiles a seat cannot see are the set less its own hand, the table and any hand the
+open-hands house rule shows. The public log narrows that down: a player who draws had nothing
+for any end it could play on, so for a while it lacks those suits (a later play of such a suit
+proves otherwise and is believed instead). Replaying the log for the table's ends at each draw
+needs only public facts, so nothing here looks past the view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from bot.engine.moves import MEXICAN, Catch, Draw, Knock, Pass, Play
+from bot.engine.rules import DoubleRule, FirstTurn
+from bot.engine.tiles import Tile
+from bot.engine.view import SeatView
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The hidden tiles as one seat sees them."""
+
+    #: Tiles the viewer cannot see: in other (hidden) hands or the boneyard.
+    unseen: tuple[Tile, ...]
+    #: For each seat, the suits it has shown it lacks (none for the viewer), each with how
+    #: many tiles that seat has drawn since (any of which may bring the suit back).
+    lacks: tuple[dict[int, int], ...]
+    #: Every hand the viewer can see (open hands), else None for hidden ones.
+    hands: tuple[tuple[Tile, ...] | None, ...]
+
+    def holds_suit(self, seat: int, pip: int, counts: tuple[int, ...]) -> float:
+        """The chance ``seat`` holds at least one tile bearing ``pip``."""
+        known = self.hands[seat]
+        if known is not None:
+            return 1.0 if any(t.high == pip or t.low == pip for t in known) else 0.0
+        lacks = self.lacks[seat]
+        if pip in lacks:
+            # Only tiles drawn since it showed the want can bring the suit back.
+            share = self.suit_left(pip) / max(1, len(self.unseen))
+            return 1.0 - (1.0 - share) ** lacks[pip]
+        pool = [t for t in self.unseen if not (t.high in lacks or t.low in lacks)]
+        n = len(pool)
+        h = min(counts[seat], n)
+        k = sum(1 for t in pool if t.high == pip or t.low == pip)
+        if k == 0 or h == 0:
+            return 0.0
+        if n - k < h:
+            return 1.0
+        # 1 - C(n-k, h) / C(n, h), as a product to stay in floats.
+        miss = 1.0
+        for i in range(h):
+            miss *= (n - k - i) / (n - i)
+        return 1.0 - miss
+
+    def suit_left(self, pip: int) -> int:
+        """How many tiles bearing ``pip`` the viewer cannot see."""
+        return sum(1 for t in self.unseen if t.high == pip or t.low == pip)
+
+
+def read_view(view: SeatView) -> Knowledge:
+    """Everything ``view`` reveals about the tiles it does not show."""
+    seen: set[Tile] = {view.engine}
+    for tr in view.trains:
+        seen.update(tr.tiles)
+    for h in view.visible_hands:
+        if h is not None:
+            seen.update(h)
+    everything = view.rules.tiles()
+    unseen = tuple(t for t in everything if t not in seen)
+    return Knowledge(unseen, _lacks(view), view.visible_hands)
+
+
+def _lacks(view: SeatView) -> tuple[dict[int, int], ...]:
+    """Replay the public log to learn which suits each seat could not play when it drew."""
+    players = view.players
+    rules = view.rules
+    start = view.engine.high
+    ends = [start] * (players + 1)  # personal trains by seat, the Mexican Train last
+    started = [False] * (players + 1)
+    marked = [False] * players
+    open_doubles: list[int] = []  # indexes into ends, in the order laid
+    table = [0] * (rules.max_pip + 1)
+    table[start] = 1
+    turns = [0] * players
+    lacks: list[dict[int, int]] = [{} for _ in range(players)]
+    run_seat: int | None = None
+    run_doubles: list[int] = []
+
+    def idx(train: int) -> int:
+        return players if train == MEXICAN else train
+
+    for entry in view.log:
+        seat, move = entry.seat, entry.move
+        if isinstance(move, Knock):
+            continue
+        if isinstance(move, Catch):
+            _drew(lacks[move.seat], view.rules.knock_penalty)
+            continue
+        if seat != run_seat:
+            if run_seat is not None:
+                turns[run_seat] += 1
+            run_seat, run_doubles = seat, []
+        if isinstance(move, Play):
+            t, i = move.tile, idx(move.train)
+            lacks[seat].pop(t.high, None)
+            lacks[seat].pop(t.low, None)
+            if i in open_doubles:
+                open_doubles.remove(i)
+            ends[i] = t.other(ends[i])
+            started[i] = True
+            table[t.high] += 1
+            if t.low != t.high:
+                table[t.low] += 1
+            else:
+                open_doubles.append(i)
+                run_doubles.append(i)
+            if i == seat:
+                marked[seat] = False
+            if rules.release_unsatisfiable_doubles:
+                open_doubles = [d for d in open_doubles if table[ends[d]] <= rules.max_pip]
+        elif isinstance(move, Pass | Draw):
+            # A draw shows the seat had nothing for the ends it faced; a pass shows it again,
+            # the drawn tile included. Tiles drawn later may bring a suit back.
+            faced = _faced(seat, turns[seat], ends, marked, open_doubles, run_doubles, view)
+            if isinstance(move, Draw):
+                _drew(lacks[seat], 1)
+            else:
+                marked[seat] = True
+            for pip in faced:
+                lacks[seat][pip] = 0
+    if view.seat is not None:
+        lacks[view.seat].clear()
+    return tuple(lacks)
+
+
+def _drew(lacks: dict[int, int], tiles: int) -> None:
+    for pip in lacks:
+        lacks[pip] += tiles
+
+
+def _faced(
+    seat: int,
+    turns_taken: int,
+    ends: list[int],
+    marked: list[bool],
+    open_doubles: list[int],
+    run_doubles: list[int],
+    view: SeatView,
+) -> set[int]:
+    """The suits ``seat`` surely could not play when it drew (empty when unsure)."""
+    rules = view.rules
+    players = view.players
+    mine = [d for d in open_doubles if d in run_doubles]
+    if mine:
+        if rules.double_rule is DoubleRule.SATISFY:
+            return {ends[mine[-1]]}
+        return set()  # after own doubles the other rules open several trains: unsure
+    if open_doubles:
+        return {ends[open_doubles[0]]}
+    first = turns_taken == 0
+    if first and rules.first_turn is FirstTurn.FAST_START:
+        return {ends[seat]}
+    faced = {ends[seat]}
+    if not (first and not rules.mexican_train_on_first_turn):
+        faced.add(ends[players])
+        faced.update(ends[s] for s in range(players) if s != seat and marked[s])
+    return faced
+
+
+def chance_any(probabilities: list[float]) -> float:
+    """The chance at least one of independent events happens."""
+    return 1.0 - math.prod(1.0 - p for p in probabilities)
