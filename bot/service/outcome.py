@@ -1,0 +1,167 @@
+"""What the service hands back: plain frozen data, no Discord objects and no English prose.
+
+An :class:`Outcome` says what one call did (the engine's :class:`~bot.engine.Applied` record
+per move, human and computer moves alike, in order), where the game stands now
+(:class:`GameSummary`), whose turn it is, whose hand changed (so the bot DMs it), how any
+round and the match ended, and a list of :class:`Fact` values — a code plus parameters — that
+the Discord layer turns into sentences in the reader's language.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from types import MappingProxyType
+
+from bot.engine import Applied, Move, Rules
+from bot.engine.ai import Level
+from bot.store import GameStatus
+
+FactValue = str | int | bool | None | tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits at a seat: a human (``user_id``) or a computer player (``computer``)."""
+
+    seat: int
+    name: str
+    #: The human playing this seat; None when a computer plays it.
+    user_id: int | None
+    computer: Level | None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.computer is not None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameOptions:
+    #: How long a player has for a turn (None: no deadline); kept for the timeout sweeper.
+    turn_deadline: timedelta | None = None
+    #: Whether the bot shows playable-tile hints.
+    hints: bool = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game as the database holds it, without replaying it (cheap: used by listings)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    preset: str
+    rules: Rules
+    players: tuple[Player, ...]
+    #: Whose turn it is (None unless the game is active).
+    turn: Player | None
+    #: The round being played, 0-based (None before the deal).
+    round_no: int | None
+    options: GameOptions
+    #: Bumped by every change: pass it back as ``expected_version`` to refuse stale clicks.
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    #: When the current turn started, and its deadline (with the turn-deadline option).
+    turn_since: datetime | None
+    deadline_at: datetime | None
+
+    def player(self, user_id: int) -> Player | None:
+        """The seat ``user_id`` plays (None if not seated, or replaced by a computer)."""
+        for p in self.players:
+            if p.user_id == user_id:
+                return p
+        return None
+
+    @property
+    def host(self) -> Player | None:
+        return self.player(self.host_id)
+
+    @property
+    def humans(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if not p.is_computer)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Step:
+    """One applied move and the event that recorded it."""
+
+    seq: int
+    #: Who made the move (for a catch, the catcher; ``applied.seat`` is the one caught).
+    player: Player
+    move: Move
+    #: What the engine says the move did. ``applied.drawn`` is private to ``applied.seat``.
+    applied: Applied
+    round_no: int
+
+    @property
+    def by_computer(self) -> bool:
+        return self.player.is_computer
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundEnd:
+    round_no: int
+    scores: tuple[int, ...]
+    #: The seat that went out, or None for a blocked round.
+    went_out: int | None
+    #: Match totals after this round.
+    totals: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Standing:
+    player: Player
+    total: int
+    #: 1 for the winner(s); equal totals share a place unless the tie-break split them.
+    place: int
+    rounds_won: int
+    won: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchEnd:
+    standings: tuple[Standing, ...]
+    winners: tuple[Player, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Fact:
+    """Something to tell the table, as a code and parameters (never prose)."""
+
+    code: str
+    params: Mapping[str, FactValue] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
+
+    @classmethod
+    def of(cls, code: str, **params: FactValue) -> Fact:
+        return cls(code, MappingProxyType(params))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a call did and who must be told."""
+
+    #: The game after the call.
+    game: GameSummary
+    #: Every move applied by this call in order: the caller's first, then computer players'.
+    steps: tuple[Step, ...] = ()
+    rounds_ended: tuple[RoundEnd, ...] = ()
+    #: Rounds dealt by this call (0-based numbers).
+    rounds_started: tuple[int, ...] = ()
+    #: Whose turn it is now (None when no round is being played).
+    next_player: Player | None = None
+    #: Humans whose hand changed (a deal, a play, a draw, a catch): DM them their hand.
+    hands_changed: tuple[Player, ...] = ()
+    match_over: MatchEnd | None = None
+    #: A computer player is to move and was not run (paced play): call advance_computers.
+    computer_pending: bool = False
+    facts: tuple[Fact, ...] = ()
+
+    @property
+    def game_id(self) -> int:
+        return self.game.id

@@ -1,0 +1,163 @@
+"""The database schema as numbered migrations, tracked by SQLite's ``user_version``.
+
+Migration *n* takes a database at version *n - 1* to version *n*; ``user_version`` is set in
+the same transaction, so a migration is applied wholly or not at all. A released migration is
+never edited: a change to the schema is a new migration at the end of :data:`MIGRATIONS`.
+
+Times are stored as ISO-8601 text in UTC with microseconds (``2025-01-31T18:04:05.000000+00:00``),
+so they read well in a shell and sort as they compare. Discord ids (snowflakes) fit in
+SQLite's signed 64-bit integers.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+_V1_CORE = (
+    # One row per game. `version` is bumped by every change to the game (seats, status, events):
+    # it is how an in-memory copy knows it is still current, and the optimistic lock for
+    # changes that append no event. `turn_seat`/`round_no` repeat what replaying the events
+    # gives, so listings ("your games, whose turn") never need a replay.
+    """
+    CREATE TABLE games (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        host_id         INTEGER NOT NULL,
+        preset          TEXT NOT NULL,
+        rules           TEXT NOT NULL,
+        engine_version  INTEGER NOT NULL,
+        status          TEXT NOT NULL
+                        CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+        version         INTEGER NOT NULL DEFAULT 0,
+        turn_seat       INTEGER,
+        round_no        INTEGER,
+        turn_deadline_s INTEGER CHECK (turn_deadline_s IS NULL OR turn_deadline_s > 0),
+        hints           INTEGER NOT NULL DEFAULT 1 CHECK (hints IN (0, 1)),
+        created_at      TEXT NOT NULL,
+        updated_at      TEXT NOT NULL
+    )
+    """,
+    # At most one unfinished game per channel, enforced here rather than by check-then-insert.
+    """
+    CREATE UNIQUE INDEX games_one_open_per_channel
+        ON games (channel_id) WHERE status IN ('lobby', 'active')
+    """,
+    "CREATE INDEX games_by_guild ON games (guild_id, status)",
+    # Seats: a human (user_id, computer NULL), a computer (user_id NULL, computer = level), or a
+    # human replaced by a computer (both set: the seat remembers who sat there, for stats).
+    """
+    CREATE TABLE seats (
+        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL CHECK (seat >= 0),
+        user_id      INTEGER,
+        display_name TEXT NOT NULL,
+        computer     TEXT CHECK (computer IS NULL OR computer IN ('easy', 'normal', 'hard')),
+        joined_at    TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        CHECK (user_id IS NOT NULL OR computer IS NOT NULL)
+    ) WITHOUT ROWID
+    """,
+    "CREATE UNIQUE INDEX seats_one_per_user ON seats (game_id, user_id) WHERE user_id IS NOT NULL",
+    "CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL",
+    # The truth: a game is its rules plus these events, in seq order. (game_id, seq) is the
+    # optimistic lock: two writers that both read seq n cannot both append n + 1.
+    """
+    CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seq     INTEGER NOT NULL CHECK (seq >= 1),
+        kind    TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        actor   INTEGER,
+        at      TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END
+    """,
+    """
+    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END
+    """,
+)
+
+_V2_SETTINGS = (
+    """
+    CREATE TABLE user_settings (
+        user_id          INTEGER PRIMARY KEY,
+        dms_open         INTEGER NOT NULL DEFAULT 1 CHECK (dms_open IN (0, 1)),
+        hand_dms         INTEGER NOT NULL DEFAULT 1 CHECK (hand_dms IN (0, 1)),
+        reminders        INTEGER NOT NULL DEFAULT 1 CHECK (reminders IN (0, 1)),
+        reminder_after_s INTEGER NOT NULL DEFAULT 43200 CHECK (reminder_after_s > 0),
+        time_zone        TEXT NOT NULL DEFAULT 'UTC',
+        language         TEXT NOT NULL DEFAULT 'en',
+        updated_at       TEXT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE guild_settings (
+        guild_id         INTEGER PRIMARY KEY,
+        preset           TEXT NOT NULL DEFAULT 'standard',
+        house_rules      TEXT NOT NULL DEFAULT '{}',
+        allowed_channels TEXT NOT NULL DEFAULT '[]',
+        host_role_id     INTEGER,
+        updated_at       TEXT NOT NULL
+    )
+    """,
+    # The bot's own messages per game (the latest table picture, the lobby card, ...), so a
+    # later message can link back ("jump to the table") or edit them.
+    """
+    CREATE TABLE messages (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    ) WITHOUT ROWID
+    """,
+)
+
+_V3_DEADLINES_STATS = (
+    # When the current turn's deadline falls (games with a turn deadline option), for the
+    # timeout sweeper; kept with the turn, in the same transaction as the move.
+    "ALTER TABLE games ADD COLUMN deadline_at TEXT",
+    "ALTER TABLE games ADD COLUMN turn_since TEXT",
+    """
+    CREATE INDEX games_by_deadline ON games (deadline_at)
+        WHERE status = 'active' AND deadline_at IS NOT NULL
+    """,
+    # Reminders sent, so a restart does not nag twice.
+    """
+    CREATE TABLE reminders (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        kind    TEXT NOT NULL,
+        due_at  TEXT NOT NULL,
+        sent_at TEXT,
+        PRIMARY KEY (game_id, user_id, kind)
+    ) WITHOUT ROWID
+    """,
+    # Final standings of finished games, written with the last move, for statistics.
+    """
+    CREATE TABLE results (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        user_id     INTEGER,
+        computer    TEXT,
+        total       INTEGER NOT NULL,
+        place       INTEGER NOT NULL,
+        won         INTEGER NOT NULL CHECK (won IN (0, 1)),
+        rounds_won  INTEGER NOT NULL,
+        finished_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX results_by_user ON results (user_id, finished_at) WHERE user_id IS NOT NULL",
+)
+
+#: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_V1_CORE, _V2_SETTINGS, _V3_DEADLINES_STATS)
+SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -1,0 +1,65 @@
+"""Small steps shared by the service tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine import Move, Play
+from bot.engine.ai import Level
+from bot.service import GameService, Outcome
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, NAMES, FakeClock
+
+
+async def new_game(
+    svc: GameService,
+    clock: FakeClock,
+    *,
+    humans: Sequence[int] = (ALICE, BOB),
+    computers: int = 0,
+    preset: str = "quick",
+    house_rules: Mapping[str, Any] | None = None,
+    channel: int = CHANNEL,
+    start: bool = True,
+) -> Outcome:
+    host, *others = humans
+    out = await svc.create_lobby(
+        guild_id=GUILD,
+        channel_id=channel,
+        user_id=host,
+        display_name=NAMES.get(host, f"P{host}"),
+        now=clock.tick(),
+        preset_name=preset,
+        house_rules=house_rules,
+    )
+    gid = out.game.id
+    for u in others:
+        out = await svc.join(gid, u, NAMES.get(u, f"P{u}"), clock.tick())
+    for _ in range(computers):
+        out = await svc.add_computer(gid, host, clock.tick(), level=Level.EASY)
+    if start:
+        out = await svc.start(gid, host, clock.tick())
+    return out
+
+
+def pick(legal: Sequence[Move]) -> Move:
+    """A deterministic legal move, preferring tiles (games end sooner)."""
+    plays = [m for m in legal if isinstance(m, Play)]
+    return plays[0] if plays else legal[0]
+
+
+async def play_turn(svc: GameService, gid: int, clock: FakeClock) -> Outcome:
+    """The player to move makes a legal move."""
+    turn = await svc.whose_turn(gid)
+    assert turn is not None and turn.user_id is not None, "a human should be to play"
+    view = await svc.seat_view(gid, turn.user_id)
+    return await svc.move(gid, turn.user_id, pick(view.legal), clock.tick())
+
+
+async def play_out(svc: GameService, gid: int, clock: FakeClock, limit: int = 5000) -> Outcome:
+    """Play legal moves until the game is over."""
+    for _ in range(limit):
+        out = await play_turn(svc, gid, clock)
+        if out.game.status != "active":
+            return out
+    raise AssertionError("the game did not end")
