@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,10 +53,27 @@ async def open_game(
 
 
 async def to_move(bot: MexicanTrainBot, game_id: int) -> tuple[int, SeatView]:
-    """The user to move and their view (read from the service: tests ACT through Discord)."""
-    game = await bot.service.game(game_id)
-    assert game.turn is not None and game.turn.user_id is not None
-    return game.turn.user_id, await bot.service.seat_view(game_id, game.turn.user_id)
+    """The user to move and their view (read from the service: tests ACT through Discord).
+
+    Computer players move after the human's answer has been sent, so wait for them."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    while True:
+        game = await bot.service.game(game_id)
+        if game.turn is not None and game.turn.user_id is not None:
+            return game.turn.user_id, await bot.service.seat_view(game_id, game.turn.user_id)
+        assert loop.time() < deadline, f"no human to move in game {game_id}: {game.turn}"
+        await asyncio.sleep(0.01)
+
+
+async def settled(bot: MexicanTrainBot, game_id: int) -> GameSummary:
+    """The game once no computer player is still moving (a human's turn, or the end)."""
+    for _ in range(500):
+        game = await bot.service.game(game_id)
+        if game.turn is None or game.turn.user_id is not None:
+            return game
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"computer players never finished in game {game_id}")
 
 
 def pick(legal: Sequence[Move]) -> Move:
