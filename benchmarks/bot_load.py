@@ -108,7 +108,9 @@ async def play_game(
         await invocation.answer(timeout=30)
         first.append(time.perf_counter() - started)
         await fake.wait_for(
-            lambda: posts[channel.id] > before, timeout=30, what="the table message"
+            lambda seen=before: posts[channel.id] > seen,  # type: ignore[misc]
+            timeout=30,
+            what="the table message",
         )
         posted.append(time.perf_counter() - started)
         await invocation.message(timeout=30)  # the player's own answer, before their next move
