@@ -465,8 +465,8 @@ async def send_hands(
 ) -> str | None:
     """DM each player their hand; returns a note for the acting user if theirs was refused."""
     humans = [p for p in players if p.user_id is not None and not p.is_computer]
-    if not humans:
-        return None
+    if not humans or game.status is not GameStatus.ACTIVE:
+        return None  # after the match, the final message says it all
     notes = await asyncio.gather(*(_send_hand(bot, game, p, interaction) for p in humans))
     return next((n for n in notes if n), None)
 
