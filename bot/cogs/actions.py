@@ -430,7 +430,7 @@ async def publish(
         else bot.get_partial_messageable(game.channel_id)
     )
     try:
-        message = await target.send(
+        await target.send(
             content or None,
             embed=embed,
             files=files,
@@ -440,7 +440,8 @@ async def publish(
     except discord.HTTPException as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
         return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
-    await bot.service.record_message(game.id, "table", message.channel.id, message.id, bot.now())
+    # The table message is not recorded: nothing reads it back (every move posts a new one,
+    # and its buttons carry their own game and version), and the write cost a transaction.
     return None
 
 
