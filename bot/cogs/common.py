@@ -1,0 +1,136 @@
+"""What every command and button shares: the one error funnel, deferral and short replies.
+
+Every interaction goes through :func:`guarded`: it defers (Discord drops an interaction not
+answered within 3 s, and everything here touches the database or renders), runs the body, and
+turns any refusal — :class:`ServiceError`, the engine's ``IllegalMove``/``MoveError``, a bad
+tile — into a short ephemeral sentence in the reader's language through :func:`error_text`.
+An unexpected exception is logged and answered with a generic apology, never a silent
+"This interaction failed".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engine import IllegalMove, MoveError, TileError
+from bot.i18n import CATALOG, tr
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.app import MexicanTrainBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+
+class Refusal(Exception):
+    """A refusal the Discord layer makes itself (a translation key and its parameters)."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def bot_of(interaction: Interaction) -> MexicanTrainBot:
+    from bot.app import MexicanTrainBot
+
+    client = interaction.client
+    assert isinstance(client, MexicanTrainBot)
+    return client
+
+
+def locale_of(interaction: Interaction) -> str:
+    """The reader's language for an answer only they see."""
+    return str(interaction.locale)
+
+
+def channel_locale(interaction: Interaction | None) -> str:
+    """The language for messages the whole channel reads: the server's, else English."""
+    if interaction is not None and interaction.guild_locale is not None:
+        return str(interaction.guild_locale)
+    return "en"
+
+
+def is_manager(interaction: Interaction) -> bool:
+    """Manage Server in this channel (resolved by Discord for the member who acted)."""
+    return bool(interaction.guild is not None and interaction.permissions.manage_guild)
+
+
+def role_ids(interaction: Interaction) -> list[int]:
+    user = interaction.user
+    return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
+
+
+def error_text(error: BaseException, locale: str | None) -> str:
+    """A refusal in the reader's words: a catalog entry per known code, else the English
+    sentence the service or engine wrote (they are written for players)."""
+    if isinstance(error, Refusal):
+        return tr(error.key, locale, **error.params)
+    if isinstance(error, ServiceError | IllegalMove):
+        key = f"error.{error.code}"
+        if key in CATALOG:
+            params = dict(error.params) if isinstance(error, ServiceError) else {}
+            try:
+                return tr(key, locale, **params)
+            except (KeyError, IndexError):
+                pass  # a message whose facts were not all given: say it in the source's words
+        return tr("error.generic", locale, detail=str(error))
+    if isinstance(error, MoveError | TileError):
+        return tr("error.bad-move", locale, detail=str(error))
+    return tr("error.unexpected", locale)
+
+
+async def defer(interaction: Interaction) -> None:
+    """Acknowledge at once, privately: the answer that follows is only for this user."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def answer_error(interaction: Interaction, error: BaseException) -> None:
+    """The funnel's exit: one short ephemeral sentence; unexpected errors are logged."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    known = (ServiceError, IllegalMove, MoveError, TileError, Refusal)
+    if isinstance(error, app_commands.CheckFailure):
+        error = Refusal("error.not-allowed")
+    elif not isinstance(error, known):
+        log.error("interaction %s failed", interaction.id, exc_info=error)
+    try:
+        await reply(interaction, error_text(error, locale_of(interaction)))
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error (interaction %s)", interaction.id)
+
+
+@contextlib.asynccontextmanager
+async def guarded(interaction: Interaction, *, defer_first: bool = True) -> AsyncIterator[None]:
+    """Defer, run the body, and send any refusal through the funnel."""
+    try:
+        if defer_first:
+            await defer(interaction)
+        yield
+    except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
+        await answer_error(interaction, error)
+
+
+def mention(user_id: int | None, name: str) -> str:
+    return f"<@{user_id}>" if user_id is not None else f"**{name}**"
+
+
+def on_off(value: bool, locale: str | None) -> str:
+    return tr("word.on" if value else "word.off", locale)

@@ -1,0 +1,253 @@
+"""The words of the bot's messages: outcome lines, lobby and rules text, hands, score tables.
+
+Pure functions from the service's values (``Outcome``, ``GameSummary``, ``SeatView``) to
+strings, in the reader's language through :func:`bot.i18n.tr`; no Discord objects, so they
+are unit-tested directly. The per-move sentences come from :mod:`bot.words`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from bot.engine import MEXICAN, Play, Rules, SeatView, Tile, TrainView
+from bot.i18n import tr
+from bot.service import GameSummary, Outcome, Player, Standing, Step
+from bot.words import describe_move
+
+#: Discord's embed description limit is 4096 characters; stay under it with room to spare.
+MAX_DESCRIPTION = 3800
+
+
+def timestamp(when: datetime) -> str:
+    """A Discord timestamp: each reader sees it in their own time zone, relative ("in 3 h")."""
+    return f"<t:{int(when.timestamp())}:R>"
+
+
+def train_label(view_names: Sequence[str], train: int, me: int | None, locale: str | None) -> str:
+    if train == MEXICAN:
+        return tr("train.mexican", locale)
+    if train == me:
+        return tr("train.own", locale, ref=f"@{train + 1}")
+    return tr("train.other", locale, name=view_names[train], ref=f"@{train + 1}")
+
+
+def train_ref(train: int) -> str:
+    return "mexican" if train == MEXICAN else f"@{train + 1}"
+
+
+def plays_by_tile(view: SeatView) -> dict[Tile, list[int]]:
+    """The viewer's legal plays grouped by tile, in hand order."""
+    out: dict[Tile, list[int]] = {}
+    for move in view.legal:
+        if isinstance(move, Play):
+            out.setdefault(move.tile, []).append(move.train)
+    return out
+
+
+def _eligible(view: SeatView, train: TrainView) -> bool:
+    return train.is_mexican or train.owner == view.seat or train.marked
+
+
+def fits(view: SeatView, tile: Tile) -> list[int]:
+    """Trains a tile would fit on, ignoring turn order (a hint between turns)."""
+    return [t.owner for t in view.trains if _eligible(view, t) and tile.has(t.end)]
+
+
+# ---------------------------------------------------------------------- outcome -> lines
+
+
+def _facts(outcome: Outcome, code: str) -> dict[int, dict[str, object]]:
+    return {
+        int(str(f.params.get("round_no", 0))): dict(f.params)
+        for f in outcome.facts
+        if f.code == code
+    }
+
+
+def round_start_line(outcome: Outcome, round_no: int, locale: str | None) -> str:
+    fact = _facts(outcome, "round-started").get(round_no, {})
+    return tr(
+        "round.start",
+        locale,
+        round=round_no + 1,
+        rounds=outcome.game.rules.rounds_total,
+        engine=fact.get("engine", "?"),
+        name=fact.get("name", "?"),
+    )
+
+
+def step_lines(names: Sequence[str], step: Step, locale: str | None) -> list[str]:
+    text = describe_move(names, step.player.seat, step.move, step.applied, locale)
+    if step.by_computer:
+        text += " " + tr("move.computer", locale)
+    lines = [text]
+    if step.applied.last_tile:
+        lines.append(tr("move.last_tile", locale, name=names[step.applied.seat]))
+    return lines
+
+
+def outcome_lines(outcome: Outcome, locale: str | None) -> list[str]:
+    """What happened, one line per move, round ends and starts in their place."""
+    names = [p.name for p in outcome.game.players]
+    started = set(outcome.rounds_started)
+    ended = {r.round_no: r for r in outcome.rounds_ended}
+    lines: list[str] = []
+    for fact in outcome.facts:
+        if fact.code in ("kicked", "left", "computer-took-over", "game-ended", "game-abandoned"):
+            lines.append(fact_line(fact.code, dict(fact.params), locale))
+    for r in sorted(started):
+        if r - 1 not in ended:  # a deal not caused by a round ending here: the game's start
+            lines.append(round_start_line(outcome, r, locale))
+    for step in outcome.steps:
+        lines.extend(step_lines(names, step, locale))
+        if step.applied.round_over and step.round_no in ended:
+            end = ended[step.round_no]
+            key = "round.blocked" if end.went_out is None else "round.out"
+            who = "" if end.went_out is None else names[end.went_out]
+            lines.append(tr(key, locale, name=who, round=end.round_no + 1))
+            if step.round_no + 1 in started:
+                lines.append(round_start_line(outcome, step.round_no + 1, locale))
+    return lines
+
+
+def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
+    if code == "computer-took-over":
+        return tr("fact.took-over", locale, name=params.get("name", "?"))
+    if code in ("kicked", "left"):
+        return tr(f"fact.{code}", locale, name=params.get("name", "?"))
+    if code == "game-abandoned":
+        return tr("fact.abandoned", locale)
+    return tr("fact.ended", locale)
+
+
+def clip(lines: Iterable[str], limit: int = MAX_DESCRIPTION) -> str:
+    """Join lines, keeping the newest ones when there are too many for one embed."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(list(lines)):
+        size += len(line) + 1
+        if size > limit:
+            kept.append("…")
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
+# ---------------------------------------------------------------------- scores
+
+
+def scores_table(
+    players: Sequence[Player], round_scores: Sequence[Sequence[int]], totals: Sequence[int]
+) -> str:
+    """A monospace table: a row per player, a column per round, then the total."""
+    width = max([len(p.name) for p in players] + [6])
+    head = "".join(f"{'R' + str(i + 1):>5}" for i in range(len(round_scores)))
+    out = [f"{'':<{width}}{head}{'Total':>7}"]
+    for p in players:
+        cells = "".join(f"{r[p.seat]:>5}" for r in round_scores)
+        out.append(f"{p.name[:width]:<{width}}{cells}{totals[p.seat]:>7}")
+    return "```\n" + "\n".join(out) + "\n```"
+
+
+def standings_text(standings: Sequence[Standing], locale: str | None) -> str:
+    lines = []
+    for s in standings:
+        medal = "🏆 " if s.won else ""
+        lines.append(
+            tr(
+                "standings.line",
+                locale,
+                place=s.place,
+                name=f"{medal}{s.player.name}",
+                total=s.total,
+                won=s.rounds_won,
+            )
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- lobby and rules
+
+
+def rules_text(summary: GameSummary, locale: str | None) -> str:
+    rules = summary.rules
+    lines = [tr("rules.preset", locale, preset=summary.preset)]
+    lines.append(
+        tr(
+            "rules.basics",
+            locale,
+            set=f"double-{rules.max_pip}",
+            rounds=rules.rounds_total,
+            low=rules.player_range[0],
+            high=rules.player_range[1],
+        )
+    )
+    house = rules.house_rules()
+    house.pop("max_pip", None)
+    if house:
+        lines.append(tr("rules.house", locale, rules=house_rules_text(rules, house, locale)))
+    if summary.options.turn_deadline is not None:
+        hours = summary.options.turn_deadline.total_seconds() / 3600
+        lines.append(tr("rules.deadline", locale, hours=f"{hours:g}"))
+    return "\n".join(lines)
+
+
+def house_rules_text(rules: Rules, house: dict[str, object], locale: str | None) -> str:
+    parts = []
+    for key, value in sorted(house.items()):
+        if isinstance(value, bool):
+            shown = tr("word.on" if value else "word.off", locale)
+        else:
+            shown = str(value)
+        parts.append(f"`{key.replace('_', ' ')}`: {shown}")
+    return ", ".join(parts)
+
+
+def seats_text(summary: GameSummary, locale: str | None) -> str:
+    lines = []
+    for p in summary.players:
+        if p.computer is not None:
+            who = tr("seat.computer", locale, name=p.name, level=p.computer.value)
+        else:
+            who = f"<@{p.user_id}>"
+            if p.user_id == summary.host_id:
+                who += " " + tr("seat.host", locale)
+        lines.append(f"{p.seat + 1}. {who}")
+    return "\n".join(lines) or "—"
+
+
+# ---------------------------------------------------------------------- hands
+
+
+def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
+    """The viewer's tiles in notation and where each can go (legal now, or a hint)."""
+    hand = sorted(view.hand or (), reverse=True)
+    lines = [
+        tr(
+            "hand.title",
+            locale,
+            game=summary.id,
+            round=view.round_no + 1,
+            rounds=view.rounds_total,
+            count=len(hand),
+        ),
+        " ".join(f"`{t}`" for t in hand) or "—",
+    ]
+    if view.my_turn:
+        playable = plays_by_tile(view)
+        if playable:
+            lines.append(tr("hand.playable", locale))
+            for tile, trains in playable.items():
+                where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
+                lines.append(f"• `{tile}` → {where}")
+        else:
+            lines.append(tr("hand.no-play", locale, move=" / ".join(map(str, view.legal))))
+    elif summary.options.hints and view.current is not None:
+        hinted = [(t, fits(view, t)) for t in hand]
+        hinted = [(t, trains) for t, trains in hinted if trains]
+        lines.append(tr("hand.waiting", locale, name=view.names[view.current]))
+        for tile, trains in hinted[:12]:
+            where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
+            lines.append(f"• `{tile}` → {where}")
+    return "\n".join(lines)

@@ -1,0 +1,188 @@
+"""Play one whole match through the fake Discord and write what everyone saw.
+
+Simulated people click and type exactly as a Discord client would (``/mt new``, Join, Start,
+the turn message's Play button and its select, ``/play`` with autocomplete, ``/draw``,
+``/pass``), choosing their moves with the engine's computer players (``bot.engine.ai``) from
+their own seat view — or at random with ``--random``. The bot is the real one, on a fresh
+database. Output in ``--out DIR``:
+
+* ``transcript.md``: who did what, what the bot answered, each line marked *channel*,
+  *ephemeral to X* or *DM to X*;
+* every image the bot posted (``001-table.png``, ``002-hand-alice.png`` …), linked from it.
+
+    python scripts/play_through_fake.py --out /tmp/mt-game --players 3 --preset quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from bot.app import MexicanTrainBot, create_bot
+from bot.config import Config
+from bot.engine import Move, Play
+from bot.engine.ai import Level, choose_move
+from bot.store import GameStatus
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana")
+
+
+class Transcript:
+    """Collects every message the fake holds, in posting order, as Markdown."""
+
+    def __init__(self, fake: FakeDiscord, out: Path) -> None:
+        self.fake, self.out = fake, out
+        self.lines: list[str] = []
+        self.seen: set[int] = set()
+        self.images = 0
+
+    def action(self, who: FakeUser, what: str) -> None:
+        self.lines.append(f"\n**{who.name}** — {what}")
+
+    def collect(self) -> None:
+        for message in list(self.fake.messages.values()):
+            if message.id in self.seen or message.loading:
+                continue
+            self.seen.add(message.id)
+            self.lines.append(self._format(message))
+
+    def _where(self, message: FakeMessage) -> str:
+        channel = self.fake.channels[message.channel_id]
+        if channel.is_dm and channel.recipient is not None:
+            return f"DM to {channel.recipient.name}"
+        if message.visible_to is not None:
+            return f"ephemeral to {self.fake.users[message.visible_to].name}"
+        return f"#{channel.name}"
+
+    def _format(self, message: FakeMessage) -> str:
+        where = self._where(message)
+        parts = [message.content] if message.content else []
+        for embed in message.embeds:
+            if embed.get("title"):
+                parts.append(f"**{embed['title']}**")
+            if embed.get("description"):
+                parts.append(embed["description"])
+            for field in embed.get("fields", []):
+                parts.append(f"*{field['name']}*\n{field['value']}")
+        for file in message.files:
+            if file.is_image:
+                self.images += 1
+                kind = "hand" if "DM" in where or "ephemeral" in where else "table"
+                name = f"{self.images:03d}-{kind}.png"
+                (self.out / name).write_bytes(file.data)
+                parts.append(f"![{name}]({name})")
+        labels = [str(b.get("label")) for b in message.buttons]
+        if labels:
+            parts.append("buttons: " + " · ".join(f"[{label}]" for label in labels))
+        for select in message.selects:
+            options = ", ".join(o["label"] for o in select.get("options", []))
+            parts.append(f"select: {options}")
+        body = "\n".join(parts).replace("\n", "\n> ")
+        return f"> *bot → {where}*\n> {body}"
+
+    def write(self) -> Path:
+        path = self.out / "transcript.md"
+        path.write_text("# Mexican Train through the fake Discord\n" + "\n".join(self.lines) + "\n")
+        return path
+
+
+def choose(view: Any, rng: random.Random, use_ai: bool) -> Move:
+    if use_ai:
+        return choose_move(view, Level.NORMAL, rng.randrange(2**32))
+    return rng.choice(list(view.legal))
+
+
+async def play(args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot) -> Path:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    log = Transcript(fake, out)
+    rng = random.Random(args.seed)
+    channel = fake.channel("mexican-train")
+    users = [fake.user(n) for n in NAMES[: args.players]]
+    by_id = {u.id: u for u in users}
+    host = users[0]
+
+    log.action(host, f"`/mt new preset:{args.preset}`")
+    await (await host.slash("mt new", channel=channel, preset=args.preset)).message()
+    log.collect()
+    lobby = channel.last_message()
+    assert lobby is not None
+    for user in users[1:]:
+        log.action(user, "clicks **Join**")
+        await (await user.click(lobby, label="Join")).message()
+        log.collect()
+    if args.computers:
+        log.action(host, "picks **Add computer player: Easy**")
+        await (await host.select(lobby, values=["easy"])).message()
+        log.collect()
+    log.action(host, "clicks **Start**")
+    await (await host.click(lobby, label="Start")).message()
+    log.collect()
+    game = await bot.service.game_in_channel(channel.id)
+    assert game is not None
+
+    for turn in range(args.max_moves):
+        for _ in range(500):  # computer players move after the human's answer
+            summary = await bot.service.game(game.id)
+            if summary.turn is None or summary.turn.user_id is not None:
+                break
+            await asyncio.sleep(0.01)
+        if summary.status is not GameStatus.ACTIVE or summary.turn is None:
+            break
+        uid = summary.turn.user_id
+        assert uid is not None
+        user = by_id[uid]
+        view = await bot.service.seat_view(game.id, uid)
+        move = choose(view, rng, not args.random)
+        table = channel.last_message()
+        if isinstance(move, Play) and turn % 2 == 0 and table is not None and table.buttons:
+            log.action(user, "clicks **Play**")
+            picker = await (await user.click(table, label="Play")).message()
+            log.collect()
+            log.action(user, f"picks `{move}`")
+            await (await user.select(picker, values=[str(move)])).message()
+        elif isinstance(move, Play):
+            tile, train = str(move).split()
+            choices = await user.autocomplete("play", focused="tile", channel=channel, tile="")
+            offered = ", ".join(c["value"] for c in choices)
+            log.action(user, f"types `/play tile:` — autocomplete offers {offered}")
+            log.action(user, f"`/play tile:{tile} train:{train}`")
+            await (await user.slash("play", channel=channel, tile=tile, train=train)).message()
+        else:
+            log.action(user, f"`/{move}`")
+            await (await user.slash(str(move), channel=channel)).message()
+        log.collect()
+    await asyncio.sleep(0.05)
+    log.collect()
+    return log.write()
+
+
+async def main(args: argparse.Namespace) -> None:
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
+        bot = create_bot(config, rng=random.Random(args.seed))
+        async with fake_discord() as fake, running_bot(fake, bot):
+            path = await play(args, fake, bot)
+    print(path)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder for transcript.md and images")
+    parser.add_argument("--players", type=int, default=3, choices=range(2, 9))
+    parser.add_argument("--preset", default="quick")
+    parser.add_argument("--computers", action="store_true", help="add one Easy computer")
+    parser.add_argument("--random", action="store_true", help="random legal moves, not the AI")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-moves", type=int, default=2000)
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,104 @@
+"""Admin and looking commands through Discord: status, scores, rules, history, kick, end,
+server settings, command sync; each answers privately."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.store import GameStatus
+from tests.e2e.helpers import game_here, last_public, open_game, pick, said, settled, to_move
+from tests.fakediscord import FakeDiscord, running_bot
+
+
+async def test_admin_commands(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users = {u.id: u for u in (alice, bob, carol)}
+    async with running_bot(fake, bot):
+        game = await open_game(
+            fake, bot, games, alice, [bob, carol], preset="standard", rounds=2, open_hands=False
+        )
+        answer = await said(await carol.slash("mt rules", channel=games))
+        assert answer.ephemeral and "standard" in answer.content and "rounds" in answer.content
+        for _ in range(5):
+            uid, view = await to_move(bot, game.id)
+            move = pick(view.legal)
+            text = str(move)
+            if " " in text:
+                tile, train = text.split()
+                await said(await users[uid].slash("play", channel=games, tile=tile, train=train))
+            else:
+                await said(await users[uid].slash(text, channel=games))
+        status = await said(await carol.slash("mt status", channel=games))
+        assert status.ephemeral and "in play" in status.content and "Boneyard" in status.content
+        history = await said(await carol.slash("mt history", channel=games))
+        assert "page 1/1" in history.content and "# round 1" in history.content
+        scores = await said(await carol.slash("mt scores", channel=games))
+        assert "Total" in scores.content
+        table = await said(await carol.slash("table", channel=games))
+        assert table.ephemeral and table.images()
+
+        # Kick: only the host (or Manage Server); the seat goes to a computer player.
+        refused = await said(await carol.slash("mt kick", channel=games, player=bob))
+        assert "Only the host" in refused.content
+        answer = await said(await alice.slash("mt kick", channel=games, player=bob))
+        assert "computer plays their seat" in answer.content
+        after = await settled(bot, game.id)
+        bob_seat = next(p for p in after.players if p.name == "Bob")
+        assert bob_seat.is_computer
+        assert any("computer player now plays Bob" in (m.embeds[0].get("description") or "")
+                   for m in games.messages() if m.embeds)  # fmt: skip
+
+        # End: host or Manage Server only.
+        refused = await said(await carol.slash("mt end", channel=games))
+        assert "Only the host" in refused.content
+        answer = await said(await alice.slash("mt end", channel=games))
+        assert "ended" in answer.content
+        assert (await bot.service.game(game.id)).status is GameStatus.ABANDONED
+        assert "was ended" in last_public(games).embeds[0]["description"]
+
+        # Server settings: Manage Server only; channels and a host role limit who opens games.
+        refused = await said(await carol.slash("mt settings", channel=games, knock=True))
+        assert "Manage Server" in refused.content
+        owner = fake.owner  # the guild owner has every permission
+        other = fake.channel("elsewhere")
+        answer = await said(
+            await owner.slash("mt settings", channel=games, allow_channel=games, knock=True)
+        )
+        assert "knock=True" in answer.content and f"<#{games.id}>" in answer.content
+        refused = await said(await alice.slash("mt new", channel=other))
+        assert "can't be played in this channel" in refused.content
+        opened = await said(await alice.slash("mt new", channel=games))
+        assert "is open" in opened.content
+        assert (await game_here(bot, games)).rules.knock  # the server's default house rule
+        await said(await alice.slash("mt cancel", channel=games))
+        assert await bot.service.game_in_channel(games.id) is None
+        answer = await said(await owner.slash("mt settings", channel=games, all_channels=True))
+        assert "every channel" in answer.content
+
+        # Sync is the bot owner's alone.
+        refused = await said(await alice.slash("mt sync", channel=games))
+        assert "owner" in refused.content
+        puts = len(fake.requests_to("PUT /applications/{app_id}/commands"))
+        answer = await said(await owner.slash("mt sync", channel=games))
+        assert "synced" in answer.content
+        assert len(fake.requests_to("PUT /applications/{app_id}/commands")) == puts + 1
+
+
+async def test_no_sync_at_start_unless_asked(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    async with running_bot(fake, make_bot(), sync=False):
+        assert not fake.requests_to("PUT /applications/{app_id}/commands")
+    bot = make_bot()
+    bot.config = dataclasses.replace(bot.config, sync_commands=True)
+    async with running_bot(fake, bot, sync=False):
+        assert fake.requests_to("PUT /applications/{app_id}/commands")
+        assert "mt" in fake.commands() and "play" in fake.commands()

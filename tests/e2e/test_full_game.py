@@ -1,0 +1,107 @@
+"""A whole match through Discord: four humans from ``/mt new`` to the final standings.
+
+The test reads the legal moves from the service (so it is deterministic) but every action
+goes through the fake Discord, the way a player's client sends it: slash commands with
+autocomplete, the turn message's buttons and the Play select, alternating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.engine import DRAW, PASS, Play
+from bot.store import GameStatus
+from tests.e2e.helpers import last_public, open_game, pick, said, to_move
+from tests.fakediscord import FakeDiscord, FakeUser, running_bot
+
+
+async def test_four_humans_play_a_match_to_the_end(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    names = ("alice", "bob", "carol", "dave")
+    users = [fake.user(n) for n in names]
+    by_id: dict[int, FakeUser] = {u.id: u for u in users}
+    games = fake.channel("games")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, users[0], users[1:], preset="quick")
+        assert [p.name for p in game.players] == ["Alice", "Bob", "Carol", "Dave"]
+        lobby = games.messages()[0]
+        assert lobby.button_labels == [] and "started" in lobby.embeds[0]["footer"]["text"]
+        # The deal: everyone got their hand by DM, picture and text.
+        for u in users:
+            assert u.dms() and u.dms()[-1].images(), f"{u.name} got no hand"
+            assert "Your hand" in u.dms()[-1].content
+
+        moves = autocompleted = 0
+        for turn in range(400):
+            current = await bot.service.game(game.id)
+            if current.status is not GameStatus.ACTIVE:
+                break
+            uid, view = await to_move(bot, game.id)
+            user = by_id[uid]
+            table = last_public(games)
+            assert f"<@{uid}>" in table.content and table.button_labels == [
+                "Play", "Draw", "Pass", "My hand",
+            ]  # fmt: skip
+            move = pick(view.legal)
+            if turn % 7 == 0:
+                # Autocomplete offers exactly the legal tiles, then the trains that tile fits.
+                tiles = await user.autocomplete("play", focused="tile", channel=games, tile="")
+                legal_tiles = {str(m.tile) for m in view.legal if isinstance(m, Play)}
+                assert {c["value"] for c in tiles} == legal_tiles
+                if isinstance(move, Play):
+                    trains = await user.autocomplete(
+                        "play", focused="train", channel=games, tile=str(move.tile)
+                    )
+                    wanted = {str(m).split()[1] for m in view.legal if isinstance(m, Play)
+                              and m.tile == move.tile}  # fmt: skip
+                    assert {c["value"] for c in trains} == wanted
+                other = next(u for u in users if u.id != uid)
+                assert await other.autocomplete("play", focused="tile", channel=games) == []
+                autocompleted += 1
+            before = (await bot.service.game(game.id)).version
+            if isinstance(move, Play) and turn % 2 == 0:
+                train = str(move).split()[1]
+                answer = await said(
+                    await user.slash("play", channel=games, tile=str(move.tile), train=train)
+                )
+            elif isinstance(move, Play):
+                picker = await said(await user.click(table, label="Play"))
+                answer = await said(await user.select(picker, values=[str(move)]))
+            elif move is DRAW:
+                answer = await said(
+                    await (user.slash("draw", channel=games) if turn % 2 else
+                           user.click(table, label="Draw"))
+                )  # fmt: skip
+                assert "You drew" in answer.content
+            elif move is PASS:
+                answer = await said(await user.slash("pass", channel=games))
+            else:
+                answer = await said(await user.slash("play", channel=games, tile=str(move)))
+            assert answer.ephemeral and answer.content.startswith("✅"), answer.content
+            assert (await bot.service.game(game.id)).version > before
+            moves += 1
+        else:
+            raise AssertionError("the match did not end")
+
+        assert moves > 20 and autocompleted >= 3
+        final = last_public(games)
+        embed = final.embeds[0]
+        fields = {f["name"]: f["value"] for f in embed.get("fields", [])}
+        assert "Final standings" in fields and "Woo Woo" in fields["Final standings"]
+        assert "Scores" in fields and "Total" in fields["Scores"]
+        assert (
+            "round 1 is over" in embed["description"].lower() or "blocked" in embed["description"]
+        )
+        assert final.button_labels == []
+        standings = await bot.service.standings(game.id)
+        assert standings[0].place == 1 and standings[0].player.name in fields["Final standings"]
+        # Hidden hands never reached the channel: no public message lists a hand.
+        for message in games.messages():
+            assert "Your hand" not in message.content
+        # One public table message per move (plus lobby and the deal).
+        tables = [m for m in games.messages() if m.embeds and "round" in m.embeds[0]["title"]]
+        assert len(tables) >= moves

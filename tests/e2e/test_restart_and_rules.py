@@ -1,0 +1,158 @@
+"""The bot restarts mid-game and carries on; computer players, knocks and catches, deadlines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.engine import Play
+from bot.store import GameStatus
+from tests.e2e.conftest import FakeClock
+from tests.e2e.helpers import (
+    game_here,
+    last_public,
+    open_game,
+    pick,
+    said,
+    settled,
+    to_move,
+)
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
+
+
+async def _move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
+    tile, _, train = text.partition(" ")
+    if not train:
+        return (await said(await user.slash(text, channel=channel))).content
+    options = {"tile": tile, "train": train} | ({"knock": True} if knock else {})
+    return (await said(await user.slash("play", channel=channel, **options))).content
+
+
+async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    fake = fake_discord
+    games, other_room = fake.channel("games"), fake.channel("other")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
+        first_table = last_public(games)
+        assert re.search(r"Play by <t:\d+:R>", first_table.content)
+        uid, view = await to_move(bot, game.id)
+        await _move(users[uid], games, str(pick(view.legal)))
+        await open_game(fake, bot, other_room, carol, [], start=False)
+        deadline = (await bot.service.game(game.id)).deadline_at
+    old_table = last_public(games)
+
+    bot = make_bot()  # a new process: same database file, nothing in memory
+    clock.tick(3600)
+    async with running_bot(fake, bot):
+        assert (await bot.service.game(game.id)).deadline_at == deadline
+        uid, view = await to_move(bot, game.id)
+        user = users[uid]
+        picker = await said(await user.click(old_table, label="Play"))  # posted before restart
+        assert picker.selects, picker.content
+        move = pick(view.legal)
+        answer = await said(await user.select(picker, values=[str(move)]))
+        assert answer.content.startswith("✅"), answer.content
+        assert re.search(r"<t:\d+:R>", last_public(games).content)
+        # The first table message is from before the last two moves: stale.
+        uid, _ = await to_move(bot, game.id)
+        stale = await said(await users[uid].click(first_table, label="Draw"))
+        assert "table changed" in stale.content
+        # Hands still come on request, and the lobby from before the restart still seats people.
+        hand = await said(await users[uid].click(old_table, label="My hand"))
+        assert "Your hand" in hand.content
+        joined = await said(await alice.click(last_public(other_room), label="Join"))
+        assert "joined" in joined.content
+        assert len((await game_here(bot, other_room)).players) == 2
+
+
+async def test_computer_players_move_like_anyone(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice = fake.user("alice")
+    async with running_bot(fake, bot):
+        await open_game(fake, bot, games, alice, [], start=False, preset="quick")
+        lobby = last_public(games)
+        answer = await said(await alice.select(lobby, values=["easy"]))
+        assert "Computer player added" in answer.content
+        await said(await alice.slash("mt computer", channel=games, level="hard"))
+        assert "CPU 2 (computer, hard)" in lobby.embeds[0]["fields"][0]["value"]
+        # Only the host may add computer players or start.
+        bob = fake.user("bob")
+        answer = await said(await bob.select(lobby, values=["normal"]))
+        assert "Only the host" in answer.content
+        await said(await alice.click(lobby, label="Start"))
+        game = await game_here(bot, games)
+        for _ in range(300):
+            game = await settled(bot, game.id)
+            if game.status is not GameStatus.ACTIVE:
+                break
+            uid, view = await to_move(bot, game.id)
+            assert uid == alice.id  # computers never wait for a click
+            await _move(alice, games, str(pick(view.legal)))
+        computer_posts = [
+            m for m in games.messages()
+            if m.embeds and "(computer)" in (m.embeds[0].get("description") or "")
+        ]  # fmt: skip
+        assert computer_posts and all(m.images() for m in computer_posts)
+        # Each computer move has its own message: one line each.
+        assert all(m.embeds[0]["description"].count("(computer)") == 1 for m in computer_posts)
+
+
+async def _until_two_tiles(
+    bot: MexicanTrainBot, channel: FakeChannel, game_id: int, users: dict[int, FakeUser]
+) -> tuple[FakeUser, FakeUser, Play]:
+    """Play on until the player to move holds two tiles and can play a non-double."""
+    for _ in range(400):
+        uid, view = await to_move(bot, game_id)
+        me = users[uid]
+        other = next(u for u in users.values() if u is not me)
+        move = pick(view.legal)
+        if len(view.hand or ()) == 2 and isinstance(move, Play) and not move.tile.is_double:
+            return me, other, move
+        await _move(me, channel, str(move))
+    raise AssertionError("nobody got down to two tiles")
+
+
+async def test_knock_and_catch(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        # Forgetting to knock: caught once the next player has acted.
+        games = fake.channel("catch")
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", knock=True)
+        me, other, move = await _until_two_tiles(bot, games, game.id, users)
+        await _move(me, games, str(move))
+        assert "has one tile left" in last_public(games).embeds[0]["description"]
+        early = await said(await other.slash("catch", channel=games, player=me))
+        assert "may still knock" in early.content
+        _, next_view = await to_move(bot, game.id)
+        await _move(other, games, str(pick(next_view.legal)))
+        answer = await said(await other.slash("catch", channel=games, player=me))
+        assert answer.content.startswith("✅") and "caught" in answer.content
+        assert "without a knock" in last_public(games).embeds[0]["description"]
+
+        # Knocking in time: nobody can catch.
+        games = fake.channel("knock")
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", knock=True)
+        me, other, move = await _until_two_tiles(bot, games, game.id, users)
+        await _move(me, games, str(move))
+        answer = await said(await me.slash("knock", channel=games))
+        assert "knocks" in answer.content
+        assert "knocks" in last_public(games).embeds[0]["description"]
+        _, next_view = await to_move(bot, game.id)
+        await _move(other, games, str(pick(next_view.legal)))
+        answer = await said(await other.slash("catch", channel=games, player=me))
+        assert not answer.content.startswith("✅")
