@@ -418,7 +418,7 @@ async def publish(
     files: list[discord.File] = []
     if game.round_no is not None and game.status is not GameStatus.LOBBY:
         view = await bot.service.table_view(game.id)
-        png = await asyncio.to_thread(table_png, view)
+        png = await asyncio.to_thread(table_png, view, game.players)
         files.append(discord.File(io.BytesIO(png), filename="table.png"))
         embed.set_image(url="attachment://table.png")
     content, view_ = turn_line(game, last.next_player, locale), None
@@ -481,7 +481,7 @@ async def _send_hand(
     if not settings.hand_dms or not settings.dms_open:
         return None  # switched off, or known closed: never retry a closed DM (Discord counts 403s)
     view = await bot.service.seat_view(game.id, uid)
-    png = await asyncio.to_thread(hand_png, view)
+    png = await asyncio.to_thread(hand_png, view, game.options.hints)
     text = render.hand_text(view, game, settings.language)[:1990]
     try:
         dm = await bot.create_dm(discord.Object(uid))
@@ -522,7 +522,7 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     locale = locale_of(interaction)
     game = await bot.service.game(game_id) if game_id is not None else await my_game(interaction)
     view = await bot.service.seat_view(game.id, interaction.user.id)
-    png = await asyncio.to_thread(hand_png, view)
+    png = await asyncio.to_thread(hand_png, view, game.options.hints)
     await interaction.followup.send(
         render.hand_text(view, game, locale)[:1990],
         file=discord.File(io.BytesIO(png), filename="hand.png"),
