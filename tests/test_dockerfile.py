@@ -1,0 +1,70 @@
+"""No Docker engine runs here, so the image's recipe is checked as text, line by line.
+
+What matters: it installs the same package the README does (``pip install .``), runs as a
+non-root user, keeps the database in the ``/data`` volume, uses an exec-form command, and the
+build context leaves out what the image does not need.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _instructions() -> list[tuple[str, str]]:
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def test_dockerfile_installs_the_package_like_the_readme() -> None:
+    steps = _instructions()
+    assert steps[0][0] == "FROM" and re.match(r"python:3\.1[1-9]-slim", steps[0][1])
+    runs = " ".join(rest for word, rest in steps if word == "RUN")
+    assert "pip install ." in runs
+    copied = " ".join(rest for word, rest in steps if word == "COPY")
+    for needed in ("pyproject.toml", "bot", "renderers"):
+        assert needed in copied, f"the image does not copy {needed}"
+    readme = (ROOT / "README.md").read_text()
+    assert "pip install ." in readme
+
+
+def test_dockerfile_runs_as_non_root_with_data_volume_and_exec_form() -> None:
+    steps = _instructions()
+    words = [w for w, _ in steps]
+    user = [rest for w, rest in steps if w == "USER"]
+    assert user and user[-1] not in ("root", "0")
+    assert words.index("USER") > max(i for i, w in enumerate(words) if w == "RUN")
+    volume = [rest for w, rest in steps if w == "VOLUME"]
+    assert volume and "/data" in json.loads(volume[0])
+    env = " ".join(rest for w, rest in steps if w == "ENV")
+    assert "MT_DATABASE=/data/" in env
+    cmd = [rest for w, rest in steps if w == "CMD"]
+    assert len(cmd) == 1 and json.loads(cmd[0]) == ["python", "-m", "bot"]
+
+
+def test_dockerignore_keeps_the_context_small_and_secret_free() -> None:
+    ignored = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    for entry in (".git", ".venv", "tests", ".env", "data"):
+        assert entry in ignored, f".dockerignore misses {entry}"
+    for kept in ("bot", "renderers", "pyproject.toml", "README.md"):
+        assert kept not in ignored
+
+
+def test_compose_example_mounts_data_and_reads_the_token_from_env() -> None:
+    compose = (ROOT / "compose.yaml").read_text()
+    assert "mt-data:/data" in compose
+    assert "DISCORD_TOKEN: ${DISCORD_TOKEN" in compose
+    assert "restart: unless-stopped" in compose
