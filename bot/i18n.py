@@ -2,7 +2,9 @@
 
 The rule sheets are bilingual and so are many players, so no user-facing text is written
 inline: it is a key in :data:`CATALOG` with both languages, looked up by :func:`tr` with the
-reader's Discord locale (``fr``, ``en-US``, …). A test fails when a key lacks a language or
+reader's Discord locale (``fr``, ``en-US``, …). Features keep their sentences in their own
+module under ``bot/texts/`` (a ``TEXTS`` dict), listed in :data:`_FEATURE_TEXTS`; a key may be
+defined once only. A test fails when a key lacks a language or
 when the two languages disagree on the placeholders they use.
 """
 
@@ -366,6 +368,22 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "sync.done": {"en": "Commands synced: {what}.", "fr": "Commandes synchronisées : {what}."},
 }
+
+
+def _merge_feature_texts() -> None:
+    import importlib
+
+    for name in _FEATURE_TEXTS:
+        texts: dict[str, Mapping[str, str]] = importlib.import_module(f"bot.texts.{name}").TEXTS
+        clash = sorted(set(texts) & set(CATALOG))
+        if clash:
+            raise KeyError(f"bot.texts.{name} redefines {clash[0]!r}")
+        CATALOG.update(texts)
+
+
+#: Feature modules in ``bot/texts/`` whose ``TEXTS`` join the catalog (one line each).
+_FEATURE_TEXTS: tuple[str, ...] = ()
+_merge_feature_texts()
 
 
 def language_of(locale: str | None) -> str:
