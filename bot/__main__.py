@@ -2,8 +2,10 @@
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
-database written by a newer release — stops the bot with ONE line on stderr and exit code 2,
-not a traceback: the person reading it is setting the bot up, not debugging it.
+database directory the bot cannot write, a database written by a newer release, a health
+port already taken — stops the bot with ONE line on stderr and exit code 2, not a traceback:
+the person reading it is setting the bot up, not debugging it. SIGTERM (``docker stop``)
+finishes the moves in progress and exits 0 (:mod:`bot.ops.runner`).
 """
 
 from __future__ import annotations
@@ -11,15 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import logging
 import sys
 from collections.abc import Sequence
 
-import discord
-
-from bot.app import create_bot
-from bot.config import Config, ConfigError
-from bot.store import SchemaTooNew, StoreError
+from bot.config import Config, ConfigError, check_database_dir
+from bot.ops.logs import setup_logging
 
 #: Exit code for a configuration the operator must fix.
 EXIT_CONFIG = 2
@@ -30,35 +28,45 @@ def _fail(message: str) -> int:
     return EXIT_CONFIG
 
 
-async def _run(config: Config, token: str) -> None:
-    bot = create_bot(config)
-    async with bot:
-        await bot.start(token)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN).",
+    )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         config = Config.from_env()
         token = config.require_token()
+        check_database_dir(config.database)
     except ConfigError as exc:
         return _fail(str(exc))
     if args.sync:
         config = dataclasses.replace(config, sync_commands=True)
-    discord.utils.setup_logging(level=getattr(logging, config.log_level))
+    setup_logging(config.log_level, config.log_format)
+    return _run(config, token)
+
+
+def _run(config: Config, token: str) -> int:
+    # discord.py and the bot are imported only now: a bad setting is reported in a blink.
+    import discord
+
+    from bot.ops.runner import serve
+    from bot.store import SchemaTooNew, StoreError
+
     try:
-        asyncio.run(_run(config, token))
+        asyncio.run(serve(config, token))
     except discord.LoginFailure:
         return _fail("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal")
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused an intent this bot asked for (it needs none privileged)")
-    except (SchemaTooNew, StoreError) as exc:
-        return _fail(str(exc))
-    except ConfigError as exc:
+    except (SchemaTooNew, StoreError, ConfigError) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 0
