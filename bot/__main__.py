@@ -1,4 +1,4 @@
-"""``python -m bot [--sync]``: run the bot with the token from ``DISCORD_TOKEN``.
+"""``python -m bot [--sync]``: run the bot; ``python -m bot backup PATH``: copy the database.
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
@@ -15,8 +15,10 @@ import asyncio
 import dataclasses
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.config import Config, ConfigError, check_database_dir
+from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
 
 #: Exit code for a configuration the operator must fix.
@@ -31,16 +33,38 @@ def _fail(message: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN).",
+        description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN), or back up "
+        "its database.",
     )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
+    commands = parser.add_subparsers(dest="command", metavar="{backup}")
+    copy = commands.add_parser(
+        "backup",
+        help="write a consistent copy of the database (safe while the bot runs)",
+        description="Write a consistent copy of the database, safe while the bot runs.",
+    )
+    copy.add_argument("path", type=Path, help="the backup file, or a directory to put one in")
+    copy.add_argument("--database", type=Path, help="the database to copy (default: MT_DATABASE)")
+    copy.add_argument("--force", action="store_true", help="replace an existing backup file")
     return parser
+
+
+def _backup(args: argparse.Namespace) -> int:
+    try:
+        source = args.database or Config.from_env().database
+        report = backup(source, args.path, force=args.force)
+    except (ConfigError, BackupError) as exc:
+        return _fail(str(exc))
+    print(report.line())
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "backup":
+        return _backup(args)
     try:
         config = Config.from_env()
         token = config.require_token()
