@@ -1,4 +1,5 @@
-"""``python -m bot [--sync]``: run the bot; ``python -m bot backup PATH``: copy the database.
+"""``python -m bot [--sync]``: run the bot; ``backup PATH``: copy the database; ``health``: ask
+a running bot's ``/healthz`` (Docker's HEALTHCHECK).
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
@@ -39,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
-    commands = parser.add_subparsers(dest="command", metavar="{backup}")
+    commands = parser.add_subparsers(dest="command", metavar="{backup,health}")
     copy = commands.add_parser(
         "backup",
         help="write a consistent copy of the database (safe while the bot runs)",
@@ -48,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("path", type=Path, help="the backup file, or a directory to put one in")
     copy.add_argument("--database", type=Path, help="the database to copy (default: MT_DATABASE)")
     copy.add_argument("--force", action="store_true", help="replace an existing backup file")
+    commands.add_parser(
+        "health",
+        help="ask the running bot's /healthz; exit 0 if it is healthy (for HEALTHCHECK)",
+    )
     return parser
 
 
@@ -61,10 +66,40 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _health() -> int:
+    """1 when the bot answers unhealthy or not at all; 2 when the endpoint is off."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        return _fail(str(exc))
+    if config.health_port is None:
+        return _fail("MT_HEALTH_PORT is off: there is no health endpoint to ask")
+    host = config.health_host
+    if host in ("0.0.0.0", "::", ""):  # listening everywhere: ask on loopback
+        host = "127.0.0.1" if host != "::" else "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    url = f"http://{host}:{config.health_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            print(response.read().decode().strip())
+            return 0
+    except urllib.error.HTTPError as exc:
+        print(exc.read().decode().strip(), file=sys.stderr)
+    except OSError as exc:
+        print(f"mexican-train-bot: {url} did not answer ({exc})", file=sys.stderr)
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "backup":
         return _backup(args)
+    if args.command == "health":
+        return _health()
     try:
         config = Config.from_env()
         token = config.require_token()
