@@ -20,5 +20,11 @@ RUN pip install . \
 VOLUME ["/data"]
 USER mtbot
 
-# DISCORD_TOKEN comes from the environment (docker run -e / compose env_file).
+# /healthz on 127.0.0.1:8321 inside the container (MT_HEALTH_PORT): gateway connected and
+# database answering. `docker ps` shows healthy/unhealthy.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
+
+# DISCORD_TOKEN comes from the environment (docker run -e / compose env_file). `docker stop`
+# sends SIGTERM: the bot finishes moves in progress (MT_SHUTDOWN_GRACE, 8 s) and exits 0.
 CMD ["python", "-m", "bot"]

@@ -26,6 +26,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.ops.logs import note_game
+from bot.ops.metrics import Metrics
 from bot.service import GameService
 from bot.store import Store
 
@@ -69,6 +71,8 @@ class MexicanTrainBot(commands.Bot):
             weakref.WeakValueDictionary()
         )
         self._background: set[asyncio.Task[None]] = set()
+        #: What ``/metrics`` reports and graceful shutdown waits on (bot/ops).
+        self.metrics = Metrics()
 
     @property
     def service(self) -> GameService:
@@ -97,9 +101,14 @@ class MexicanTrainBot(commands.Bot):
             store, self._store, self._service = self._store, None, None
             await store.close()
 
+    def games_busy(self) -> int:
+        """Games whose move-and-post is running now (graceful shutdown waits for them)."""
+        return sum(1 for lock in list(self._game_locks.values()) if lock.locked())
+
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """Serialises one game's move-and-post, so its messages appear in move order."""
+        note_game(game_id)
         lock = self._game_locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -147,6 +156,11 @@ class MexicanTrainBot(commands.Bot):
                 log.exception("game %s: could not resume computer players", game_id)
 
 
+class ShardedMexicanTrainBot(MexicanTrainBot, commands.AutoShardedBot):
+    """The same bot on ``AutoShardedBot`` (``MT_SHARDS``): one gateway connection per shard,
+    all in this process and on this one database (see the README's Scaling section)."""
+
+
 def create_bot(
     config: Config | None = None,
     *,
@@ -154,5 +168,10 @@ def create_bot(
     rng: random.Random | None = None,
     **options: Any,
 ) -> MexicanTrainBot:
-    """The bot for ``config`` (default: from the environment)."""
-    return MexicanTrainBot(config or Config.from_env(), clock=clock, rng=rng, **options)
+    """The bot for ``config`` (default: from the environment); sharded when ``MT_SHARDS`` is
+    set (``auto``: as many shards as Discord recommends)."""
+    config = config or Config.from_env()
+    if config.shards is None:
+        return MexicanTrainBot(config, clock=clock, rng=rng, **options)
+    options.setdefault("shard_count", None if config.shards == "auto" else config.shards)
+    return ShardedMexicanTrainBot(config, clock=clock, rng=rng, **options)

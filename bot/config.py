@@ -7,19 +7,30 @@ built by :meth:`Config.from_env`, so tests build their own value instead of patc
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import logging
+import math
 import os
 import re
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 #: Where the games live unless ``MT_DATABASE`` says otherwise (relative to the working dir).
 DEFAULT_DATABASE = Path("data/mexican-train.sqlite3")
 #: How many games stay replayed in memory (``MT_GAME_CACHE``).
 DEFAULT_GAME_CACHE = 512
 
+#: The health/metrics endpoint's port (``MT_HEALTH_PORT``; ``0`` or ``off`` turns it off).
+DEFAULT_HEALTH_PORT = 8321
+#: Seconds a stopping bot waits for moves in progress (``MT_SHUTDOWN_GRACE``): below Docker's
+#: default 10 s between SIGTERM and SIGKILL.
+DEFAULT_SHUTDOWN_GRACE = 8.0
+
 Synchronous = Literal["NORMAL", "FULL"]
+LogFormat = Literal["text", "json"]
 
 #: A bot token is three base64url parts joined by dots (user id, timestamp, signature).
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
@@ -51,6 +62,21 @@ class Config:
     dev_guild: int | None = None
     #: ``MT_LOG_LEVEL``: DEBUG, INFO (default), WARNING, ERROR or CRITICAL.
     log_level: str = "INFO"
+    #: ``MT_LOG_FORMAT``: ``text`` (default) or ``json`` (one object per line).
+    log_format: LogFormat = "text"
+    #: ``MT_HEALTH_HOST``/``MT_HEALTH_PORT``: where ``/healthz`` and ``/metrics`` listen
+    #: (``python -m bot`` only); ``None`` port: off.
+    health_host: str = "127.0.0.1"
+    health_port: int | None = DEFAULT_HEALTH_PORT
+    #: ``MT_SHARDS``: ``None`` runs a plain ``Bot``; ``"auto"`` (Discord's recommended count)
+    #: or a number runs ``AutoShardedBot``.
+    shards: int | Literal["auto"] | None = None
+    #: ``MT_SHUTDOWN_GRACE``: seconds SIGTERM waits for moves in progress before closing.
+    shutdown_grace: float = DEFAULT_SHUTDOWN_GRACE
+    #: ``MT_DISCORD_API_BASE``/``MT_DISCORD_GATEWAY``: FOR TESTS ONLY — point the bot at a
+    #: loopback fake Discord; anything but a loopback address is refused (the token goes there).
+    discord_api_base: str | None = None
+    discord_gateway: str | None = None
 
     def require_token(self) -> str:
         """The token, or :class:`ConfigError` saying what is wrong with it (never echoing it)."""
@@ -81,7 +107,42 @@ class Config:
             sync_commands=_flag(env, "MT_SYNC_COMMANDS"),
             dev_guild=_int(env, "MT_DEV_GUILD", 0, low=0) or None,
             log_level=_log_level(env.get("MT_LOG_LEVEL", "INFO")),
+            log_format=_log_format(env.get("MT_LOG_FORMAT", "text")),
+            health_host=(env.get("MT_HEALTH_HOST") or "127.0.0.1").strip(),
+            health_port=_health_port(env.get("MT_HEALTH_PORT")),
+            shards=_shards(env.get("MT_SHARDS")),
+            shutdown_grace=_seconds(env, "MT_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE),
+            discord_api_base=_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
+            discord_gateway=_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
         )
+
+
+def check_database_dir(database: Path) -> None:
+    """Create the database's directory and prove the bot can write there, or say why not.
+
+    Done once at start so an unwritable volume (a Docker volume owned by root, a read-only
+    mount) is one clear line instead of a SQLite traceback at the first move.
+    """
+    directory = database.parent
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot create the database directory {directory} ({exc.strerror or exc}); "
+            "set MT_DATABASE to a writable place"
+        ) from None
+    try:
+        with tempfile.TemporaryFile(dir=directory, prefix=".mt-write-test-"):
+            pass
+        if database.exists():
+            with database.open("r+b"):
+                pass
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot write to {database if database.exists() else directory} "
+            f"({exc.strerror or exc}); give the bot's user write access or set MT_DATABASE "
+            "(SQLite also writes -wal and -shm files beside the database)"
+        ) from None
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:
@@ -98,6 +159,76 @@ def _log_level(raw: str) -> str:
     if level not in _LOG_LEVELS or not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"MT_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {raw!r}")
     return level
+
+
+def _log_format(raw: str) -> LogFormat:
+    value = raw.strip().lower() or "text"
+    if value == "json":
+        return "json"
+    if value == "text":
+        return "text"
+    raise ConfigError(f"MT_LOG_FORMAT must be text or json, not {raw!r}")
+
+
+def _health_port(raw: str | None) -> int | None:
+    value = (raw or "").strip().lower()
+    if not value:
+        return DEFAULT_HEALTH_PORT
+    if value in ("0", "off", "no", "false"):
+        return None
+    try:
+        port = int(value)
+    except ValueError:
+        raise ConfigError(f"MT_HEALTH_PORT must be a port number or off, not {raw!r}") from None
+    if not 0 < port < 65536:
+        raise ConfigError(f"MT_HEALTH_PORT must be between 1 and 65535 (or off), not {port}")
+    return port
+
+
+def _shards(raw: str | None) -> int | Literal["auto"] | None:
+    value = (raw or "").strip().lower()
+    if not value:
+        return None
+    if value == "auto":
+        return "auto"
+    try:
+        count = int(value)
+    except ValueError:
+        raise ConfigError(f"MT_SHARDS must be auto or a number of shards, not {raw!r}") from None
+    if count < 1:
+        raise ConfigError(f"MT_SHARDS must be auto or at least 1, not {count}")
+    return count
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(f"{name} must be zero or more seconds, not {raw!r}")
+    return value
+
+
+def _loopback_url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    host = parts.hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if parts.scheme not in schemes or not loopback:
+        raise ConfigError(
+            f"{name} is for tests against a local fake Discord: it must be a "
+            f"{'/'.join(schemes)} URL on a loopback address, not {raw!r}"
+        )
+    return raw
 
 
 def _int(env: Mapping[str, str], name: str, default: int, *, low: int) -> int:

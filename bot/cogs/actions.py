@@ -39,6 +39,7 @@ from bot.cogs.pictures import hand_png, table_png
 from bot.engine import MEXICAN, PASS, Move, Play, SeatView, Tile, parse_move
 from bot.engine.ai import Level
 from bot.i18n import tr
+from bot.ops.logs import note_game
 from bot.service import GameOptions, GameSummary, Outcome, Player, errors
 from bot.store import GameStatus
 
@@ -99,6 +100,7 @@ async def open_lobby(
             role_ids=role_ids(interaction),
         )
         game = out.game
+        note_game(game.id)
         public = channel_locale(interaction)
         try:
             message = await channel.send(
@@ -196,6 +198,7 @@ async def game_here(interaction: Interaction) -> GameSummary:
     game = await bot.service.game_in_channel(interaction.channel_id)
     if game is None:
         raise Refusal("error.no-game-here")
+    note_game(game.id)
     return game
 
 
@@ -206,6 +209,7 @@ async def my_game(interaction: Interaction) -> GameSummary:
         games = await bot.service.games_for_user(interaction.user.id)
         if not games:
             raise Refusal("error.no-game-mine")
+        note_game(games[0].id)
         return games[0]
     return await game_here(interaction)
 

@@ -20,6 +20,7 @@ from discord import app_commands
 
 from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, tr
+from bot.ops.logs import track
 from bot.service import ServiceError
 
 if TYPE_CHECKING:
@@ -117,15 +118,33 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
         log.warning("could not tell the user about an error (interaction %s)", interaction.id)
 
 
+def outcome_of(error: BaseException) -> str:
+    """How an interaction ended, for its log line: ``refused:<code>`` or ``error``."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, Refusal):
+        return f"refused:{error.key.removeprefix('error.')}"
+    if isinstance(error, ServiceError | IllegalMove):
+        return f"refused:{error.code}"
+    if isinstance(error, MoveError | TileError):
+        return "refused:bad-move"
+    if isinstance(error, app_commands.CheckFailure):
+        return "refused:not-allowed"
+    return "error"
+
+
 @contextlib.asynccontextmanager
 async def guarded(interaction: Interaction, *, defer_first: bool = True) -> AsyncIterator[None]:
-    """Defer, run the body, and send any refusal through the funnel."""
-    try:
-        if defer_first:
-            await defer(interaction)
-        yield
-    except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
-        await answer_error(interaction, error)
+    """Defer, run the body, and send any refusal through the funnel. Every interaction passes
+    here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`)."""
+    with track(interaction) as record:
+        try:
+            if defer_first:
+                await defer(interaction)
+            yield
+        except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
+            record.outcome = outcome_of(error)
+            await answer_error(interaction, error)
 
 
 def mention(user_id: int | None, name: str) -> str:

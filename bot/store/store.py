@@ -289,7 +289,16 @@ class Store:
     async def close(self) -> None:
         async with self._write_lock, self._read_lock:
             await self._reader.close()
+            # Fold the WAL into the database so a stopped bot leaves one self-contained file
+            # (closing the last connection usually does this; say it, and never fail on it).
+            with contextlib.suppress(sqlite3.Error):
+                await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._writer.close()
+
+    async def count_games(self) -> dict[str, int]:
+        """Games per status (``lobby``, ``active``…): one cheap read, for metrics and health."""
+        rows = await self._all("SELECT status, count(*) FROM games GROUP BY status")
+        return {str(status): int(n) for status, n in rows}
 
     async def __aenter__(self) -> Store:
         return self

@@ -61,6 +61,8 @@ class GatewaySession:
     seq: int = 0
     missed: list[JSON] = field(default_factory=list)
     resumes: int = 0
+    #: False for a shard that does not carry the guild: it gets READY and nothing else.
+    has_guild: bool = True
 
     def dispatch(self, event: str, data: JSON) -> None:
         self.seq += 1
@@ -86,7 +88,7 @@ class Gateway:
 
     def broadcast(self, event: str, data: JSON) -> None:
         for session in self.sessions.values():
-            if session.conn is not None or session is self.active:
+            if session.has_guild and (session.conn is not None or session is self.active):
                 session.dispatch(event, data)
 
     async def close(self) -> None:
@@ -128,13 +130,19 @@ class Gateway:
 
     def _identify(self, conn: Connection, data: JSON) -> GatewaySession:
         fake = self.fake
-        session = GatewaySession(id=secrets.token_hex(16), identify=data, conn=conn)
+        # Sharding: Discord gives a guild to shard (guild_id >> 22) % shard_count only.
+        shard_id, shard_count = data.get("shard") or [0, 1]
+        has_guild = (fake.guild_id >> 22) % max(1, shard_count) == shard_id
+        session = GatewaySession(
+            id=secrets.token_hex(16), identify=data, conn=conn, has_guild=has_guild
+        )
         self.sessions[session.id] = session
-        self.active = session
+        if has_guild:
+            self.active = session
         ready = {
             "v": 10,
             "user": fake.bot_user.to_payload(),
-            "guilds": [{"id": str(fake.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(fake.guild_id), "unavailable": True}] if has_guild else [],
             "session_id": session.id,
             "resume_gateway_url": fake.gateway_url,  # must stay on loopback too
             "shard": data.get("shard") or [0, 1],
@@ -147,7 +155,8 @@ class Gateway:
             "geo_ordered_rtc_regions": [],
         }
         session.dispatch("READY", ready)
-        session.dispatch("GUILD_CREATE", guild_payload(fake))
+        if has_guild:
+            session.dispatch("GUILD_CREATE", guild_payload(fake))
         return session
 
     def _resume(self, conn: Connection, data: JSON) -> GatewaySession | None:
@@ -157,7 +166,8 @@ class Gateway:
             return None
         session.conn = conn
         session.resumes += 1
-        self.active = session
+        if session.has_guild:
+            self.active = session
         for frame in session.missed:
             conn.send(frame)
         session.missed.clear()

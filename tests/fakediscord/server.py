@@ -207,8 +207,12 @@ class FakeDiscord:
         strict: bool = True,
         attachment_size_limit: int = 10 * 1024 * 1024,
         guild_name: str = "Mexican Train Club",
+        shards: int = 1,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: The shard count ``GET /gateway/bot`` recommends (AutoShardedBot follows it); the
+        #: guild goes to its shard only, and interactions to that shard's session.
+        self.shards = shards
         self.token_lifetime = token_lifetime
         self.strict = strict
         self.attachment_size_limit = attachment_size_limit
@@ -997,7 +1001,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,

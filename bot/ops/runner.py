@@ -1,0 +1,108 @@
+"""``python -m bot``'s life: start the health endpoint and the bot, stop cleanly on SIGTERM.
+
+``docker stop`` (and systemd, and Ctrl-C) sends SIGTERM, then SIGKILL after a grace period
+(10 s by default in Docker). On the first SIGTERM or SIGINT the bot keeps serving while it
+*drains*: it waits until no interaction is being handled and no game is in the middle of a
+move-and-post, for at most ``MT_SHUTDOWN_GRACE`` seconds; then it closes the gateway and the
+database (which folds the WAL back into the file) and the process exits 0. A move's
+transaction is atomic either way — a move cut off by SIGKILL is simply not there — but
+draining means a move that was acknowledged also got its table message posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+
+import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.app import MexicanTrainBot, create_bot
+from bot.config import Config, ConfigError
+from bot.ops.health import HealthServer
+
+log = logging.getLogger("bot.ops")
+
+
+def point_at_test_discord(config: Config) -> None:
+    """``MT_DISCORD_API_BASE``/``MT_DISCORD_GATEWAY`` (tests only; loopback-checked in
+    :mod:`bot.config`): send REST calls and the gateway to a local fake Discord."""
+    if config.discord_api_base:
+        Route.BASE = config.discord_api_base.rstrip("/")
+        log.warning("TEST MODE: Discord API at %s", Route.BASE)
+    if config.discord_gateway:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord_gateway)
+        log.warning("TEST MODE: Discord gateway at %s", config.discord_gateway)
+
+
+async def drain(bot: MexicanTrainBot, grace: float) -> bool:
+    """Wait until no interaction runs and no game is mid-move (True), or ``grace`` passes."""
+    deadline = time.monotonic() + grace
+    while True:
+        left = deadline - time.monotonic()
+        if bot.metrics.in_flight <= 0 and bot.games_busy() == 0:
+            return True
+        if left <= 0:
+            return False
+        if bot.metrics.in_flight > 0:
+            await bot.metrics.wait_idle(min(left, 0.5))
+        else:
+            await asyncio.sleep(min(left, 0.02))
+
+
+async def serve(config: Config, token: str) -> None:
+    """Run until Discord stops us or a signal asks us to stop; raises what start-up raises."""
+    point_at_test_discord(config)
+    # The bot never joins voice: do not warn at every start that voice libraries are missing.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    bot = create_bot(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C still interrupts
+            loop.add_signal_handler(sig, stop.set)
+    health: HealthServer | None = None
+    async with bot:
+        if config.health_port is not None:
+            health = HealthServer(bot, config.health_host, config.health_port)
+            try:
+                await health.start()
+            except OSError as exc:
+                raise ConfigError(
+                    f"cannot listen on {config.health_host}:{config.health_port} for /healthz "
+                    f"({exc.strerror or exc}); set MT_HEALTH_PORT to a free port, or off"
+                ) from None
+        try:
+            runner = asyncio.create_task(bot.start(token), name="discord")
+            stopper = asyncio.create_task(stop.wait(), name="signals")
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if runner in done:
+                stopper.cancel()
+                runner.result()  # start-up failures (bad token…) reach __main__
+                return
+            log.info(
+                "stopping: waiting up to %ss for %d interaction(s) and %d game(s) in progress",
+                config.shutdown_grace,
+                bot.metrics.in_flight,
+                bot.games_busy(),
+            )
+            if not await drain(bot, config.shutdown_grace):
+                log.warning(
+                    "stopping anyway after %ss: %d interaction(s) still running "
+                    "(their transactions roll back)",
+                    config.shutdown_grace,
+                    bot.metrics.in_flight,
+                )
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                await runner
+            log.info("stopped cleanly")
+        finally:
+            if health is not None:
+                await health.stop()

@@ -1,0 +1,111 @@
+"""``python -m bot backup``: a consistent copy while another connection keeps writing moves."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.ops.backup import BackupError, backup, destination
+from bot.service import GameService
+from bot.store import GameStatus, Store
+from tests.ops.helpers import ROOT, bot_env
+from tests.service.conftest import ALICE, BOB, FakeClock
+from tests.service.helpers import new_game, play_turn
+
+
+def _moves(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM events WHERE kind = 'move'").fetchone()[0])
+
+
+async def _backup_cli(db: Path, target: Path) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "backup", str(target),
+        cwd=ROOT, env=bot_env(None, db), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await proc.communicate()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def test_backup_while_moves_are_written_is_consistent_and_replays(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "games.sqlite3"
+    store = await Store.open(db, synchronous="NORMAL")
+    svc = GameService(store)
+    clock = FakeClock()
+    committed = 0
+    stop = asyncio.Event()
+
+    async def keep_playing() -> None:
+        """Games one after another, a committed move at a time, until told to stop."""
+        nonlocal committed
+        channel = 5000
+        while not stop.is_set():
+            channel += 1
+            gid = (await new_game(svc, clock, humans=(ALICE, BOB), channel=channel)).game.id
+            while not stop.is_set() and (await svc.game(gid)).status is GameStatus.ACTIVE:
+                await play_turn(svc, gid, clock)
+                committed += 1
+                await asyncio.sleep(0)
+
+    writer = asyncio.create_task(keep_playing())
+    copies = []
+    try:
+        while committed < 20:
+            await asyncio.sleep(0.01)
+        (tmp_path / "dir").mkdir()
+        for target in [tmp_path / "b1.sqlite3", tmp_path / "dir", tmp_path / "b3.sqlite3"]:
+            before = committed
+            code, out, err = await _backup_cli(db, target)
+            assert code == 0, err
+            assert out.startswith("backup written to ") and "integrity ok" in out
+            written = Path(out.split("backup written to ", 1)[1].split(":", 1)[0])
+            assert written.parent == (target if target.is_dir() else target.parent)
+            copies.append((written, before))
+        assert committed > copies[0][1], "the writer should have kept going during the backups"
+    finally:
+        stop.set()
+        await writer
+        await store.close()
+
+    for copy, before in copies:
+        assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
+        with sqlite3.connect(copy) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert before <= _moves(copy) <= committed
+        restored = await Store.open(copy, synchronous="NORMAL")
+        try:
+            replayer = GameService(restored)
+            games = await restored.count_games()
+            assert sum(games.values()) >= 1
+            for gid in range(1, sum(games.values()) + 1):
+                await replayer.verify_game(gid)  # every game replays to the same state
+        finally:
+            await restored.close()
+
+
+def test_backup_refuses_what_it_should(tmp_path: Path) -> None:
+    with pytest.raises(BackupError, match="there is no database"):
+        backup(tmp_path / "missing.sqlite3", tmp_path / "copy.sqlite3")
+    src = tmp_path / "db.sqlite3"
+    with sqlite3.connect(src) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    dest = tmp_path / "copy.sqlite3"
+    assert backup(src, dest).games == 0
+    with pytest.raises(BackupError, match="already exists"):
+        backup(src, dest)
+    assert backup(src, dest, force=True).path == dest
+    with pytest.raises(BackupError, match="itself"):
+        backup(src, src, force=True)
+    with pytest.raises(BackupError, match="does not exist"):
+        backup(src, tmp_path / "nowhere" / "copy.sqlite3")
+    when = datetime(2025, 3, 1, 4, 5, 6, tzinfo=UTC)
+    assert destination(tmp_path, when).name == "mexican-train-20250301-040506.sqlite3"
+    assert [p.name for p in tmp_path.iterdir() if ".partial" in p.name] == []

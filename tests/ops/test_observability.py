@@ -1,0 +1,129 @@
+"""One log line per interaction, and /healthz and /metrics answering real HTTP requests."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot.app import MexicanTrainBot, create_bot
+from bot.config import Config
+from bot.ops.health import HealthServer, parse_metrics
+from bot.ops.logs import JsonFormatter, TextFormatter, command_of, key_values
+from bot.ops.metrics import Metrics, percentile
+from tests.fakediscord import FakeDiscord, running_bot
+
+
+def test_percentiles_are_nearest_rank_over_a_sliding_window() -> None:
+    assert percentile([], 0.5) == 0.0
+    ordered = [float(i) for i in range(1, 101)]
+    assert [percentile(ordered, q) for q in (0.5, 0.9, 0.99, 1.0)] == [50, 90, 99, 100]
+    assert percentile([float(i) for i in range(1, 11)], 0.7) == 7.0
+    metrics = Metrics(window=3)
+    for outcome, seconds in [("ok", 9.0), ("ok", 1.0), ("refused:no-fit", 2.0), ("error", 3.0)]:
+        metrics.begin()
+        metrics.end(outcome, seconds)
+    assert metrics.interactions == 4 and metrics.in_flight == 0 and metrics.errors == 1
+    assert metrics.refusals == {"no-fit": 1} and metrics.outcomes["ok"] == 2
+    assert metrics.latency_percentiles() == {"p50": 2.0, "p90": 3.0, "p99": 3.0}  # 9.0 left
+
+
+def test_log_lines_are_key_value_or_json() -> None:
+    fields = {"game": 3, "user": 42, "command": "mt new", "outcome": "ok", "latency_ms": 1.5}
+    assert key_values(fields) == 'game=3 user=42 command="mt new" outcome=ok latency_ms=1.5'
+    assert key_values({"game": None}) == "game=-"
+    record = logging.LogRecord("bot.interactions", logging.INFO, "", 0, "x", None, None)
+    record.mt_fields = fields
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["msg"] == "interaction" and entry["level"] == "INFO"
+    assert {k: entry[k] for k in fields} == fields
+    plain = logging.LogRecord("discord", logging.WARNING, "", 0, "hello %s", ("you",), None)
+    assert json.loads(JsonFormatter().format(plain))["msg"] == "hello you"
+    assert TextFormatter().format(plain).endswith("Z WARNING discord: hello you")
+
+
+def test_buttons_name_their_action_and_game() -> None:
+    class Click:
+        command = None
+
+        def __init__(self, custom_id: str) -> None:
+            self.data = {"custom_id": custom_id}
+
+    assert command_of(Click("mt:12:345:play")) == ("mt:play", 12)
+    assert command_of(Click("mt:7:lobby:join")) == ("mt:lobby:join", 7)
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[MexicanTrainBot]:
+    yield create_bot(Config(database=tmp_path / "db.sqlite3", synchronous="NORMAL"))
+
+
+async def _get(url: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, await response.text()
+
+
+async def test_each_interaction_is_logged_once_and_counted_and_served_over_http(
+    fake_discord: FakeDiscord, bot: MexicanTrainBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_discord
+    health = HealthServer(bot, "127.0.0.1", 0)
+    await health.start()
+    try:
+        status, body = await _get(health.url + "/healthz")
+        assert status == 503 and json.loads(body)["status"] == "starting"
+        caplog.set_level(logging.INFO, logger="bot.interactions")
+        async with running_bot(fake, bot):
+            status, body = await _get(health.url + "/healthz")
+            assert status == 200, body
+            assert json.loads(body) | {"uptime_s": 0} == {
+                "status": "ok", "gateway": True, "database": True, "uptime_s": 0,
+            }  # fmt: skip
+            alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
+            await (await alice.slash("mt new", channel=games)).message()
+            refused = await (await bob.slash("mt start", channel=games)).message()
+            assert refused.ephemeral
+            lobby = games.last_message()
+            assert lobby is not None
+            await (await bob.click(lobby, label="Join")).message()
+
+            async def broken(*args: object, **kwargs: object) -> None:
+                raise RuntimeError("a bug")
+
+            bot.service.leave = broken  # type: ignore[method-assign]
+            await (await bob.slash("mt leave", channel=games)).message()
+
+            status, text = await _get(health.url + "/metrics")
+            assert status == 200
+            metrics = parse_metrics(text)
+        status, body = await _get(health.url + "/healthz")  # closed: gateway and store gone
+        assert status == 503 and json.loads(body)["gateway"] is False
+    finally:
+        await health.stop()
+
+    lines = [r for r in caplog.records if r.name == "bot.interactions"]
+    seen = [(r.mt_fields["command"], r.mt_fields["outcome"], r.mt_fields["game"]) for r in lines]
+    assert seen == [
+        ("mt new", "ok", 1),
+        ("mt start", "refused:not-host", 1),
+        ("mt:lobby:join", "ok", 1),
+        ("mt leave", "error", 1),
+    ]
+    assert all(r.mt_fields["user"] and r.mt_fields["latency_ms"] >= 0 for r in lines)
+    assert lines[0].getMessage().startswith("interaction game=1 user=")
+
+    p = "mexican_train_"
+    assert metrics[p + "interactions_total"] == 4
+    assert metrics[p + 'interaction_outcomes_total{outcome="ok"}'] == 2
+    assert metrics[p + 'refusals_total{code="not-host"}'] == 1
+    assert metrics[p + "errors_total"] == 1
+    assert metrics[p + 'games{status="lobby"}'] == 1 and metrics[p + "gateway_connected"] == 1
+    assert metrics[p + "interaction_latency_seconds_count"] == 4
+    latency = p + "interaction_latency_seconds"
+    quantiles = [metrics[f'{latency}{{quantile="{q}"}}'] for q in ("0.5", "0.9", "0.99")]
+    assert 0 < quantiles[0] <= quantiles[1] <= quantiles[2]
+    assert metrics[p + "uptime_seconds"] > 0 and metrics[p + "interactions_in_flight"] == 0

@@ -1,0 +1,109 @@
+"""SIGTERM (``docker stop``): the move in progress finishes, the database closes clean, exit 0.
+
+``python -m bot`` runs as a real subprocess against the in-process fake Discord (through the
+test-only ``MT_DISCORD_API_BASE``/``MT_DISCORD_GATEWAY``), so signals, the health endpoint
+and the exit code are the real ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sqlite3
+from pathlib import Path
+
+from bot.engine import Play
+from bot.service import GameService
+from bot.store import Store
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Invocation
+from tests.ops.helpers import bot_env, free_port, start_bot, wait_healthy
+
+
+async def _move(
+    svc: GameService, gid: int, users: dict[int, FakeUser], ch: FakeChannel, sent: list[str]
+) -> Invocation:
+    turn = await svc.whose_turn(gid)
+    assert turn is not None and turn.user_id is not None
+    view = await svc.seat_view(gid, turn.user_id)
+    plays = [m for m in view.legal if isinstance(m, Play)]
+    move = plays[0] if plays else view.legal[0]
+    user = users[turn.user_id]
+    sent.append(str(move))
+    if isinstance(move, Play):
+        tile, train = str(move).split()
+        return await user.slash("play", channel=ch, tile=tile, train=train)
+    return await user.slash(str(move), channel=ch)
+
+
+async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "data" / "games.sqlite3"
+    port = free_port()
+    env = bot_env(fake, db, MT_HEALTH_PORT=str(port), MT_SHUTDOWN_GRACE="10")
+    proc = await start_bot(env, "--sync")
+    try:
+        health = await wait_healthy(f"http://127.0.0.1:{port}", proc)
+        assert health["gateway"] and health["database"]
+        probe = await start_bot(env, "health")  # what the Docker HEALTHCHECK runs
+        out, _ = await probe.communicate()
+        assert probe.returncode == 0 and json.loads(out)["status"] == "ok"
+        alice, bob, ch = fake.user("alice"), fake.user("bob"), fake.channel("games")
+        users = {alice.id: alice, bob.id: bob}
+        assert "is open" in (await (await alice.slash("mt new", channel=ch)).message()).content
+        lobby = ch.last_message()
+        assert lobby is not None
+        await (await bob.click(lobby, label="Join")).message()
+        await (await alice.click(lobby, label="Start")).message()
+
+        store = await Store.open(db, synchronous="NORMAL")  # a second reader, like an admin's
+        svc = GameService(store)
+        game = await svc.game_in_channel(ch.id)
+        assert game is not None
+        sent: list[str] = []
+        for _ in range(4):
+            answer = await (await _move(svc, game.id, users, ch, sent)).message(timeout=10)
+            assert answer.ephemeral and not answer.loading
+        # The next move's table message is held up by a 1 s rate limit: it is in flight when
+        # SIGTERM arrives, and must still be finished, posted and answered.
+        fake.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=1.0)
+        last = await _move(svc, game.id, users, ch, sent)
+        await store.close()
+        await last.answer(timeout=10)  # deferred: the bot is working on it
+        proc.send_signal(signal.SIGTERM)
+        answer = await last.message(timeout=15)
+        assert not answer.loading and not last.rejections
+        await asyncio.wait_for(proc.wait(), 20)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.stderr is not None
+    log = (await proc.stderr.read()).decode()
+    assert proc.returncode == 0, log
+    assert "stopping: waiting up to 10.0s for 1 interaction(s)" in log, log
+    assert "stopped cleanly" in log and "Traceback" not in log
+    assert "outcome=ok" in log and "command=play" in log
+
+    assert not Path(f"{db}-wal").exists()  # checkpointed and closed: one self-contained file
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = conn.execute(
+            "SELECT payload FROM events WHERE game_id = ? AND kind = 'move' ORDER BY seq",
+            (game.id,),
+        ).fetchall()
+    logged = [json.loads(payload)["move"] for (payload,) in rows]
+    # Every acknowledged move, in order; the only others are the passes the bot makes for a
+    # player whose drawn tile does not fit.
+    extra = list(logged)
+    for move in sent:
+        assert move in extra, (sent, logged)
+        extra.remove(move)
+    assert set(extra) <= {"pass"}, (sent, logged)
+    store = await Store.open(db, synchronous="NORMAL")
+    try:
+        await GameService(store).verify_game(game.id)
+    finally:
+        await store.close()
