@@ -76,6 +76,7 @@ from bot.engine.match import Event, RoundStarted, event_from_dict
 from bot.engine.position import FORMAT as POSITION_FORMAT
 from bot.engine.position import from_position, to_position
 from bot.service import errors
+from bot.service.eventlog import live_engine_rows
 from bot.service.outcome import (
     Fact,
     GameOptions,
@@ -1275,7 +1276,7 @@ def _replay(record: GameRecord, *, use_snapshot: bool = True) -> _Game:
     if events and events[-1].seq != len(events):
         gap = next(i for i, e in enumerate(events, start=1) if e.seq != i)
         raise errors.GameCorrupt(row.id, "events are missing from the log", gap)
-    engine_rows = [e for e in events if e.kind in ENGINE_KINDS]
+    engine_rows = live_engine_rows(row.id, events)  # an undo cancels moves without deleting
     match: Match | None = None
     if engine_rows:
         names = [s.display_name for s in record.seats]
