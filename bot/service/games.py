@@ -953,6 +953,8 @@ class GameService:
                     await tx.replace_seats(game_id, batch.seats)
                 if results:
                     await tx.write_results(game_id, results, now)
+                    assert m is not None
+                    await _record_stats(tx, g.row, batch.seats, m, now)
         except Conflict:
             self._forget(game_id)
             raise errors.TableChanged() from None
@@ -1134,6 +1136,16 @@ class _Batch:
 
 
 # ====================================================================== helpers
+
+
+async def _record_stats(
+    tx: Any, row: GameRow, seats: tuple[SeatRow, ...], m: Match, now: datetime
+) -> None:
+    """Statistics of a finished match, in its last transaction (see bot.service.stats)."""
+    from bot.service import stats  # imported late: it builds on this module
+
+    await stats.record(tx, row, seats, m, now)
+
 
 LANGUAGES = ("en", "fr")
 
