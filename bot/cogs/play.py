@@ -163,7 +163,7 @@ class Play_(commands.Cog, name="Play"):
             if game.round_no is None:
                 raise Refusal("error.not-started")
             view = await self.bot.service.table_view(game.id)
-            png = await asyncio.to_thread(table_png, view, game.players)
+            png = await asyncio.to_thread(table_png, view, game.players, locale)
             embed = discord.Embed(
                 title=tr(
                     "table.title",

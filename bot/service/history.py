@@ -38,7 +38,7 @@ class Entry:
     """One line of a game's history."""
 
     seq: int
-    #: ``round`` (a deal), ``move``, ``undo``, ``start``, ``leave``, ``kick``, ``end``.
+    #: ``round`` (a deal), ``move``, ``undo``, ``leave``, ``kick``, ``end``.
     kind: str
     #: The round the entry belongs to (0-based; None before the first deal).
     round_no: int | None
@@ -113,7 +113,7 @@ def history(record: GameRecord) -> list[Entry]:
             seat = payload.get("seat")
             who = names[seat] if isinstance(seat, int) and seat < len(names) else None
             entries.append(Entry(e.seq, e.kind, round_no, name=who))
-        elif e.kind in ("start", "end"):
+        elif e.kind == "end":  # (the start needs no line: the first round's header says it)
             entries.append(Entry(e.seq, e.kind, round_no))
     return entries
 
