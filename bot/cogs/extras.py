@@ -39,6 +39,7 @@ from bot.cogs.common import (
 )
 from bot.cogs.pictures import computer_seats, table_png
 from bot.cogs.translator import CatalogTranslator
+from bot.engine import SeatView
 from bot.i18n import language_of, tr
 from bot.service import GameSummary, errors
 from bot.service import history as story
@@ -90,6 +91,23 @@ async def find_game(interaction: Interaction, game_id: int | None) -> GameSummar
         if here is not None:
             return here
     raise Refusal("error.no-game-here")
+
+
+# ---------------------------------------------------------------------- spectators
+
+
+def open_hands_text(view: SeatView, locale: str | None) -> str:
+    """Under the open-hands house rule, every hand in notation (what anyone may see then);
+    otherwise nothing: hands are private."""
+    if not view.rules.open_hands:
+        return ""
+    esc = discord.utils.escape_markdown
+    lines = [tr("table.open-hands", locale)]
+    for seat, hand in enumerate(view.visible_hands):
+        if hand is not None:
+            tiles = " ".join(f"`{t}`" for t in sorted(hand, reverse=True)) or "—"
+            lines.append(f"**{esc(view.names[seat])}**: {tiles}")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- history

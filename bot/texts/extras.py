@@ -7,6 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 TEXTS: dict[str, Mapping[str, str]] = {
+    # ---- spectators
+    "table.open-hands": {
+        "en": "Open hands (house rule): everyone's tiles",
+        "fr": "Mains ouvertes (règle maison) : les dominos de chacun",
+    },
     # ---- history
     "history.round": {
         "en": "Round {round} · engine {engine}",

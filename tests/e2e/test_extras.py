@@ -222,3 +222,23 @@ async def test_undo_through_discord(
         # Bob plays again; the game goes on.
         answer = await play_one(bot, games, users, game.id)
         assert answer.startswith("✅")
+
+
+async def test_spectators_see_hands_only_under_open_hands(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", open_hands=True)
+        table = await said(await carol.slash("table", channel=games))
+        text = table.embeds[0]["description"]
+        bobs = (await bot.service.seat_view(game.id, bob.id)).hand
+        assert bobs is not None
+        assert "Open hands" in text and all(f"`{t}`" in text for t in bobs)
+        await said(await alice.slash("mt end", channel=games))
+        await open_game(fake, bot, games, alice, [bob], preset="quick", open_hands=False)
+        table = await said(await carol.slash("table", channel=games))
+        assert "Open hands" not in (table.embeds[0].get("description") or "")
