@@ -8,6 +8,7 @@ the channel only ever gets lobby and table messages.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ from discord.ext import commands
 from bot.app import MexicanTrainBot
 from bot.cogs import actions, components, render
 from bot.cogs.common import Interaction, Refusal, bot_of, guarded, is_manager, locale_of, reply
+from bot.cogs.hints import hint_text
 from bot.cogs.language import server_language, set_server_language
 from bot.engine import PRESETS
 from bot.i18n import tr
@@ -204,6 +206,21 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 render.scores_table(game.players, rounds, totals, locale)
                 + render.standings_text(standings, locale),
             )
+
+    @app_commands.command(name="hint", description="Your best move, privately (Hard's advice)")
+    @app_commands.guild_only()
+    async def hint(self, interaction: Interaction) -> None:
+        locale = locale_of(interaction)
+        async with guarded(interaction):
+            game = await actions.game_here(interaction)
+            if not game.options.hints:
+                raise Refusal("hint.off")
+            view = await self.bot.service.seat_view(game.id, interaction.user.id)
+            if not view.my_turn:
+                turn = view.current
+                name = view.names[turn] if turn is not None else "—"
+                raise Refusal("hint.not-your-turn", name=name)
+            await reply(interaction, await asyncio.to_thread(hint_text, view, locale))
 
     @app_commands.command(name="rules", description="The rules this game is played by")
     @app_commands.guild_only()

@@ -53,6 +53,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "stats": "stats",
             "leaderboard": "classement",
             "undo": "défaire",
+            "hint": "indice",
             "play": "jouer",
             "draw": "piocher",
             "pass": "passer",
@@ -205,6 +206,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "The player (default: you)": "Le joueur (par défaut : toi)",
             "The best players of this server": "Les meilleurs joueurs de ce serveur",
             "Take back the last turn (host)": "Annuler le dernier tour (hôte)",
+            "Your best move, privately (Hard's advice)": (
+                "Ton meilleur coup, en privé (conseil du niveau Difficile)"
+            ),
             "Only if it was this player's turn": "Seulement si c'était le tour de ce joueur",
         }
     ),

@@ -1,0 +1,53 @@
+"""``/mt hint`` through Discord: advice for the player to move only, in their language, and
+only when the host left hints on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.engine.ai import hint
+from tests.e2e.helpers import open_game, said, to_move
+from tests.fakediscord import FakeDiscord, running_bot
+
+
+async def test_hint_for_the_player_to_move(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob", locale="fr")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        mover = users[uid]
+        other = bob if mover is alice else alice
+        answer = await said(await mover.slash("mt hint", channel=games))
+        expected = hint(view)
+        assert answer.ephemeral
+        assert f"`{expected.move}`" in answer.content
+        assert all(f"`{t}`" in answer.content for t in expected.train)
+        language_word = "Coup conseillé" if mover is bob else "Suggested move"
+        assert language_word in answer.content
+        refused = await said(await other.slash("mt hint", channel=games))
+        assert refused.ephemeral and "`" not in refused.content
+        assert view.seat is not None and view.names[view.seat] in refused.content
+        # The hint changed nothing: still the same player to move.
+        assert (await to_move(bot, game.id))[0] == uid
+
+
+async def test_hint_refused_when_the_host_switched_hints_off(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", hints=False)
+        uid, _ = await to_move(bot, game.id)
+        answer = await said(await users[uid].slash("mt hint", channel=games))
+        assert answer.ephemeral and "switched hints off" in answer.content
