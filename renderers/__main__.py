@@ -15,6 +15,7 @@ from pathlib import Path
 from bot.engine import PRESETS, Match, view_for
 from bot.engine.position import PositionError, loads
 from bot.engine.simulate import random_move
+from bot.i18n import LANGUAGES
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
 from renderers.theme import THEMES
 
@@ -43,9 +44,11 @@ def _write(match: Match, args: argparse.Namespace) -> int:
         if not 0 <= seat < match.players:
             print(f"error: there is no seat {args.hand}", file=sys.stderr)
             return 2
-        image = render_hand(view_for(match, seat), HandOptions(theme=args.theme))
+        options = HandOptions(theme=args.theme, language=args.language)
+        image = render_hand(view_for(match, seat), options)
     else:
-        image = render_table(view_for(match, None), TableOptions(theme=args.theme))
+        table = TableOptions(theme=args.theme, language=args.language)
+        image = render_table(view_for(match, None), table)
     Path(args.output).write_bytes(to_png(image))
     print(f"{args.output}: {image.width}x{image.height}")
     return 0
@@ -56,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--theme", choices=sorted(THEMES), default="dark")
+    common.add_argument("--language", choices=LANGUAGES, default="en", help="the labels' language")
     common.add_argument("--hand", type=int, metavar="SEAT", help="draw this seat's hand (1-based)")
     common.add_argument("-o", "--output", default="table.png")
     table = sub.add_parser("table", parents=[common], help="draw a seeded random game")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.engine import DONE, DRAW, MEXICAN, PASS, Play, SeatView, Tile, train_name
+from bot.i18n import tr
 from renderers import paint, text
 from renderers.table import display_name
 from renderers.theme import RGB, Theme, mix, seat_colour, seat_shape, theme
@@ -32,6 +33,8 @@ class HandOptions:
     theme: str | Theme = "dark"
     #: Tiles of a suggested train plan for your own train, in playing order.
     plan: Sequence[Tile] = ()
+    #: The labels' language (``en``, ``fr``, or a Discord locale).
+    language: str = "en"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -49,8 +52,12 @@ def _target_rank(seat: int, train: int) -> int:
     return 2 + train
 
 
+#: Section ids, in display order (their titles are ``pic.hand.<id>`` labels).
+PLAYABLE, PLAN, OTHER, YOURS = "playable", "plan", "other", "yours"
+
+
 def sections(view: SeatView, plan: Sequence[Tile] = ()) -> list[tuple[str, list[_Cell]]]:
-    """The hand's tiles in display order: (title, cells) per non-empty section."""
+    """The hand's tiles in display order: (section id, cells) per non-empty section."""
     if view.hand is None or view.seat is None:
         raise ValueError("a spectator has no hand to draw: pass the player's own view")
     seat = view.seat
@@ -78,9 +85,9 @@ def sections(view: SeatView, plan: Sequence[Tile] = ()) -> list[tuple[str, list[
         return _Cell(t, tuple(f"→ {train_name(r)}" for r in refs), plan_no.get(t))
 
     out = [
-        ("Playable now", [cell(t) for t in playable]),
-        ("Your train plan", [cell(t) for t in planned]),
-        ("Other tiles" if playable or planned else "Your tiles", [cell(t) for t in rest]),
+        (PLAYABLE, [cell(t) for t in playable]),
+        (PLAN, [cell(t) for t in planned]),
+        (OTHER if playable or planned else YOURS, [cell(t) for t in rest]),
     ]
     return [(title, cells) for title, cells in out if cells]
 
@@ -120,31 +127,29 @@ def hand_size(view: SeatView, plan: Sequence[Tile] = ()) -> tuple[int, int]:
     return WIDTH, h + MARGIN
 
 
-def _hint(view: SeatView) -> tuple[str, str]:
+def _hint(view: SeatView, lang: str = "en") -> tuple[str, str]:
     """(status, hint) lines for the header."""
     if view.result is not None:
-        return "Round over", "Scores are on the table picture."
+        return tr("pic.hand.round-over", lang), tr("pic.hand.scores-there", lang)
     if view.current is None:
         return "", ""
     if not view.my_turn:
-        who = text.shorten(display_name(view, view.current), 22, 300, "bold")
-        return f"{who} is playing", "Your tiles, biggest first."
-    status = "Your turn"
+        who = text.shorten(display_name(view, view.current, lang), 22, 300, "bold")
+        return tr("pic.hand.is-playing", lang, name=who), tr("pic.hand.biggest", lang)
+    status = tr("pic.hand.your-turn", lang)
     opened = view.open_doubles
     plays = [m for m in view.legal if isinstance(m, Play)]
     if plays:
-        hint = "Type a tile and its train, e.g. " + str(plays[0])
+        hint = tr("pic.hand.type", lang, example=str(plays[0]))
         if opened:
-            hint = (
-                f"Cover the open double {opened[0].tiles[-1] if opened[0].tiles else ''} first · "
-                + hint
-            )
+            tile = opened[0].tiles[-1] if opened[0].tiles else ""
+            hint = tr("pic.hand.cover", lang, tile=tile) + hint
         if DONE in view.legal:
-            hint += " · or done"
+            hint += tr("pic.hand.or-done", lang)
     elif DRAW in view.legal:
-        hint = "No tile fits: draw one"
+        hint = tr("pic.hand.draw", lang)
     elif PASS in view.legal:
-        hint = "Nothing to play: pass (your marker goes up)"
+        hint = tr("pic.hand.pass", lang)
     else:
         hint = ""
     return status, hint
@@ -153,6 +158,7 @@ def _hint(view: SeatView) -> tuple[str, str]:
 def render_hand(view: SeatView, options: HandOptions | None = None) -> Image.Image:
     """The viewer's hand (``view`` must be a seat's own view, not a spectator's)."""
     opts = options or HandOptions()
+    lang = opts.language
     th = theme(opts.theme)
     layout = _layout(view, opts.plan)
     w, h = hand_size(view, opts.plan)
@@ -166,8 +172,8 @@ def render_hand(view: SeatView, options: HandOptions | None = None) -> Image.Ima
     paint.glyph(img, seat_shape(seat), (MARGIN + 30, MARGIN + 32), 30, seat_colour(seat),
                 th.glyph_edge)  # fmt: skip
     n = len(view.hand)
-    title = f"Your hand · {n} tile{'s' if n != 1 else ''} · train @{seat + 1}"
-    status, hint = _hint(view)
+    title = tr("pic.hand.title.one" if n == 1 else "pic.hand.title.many", lang, n=n, seat=seat + 1)
+    status, hint = _hint(view, lang)
     status = text.fit(status, 22, 420, "bold", ltr=True)
     sw = text.width(status, 22, "bold") + 32 if status else 0
     shown = text.fit(title, 26, w - 2 * MARGIN - 120 - sw, "bold", ltr=True)
@@ -187,11 +193,12 @@ def render_hand(view: SeatView, options: HandOptions | None = None) -> Image.Ima
         text.draw(d, (x1 - sw // 2, MARGIN + 33), status, 22, ink, "bold", "mm")
 
     y = MARGIN + HEADER_H
-    for title, cells, total, rows, cell_h in layout:
+    for section, cells, total, rows, cell_h in layout:
         y += 16
-        colour = th.playable if title == "Playable now" and view.my_turn else th.text
-        if title == "Your train plan":
+        colour = th.playable if section == PLAYABLE and view.my_turn else th.text
+        if section == PLAN:
             colour = th.plan
+        title = tr(f"pic.hand.{section}", lang)
         text.draw(d, (MARGIN + 8, y + 16), f"{title} ({total})",
                   21, colour, "bold")  # fmt: skip
         y += 36

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.engine import MEXICAN, Catch, Draw, Knock, Pass, Play, SeatView, Tile, TrainView
+from bot.i18n import tr
 from renderers import paint, text
 from renderers.theme import (
     MEXICAN_COLOUR,
@@ -53,16 +54,18 @@ class TableOptions:
     is_computer: Sequence[bool] = ()
     #: Highlight the last move played (outline on its tile and a line in the header).
     show_last_move: bool = True
+    #: The labels' language (``en``, ``fr``, or a Discord locale such as ``fr`` / ``en-US``).
+    language: str = "en"
 
 
-def display_name(view: SeatView, seat: int) -> str:
+def display_name(view: SeatView, seat: int, language: str = "en") -> str:
     """The seat's name, or "Player N" when nothing visible is left of it."""
     name = view.names[seat]
-    return name if text.clean(name) else f"Player {seat + 1}"
+    return name if text.clean(name) else tr("pic.player", language, n=seat + 1)
 
 
-def train_title(view: SeatView, ref: int) -> str:
-    return "Mexican Train" if ref == MEXICAN else display_name(view, ref)
+def train_title(view: SeatView, ref: int, language: str = "en") -> str:
+    return tr("pic.mexican", language) if ref == MEXICAN else display_name(view, ref, language)
 
 
 def oriented(engine: Tile, tiles: Sequence[Tile]) -> list[tuple[int, int]]:
@@ -121,40 +124,52 @@ def fit_train(widths: Sequence[int], gap: int, avail: int, chip: int) -> tuple[i
     return best
 
 
-def _move_sentence(view: SeatView) -> str:
+def _move_sentence(view: SeatView, lang: str = "en") -> str:
     entry = view.last_move
     if entry is None:
         return ""
-    who = text.shorten(display_name(view, entry.seat), 18, 240)
+    who = text.shorten(display_name(view, entry.seat, lang), 18, 240)
     move = entry.move
     if isinstance(move, Play):
         if move.train == MEXICAN:
-            where = "the Mexican Train"
+            where = tr("pic.where.mexican", lang)
         elif move.train == entry.seat:
-            where = "their own train"
+            where = tr("pic.where.own", lang)
         else:
-            where = text.shorten(display_name(view, move.train), 18, 200) + "'s train"
-        return f"Last: {who} played {move.tile} on {where}"
+            owner = text.shorten(display_name(view, move.train, lang), 18, 200)
+            where = tr("pic.train-of", lang, name=owner)
+        return tr("pic.last.play", lang, name=who, tile=move.tile, where=where)
     if isinstance(move, Draw):
-        return f"Last: {who} drew a tile"
+        return tr("pic.last.draw", lang, name=who)
     if isinstance(move, Pass):
-        return f"Last: {who} passed and put up a marker"
+        return tr("pic.last.pass", lang, name=who)
     if isinstance(move, Knock):
-        return f"Last: {who} knocked (one tile left)"
+        return tr("pic.last.knock", lang, name=who)
     if isinstance(move, Catch):
-        caught = text.shorten(display_name(view, move.seat), 18, 200)
-        return f"Last: {who} caught {caught} not knocking"
-    return f"Last: {who} ended their fast start"
+        caught = text.shorten(display_name(view, move.seat, lang), 18, 200)
+        return tr("pic.last.catch", lang, name=who, caught=caught)
+    return tr("pic.last.done", lang, name=who)
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _size_to_fit(label: str, size: int, room: int, weight: text.Weight = "regular") -> int:
+    """The largest font size up to ``size`` at which ``label`` fits ``room`` (a longer
+    translation shrinks rather than run into its neighbour)."""
+    while size > 12 and text.width(label, size, weight) > room:
+        size -= 1
+    return size
+
+
+def _ordinal(n: int, lang: str = "en") -> str:
+    if n in (1, 2, 3):
+        return tr(f"pic.ordinal.{n}", lang)
+    return tr("pic.ordinal.n", lang, n=n)
 
 
 class _Painter:
     def __init__(self, view: SeatView, options: TableOptions) -> None:
         self.view = view
         self.opts = options
+        self.lang = options.language
         self.th = theme(options.theme)
         self.s = tile_size(view.players)
         w, h = table_size(view)
@@ -181,6 +196,13 @@ class _Painter:
             return
         paint.glyph(self.img, seat_shape(ref), xy, size, seat_colour(ref), edge)
 
+    def t(self, key: str, **params: object) -> str:
+        """A label in the picture's language."""
+        return tr(key, self.lang, **params)
+
+    def name(self, seat: int) -> str:
+        return display_name(self.view, seat, self.lang)
+
     def is_computer(self, seat: int) -> bool:
         flags = self.opts.is_computer
         return seat < len(flags) and bool(flags[seat])
@@ -192,17 +214,16 @@ class _Painter:
         x, y = MARGIN, MARGIN
         paint.rounded(self.img, (x, y, WIDTH - MARGIN, y + HEADER_H), 14, th.lane)
         # Round and engine.
-        text.draw(
-            d, (x + 20, y + 30), f"Round {v.round_no + 1}/{v.rounds_total}", 30, th.text, "bold"
-        )
-        sub = f"Engine {v.engine} · double-{v.rules.max_pip}"
-        text.draw(d, (x + 20, y + 70), sub, 19, th.muted)
+        title = self.t("pic.round", round=v.round_no + 1, rounds=v.rounds_total)
+        text.draw(d, (x + 20, y + 30), title, 30, th.text, "bold")
+        sub = self.t("pic.engine-line", engine=v.engine, max=v.rules.max_pip)
+        text.draw(d, (x + 20, y + 70), sub, _size_to_fit(sub, 19, 266), th.muted)
         # Boneyard, on the right.
         bx = WIDTH - MARGIN - 26
         count = str(v.boneyard_count)
         cw = text.width(count, 30, "bold")
         text.draw(d, (bx, y + 32), count, 30, th.text, "bold", "rm")
-        text.draw(d, (bx, y + 70), "in boneyard", 19, th.muted, anchor="rm")
+        text.draw(d, (bx, y + 70), self.t("pic.boneyard"), 19, th.muted, anchor="rm")
         back = paint.tile_back(th, 22)
         self.img.paste(back, (bx - cw - 34, y + 32 - 22), back)
         # Turn, last move, open doubles, in the middle.
@@ -213,46 +234,45 @@ class _Painter:
             self.match_over_line(mx, line1_y, mw)
         elif v.result is not None:
             if v.result.went_out is not None:
-                who = text.shorten(display_name(v, v.result.went_out), 26, mw - 260, "bold")
-                msg = f"Round over · {who} went out"
+                who = text.shorten(self.name(v.result.went_out), 26, mw - 260, "bold")
+                msg = self.t("pic.round-over.out", name=who)
             else:
-                msg = "Round over · blocked, nobody can play"
+                msg = self.t("pic.round-over.blocked")
             text.draw(
                 d, (mx, line1_y), text.fit(msg, 26, mw, "bold", ltr=True), 26, th.text, "bold"
             )
         elif v.current is not None:
             self.seat_glyph(v.current, (mx + 14, line1_y), 28)
-            who = text.shorten(display_name(v, v.current), 26, mw - 200, "bold")
-            suffix = " to play"
-            if v.seat is not None and v.seat == v.current:
-                suffix = " to play (you)"
-            msg = text.fit(who + suffix, 26, mw - 40, "bold", ltr=True)
+            who = text.shorten(self.name(v.current), 26, mw - 200, "bold")
+            you = v.seat is not None and v.seat == v.current
+            msg = self.t("pic.to-play.you" if you else "pic.to-play", name=who)
+            msg = text.fit(msg, 26, mw - 40, "bold", ltr=True)
             text.draw(d, (mx + 38, line1_y), msg, 26, th.text, "bold")
         lines: list[tuple[str, RGB]] = []
         if self.opts.show_last_move and v.last_move is not None:
-            lines.append((_move_sentence(v), th.muted))
+            lines.append((_move_sentence(v, self.lang), th.muted))
         opened = v.open_doubles
         if opened and v.result is None:
             first = opened[0]
-            owner = train_title(v, first.owner)
-            if first.owner != MEXICAN:
-                owner = text.shorten(owner, 19, 220) + "'s train"
+            if first.owner == MEXICAN:
+                owner = self.t("pic.owner.mexican")
+            else:
+                owner = self.t("pic.train-of", name=text.shorten(self.name(first.owner), 19, 220))
             dbl = first.tiles[-1] if first.tiles else v.engine
-            more = f" (then {len(opened) - 1} more)" if len(opened) > 1 else ""
-            lines.insert(
-                0, (f"Open double {dbl} on {owner} must be covered first{more}", th.open_double)
-            )
+            more = self.t("pic.open-double.more", n=len(opened) - 1) if len(opened) > 1 else ""
+            line = self.t("pic.open-double", tile=dbl, owner=owner, more=more)
+            lines.insert(0, (line, th.open_double))
         for i, (line, colour) in enumerate(lines[:2]):
             text.draw(d, (mx, y + 62 + i * 24), text.fit(line, 19, mw, ltr=True), 19, colour)
 
     def match_over_line(self, x: int, y: int, w: int) -> None:
         v, th = self.view, self.th
         paint.icon(self.img, paint.trophy_mask(30), (x + 15, y), th.open_double)
-        names = [text.shorten(display_name(v, s), 26, 260, "bold") for s in v.winners]
+        names = [text.shorten(self.name(s), 26, 260, "bold") for s in v.winners]
         if len(names) == 1:
-            msg = f"Match over · {names[0]} wins!"
+            msg = self.t("pic.match-over.one", name=names[0])
         else:
-            msg = f"Match over · {' & '.join(names)} share the win"
+            msg = self.t("pic.match-over.shared", names=" & ".join(names))
         text.draw(
             self.d, (x + 40, y), text.fit(msg, 26, w - 40, "bold", ltr=True), 26, th.text, "bold"
         )
@@ -280,7 +300,9 @@ class _Painter:
         # The engine: a big double standing at the hub.
         sprite = paint.tile_sprite(th, big, v.engine.high, v.engine.low, True)
         self.img.paste(sprite, (hx, cy - big), sprite)
-        text.draw(self.d, (hx + big // 2, cy + big + 22), "ENGINE", 18, th.muted, "bold", "mm")
+        label = self.t("pic.engine")
+        size = _size_to_fit(label, 18, 2 * (hx + big // 2) - 4, "bold")
+        text.draw(self.d, (hx + big // 2, cy + big + 22), label, size, th.muted, "bold", "mm")
 
     def lane(self, i: int, train: TrainView) -> None:
         v, th, img = self.view, self.th, self.img
@@ -314,7 +336,7 @@ class _Painter:
         small = self.s < 34
         name_size = 20 if small else 22
         line1, line2 = cy - (11 if small else 13), cy + (13 if small else 15)
-        title = train_title(v, ref)
+        title = train_title(v, ref, self.lang)
         if ref != MEXICAN and self.is_computer(ref):
             paint.icon(self.img, paint.robot_mask(20), (nx + 10, line1 - 1), th.muted)
             nx += 26
@@ -325,7 +347,7 @@ class _Painter:
         text.draw(d, (nx, line1), name, name_size, th.text, "bold")
         nx = x0 + 56
         if ref == MEXICAN:
-            text.draw(d, (nx, line2), "open to everyone", 18, th.muted)
+            text.draw(d, (nx, line2), self.t("pic.open-to-all"), 18, th.muted)
             return
         stats, colour = self.stats(ref)
         text.draw(d, (nx, line2), text.fit(stats, 18, x1 - nx - 12, ltr=True), 18, colour)
@@ -333,17 +355,21 @@ class _Painter:
     def stats(self, seat: int) -> tuple[str, RGB]:
         v, th = self.view, self.th
         tag = f"@{seat + 1}"
+        total = v.totals[seat]
         if v.match_over:
             rank = 1 + sum(1 for t in v.totals if t < v.totals[seat])
-            return f"{tag} · {_ordinal(rank)} · {v.totals[seat]} pts", th.muted
+            return self.t("pic.stats.rank", tag=tag, rank=_ordinal(rank, self.lang), total=total), (
+                th.muted
+            )
         if v.result is not None:
             got = v.result.scores[seat]
             if v.result.went_out == seat:
-                return f"{tag} · went out · {v.totals[seat]} pts", th.playable
-            return f"{tag} · +{got} → {v.totals[seat]} pts", th.muted
+                return self.t("pic.stats.out", tag=tag, total=total), th.playable
+            return self.t("pic.stats.round", tag=tag, got=got, total=total), th.muted
         n = v.hand_counts[seat]
-        tiles = "1 tile!" if n == 1 else f"{n} tiles"
-        return f"{tag} · {tiles} · {v.totals[seat]} pts", th.danger if n == 1 else th.muted
+        tiles = self.t("pic.tiles.one") if n == 1 else self.t("pic.tiles.many", n=n)
+        colour = th.danger if n == 1 else th.muted
+        return self.t("pic.stats.play", tag=tag, tiles=tiles, total=total), colour
 
     def status(self, train: TrainView, box: Box) -> None:
         th, img = self.th, self.img
@@ -364,11 +390,13 @@ class _Painter:
                 ink = readable_on(colour)
                 paint.rounded(img, pb, ph // 2, colour)
                 paint.icon(img, paint.shape_mask("loco", 30), (x0 + 21, py + ph // 2 - 1), ink)
-                text.draw(self.d, (x0 + 40, py + ph // 2), "marker", 18, ink, "bold")
+                label = self.t("pic.marker")
+                size = _size_to_fit(label, 18, pb[2] - x0 - 48, "bold")
+                text.draw(self.d, (x0 + 40, py + ph // 2), label, size, ink, "bold")
             else:
                 assert train.open_double is not None
                 paint.rounded(img, pb, ph // 2, th.open_double)
-                label = f"double {_ordinal(train.open_double + 1)}"
+                label = self.t("pic.double-nth", nth=_ordinal(train.open_double + 1, self.lang))
                 room = pb[2] - pb[0] - 16
                 size = 18 if text.width(label, 18, "bold") <= room else 16
                 mid = ((pb[0] + pb[2]) // 2, py + ph // 2)
@@ -443,7 +471,7 @@ class _Painter:
         top = self.lane_box(len(v.trains) - 1)[3] + 14
         box = (MARGIN, top, WIDTH - MARGIN, top + _standings_h(v) - 14)
         paint.rounded(self.img, box, 14, th.lane)
-        text.draw(d, (MARGIN + 20, top + 26), "Final standings", 22, th.text, "bold")
+        text.draw(d, (MARGIN + 20, top + 26), self.t("pic.final"), 22, th.text, "bold")
         order = sorted(range(v.players), key=lambda s: (s not in v.winners, v.totals[s], s))
         col_w = (WIDTH - 2 * MARGIN - 40) // 5
         for k, seat in enumerate(order):
@@ -458,7 +486,7 @@ class _Painter:
             self.seat_glyph(seat, (x + 42, y), 24)
             pts = f"{v.totals[seat]}"
             pw = text.width(pts, 20, "bold")
-            name = text.fit(display_name(v, seat), 20, col_w - 70 - pw - 24, "bold")
+            name = text.fit(self.name(seat), 20, col_w - 70 - pw - 24, "bold")
             text.draw(d, (x + 60, y), name, 20, th.text, "bold")
             text.draw(d, (x + col_w - 24, y), pts, 20, th.text, "bold", "rm")
 

@@ -35,6 +35,7 @@ from bot.cogs.common import (
     reply,
     role_ids,
 )
+from bot.cogs.language import remember_client_language
 from bot.cogs.pictures import hand_png, table_png
 from bot.engine import MEXICAN, PASS, Move, Play, SeatView, Tile, parse_move
 from bot.engine.ai import Level
@@ -87,6 +88,7 @@ async def open_lobby(
         missing = missing_permissions(interaction.app_permissions)
         if missing:
             raise Refusal("error.missing-perms", perms=permission_names(missing, locale))
+        await remember_client_language(bot, interaction.user.id, locale)
         out = await bot.service.create_lobby(
             guild_id=interaction.guild.id,
             channel_id=interaction.channel_id or 0,
@@ -166,6 +168,7 @@ async def lobby_action(
         svc, now, manager = bot.service, bot.now(), is_manager(interaction)
         async with bot.game_lock(game_id):
             if action == "join":
+                await remember_client_language(bot, user.id, locale)
                 out = await svc.join(game_id, user.id, user.display_name, now)
             elif action == "leave":
                 out = await svc.leave(game_id, user.id, now, computer_moves=0)
@@ -376,7 +379,7 @@ async def publish(
     """Post one table message for these outcomes; returns a problem to tell the actor."""
     last = outs[-1]
     game = last.game
-    locale = channel_locale(interaction)
+    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     channel = bot.get_channel(game.channel_id)
     perms = channel_permissions(channel)
     if perms is not None:
@@ -407,7 +410,7 @@ async def publish(
         totals = [sum(r[p.seat] for r in round_scores) for p in game.players]
         embed.add_field(
             name=tr("table.scores", locale),
-            value=render.scores_table(game.players, round_scores, totals),
+            value=render.scores_table(game.players, round_scores, totals, locale),
             inline=False,
         )
     if last.match_over is not None:
@@ -422,12 +425,16 @@ async def publish(
     files: list[discord.File] = []
     if game.round_no is not None and game.status is not GameStatus.LOBBY:
         view = await bot.service.table_view(game.id)
-        png = await asyncio.to_thread(table_png, view, game.players)
+        png = await asyncio.to_thread(table_png, view, game.players, locale)
         files.append(discord.File(io.BytesIO(png), filename="table.png"))
         embed.set_image(url="attachment://table.png")
     content, view_ = turn_line(game, last.next_player, locale), None
     if last.next_player is not None and not last.next_player.is_computer:
         view_ = components.turn_view(game.id, game.version, locale, knock=False)
+    elif last.match_over is not None:
+        from bot.cogs.extras import rematch_view
+
+        view_ = rematch_view(game.id, locale)
     target: discord.abc.Messageable = (
         channel
         if isinstance(channel, discord.abc.Messageable)
@@ -485,7 +492,7 @@ async def _send_hand(
     if not settings.hand_dms or not settings.dms_open:
         return None  # switched off, or known closed: never retry a closed DM (Discord counts 403s)
     view = await bot.service.seat_view(game.id, uid)
-    png = await asyncio.to_thread(hand_png, view, game.options.hints)
+    png = await asyncio.to_thread(hand_png, view, game.options.hints, settings.language)
     text = render.hand_text(view, game, settings.language)[:1990]
     try:
         dm = await bot.create_dm(discord.Object(uid))
@@ -508,7 +515,7 @@ async def _dms_closed_notice(
     (returned, for their answer), else with a short mention in the channel."""
     if interaction is not None and interaction.user.id == uid:
         return tr("dm.closed.you", locale_of(interaction))
-    locale = channel_locale(interaction)
+    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     channel = bot.get_partial_messageable(game.channel_id)
     try:
         await channel.send(
@@ -526,7 +533,7 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     locale = locale_of(interaction)
     game = await bot.service.game(game_id) if game_id is not None else await my_game(interaction)
     view = await bot.service.seat_view(game.id, interaction.user.id)
-    png = await asyncio.to_thread(hand_png, view, game.options.hints)
+    png = await asyncio.to_thread(hand_png, view, game.options.hints, locale)
     await interaction.followup.send(
         render.hand_text(view, game, locale)[:1990],
         file=discord.File(io.BytesIO(png), filename="hand.png"),

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.engine import IllegalMove, MoveError, TileError
-from bot.i18n import CATALOG, tr
+from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
 from bot.ops.logs import track
 from bot.service import ServiceError
 
@@ -53,11 +53,23 @@ def locale_of(interaction: Interaction) -> str:
     return str(interaction.locale)
 
 
-def channel_locale(interaction: Interaction | None) -> str:
-    """The language for messages the whole channel reads: the server's, else English."""
+def channel_locale(
+    interaction: Interaction | None,
+    *,
+    client: discord.Client | None = None,
+    guild_id: int | None = None,
+) -> str:
+    """The language for messages the whole channel reads: the server's chosen language
+    (``/mt settings language:``), else the server's Discord locale, else English."""
+    from bot.cogs.language import channel_language
+
+    if interaction is not None:
+        client = client or interaction.client
+        guild_id = guild_id if guild_id is not None else interaction.guild_id
+    guild_locale = None
     if interaction is not None and interaction.guild_locale is not None:
-        return str(interaction.guild_locale)
-    return "en"
+        guild_locale = str(interaction.guild_locale)
+    return channel_language(client, guild_id, guild_locale)
 
 
 def is_manager(interaction: Interaction) -> bool:
@@ -83,6 +95,10 @@ def error_text(error: BaseException, locale: str | None) -> str:
                 return tr(key, locale, **params)
             except (KeyError, IndexError):
                 pass  # a message whose facts were not all given: say it in the source's words
+        # The engine and service write their detailed sentences in English; another language
+        # gets the reason's own sentence rather than English in the middle of French.
+        if language_of(locale) != DEFAULT_LANGUAGE and f"refusal.{error.code}" in CATALOG:
+            return tr(f"refusal.{error.code}", locale)
         return tr("error.generic", locale, detail=str(error))
     if isinstance(error, MoveError | TileError):
         return tr("error.bad-move", locale, detail=str(error))

@@ -20,12 +20,11 @@ from bot.app import MexicanTrainBot
 from bot.cogs import actions, components, render
 from bot.cogs.common import Interaction, Refusal, bot_of, guarded, is_manager, locale_of, reply
 from bot.cogs.hints import hint_text
+from bot.cogs.language import server_language, set_server_language
 from bot.engine import PRESETS
 from bot.i18n import tr
 from bot.service import GameOptions
 from bot.store import GameStatus
-
-HISTORY_PAGE = 30
 
 _PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 _DOUBLE_CHOICES = [
@@ -52,6 +51,11 @@ _FIRST_CHOICES = [
 _LANGUAGES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Français", value="fr"),
+]
+#: A server's language for channel messages; "auto" goes back to its Discord locale.
+_SERVER_LANGUAGES = [
+    *_LANGUAGES,
+    app_commands.Choice(name="server's Discord language", value="auto"),
 ]
 
 
@@ -199,7 +203,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 totals[s.player.seat] = s.total
             await reply(
                 interaction,
-                render.scores_table(game.players, rounds, totals)
+                render.scores_table(game.players, rounds, totals, locale)
                 + render.standings_text(standings, locale),
             )
 
@@ -224,21 +228,6 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         async with guarded(interaction):
             game = await actions.game_here(interaction)
             await reply(interaction, render.rules_text(game, locale_of(interaction)))
-
-    @app_commands.command(name="history", description="The moves so far, in notation")
-    @app_commands.guild_only()
-    async def history(
-        self, interaction: Interaction, page: app_commands.Range[int, 1, 1000] | None = None
-    ) -> None:
-        locale = locale_of(interaction)
-        async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            lines = await self.bot.service.history(game.id)
-            pages = max(1, -(-len(lines) // HISTORY_PAGE))
-            number = pages if page is None else min(page, pages)  # newest page by default
-            chunk = lines[(number - 1) * HISTORY_PAGE : number * HISTORY_PAGE] or ["—"]
-            head = tr("history.head", locale, game=game.id, page=number, pages=pages)
-            await reply(interaction, head + "\n```\n" + "\n".join(chunk) + "\n```")
 
     # ------------------------------------------------------------------ admin
 
@@ -295,8 +284,9 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         all_channels="Allow games in every channel again",
         host_role="Only members with this role (or Manage Server) may open games",
         no_host_role="Anyone may open games",
+        language="The language of the bot's messages in this server's channels",
     )
-    @app_commands.choices(preset=_PRESET_CHOICES)
+    @app_commands.choices(preset=_PRESET_CHOICES, language=_SERVER_LANGUAGES)
     async def settings(
         self,
         interaction: Interaction,
@@ -309,6 +299,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         all_channels: bool = False,
         host_role: discord.Role | None = None,
         no_host_role: bool = False,
+        language: str | None = None,
     ) -> None:
         bot, locale = self.bot, locale_of(interaction)
         async with guarded(interaction):
@@ -344,6 +335,9 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 host_role_id=None if host_role is None else host_role.id,
                 clear_host_role=no_host_role,
             )
+            if language is not None:
+                chosen = None if language == "auto" else language
+                await set_server_language(bot, svc.store, guild.id, chosen, bot.now())
             where = ", ".join(f"<#{c}>" for c in new.allowed_channels) or tr("word.all", locale)
             role = f"<@&{new.host_role_id}>" if new.host_role_id else tr("word.anyone", locale)
             house_text = ", ".join(f"{k}={v}" for k, v in sorted(new.house_rules.items())) or "—"
@@ -356,6 +350,12 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                     house=house_text,
                     channels=where,
                     role=role,
+                )
+                + "\n"
+                + tr(
+                    "settings.language",
+                    locale,
+                    language=_server_language_name(bot, guild.id, locale),
                 ),
             )
 
@@ -381,7 +381,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                     "me.now",
                     locale,
                     dms=tr("word.on" if settings.hand_dms else "word.off", locale),
-                    language=settings.language,
+                    language=tr(f"language.{settings.language}", locale),
                 ),
             )
 
@@ -393,6 +393,11 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 raise Refusal("error.owner-only")
             done = await bot.sync_commands()
             await reply(interaction, tr("sync.done", locale_of(interaction), what=", ".join(done)))
+
+
+def _server_language_name(bot: MexicanTrainBot, guild_id: int, locale: str | None) -> str:
+    chosen = server_language(bot, guild_id)
+    return tr("language.auto" if chosen is None else f"language.{chosen}", locale)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.engine import SeatView, Tile
 from bot.engine.ai import longest_train
+from bot.i18n import language_of
 from bot.service import Player
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
 
@@ -24,15 +25,17 @@ def computer_seats(players: Sequence[Player]) -> tuple[bool, ...]:
     return tuple(flags)
 
 
-def table_png(view: SeatView, players: Sequence[Player] = ()) -> bytes:
-    """The public table as a PNG (give it ``table_view``: never a seat's view)."""
-    return to_png(render_table(view, TableOptions(is_computer=computer_seats(players))))
+def table_png(view: SeatView, players: Sequence[Player] = (), language: str = "en") -> bytes:
+    """The public table as a PNG (give it ``table_view``: never a seat's view), its labels in
+    ``language`` (a catalog language or a Discord locale)."""
+    options = TableOptions(is_computer=computer_seats(players), language=language_of(language))
+    return to_png(render_table(view, options))
 
 
-def hand_png(view: SeatView, show_plan: bool = True) -> bytes:
+def hand_png(view: SeatView, show_plan: bool = True, language: str = "en") -> bytes:
     """One seat's hand as a PNG; with ``show_plan`` (the game's hints option) the longest own
     train the hand can build is marked as its plan."""
     plan: tuple[Tile, ...] = ()
     if show_plan and view.hand and view.seat is not None:
         plan = longest_train(view.hand, view.trains[view.seat].end)
-    return to_png(render_hand(view, HandOptions(plan=plan)))
+    return to_png(render_hand(view, HandOptions(plan=plan, language=language_of(language))))

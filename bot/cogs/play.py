@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.app import MexicanTrainBot
 from bot.cogs import actions, render
 from bot.cogs.common import Interaction, Refusal, bot_of, guarded, locale_of
+from bot.cogs.extras import open_hands_text
 from bot.cogs.pictures import table_png
 from bot.engine import Catch, Play, SeatView, Tile, TileError
 from bot.i18n import tr
@@ -163,7 +164,7 @@ class Play_(commands.Cog, name="Play"):
             if game.round_no is None:
                 raise Refusal("error.not-started")
             view = await self.bot.service.table_view(game.id)
-            png = await asyncio.to_thread(table_png, view, game.players)
+            png = await asyncio.to_thread(table_png, view, game.players, locale)
             embed = discord.Embed(
                 title=tr(
                     "table.title",
@@ -172,7 +173,15 @@ class Play_(commands.Cog, name="Play"):
                     round=view.round_no + 1,
                     rounds=view.rounds_total,
                 ),
-                description=actions.turn_line(game, game.turn, locale) or None,
+                description="\n\n".join(
+                    t
+                    for t in (
+                        actions.turn_line(game, game.turn, locale),
+                        open_hands_text(view, locale),
+                    )
+                    if t
+                )[:4000]
+                or None,
             ).set_image(url="attachment://table.png")
             await interaction.followup.send(
                 embed=embed, file=discord.File(io.BytesIO(png), "table.png"), ephemeral=True

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.engine import MEXICAN, Play, Rules, SeatView, Tile, TrainView
-from bot.i18n import tr
+from bot.i18n import CATALOG, tr
 from bot.service import GameSummary, Outcome, Player, Standing, Step
 from bot.words import describe_move
 
@@ -138,12 +138,17 @@ def clip(lines: Iterable[str], limit: int = MAX_DESCRIPTION) -> str:
 
 
 def scores_table(
-    players: Sequence[Player], round_scores: Sequence[Sequence[int]], totals: Sequence[int]
+    players: Sequence[Player],
+    round_scores: Sequence[Sequence[int]],
+    totals: Sequence[int],
+    locale: str | None = None,
 ) -> str:
     """A monospace table: a row per player, a column per round, then the total."""
     width = max([len(p.name) for p in players] + [6])
-    head = "".join(f"{'R' + str(i + 1):>5}" for i in range(len(round_scores)))
-    out = [f"{'':<{width}}{head}{'Total':>7}"]
+    head = "".join(
+        f"{tr('scores.round-col', locale, n=i + 1):>5}" for i in range(len(round_scores))
+    )
+    out = [f"{'':<{width}}{head}{tr('scores.total', locale):>7}"]
     for p in players:
         cells = "".join(f"{r[p.seat]:>5}" for r in round_scores)
         out.append(f"{p.name[:width]:<{width}}{cells}{totals[p.seat]:>7}")
@@ -200,7 +205,8 @@ def house_rules_text(rules: Rules, house: dict[str, object], locale: str | None)
             shown = tr("word.on" if value else "word.off", locale)
         else:
             shown = str(value)
-        parts.append(f"`{key.replace('_', ' ')}`: {shown}")
+        name = tr(f"rule.{key}", locale) if f"rule.{key}" in CATALOG else key.replace("_", " ")
+        parts.append(f"`{name}`: {shown}")
     return ", ".join(parts)
 
 
@@ -208,7 +214,8 @@ def seats_text(summary: GameSummary, locale: str | None) -> str:
     lines = []
     for p in summary.players:
         if p.computer is not None:
-            who = tr("seat.computer", locale, name=p.name, level=p.computer.value)
+            level = tr(f"level.word.{p.computer.value}", locale)
+            who = tr("seat.computer", locale, name=p.name, level=level)
         else:
             who = f"<@{p.user_id}>"
             if p.user_id == summary.host_id:

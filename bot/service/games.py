@@ -76,6 +76,7 @@ from bot.engine.match import Event, RoundStarted, event_from_dict
 from bot.engine.position import FORMAT as POSITION_FORMAT
 from bot.engine.position import from_position, to_position
 from bot.service import errors
+from bot.service.eventlog import live_engine_rows
 from bot.service.outcome import (
     Fact,
     GameOptions,
@@ -952,6 +953,8 @@ class GameService:
                     await tx.replace_seats(game_id, batch.seats)
                 if results:
                     await tx.write_results(game_id, results, now)
+                    assert m is not None
+                    await _record_stats(tx, g.row, batch.seats, m, now)
         except Conflict:
             self._forget(game_id)
             raise errors.TableChanged() from None
@@ -1134,6 +1137,16 @@ class _Batch:
 
 # ====================================================================== helpers
 
+
+async def _record_stats(
+    tx: Any, row: GameRow, seats: tuple[SeatRow, ...], m: Match, now: datetime
+) -> None:
+    """Statistics of a finished match, in its last transaction (see bot.service.stats)."""
+    from bot.service import stats  # imported late: it builds on this module
+
+    await stats.record(tx, row, seats, m, now)
+
+
 LANGUAGES = ("en", "fr")
 
 
@@ -1275,7 +1288,7 @@ def _replay(record: GameRecord, *, use_snapshot: bool = True) -> _Game:
     if events and events[-1].seq != len(events):
         gap = next(i for i, e in enumerate(events, start=1) if e.seq != i)
         raise errors.GameCorrupt(row.id, "events are missing from the log", gap)
-    engine_rows = [e for e in events if e.kind in ENGINE_KINDS]
+    engine_rows = live_engine_rows(row.id, events)  # an undo cancels moves without deleting
     match: Match | None = None
     if engine_rows:
         names = [s.display_name for s in record.seats]

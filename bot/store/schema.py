@@ -173,11 +173,56 @@ _V4_ROUND_SNAPSHOTS = (
     """,
 )
 
+_V6_STATS_LANGUAGE = (
+    # Statistics per finished game and seat, computed from the event log when the match ends
+    # (same transaction as the last move) and rebuildable from it at any time: derived, never
+    # the truth. `user_id` is the human holding the seat at the end (NULL for a computer seat,
+    # and for a seat a computer took over: the computer's play is not theirs); `computer` is
+    # the level of a computer seat. `round_scores` is a JSON list, one score per round.
+    """
+    CREATE TABLE player_stats (
+        game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat          INTEGER NOT NULL,
+        guild_id      INTEGER NOT NULL,
+        user_id       INTEGER,
+        computer      TEXT,
+        name          TEXT NOT NULL,
+        finished_at   TEXT NOT NULL,
+        rounds        INTEGER NOT NULL,
+        rounds_won    INTEGER NOT NULL,
+        total         INTEGER NOT NULL,
+        place         INTEGER NOT NULL,
+        won           INTEGER NOT NULL CHECK (won IN (0, 1)),
+        double_blank  INTEGER NOT NULL,
+        longest_train INTEGER NOT NULL,
+        vs_computer   INTEGER NOT NULL CHECK (vs_computer IN (0, 1)),
+        round_scores  TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE INDEX player_stats_by_player ON player_stats (guild_id, user_id, finished_at)
+        WHERE user_id IS NOT NULL
+    """,
+    # The language of a server's channel messages (/mt settings language:); absent: the
+    # server's Discord locale decides.
+    """
+    CREATE TABLE guild_language (
+        guild_id   INTEGER PRIMARY KEY,
+        language   TEXT NOT NULL CHECK (language IN ('en', 'fr')),
+        updated_at TEXT NOT NULL
+    )
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
     _V2_SETTINGS,
     _V3_DEADLINES_STATS,
     _V4_ROUND_SNAPSHOTS,
+    # Numbered 6 because migration 5 comes from the scheduler branch; until that merge it is
+    # applied fifth here (reorder at the merge: _V5 from scheduler, then _V6_STATS_LANGUAGE).
+    _V6_STATS_LANGUAGE,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -110,7 +110,11 @@ def test_refusals_are_short_and_translated() -> None:
     assert error_text(errors.GameFull(4), "en") == "The game is full (4 players)."
     moved = errors.MoveRefused("it's Bob's turn", code="not-your-turn")
     assert error_text(moved, "en") == "Not possible: it's Bob's turn."
-    assert error_text(IllegalMove("no-fit", "5-3 does not fit"), "fr").startswith("Impossible")
+    # French readers get the reason in French, English readers the engine's detailed sentence.
+    no_fit = IllegalMove("no-fit", "5-3 does not fit")
+    assert error_text(no_fit, "fr") == "Ce domino ne va pas sur ce train."
+    assert error_text(no_fit, "en") == "Not possible: 5-3 does not fit."
+    assert error_text(errors.MoveRefused("x", code="must-draw"), "fr").startswith("Tu ne peux")
     assert "can't read" in error_text(MoveError("bad"), "en")
     assert error_text(Refusal("error.turn-of", name="Carol"), "en") == "It's Carol's turn."
     assert "nothing was changed" in error_text(RuntimeError("boom"), "en")

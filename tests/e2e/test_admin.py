@@ -38,7 +38,7 @@ async def test_admin_commands(
         status = await said(await carol.slash("mt status", channel=games))
         assert status.ephemeral and "in play" in status.content and "Boneyard" in status.content
         history = await said(await carol.slash("mt history", channel=games))
-        assert "page 1/1" in history.content and "# round 1" in history.content
+        assert "page 1/1" in history.content and "Round 1 · engine 12-12" in history.content
         scores = await said(await carol.slash("mt scores", channel=games))
         assert "Total" in scores.content
         table = await said(await carol.slash("table", channel=games))

@@ -96,7 +96,7 @@ async def test_four_humans_play_a_match_to_the_end(
         assert (
             "round 1 is over" in embed["description"].lower() or "blocked" in embed["description"]
         )
-        assert final.button_labels == []
+        assert final.button_labels == ["Rematch"]  # the only button left on a finished game
         standings = await bot.service.standings(game.id)
         assert standings[0].place == 1 and standings[0].player.name in fields["Final standings"]
         # Hidden hands never reached the channel: no public message lists a hand.

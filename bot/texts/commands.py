@@ -1,0 +1,243 @@
+"""Slash-command metadata in French: command, option and choice names and descriptions.
+
+The commands are declared in English in the cogs; discord.py wraps every name, description
+and choice in a ``locale_str`` and asks the tree's translator
+(:class:`bot.cogs.translator.CatalogTranslator`) for each Discord locale when it syncs. The
+translator looks the English text up here: ``cmd.name.<english>`` for command, group and
+option names, ``cmd.desc.<english>`` for descriptions, ``cmd.choice.<english>`` for choices.
+A test walks the command tree and fails on any text missing here.
+
+French names follow Discord's rules for names: lower case, no spaces, at most 32 characters,
+unique among siblings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def _names(pairs: dict[str, str]) -> dict[str, Mapping[str, str]]:
+    return {f"cmd.name.{en}": {"en": en, "fr": fr} for en, fr in pairs.items()}
+
+
+def _descs(pairs: dict[str, str]) -> dict[str, Mapping[str, str]]:
+    return {f"cmd.desc.{en}": {"en": en, "fr": fr} for en, fr in pairs.items()}
+
+
+def _choices(pairs: dict[str, str]) -> dict[str, Mapping[str, str]]:
+    return {f"cmd.choice.{en}": {"en": en, "fr": fr} for en, fr in pairs.items()}
+
+
+TEXTS: dict[str, Mapping[str, str]] = {
+    **_names(
+        {
+            # groups and commands
+            "mt": "mt",
+            "new": "nouvelle",
+            "join": "rejoindre",
+            "leave": "quitter",
+            "start": "commencer",
+            "cancel": "annuler",
+            "computer": "ordinateur",
+            "status": "état",
+            "scores": "scores",
+            "rules": "règles",
+            "history": "historique",
+            "end": "terminer",
+            "kick": "exclure",
+            "settings": "réglages",
+            "me": "moi",
+            "sync": "synchro",
+            "export": "exporter",
+            "replay": "revoir",
+            "stats": "stats",
+            "leaderboard": "classement",
+            "undo": "défaire",
+            "hint": "indice",
+            "play": "jouer",
+            "draw": "piocher",
+            "pass": "passer",
+            "knock": "frapper",
+            "catch": "surprendre",
+            "hand": "main",
+            "table": "table",
+            # options
+            "preset": "préréglage",
+            "rounds": "manches",
+            "starting_double": "double_de_départ",
+            "open_hands": "mains_ouvertes",
+            "fast_start": "départ_rapide",
+            "double_rule": "règle_du_double",
+            "scoring": "décompte",
+            "engine": "locomotive",
+            "first_player": "premier_joueur",
+            "mexican_first_turn": "mexicain_au_premier_tour",
+            "deadline_hours": "délai_heures",
+            "hints": "aides",
+            "level": "niveau",
+            "page": "page",
+            "player": "joueur",
+            "allow_channel": "autoriser_salon",
+            "disallow_channel": "retirer_salon",
+            "all_channels": "tous_les_salons",
+            "host_role": "rôle_hôte",
+            "no_host_role": "sans_rôle_hôte",
+            "dms": "mp",
+            "language": "langue",
+            "tile": "domino",
+            "train": "train",
+            "game": "partie",
+            "round": "manche",
+        }
+    ),
+    **_descs(
+        {
+            "…": "…",
+            "Mexican Train games": "Parties de Train mexicain",
+            "Open a Mexican Train lobby in this channel": (
+                "Ouvrir une partie de Train mexicain dans ce salon"
+            ),
+            "Join the game in this channel": "Rejoindre la partie de ce salon",
+            "Leave the game (a computer takes your seat)": (
+                "Quitter la partie (un ordinateur prend ta place)"
+            ),
+            "Deal the first round (host)": "Distribuer la première manche (hôte)",
+            "Cancel the lobby (host)": "Annuler la partie en attente (hôte)",
+            "Add a computer player (host)": "Ajouter un joueur ordinateur (hôte)",
+            "Who is playing, whose turn, the deadline": "Qui joue, à qui le tour, le délai",
+            "Scores by round and the match so far": "Scores par manche et de la partie",
+            "The rules this game is played by": "Les règles de cette partie",
+            "The moves so far, in notation": "Les coups joués, en notation",
+            "End the game now (host or Manage Server)": (
+                "Arrêter la partie maintenant (hôte ou Gérer le serveur)"
+            ),
+            "Remove a player; a computer takes the seat": (
+                "Retirer un joueur ; un ordinateur prend sa place"
+            ),
+            "Server defaults (Manage Server only)": (
+                "Réglages du serveur (Gérer le serveur seulement)"
+            ),
+            "Your own settings: hand DMs, language": "Tes réglages : main en MP, langue",
+            "Push the slash commands (bot owner only)": (
+                "Envoyer les commandes à Discord (propriétaire du bot)"
+            ),
+            "Play a tile on a train": "Poser un domino sur un train",
+            "Draw a tile (only when nothing fits)": "Piocher un domino (si rien ne va)",
+            "Pass (after drawing, or with no boneyard)": (
+                "Passer (après avoir pioché, ou pioche vide)"
+            ),
+            "Announce your last tile (knock rule)": ("Annoncer ton dernier domino (règle du toc)"),
+            "Catch a player who did not knock": "Surprendre un joueur qui n'a pas frappé",
+            "See your hand (only you can see it)": "Voir ta main (toi seul la vois)",
+            "See the table again (only you)": "Revoir la table (toi seul)",
+            # /mt new
+            "Named rules (default: the server's default)": (
+                "Règles nommées (par défaut : celles du serveur)"
+            ),
+            "How many rounds (default: all, N-N down to 0-0)": (
+                "Nombre de manches (par défaut : toutes, de N-N à 0-0)"
+            ),
+            "The first round's engine double": "Le double de départ de la première manche",
+            "Knock rule: announce your last tile or draw a penalty": (
+                "Règle du toc : annoncer son dernier domino ou piocher une pénalité"
+            ),
+            "Everyone's hand is visible": "Les mains de tous sont visibles",
+            "First turn: play as many tiles as you can on your own train": (
+                "Premier tour : poser autant de dominos que possible sur son train"
+            ),
+            "What follows a double": "Ce qui suit un double",
+            "How hands left are scored": "Comment compter les dominos restants",
+            "How the round's centre double reaches the table": (
+                "Comment le double central arrive sur la table"
+            ),
+            "Who starts each round": "Qui commence chaque manche",
+            "May the Mexican Train be started on your first turn": (
+                "Peut-on lancer le Train mexicain au premier tour"
+            ),
+            "Hours each player has for a turn (none by default)": (
+                "Heures par tour pour chaque joueur (aucune limite par défaut)"
+            ),
+            "Show where tiles fit in hand DMs": "Montrer où vont les dominos dans les MP",
+            # /mt settings
+            "Default preset for new games": "Préréglage par défaut des nouvelles parties",
+            "Default: knock rule": "Par défaut : règle du toc",
+            "Default: open hands": "Par défaut : mains ouvertes",
+            "Default: fast start": "Par défaut : départ rapide",
+            "Allow games in this channel (once any is set, only those)": (
+                "Autoriser les parties dans ce salon (dès qu'un salon est choisi, "
+                "seulement ceux-là)"
+            ),
+            "Stop allowing games in this channel": "Ne plus autoriser les parties dans ce salon",
+            "Allow games in every channel again": "Autoriser de nouveau tous les salons",
+            "Only members with this role (or Manage Server) may open games": (
+                "Seuls les membres avec ce rôle (ou Gérer le serveur) lancent des parties"
+            ),
+            "Anyone may open games": "Tout le monde peut lancer des parties",
+            "The language of the bot's messages in this server's channels": (
+                "La langue des messages du bot dans les salons de ce serveur"
+            ),
+            # /mt me
+            "Send me my hand by DM": "M'envoyer ma main en MP",
+            "The language of my DMs": "La langue de mes MP",
+            # /play
+            "The tile, e.g. 12-5 (the list shows only tiles you can play)": (
+                "Le domino, ex. 12-5 (la liste ne montre que ceux que tu peux poser)"
+            ),
+            "Where: mexican, or @N for seat N's train (the list shows where it fits)": (
+                "Où : mexican, ou @N pour le train de la place N (la liste montre où il va)"
+            ),
+            "Knock with this move if it leaves you one tile (knock rule)": (
+                "Frapper avec ce coup s'il te laisse un seul domino (règle du toc)"
+            ),
+            # /mt history, export, replay, stats, leaderboard, undo
+            "The moves of a game, in notation, a page at a time": (
+                "Les coups d'une partie, en notation, page par page"
+            ),
+            "Game number (default: this channel's game)": (
+                "Numéro de partie (par défaut : celle de ce salon)"
+            ),
+            "Page number (default: the newest)": "Numéro de page (par défaut : la plus récente)",
+            "A finished game as a file (rules, names, every move)": (
+                "Une partie terminée en fichier (règles, noms, tous les coups)"
+            ),
+            "A round replayed as an animated picture": "Une manche rejouée en image animée",
+            "Round number (default: the latest)": "Numéro de manche (par défaut : la dernière)",
+            "Statistics of a player in this server": "Statistiques d'un joueur sur ce serveur",
+            "The player (default: you)": "Le joueur (par défaut : toi)",
+            "The best players of this server": "Les meilleurs joueurs de ce serveur",
+            "Take back the last turn (host)": "Annuler le dernier tour (hôte)",
+            "Your best move, privately (Hard's advice)": (
+                "Ton meilleur coup, en privé (conseil du niveau Difficile)"
+            ),
+            "Only if it was this player's turn": "Seulement si c'était le tour de ce joueur",
+        }
+    ),
+    **_choices(
+        {
+            "standard": "standard",
+            "fundex": "fundex",
+            "rules-site": "rules-site",
+            "family": "famille",
+            "double-9": "double-9",
+            "double-15": "double-15",
+            "double-18": "double-18",
+            "quick": "rapide",
+            "satisfy the double (standard)": "compléter le double (standard)",
+            "any open train (001)": "n'importe quel train ouvert (001)",
+            "chain doubles (002)": "doubles en chaîne (002)",
+            "pips (standard)": "points (standard)",
+            "Fundex: blanks score 25": "Fundex : les blancs valent 25",
+            "set aside before the deal (standard)": "mis de côté avant la donne (standard)",
+            "highest double starts": "le plus haut double commence",
+            "draw until found": "piocher jusqu'à le trouver",
+            "host, then rotate (standard)": "l'hôte, puis chacun son tour (standard)",
+            "highest tile of the engine's suit": "le plus haut domino de la couleur du départ",
+            "Easy": "Facile",
+            "Normal": "Normal",
+            "Hard": "Difficile",
+            "English": "English",
+            "Français": "Français",
+            "server's Discord language": "langue Discord du serveur",
+        }
+    ),
+}
