@@ -32,7 +32,7 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 #: The cogs, loaded as extensions in this order.
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.schedule")
 
 Clock = Callable[[], datetime]
 

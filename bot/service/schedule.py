@@ -32,11 +32,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from bot.engine import DONE, DRAW, PASS, Move, view_for
+from bot.engine import DONE, DRAW, PASS, Draw, Move, Pass, Play, view_for
 from bot.engine.ai import Level
 from bot.service import errors
 from bot.service.games import GameService, _Batch, _Game, _players, _summary
-from bot.service.outcome import GameSummary, Outcome, Player, Standing
+from bot.service.outcome import Fact, GameSummary, Outcome, Player, Standing
 from bot.store import GameRow, GameStatus, NewEvent, ResultRow, SeatRow, Tx, UserSettings
 from bot.store.schedule import (
     DueRow,
@@ -421,13 +421,29 @@ class ScheduleService:
                     None,
                 )
             player = batch.players[seat_no]
+            shown = _players(g.seats)[seat_no]  # the human, as the channel knows them
             try:
                 self._play_turn(batch, seat_no, player, policy)
                 pending = svc._after_move(batch, 0)
             except BaseException:
                 svc._forget(g.row.id)
                 raise
-            shown = _players(g.seats)[seat_no]  # the human, as the channel knows them
+            mine = [s for s in batch.steps if s.player.seat == seat_no]
+            batch.facts.insert(
+                0,
+                Fact.of(
+                    "turn-played-for",
+                    name=shown.name,
+                    user_id=uid,
+                    reason=due.kind,
+                    policy=policy.value,
+                    replaced=replaced,
+                    missed=missed,
+                    tiles=tuple(str(s.move.tile) for s in mine if isinstance(s.move, Play)),
+                    drew=any(isinstance(s.move, Draw) for s in mine),
+                    passed=any(isinstance(s.move, Pass) for s in mine),
+                ),
+            )
             outcome = await svc._commit_play(g, batch, pending, seats_changed=replaced)
             return TurnPlayed(due, outcome, due.kind, shown, policy, replaced)
 
