@@ -255,23 +255,24 @@ class ScheduleService:
     async def _plan_turn(
         self, tx: Tx, before: GameRow, after: GameRow, seats: tuple[SeatRow, ...], now: datetime
     ) -> None:
-        """The commit hook: when the turn changes, replace the old turn's work with the new's."""
-        w = ScheduleTx(tx)
+        """The commit hook: a new turn gets its work (the old turn's went with it, by the
+        ``due_work_turn`` trigger). Two statements per new turn, none otherwise."""
         key = row_turn_key(after)
         seat = seats[after.turn_seat] if key is not None and after.turn_seat is not None else None
         human = seat is not None and seat.computer is None and seat.user_id is not None
         if key == row_turn_key(before):
             if key is not None and not human:  # the player to move was replaced mid-turn
-                await w.clear_turn_work(after.id)
+                await ScheduleTx(tx).clear_turn_work(after.id)
             return
-        await w.clear_turn_work(after.id)
         if key is None or not human or after.turn_since is None:
             return
         assert seat is not None and seat.user_id is not None
+        w = ScheduleTx(tx)
         uid = seat.user_id
         reminders_on, remind_after_s, away, before_s = await w.turn_facts(after.id, uid)
+        rows = []
         if after.deadline_at is not None:
-            await w.put_due(DueRow(after.id, "timeout", key, uid, after.deadline_at))
+            rows.append(DueRow(after.id, "timeout", key, uid, after.deadline_at))
         if reminders_on:
             when = reminder_time(
                 after.turn_since,
@@ -280,9 +281,10 @@ class ScheduleService:
                 remind_after=timedelta(seconds=remind_after_s),
             )
             if when is not None:
-                await w.put_due(DueRow(after.id, "remind", key, uid, when))
+                rows.append(DueRow(after.id, "remind", key, uid, when))
         if away:
-            await w.put_due(DueRow(after.id, "away", key, uid, now))
+            rows.append(DueRow(after.id, "away", key, uid, now))
+        await w.put_dues(rows)
 
     # ================================================================== due work
 
@@ -760,6 +762,8 @@ def _partial_standings(g: _Game) -> tuple[Standing, ...]:
 Clock = Callable[[], datetime]
 Deliver = Callable[[Notice], Awaitable[None]]
 GameLock = Callable[[int], contextlib.AbstractAsyncContextManager[None]]
+#: Sleeps ``seconds`` or until the event is set (tests and the benchmark pass a virtual one).
+Waiter = Callable[[asyncio.Event, float], Awaitable[None]]
 
 
 @contextlib.asynccontextmanager
@@ -788,6 +792,7 @@ class Scheduler:
         batch: int = 50,
         send_interval: float = 0.25,
         max_sleep: float = 3600.0,
+        waiter: Waiter | None = None,
     ) -> None:
         self.schedule = schedule
         self.clock = clock
@@ -798,6 +803,7 @@ class Scheduler:
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
         self._tick_lock = asyncio.Lock()
+        self._wait: Waiter = waiter or _wait_or_wake
         #: For the benchmark and tests: loop iterations, next-due queries, rows handled.
         self.wakeups = 0
         self.queries = 0
@@ -869,6 +875,10 @@ class Scheduler:
                 log.exception("scheduler tick failed")
                 delay = min(self.max_sleep, RETRY_AFTER.total_seconds())
             if delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), delay)
+                await self._wait(self._wake, delay)
             self.wakeups += 1
+
+
+async def _wait_or_wake(wake: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(wake.wait(), seconds)

@@ -171,6 +171,13 @@ class ScheduleTx:
             f"DELETE FROM due_work WHERE game_id = ? AND kind IN ({marks})", (game_id, *TURN_KINDS)
         )
 
+    async def put_dues(self, rows: Sequence[DueRow]) -> None:
+        await self._c.executemany(
+            "INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(r.game_id, r.kind, r.turn_key, r.user_id, to_db_time(r.due_at)) for r in rows],
+        )
+
     async def put_due(self, row: DueRow) -> None:
         await self._c.execute(
             "INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at) "

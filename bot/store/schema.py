@@ -255,6 +255,15 @@ _V5_SCHEDULE = (
         FROM (SELECT {_STALL_DAYS} AS d) WHERE d > 0 AND NEW.status IN ('lobby', 'active');
     END
     """,
+    # A new turn (or the game's end) retires the old turn's work, whoever wrote the change;
+    # the service's commit hook then plans the new turn's rows in the same transaction.
+    """
+    CREATE TRIGGER due_work_turn AFTER UPDATE OF turn_since, status ON games
+    WHEN NEW.turn_since IS NOT OLD.turn_since OR NEW.status IS NOT OLD.status
+    BEGIN
+        DELETE FROM due_work WHERE game_id = NEW.id AND kind IN ('timeout', 'remind', 'away');
+    END
+    """,
     # Games already running when this migration runs: their stall dates and timeouts.
     f"""
     INSERT INTO due_work (game_id, kind, turn_key, user_id, due_at)

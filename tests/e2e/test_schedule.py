@@ -197,11 +197,15 @@ async def test_restart_sends_a_reminder_due_while_down_once(
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
+        table = last_public(games)
     clock.tick(13 * HOUR)  # the bot is down when the reminder falls due
     bot = make_bot()
     async with running_bot(fake, bot):
-        # The loop starts once the bot is ready and finds the reminder due.
-        await _wait_for_text(fake, games, "a reminder: it's your turn")
+        # The loop starts once the bot is ready and finds the reminder due; the table message
+        # noted before the restart (written when the bot closed) is what it links to.
+        reminder = await _wait_for_text(fake, games, "a reminder: it's your turn")
+        assert f"/{games.id}/{table.id})" in reminder.content
+        assert (await bot.service.messages(game.id))["table"].message_id == table.id
         await timing.cog_of(bot).scheduler.tick()
     bot = make_bot()
     async with running_bot(fake, bot):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -218,6 +219,26 @@ async def test_reminders_wait_for_quiet_hours_to_end_in_the_players_zone(rig: Ri
     rig.clock.now = datetime(2025, 3, 9, 11, 59, tzinfo=UTC)
     assert await rig.tick() == []
     told = await rig.tick(60)
+    assert len(told) == 1 and isinstance(told[0], Reminder) and told[0].user_id == uid
+
+
+async def test_a_reminder_in_quiet_hours_waits_across_the_october_change_in_paris(
+    rig: Rig,
+) -> None:
+    # Turn from 10:00 UTC on October 25 (24 h): the reminder falls at 22:00 UTC, 00:00 CEST on
+    # the night clocks go back; quiet hours 23-7 end at 07:00 CET = 06:00 UTC (not 05:00).
+    rig.clock.now = datetime(2025, 10, 25, 9, 59, 57, tzinfo=UTC)
+    gid = await rig.new_game()
+    uid = await rig.to_move(gid)
+    await rig.schedule.update_my_settings(
+        uid, rig.clock(), time_zone="Europe/Paris", quiet_start=23, quiet_end=7
+    )
+    rig.clock.now = datetime(2025, 10, 25, 22, 0, 1, tzinfo=UTC)
+    assert await rig.tick() == []
+    rig.clock.now = datetime(2025, 10, 26, 5, 30, tzinfo=UTC)  # 06:30 CET: still quiet
+    assert await rig.tick() == []
+    rig.clock.now = datetime(2025, 10, 26, 6, 0, tzinfo=UTC)
+    told = await rig.tick()
     assert len(told) == 1 and isinstance(told[0], Reminder) and told[0].user_id == uid
 
 
@@ -470,3 +491,30 @@ async def test_settings_are_validated(rig: Rig) -> None:
     assert (mine.schedule.quiet_start, mine.schedule.quiet_end) == (23, 23)  # none yet
     mine = await rig.schedule.update_my_settings(ALICE, rig.clock(), quiet_end=7)
     assert (mine.schedule.quiet_start, mine.schedule.quiet_end) == (23, 7)
+
+
+async def test_migration_5_plans_the_games_already_running(db_path: Path, clock: FakeClock) -> None:
+    store = await Store.open(db_path, synchronous="NORMAL")
+    rig = Rig(store, clock)
+    gid = await rig.new_game()
+    deadline = (await rig.games.game(gid)).deadline_at
+    await store.close()
+    # The same file as release 4 left it: no scheduler tables, user_version 4.
+    conn = sqlite3.connect(db_path)
+    conn.executescript(
+        "DROP TRIGGER due_work_stall_new; DROP TRIGGER due_work_stall_touch; "
+        "DROP TRIGGER due_work_turn; "
+        "DROP TABLE due_work; DROP TABLE game_schedule; DROP TABLE user_schedule; "
+        "DROP TABLE guild_schedule; PRAGMA user_version = 4;"
+    )
+    conn.close()
+    store = await Store.open(db_path, synchronous="NORMAL")
+    try:
+        rig = Rig(store, clock)
+        work = {w.kind: w for w in await rig.schedule.rows.work_for(gid)}
+        assert work["timeout"].due_at == deadline
+        assert work["stall"].due_at == (await rig.games.game(gid)).updated_at + timedelta(days=14)
+        told = await rig.tick(25 * 3600)
+        assert [type(n) for n in told] == [TurnPlayed]
+    finally:
+        await store.close()
