@@ -820,15 +820,17 @@ class Scheduler:
         done = 0
         async with self._tick_lock:
             retried: set[tuple[int, str]] = set()
+            seen: set[DueRow] = set()  # every path changes its row; this is insurance
             while True:
                 now = self.clock()
                 rows = [
                     r
                     for r in await self.schedule.due(now, self.batch)
-                    if (r.game_id, r.kind) not in retried
+                    if (r.game_id, r.kind) not in retried and r not in seen
                 ]
                 if not rows:
                     return done
+                seen.update(rows)
                 for row in rows:
                     sent = await self._one(row, now, retried)
                     done += 1

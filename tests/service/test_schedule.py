@@ -5,6 +5,7 @@ Time only moves when a test says so; the scheduler's ``tick`` runs what is due a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -518,3 +519,24 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
         assert [type(n) for n in told] == [TurnPlayed]
     finally:
         await store.close()
+
+
+async def test_an_idle_loop_sleeps_until_the_next_due_time(rig: Rig) -> None:
+    await rig.new_game()
+    waits: list[float] = []
+
+    async def virtual(wake: asyncio.Event, seconds: float) -> None:
+        waits.append(seconds)
+        rig.clock.tick(seconds)
+        if len(waits) == 2:
+            raise asyncio.CancelledError
+
+    loop = Scheduler(
+        rig.schedule, rig.clock, rig._deliver, send_interval=0, max_sleep=86400, waiter=virtual
+    )
+    with pytest.raises(asyncio.CancelledError):
+        await loop.run()
+    # One sleep to the reminder (12 h less the few seconds the set-up took), then it was sent,
+    # then one sleep to the deadline: two looks at the database in 24 hours.
+    assert 12 * 3600 - 10 < waits[0] <= 12 * 3600 and 11 * 3600 < waits[1] <= 12 * 3600
+    assert loop.queries == 2 and [type(n) for n in rig.told] == [Reminder]
