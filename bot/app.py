@@ -34,7 +34,7 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 #: The cogs, loaded as extensions in this order.
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.extras")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.extras", "bot.cogs.schedule")
 
 Clock = Callable[[], datetime]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
@@ -77,8 +77,10 @@ async def open_lobby(
     preset: str | None,
     house_rules: dict[str, object],
     options: GameOptions,
+    on_open: Callable[[GameSummary], Awaitable[None]] | None = None,
 ) -> None:
-    """``/mt new``: check the channel, open the lobby, post its message."""
+    """``/mt new``: check the channel, open the lobby, post its message. ``on_open`` keeps a
+    feature's options for the new game before the host is told it is open."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     async with guarded(interaction):
@@ -115,6 +117,8 @@ async def open_lobby(
         await bot.service.record_message(
             game.id, "lobby", message.channel.id, message.id, bot.now()
         )
+        if on_open is not None:
+            await on_open(game)
         await reply(interaction, tr("lobby.opened", locale, game=game.id))
 
 
@@ -441,7 +445,7 @@ async def publish(
         else bot.get_partial_messageable(game.channel_id)
     )
     try:
-        await target.send(
+        message = await target.send(
             content or None,
             embed=embed,
             files=files,
@@ -451,8 +455,9 @@ async def publish(
     except discord.HTTPException as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
         return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
-    # The table message is not recorded: nothing reads it back (every move posts a new one,
-    # and its buttons carry their own game and version), and the write cost a transaction.
+    # Listeners (the scheduler) note the latest table message, batched: a transaction per
+    # move for it would cost more than the move's own.
+    bot.dispatch("mt_table_posted", game, message)
     return None
 
 

@@ -9,7 +9,6 @@ the channel only ever gets lobby and table messages.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 from typing import Any
 
 import discord
@@ -17,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import MexicanTrainBot
-from bot.cogs import actions, components, render
+from bot.cogs import actions, components, render, timing
 from bot.cogs.common import Interaction, Refusal, bot_of, guarded, is_manager, locale_of, reply
 from bot.cogs.hints import hint_text
 from bot.cogs.language import server_language, set_server_language
@@ -80,10 +79,15 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         engine="How the round's centre double reaches the table",
         first_player="Who starts each round",
         mexican_first_turn="May the Mexican Train be started on your first turn",
-        deadline_hours="Hours each player has for a turn (none by default)",
+        deadline_hours="Hours each player has for a turn (default: the server's, else none)",
         hints="Show where tiles fit in hand DMs",
+        on_timeout="When a player's time runs out (default: the server's, else computer)",
+        replace_after="replace: missed turns in a row before a computer takes the seat (3)",
+        remind_hours="Remind the player this many hours before the deadline (default: half-way)",
     )
+    @app_commands.choices(deadline_hours=timing.DEADLINE_CHOICES)
     @app_commands.choices(
+        on_timeout=timing.POLICY_CHOICES,
         preset=_PRESET_CHOICES,
         double_rule=_DOUBLE_CHOICES,
         scoring=_SCORING_CHOICES,
@@ -104,8 +108,11 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         engine: str | None = None,
         first_player: str | None = None,
         mexican_first_turn: bool | None = None,
-        deadline_hours: app_commands.Range[int, 1, 336] | None = None,
+        deadline_hours: int | None = None,
         hints: bool = True,
+        on_timeout: str | None = None,
+        replace_after: app_commands.Range[int, 1, 10] | None = None,
+        remind_hours: app_commands.Range[int, 1, 71] | None = None,
     ) -> None:
         house: dict[str, object] = {
             key: value
@@ -125,10 +132,20 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
             if value is not None
         }  # fmt: skip
         options = GameOptions(
-            turn_deadline=None if deadline_hours is None else timedelta(hours=deadline_hours),
-            hints=hints,
+            turn_deadline=await timing.resolve_deadline(interaction, deadline_hours), hints=hints
         )
-        await actions.open_lobby(interaction, preset=preset, house_rules=house, options=options)
+        await actions.open_lobby(
+            interaction,
+            preset=preset,
+            house_rules=house,
+            options=options,
+            on_open=timing.game_options_saver(
+                interaction,
+                policy=on_timeout,
+                replace_after=replace_after,
+                remind_hours=remind_hours,
+            ),
+        )
 
     @app_commands.command(name="join", description="Join the game in this channel")
     @app_commands.guild_only()
@@ -185,6 +202,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                     f"{n}: {c}" for n, c in zip(view.names, view.hand_counts, strict=True)
                 )
                 lines.append(tr("status.counts", locale, counts=counts, bone=view.boneyard_count))
+            lines += await timing.status_lines(interaction, game)
             await reply(interaction, "\n".join(lines))
 
     @app_commands.command(name="scores", description="Scores by round and the match so far")
@@ -285,8 +303,14 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         host_role="Only members with this role (or Manage Server) may open games",
         no_host_role="Anyone may open games",
         language="The language of the bot's messages in this server's channels",
+        deadline_hours="Default turn deadline for new games",
+        on_timeout="Default: what happens when a player's time runs out",
+        stall_days="Warn, then close, games nobody moved in this many days (0: never; 14)",
     )
-    @app_commands.choices(preset=_PRESET_CHOICES, language=_SERVER_LANGUAGES)
+    @app_commands.choices(
+        preset=_PRESET_CHOICES, language=_SERVER_LANGUAGES, on_timeout=timing.POLICY_CHOICES
+    )
+    @app_commands.choices(deadline_hours=timing.DEADLINE_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -300,6 +324,9 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         host_role: discord.Role | None = None,
         no_host_role: bool = False,
         language: str | None = None,
+        deadline_hours: int | None = None,
+        on_timeout: str | None = None,
+        stall_days: app_commands.Range[int, 0, 365] | None = None,
     ) -> None:
         bot, locale = self.bot, locale_of(interaction)
         async with guarded(interaction):
@@ -341,6 +368,13 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
             where = ", ".join(f"<#{c}>" for c in new.allowed_channels) or tr("word.all", locale)
             role = f"<@&{new.host_role_id}>" if new.host_role_id else tr("word.anyone", locale)
             house_text = ", ".join(f"{k}={v}" for k, v in sorted(new.house_rules.items())) or "—"
+            timing_text = await timing.settings_text(
+                interaction,
+                is_manager=is_manager(interaction),
+                deadline_hours=deadline_hours,
+                policy=on_timeout,
+                stall_days=stall_days,
+            )
             await reply(
                 interaction,
                 tr(
@@ -356,14 +390,35 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                     "settings.language",
                     locale,
                     language=_server_language_name(bot, guild.id, locale),
-                ),
+                )
+                + "\n"
+                + timing_text,
             )
 
-    @app_commands.command(name="me", description="Your own settings: hand DMs, language")
-    @app_commands.describe(dms="Send me my hand by DM", language="The language of my DMs")
+    @app_commands.command(
+        name="me", description="Your own settings: hand DMs, language, time zone, reminders"
+    )
+    @app_commands.describe(
+        dms="Send me my hand by DM",
+        language="The language of my DMs",
+        time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
+        quiet_start="Quiet hours start (hour 0-23 in your time zone): no reminders until...",
+        quiet_end="...quiet hours end (hour 0-23); equal to the start: no quiet hours",
+        reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
+        reminders="Remind me when it's my turn and I haven't played",
+    )
     @app_commands.choices(language=_LANGUAGES)
+    @app_commands.autocomplete(time_zone=timing.time_zone_autocomplete)
     async def me(
-        self, interaction: Interaction, dms: bool | None = None, language: str | None = None
+        self,
+        interaction: Interaction,
+        dms: bool | None = None,
+        language: str | None = None,
+        time_zone: str | None = None,
+        quiet_start: app_commands.Range[int, 0, 23] | None = None,
+        quiet_end: app_commands.Range[int, 0, 23] | None = None,
+        reminder_dms: bool | None = None,
+        reminders: bool | None = None,
     ) -> None:
         bot, locale = self.bot, locale_of(interaction)
         async with guarded(interaction):
@@ -375,6 +430,14 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 dms_open=True if dms else None,
                 language=language,
             )
+            timing_text = await timing.me_text(
+                interaction,
+                time_zone=time_zone,
+                quiet_start=quiet_start,
+                quiet_end=quiet_end,
+                reminder_dms=reminder_dms,
+                reminders=reminders,
+            )
             await reply(
                 interaction,
                 tr(
@@ -382,7 +445,9 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                     locale,
                     dms=tr("word.on" if settings.hand_dms else "word.off", locale),
                     language=tr(f"language.{settings.language}", locale),
-                ),
+                )
+                + "\n"
+                + timing_text,
             )
 
     @app_commands.command(name="sync", description="Push the slash commands (bot owner only)")

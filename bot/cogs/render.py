@@ -7,7 +7,7 @@ are unit-tested directly. The per-move sentences come from :mod:`bot.words`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from bot.engine import MEXICAN, Play, Rules, SeatView, Tile, TrainView
@@ -20,8 +20,14 @@ MAX_DESCRIPTION = 3800
 
 
 def timestamp(when: datetime) -> str:
-    """A Discord timestamp: each reader sees it in their own time zone, relative ("in 3 h")."""
-    return f"<t:{int(when.timestamp())}:R>"
+    """A Discord timestamp: each reader sees it in their own time zone, relative ("in 3 h")
+    and as a date and time."""
+    unix = int(when.timestamp())
+    return f"<t:{unix}:R> (<t:{unix}:f>)"
+
+
+#: Sentences for facts that features add (code -> params, locale -> line); told first.
+FACT_LINES: dict[str, Callable[[dict[str, object], str | None], str]] = {}
 
 
 def train_label(view_names: Sequence[str], train: int, me: int | None, locale: str | None) -> str:
@@ -93,6 +99,9 @@ def outcome_lines(outcome: Outcome, locale: str | None) -> list[str]:
     started = set(outcome.rounds_started)
     ended = {r.round_no: r for r in outcome.rounds_ended}
     lines: list[str] = []
+    for fact in outcome.facts:
+        if fact.code in FACT_LINES:
+            lines.append(FACT_LINES[fact.code](dict(fact.params), locale))
     for fact in outcome.facts:
         if fact.code in ("kicked", "left", "computer-took-over", "game-ended", "game-abandoned"):
             lines.append(fact_line(fact.code, dict(fact.params), locale))

@@ -41,7 +41,7 @@ import logging
 import random
 import weakref
 import zoneinfo
-from collections.abc import AsyncIterator, Collection, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -101,11 +101,14 @@ from bot.store import (
     ResultRow,
     SeatRow,
     Store,
+    Tx,
     UserSettings,
 )
 
 log = logging.getLogger(__name__)
 _S = TypeVar("_S", UserSettings, GuildSettings)
+#: See :meth:`GameService.add_commit_hook`.
+CommitHook = Callable[[Tx, GameRow, GameRow, tuple[SeatRow, ...], datetime], Awaitable[None]]
 
 #: Event kinds the engine replays; the others (start, leave, kick, end) are the service's.
 ENGINE_KINDS = frozenset({"round", "move"})
@@ -145,6 +148,13 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._rng: random.Random = rng if rng is not None else random.SystemRandom()
         self._replacement = replacement_level
+        self._commit_hooks: list[CommitHook] = []
+
+    def add_commit_hook(self, hook: CommitHook) -> None:
+        """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its
+        writes (``before``/``after``: the game row before and after; ``seats`` after). Features
+        keep their own rows in step with the game this way (the scheduler plans the new turn)."""
+        self._commit_hooks.append(hook)
 
     # ================================================================== lobby
 
@@ -955,13 +965,16 @@ class GameService:
                     await tx.write_results(game_id, results, now)
                     assert m is not None
                     await _record_stats(tx, g.row, batch.seats, m, now)
+                after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
+                for hook in self._commit_hooks:
+                    await hook(tx, g.row, after, batch.seats, now)
         except Conflict:
             self._forget(game_id)
             raise errors.TableChanged() from None
         except BaseException:
             self._forget(game_id)
             raise
-        g.row = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
+        g.row = after
         g.seats = batch.seats
         g.match = m
         g.seq += len(batch.events)

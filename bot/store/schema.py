@@ -215,14 +215,119 @@ _V6_STATS_LANGUAGE = (
     """,
 )
 
+
+#: SQL for "the stored time ``column`` plus ``days`` days", in the stored format (UTC, six
+#: fractional digits: SQLite's %f gives three, so three zeros are appended). Used by triggers.
+def _plus_days(column: str, days: str) -> str:
+    return f"strftime('%Y-%m-%dT%H:%M:%f', {column}, '+' || {days} || ' days') || '000+00:00'"
+
+
+_STALL_DAYS = "COALESCE((SELECT stall_days FROM guild_schedule WHERE guild_id = NEW.guild_id), 14)"
+
+_V5_SCHEDULE = (
+    # Work the scheduler must do, one row per game and kind, with the identity of what it
+    # was planned for (`turn_key`: "seat@turn_since" for turn work; "warn"/"close" for a stall)
+    # so a row that outlived its turn is recognised as stale and does nothing. Turn rows are
+    # written with the move that starts the turn, in its transaction (a commit hook of the
+    # game service); stall rows by the triggers below, so every change to a game (by any
+    # code path) pushes its stall date back. The scheduler sleeps until MIN(due_at).
+    """
+    CREATE TABLE due_work (
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind     TEXT NOT NULL CHECK (kind IN ('timeout', 'remind', 'away', 'stall')),
+        turn_key TEXT NOT NULL,
+        user_id  INTEGER,
+        due_at   TEXT NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX due_work_by_time ON due_work (due_at)",
+    # What the host chose at /mt new for an absent player (copied from the server's defaults).
+    """
+    CREATE TABLE game_schedule (
+        game_id         INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        timeout_policy  TEXT NOT NULL DEFAULT 'computer'
+                        CHECK (timeout_policy IN ('computer', 'skip', 'replace')),
+        replace_after   INTEGER NOT NULL DEFAULT 3 CHECK (replace_after >= 1),
+        remind_before_s INTEGER CHECK (remind_before_s IS NULL OR remind_before_s > 0)
+    )
+    """,
+    # A player's quiet hours (whole hours of their day, in user_settings.time_zone; equal or
+    # NULL: none), DM reminders (opt-in) and away mode. Apart from user_settings, whose
+    # writer replaces whole rows.
+    """
+    CREATE TABLE user_schedule (
+        user_id     INTEGER PRIMARY KEY,
+        quiet_start INTEGER CHECK (quiet_start IS NULL OR quiet_start BETWEEN 0 AND 23),
+        quiet_end   INTEGER CHECK (quiet_end IS NULL OR quiet_end BETWEEN 0 AND 23),
+        remind_dm   INTEGER NOT NULL DEFAULT 0 CHECK (remind_dm IN (0, 1)),
+        away        INTEGER NOT NULL DEFAULT 0 CHECK (away IN (0, 1)),
+        updated_at  TEXT NOT NULL
+    )
+    """,
+    # A server's defaults for new games and its stalled-game limit (0: never close).
+    """
+    CREATE TABLE guild_schedule (
+        guild_id       INTEGER PRIMARY KEY,
+        deadline_s     INTEGER CHECK (deadline_s IS NULL OR deadline_s > 0),
+        timeout_policy TEXT NOT NULL DEFAULT 'computer'
+                       CHECK (timeout_policy IN ('computer', 'skip', 'replace')),
+        stall_days     INTEGER NOT NULL DEFAULT 14 CHECK (stall_days >= 0),
+        updated_at     TEXT NOT NULL
+    )
+    """,
+    f"""
+    CREATE TRIGGER due_work_stall_new AFTER INSERT ON games
+    WHEN NEW.status IN ('lobby', 'active')
+    BEGIN
+        INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at)
+        SELECT NEW.id, 'stall', 'warn', NULL, {_plus_days("NEW.updated_at", "d")}
+        FROM (SELECT {_STALL_DAYS} AS d) WHERE d > 0;
+    END
+    """,
+    # Any change to a game is activity: the stall date moves (and a warning is forgotten);
+    # a game that ends drops all its work.
+    f"""
+    CREATE TRIGGER due_work_stall_touch AFTER UPDATE OF updated_at, status ON games
+    BEGIN
+        DELETE FROM due_work WHERE game_id = NEW.id
+            AND (NEW.status NOT IN ('lobby', 'active') OR kind = 'stall');
+        INSERT INTO due_work (game_id, kind, turn_key, user_id, due_at)
+        SELECT NEW.id, 'stall', 'warn', NULL, {_plus_days("NEW.updated_at", "d")}
+        FROM (SELECT {_STALL_DAYS} AS d) WHERE d > 0 AND NEW.status IN ('lobby', 'active');
+    END
+    """,
+    # A new turn (or the game's end) retires the old turn's work, whoever wrote the change;
+    # the service's commit hook then plans the new turn's rows in the same transaction.
+    """
+    CREATE TRIGGER due_work_turn AFTER UPDATE OF turn_since, status ON games
+    WHEN NEW.turn_since IS NOT OLD.turn_since OR NEW.status IS NOT OLD.status
+    BEGIN
+        DELETE FROM due_work WHERE game_id = NEW.id AND kind IN ('timeout', 'remind', 'away');
+    END
+    """,
+    # Games already running when this migration runs: their stall dates and timeouts.
+    f"""
+    INSERT INTO due_work (game_id, kind, turn_key, user_id, due_at)
+    SELECT g.id, 'stall', 'warn', NULL, {_plus_days("g.updated_at", "14")}
+    FROM games g WHERE g.status IN ('lobby', 'active')
+    """,
+    """
+    INSERT INTO due_work (game_id, kind, turn_key, user_id, due_at)
+    SELECT g.id, 'timeout', g.turn_seat || '@' || g.turn_since, s.user_id, g.deadline_at
+    FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = g.turn_seat
+    WHERE g.status = 'active' AND g.deadline_at IS NOT NULL AND g.turn_since IS NOT NULL
+        AND s.computer IS NULL AND s.user_id IS NOT NULL
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
     _V2_SETTINGS,
     _V3_DEADLINES_STATS,
     _V4_ROUND_SNAPSHOTS,
-    # Numbered 6 because migration 5 comes from the scheduler branch; until that merge it is
-    # applied fifth here (reorder at the merge: _V5 from scheduler, then _V6_STATS_LANGUAGE).
+    _V5_SCHEDULE,
     _V6_STATS_LANGUAGE,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

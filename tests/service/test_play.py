@@ -549,7 +549,7 @@ def test_the_events_table_rejects_edits_outside_the_store(db_path: Path) -> None
     conn = sqlite3.connect(db_path)
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     conn.close()
-    assert names == {"events_append_only_update", "events_append_only_delete"}
+    assert {"events_append_only_update", "events_append_only_delete"} <= names
 
 
 async def test_paced_computers_wait_while_a_human_knocks(

@@ -1,0 +1,266 @@
+"""The scheduler's rows: due work, per-game timeout options, players' quiet hours and away
+mode, servers' defaults, nudges, and the latest table message of each game.
+
+Migration 5 made the tables (see :mod:`bot.store.schema`). This module is part of the store:
+it reads on the store's reader and writes inside a :meth:`Store.transaction` on its writer,
+like :mod:`bot.store.store`, and knows rows, not rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.store.store import MessageRow, Store, Tx, from_db_time, to_db_time
+
+#: Due work that belongs to the current turn (rewritten when the turn changes).
+TURN_KINDS = ("timeout", "remind", "away")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DueRow:
+    """One piece of work: ``kind`` for ``game_id`` at ``due_at``, planned for ``turn_key``."""
+
+    game_id: int
+    kind: str
+    turn_key: str
+    user_id: int | None
+    due_at: datetime
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameScheduleRow:
+    game_id: int
+    timeout_policy: str = "computer"
+    replace_after: int = 3
+    remind_before_s: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UserScheduleRow:
+    user_id: int
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    remind_dm: bool = False
+    away: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GuildScheduleRow:
+    guild_id: int
+    deadline_s: int | None = None
+    timeout_policy: str = "computer"
+    stall_days: int = 14
+
+
+def _due(r: Sequence[Any]) -> DueRow:
+    return DueRow(r[0], r[1], r[2], r[3], from_db_time(r[4]))
+
+
+class ScheduleStore:
+    """Reads (on the store's reader connection) for the scheduler."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self.store._all(sql, params)
+
+    async def next_due(self) -> datetime | None:
+        """The earliest due time of any work (one read of an index's first entry)."""
+        rows = await self._all("SELECT MIN(due_at) FROM due_work")
+        return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
+
+    async def due(self, now: datetime, limit: int) -> list[DueRow]:
+        rows = await self._all(
+            "SELECT game_id, kind, turn_key, user_id, due_at FROM due_work "
+            "WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            (to_db_time(now), limit),
+        )
+        return [_due(r) for r in rows]
+
+    async def work_for(self, game_id: int) -> list[DueRow]:
+        rows = await self._all(
+            "SELECT game_id, kind, turn_key, user_id, due_at FROM due_work WHERE game_id = ? "
+            "ORDER BY due_at",
+            (game_id,),
+        )
+        return [_due(r) for r in rows]
+
+    async def game_schedule(self, game_id: int) -> GameScheduleRow:
+        rows = await self._all(
+            "SELECT game_id, timeout_policy, replace_after, remind_before_s FROM game_schedule "
+            "WHERE game_id = ?",
+            (game_id,),
+        )
+        return GameScheduleRow(*rows[0]) if rows else GameScheduleRow(game_id)
+
+    async def user_schedule(self, user_id: int) -> UserScheduleRow:
+        rows = await self._all(
+            "SELECT user_id, quiet_start, quiet_end, remind_dm, away FROM user_schedule "
+            "WHERE user_id = ?",
+            (user_id,),
+        )
+        if not rows:
+            return UserScheduleRow(user_id)
+        r = rows[0]
+        return UserScheduleRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]))
+
+    async def guild_schedule(self, guild_id: int) -> GuildScheduleRow:
+        rows = await self._all(
+            "SELECT guild_id, deadline_s, timeout_policy, stall_days FROM guild_schedule "
+            "WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return GuildScheduleRow(*rows[0]) if rows else GuildScheduleRow(guild_id)
+
+    async def last_nudge(self, game_id: int) -> datetime | None:
+        rows = await self._all(
+            "SELECT MAX(sent_at) FROM reminders WHERE game_id = ? AND kind = 'nudge'", (game_id,)
+        )
+        return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
+
+    async def messages_of(self, game_ids: Iterable[int]) -> dict[int, dict[str, MessageRow]]:
+        """The recorded bot messages of several games, by game and kind."""
+        ids = sorted(set(game_ids))
+        out: dict[int, dict[str, MessageRow]] = {g: {} for g in ids}
+        if not ids:
+            return out
+        marks = ",".join("?" * len(ids))
+        rows = await self._all(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            f"WHERE game_id IN ({marks})",
+            ids,
+        )
+        for r in rows:
+            out[r[0]][r[1]] = MessageRow(r[0], r[1], r[2], r[3], from_db_time(r[4]))
+        return out
+
+    async def tail_events(self, game_id: int, limit: int) -> list[tuple[int, str, str, int | None]]:
+        """The game's last ``limit`` events, newest first: (seq, kind, payload, actor)."""
+        rows = await self._all(
+            "SELECT seq, kind, payload, actor FROM events WHERE game_id = ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (game_id, limit),
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+class ScheduleTx:
+    """Writes for the scheduler, inside a transaction the caller opened."""
+
+    def __init__(self, tx: Tx) -> None:
+        self._c = tx._c
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return list(await self._c.execute_fetchall(sql, params))
+
+    async def turn_work_keys(self, game_id: int) -> dict[str, str]:
+        marks = ",".join("?" * len(TURN_KINDS))
+        rows = await self._rows(
+            f"SELECT kind, turn_key FROM due_work WHERE game_id = ? AND kind IN ({marks})",
+            (game_id, *TURN_KINDS),
+        )
+        return {r[0]: r[1] for r in rows}
+
+    async def clear_turn_work(self, game_id: int) -> None:
+        marks = ",".join("?" * len(TURN_KINDS))
+        await self._c.execute(
+            f"DELETE FROM due_work WHERE game_id = ? AND kind IN ({marks})", (game_id, *TURN_KINDS)
+        )
+
+    async def put_dues(self, rows: Sequence[DueRow]) -> None:
+        await self._c.executemany(
+            "INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(r.game_id, r.kind, r.turn_key, r.user_id, to_db_time(r.due_at)) for r in rows],
+        )
+
+    async def put_due(self, row: DueRow) -> None:
+        await self._c.execute(
+            "INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (row.game_id, row.kind, row.turn_key, row.user_id, to_db_time(row.due_at)),
+        )
+
+    async def finish_due(self, row: DueRow) -> bool:
+        """Remove a row if it is still the one that was read (same plan, same time)."""
+        cur = await self._c.execute(
+            "DELETE FROM due_work WHERE game_id = ? AND kind = ? AND turn_key = ? AND due_at = ?",
+            (row.game_id, row.kind, row.turn_key, to_db_time(row.due_at)),
+        )
+        return cur.rowcount == 1
+
+    async def finish_away(self, game_id: int, user_id: int) -> None:
+        await self._c.execute(
+            "DELETE FROM due_work WHERE game_id = ? AND kind = 'away' AND user_id = ?",
+            (game_id, user_id),
+        )
+
+    async def move_due(self, row: DueRow, turn_key: str, due_at: datetime) -> bool:
+        """Re-plan a row (a reminder waiting out quiet hours, a stall warning given)."""
+        cur = await self._c.execute(
+            "UPDATE due_work SET turn_key = ?, due_at = ? "
+            "WHERE game_id = ? AND kind = ? AND turn_key = ? AND due_at = ?",
+            (turn_key, to_db_time(due_at), row.game_id, row.kind, row.turn_key,
+             to_db_time(row.due_at)),
+        )  # fmt: skip
+        return cur.rowcount == 1
+
+    async def turn_facts(self, game_id: int, user_id: int) -> tuple[bool, int, bool, int | None]:
+        """For planning a turn: (reminders on, reminder_after_s, away, game remind_before_s)."""
+        rows = await self._rows(
+            "SELECT COALESCE(us.reminders, 1), COALESCE(us.reminder_after_s, 43200), "
+            "COALESCE(sc.away, 0), gs.remind_before_s "
+            "FROM (SELECT ? AS uid, ? AS gid) AS k "
+            "LEFT JOIN user_settings us ON us.user_id = k.uid "
+            "LEFT JOIN user_schedule sc ON sc.user_id = k.uid "
+            "LEFT JOIN game_schedule gs ON gs.game_id = k.gid",
+            (user_id, game_id),
+        )
+        r = rows[0]
+        return bool(r[0]), int(r[1]), bool(r[2]), r[3]
+
+    async def put_game_schedule(self, row: GameScheduleRow) -> None:
+        await self._c.execute(
+            "INSERT OR REPLACE INTO game_schedule (game_id, timeout_policy, replace_after, "
+            "remind_before_s) VALUES (?, ?, ?, ?)",
+            (row.game_id, row.timeout_policy, row.replace_after, row.remind_before_s),
+        )
+
+    async def put_user_schedule(self, row: UserScheduleRow, now: datetime) -> None:
+        await self._c.execute(
+            "INSERT OR REPLACE INTO user_schedule (user_id, quiet_start, quiet_end, remind_dm, "
+            "away, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (row.user_id, row.quiet_start, row.quiet_end, int(row.remind_dm), int(row.away),
+             to_db_time(now)),
+        )  # fmt: skip
+
+    async def put_guild_schedule(self, row: GuildScheduleRow, now: datetime) -> None:
+        await self._c.execute(
+            "INSERT OR REPLACE INTO guild_schedule (guild_id, deadline_s, timeout_policy, "
+            "stall_days, updated_at) VALUES (?, ?, ?, ?, ?)",
+            (row.guild_id, row.deadline_s, row.timeout_policy, row.stall_days, to_db_time(now)),
+        )
+
+    async def log_reminder(
+        self, game_id: int, user_id: int, kind: str, due_at: datetime, sent_at: datetime
+    ) -> None:
+        """Note a reminder or nudge sent (v3's ``reminders`` table: one row per kind)."""
+        await self._c.execute(
+            "INSERT OR REPLACE INTO reminders (game_id, user_id, kind, due_at, sent_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, user_id, kind, to_db_time(due_at), to_db_time(sent_at)),
+        )
+
+    async def set_messages(self, rows: Sequence[tuple[int, str, int, int]], now: datetime) -> None:
+        """Upsert (game, kind, channel, message) rows, skipping games that no longer exist."""
+        await self._c.executemany(
+            "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
+            "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) "
+            "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id, updated_at = excluded.updated_at",
+            [(g, k, c, m, to_db_time(now), g) for g, k, c, m in rows],
+        )

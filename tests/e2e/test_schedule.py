@@ -1,0 +1,249 @@
+"""Playing across time zones, through Discord: deadlines shown, reminders in the channel and by
+DM, quiet hours, timeouts, away mode, nudges, /mt mygames, restarts and stalled games.
+
+The bot's clock is the fake clock: a test moves it and runs the scheduler's tick (or lets the
+running loop, woken by a move, do the work), so nothing here sleeps for real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+from bot.app import MexicanTrainBot
+from bot.cogs import timing
+from bot.store import GameStatus
+from tests.e2e.conftest import FakeClock
+from tests.e2e.helpers import game_here, last_public, open_game, pick, said, to_move
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+
+HOUR = 3600
+
+
+@pytest.fixture(autouse=True)
+def no_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(timing.ScheduleCog, "send_interval", 0)
+    monkeypatch.setattr(timing.ScheduleCog, "flush_delay", 0.01)
+
+
+async def _tick(bot: MexicanTrainBot, clock: FakeClock, seconds: float) -> None:
+    clock.tick(seconds)
+    await timing.cog_of(bot).scheduler.tick()
+
+
+def _text(message: FakeMessage) -> str:
+    parts = [message.content] + [str(e.get("description") or "") for e in message.embeds]
+    return "\n".join(parts)
+
+
+async def _wait_for_text(
+    fake: FakeDiscord, channel: FakeChannel, needle: str, *, after: int = 0
+) -> FakeMessage:
+    def found() -> FakeMessage | None:
+        return next((m for m in channel.messages()[after:] if needle in _text(m)), None)
+
+    return await fake.wait_for(found, timeout=5, what=repr(needle))
+
+
+async def _move(user: FakeUser, channel: FakeChannel, text: str) -> str:
+    tile, _, train = text.partition(" ")
+    if not train:
+        return (await said(await user.slash(text, channel=channel))).content
+    return (await said(await user.slash("play", channel=channel, tile=tile, train=train))).content
+
+
+async def test_deadline_reminder_then_timeout_in_the_channel(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
+        table = last_public(games)
+        # Each reader sees the deadline in their own zone: relative, and as a date and time.
+        assert re.search(r"Play by <t:(\d+):R> \(<t:\1:f>\)", table.content), table.content
+        uid, _ = await to_move(bot, game.id)
+        status = await said(await bob.slash("mt status", channel=games))
+        assert "<t:" in status.content and "the computer plays that turn" in status.content
+
+        await _tick(bot, clock, 11 * HOUR)
+        assert last_public(games) is table
+        await _tick(bot, clock, HOUR)
+        reminder = last_public(games)
+        assert reminder.content.startswith(f"⏰ <@{uid}>, a reminder: it's your turn")
+        link = f"https://discord.com/channels/{fake.guild_id}/{games.id}/{table.id}"
+        assert link in reminder.content and "Play by <t:" in reminder.content
+
+        await _tick(bot, clock, 12 * HOUR)
+        posted = last_public(games)
+        description = posted.embeds[0]["description"]
+        assert re.search(r"time ran out: the computer (played \S+|drew and \w+)", description)
+        assert posted.images()
+        after, _ = await to_move(bot, game.id)
+        assert after != uid and f"<@{after}>, it's your turn" in posted.content
+        count = len(games.messages())
+        await _tick(bot, clock, 60)
+        assert len(games.messages()) == count  # the timeout fired once
+
+
+async def test_quiet_hours_dm_reminders_and_closed_dms(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with running_bot(fake, bot):
+        choices = await alice.autocomplete("mt me", focused="time_zone", time_zone="paris")
+        assert "Europe/Paris" in [c["value"] for c in choices]
+        refused = await said(await alice.slash("mt me", time_zone="Mars/Olympus"))
+        assert "not a time zone" in refused.content
+        answer = await said(
+            await alice.slash(
+                "mt me", time_zone="Europe/Paris", quiet_start=0, quiet_end=9, reminder_dms=True
+            )
+        )
+        assert "Europe/Paris" in answer.content and "0:00 to 9:00" in answer.content
+        assert "by DM" in answer.content
+        # The clock says 12:00 UTC on March 1: the reminder falls at 00:00 UTC, 01:00 in Paris.
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
+        uid, view = await to_move(bot, game.id)
+        assert uid == alice.id
+        dms = len(alice.dms())
+        await _tick(bot, clock, 12 * HOUR)
+        assert len(alice.dms()) == dms  # asleep: it waits for 09:00 Paris (08:00 UTC)
+        await _tick(bot, clock, 7 * HOUR + 55 * 60)
+        assert len(alice.dms()) == dms
+        await _tick(bot, clock, 5 * 60)
+        dm = alice.dms()[-1]
+        assert "A reminder: it's your turn in game" in dm.content and f"<#{games.id}>" in dm.content
+
+        # Bob opts in to DMs, then closes them: the nudge falls back to the channel, and the
+        # bot remembers (no retry).
+        await said(await bob.slash("mt me", reminder_dms=True))
+        await _move(alice, games, str(pick(view.legal)))
+        uid, _ = await to_move(bot, game.id)
+        assert uid == bob.id
+        fake.close_dms(bob)
+        answer = await said(await alice.slash("mt nudge", channel=games))
+        assert "Nudged Bob" in answer.content
+        assert last_public(games).content.startswith(f"👋 <@{bob.id}>, Alice is waiting")
+        assert not (await bot.service.user_settings(bob.id)).dms_open
+
+
+async def test_away_nudge_and_mygames(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        table = last_public(games)
+        assert (await to_move(bot, game.id))[0] == alice.id
+
+        # Where is it my turn? In the server: its games; in a DM: every server.
+        listing = await said(await bob.slash("mt mygames", channel=games))
+        assert f"Game #{game.id} in <#{games.id}>: waiting for Alice" in listing.content
+        listing = await said(await alice.slash("mt mygames"))
+        assert f"**Your turn** — game #{game.id} in <#{games.id}> (" in listing.content
+        assert f"/{fake.guild_id}/{games.id}/{table.id})" in listing.content
+
+        # Nudges: once per interval per game, never your own turn.
+        answer = await said(await bob.slash("mt nudge", channel=games))
+        assert "Nudged Alice" in answer.content
+        assert last_public(games).content.startswith(f"👋 <@{alice.id}>, Bob is waiting")
+        again = await said(await bob.slash("mt nudge", channel=games))
+        assert "nudged recently" in again.content and "<t:" in again.content
+        own = await said(await alice.slash("mt nudge", channel=games))
+        assert "your own turn" in own.content
+
+        # Away: the waiting turn is played at once, and every turn after it, until back.
+        seen = len(games.messages())
+        answer = await said(await alice.slash("mt away", state="on"))
+        assert "You're away" in answer.content and "1 game" in answer.content
+        await _wait_for_text(fake, games, "Alice is away: the computer plays", after=seen)
+        await _wait_for_text(fake, games, "Alice is away: the computer", after=seen + 1)
+        status = await said(await bob.slash("mt status", channel=games))
+        assert "Away: Alice" in status.content
+        for _ in range(2):
+            current = await game_here(bot, games)
+            if current.status is not GameStatus.ACTIVE:
+                break
+            uid, view = await to_move(bot, game.id)
+            assert uid == bob.id  # Alice's turns never wait
+            seen = len(games.messages())
+            await _move(users[uid], games, str(pick(view.legal)))
+            if (await bot.service.game(game.id)).status is GameStatus.ACTIVE:
+                await _wait_for_text(fake, games, "Alice is away: the computer", after=seen)
+        answer = await said(await alice.slash("mt away", state="off"))
+        assert "Welcome back" in answer.content
+        if (await bot.service.game(game.id)).status is GameStatus.ACTIVE:
+            await _wait_for_text(fake, games, "Alice is back and plays their own turns")
+
+
+async def test_restart_sends_a_reminder_due_while_down_once(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
+        table = last_public(games)
+    clock.tick(13 * HOUR)  # the bot is down when the reminder falls due
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        # The loop starts once the bot is ready and finds the reminder due; the table message
+        # noted before the restart (written when the bot closed) is what it links to.
+        reminder = await _wait_for_text(fake, games, "a reminder: it's your turn")
+        assert f"/{games.id}/{table.id})" in reminder.content
+        assert (await bot.service.messages(game.id))["table"].message_id == table.id
+        await timing.cog_of(bot).scheduler.tick()
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await timing.cog_of(bot).scheduler.tick()
+        reminders = [m for m in games.messages() if "a reminder" in m.content]
+        assert len(reminders) == 1
+        assert (await bot.service.game(game.id)).status is GameStatus.ACTIVE
+
+
+async def test_server_defaults_and_a_stalled_lobby(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice = fake.user("alice")
+    async with running_bot(fake, bot):
+        refused = await said(await alice.slash("mt settings", channel=games, stall_days=3))
+        assert "Manage Server" in refused.content
+        answer = await said(
+            await fake.owner.slash(
+                "mt settings", channel=games, deadline_hours=12, on_timeout="skip", stall_days=3
+            )
+        )
+        assert "turn deadline 12 h" in answer.content and "skipped" in answer.content
+        assert "after 3 days" in answer.content
+        await said(await alice.slash("mt new", channel=games, preset="quick"))
+        lobby = last_public(games)
+        game = await game_here(bot, games)
+        assert game.options.turn_deadline is not None
+        assert game.options.turn_deadline.total_seconds() == 12 * HOUR
+        schedule = await timing.cog_of(bot).schedule.game_schedule(game.id)
+        assert schedule.timeout_policy == "skip"
+
+        await _tick(bot, clock, 3 * 24 * HOUR + 60)
+        warning = last_public(games)
+        assert f"Lobby #{game.id} has waited 3 days. <@{alice.id}>" in warning.content
+        await _tick(bot, clock, 2 * 24 * HOUR + 60)
+        assert "was closed: it never started" in last_public(games).content
+        assert (await bot.service.game(game.id)).status is GameStatus.ABANDONED
+        assert lobby.buttons == []  # the lobby message lost its Join button
