@@ -241,3 +241,98 @@ TEXTS: dict[str, Mapping[str, str]] = {
         }
     ),
 }
+
+
+# Playing across time zones (bot/cogs/timing.py): deadlines, reminders, away, nudge, mygames.
+TEXTS.update(
+    {
+        **_names(
+            {
+                "away": "absent",
+                "mygames": "mesparties",
+                "nudge": "relancer",
+                "on_timeout": "temps_écoulé",
+                "quiet_start": "calme_début",
+                "quiet_end": "calme_fin",
+                "remind_hours": "rappel_heures",
+                "reminder_dms": "rappels_mp",
+                "reminders": "rappels",
+                "replace_after": "remplacer_après",
+                "stall_days": "jours_inactivité",
+                "state": "état",
+                "time_zone": "fuseau_horaire",
+            }
+        ),
+        **_descs(
+            {
+                "...quiet hours end (hour 0-23); equal to the start: no quiet hours": (
+                    "…fin des heures calmes (heure 0-23) ; égale au début : pas d'heures calmes"
+                ),
+                "Away: the computer plays your turns at once until you return": (
+                    "Absent : l'ordinateur joue tes tours aussitôt, jusqu'à ton retour"
+                ),
+                "Default turn deadline for new games": (
+                    "Délai par tour par défaut pour les nouvelles parties"
+                ),
+                "Default: what happens when a player's time runs out": (
+                    "Par défaut : ce qui se passe quand le temps d'un joueur est écoulé"
+                ),
+                "Hours each player has for a turn (default: the server's, else none)": (
+                    "Heures par tour pour chaque joueur (défaut : celui du serveur, sinon aucun)"
+                ),
+                "Quiet hours start (hour 0-23 in your time zone): no reminders until...": (
+                    "Début des heures calmes (heure 0-23 de ton fuseau) : pas de rappel avant…"
+                ),
+                "Remind me when it's my turn and I haven't played": (
+                    "Me rappeler quand c'est mon tour et que je n'ai pas joué"
+                ),
+                "Remind the player this many hours before the deadline (default: half-way)": (
+                    "Rappeler le joueur tant d'heures avant l'échéance (défaut : à mi-temps)"
+                ),
+                "Remind the player to move that you wait": (
+                    "Rappeler au joueur dont c'est le tour qu'on l'attend"
+                ),
+                "Send my turn reminders by DM instead of a mention in the channel": (
+                    "M'envoyer les rappels en message privé plutôt qu'une mention dans le salon"
+                ),
+                "Warn, then close, games nobody moved in this many days (0: never; 14)": (
+                    "Avertir puis fermer les parties inactives depuis tant de jours "
+                    "(0 : jamais ; 14)"
+                ),
+                "When a player's time runs out (default: the server's, else computer)": (
+                    "Quand le temps d'un joueur est écoulé "
+                    "(défaut : celui du serveur, sinon ordinateur)"
+                ),
+                "Your games and where it's your turn (in a DM: all servers)": (
+                    "Tes parties et celles où c'est ton tour (en privé : tous les serveurs)"
+                ),
+                "Your own settings: hand DMs, language, time zone, reminders": (
+                    "Tes réglages : main en privé, langue, fuseau horaire, rappels"
+                ),
+                "Your time zone, e.g. Europe/Paris (for quiet hours)": (
+                    "Ton fuseau horaire, p. ex. Europe/Paris (pour les heures calmes)"
+                ),
+                "on: you are away; off: you are back": "on : tu es absent ; off : tu es de retour",
+                "replace: missed turns in a row before a computer takes the seat (3)": (
+                    "remplacer : tours manqués d'affilée avant que l'ordinateur prenne la place (3)"
+                ),
+            }
+        ),
+        **_choices(
+            {
+                "1 h": "1 h",
+                "12 h": "12 h",
+                "24 h": "24 h",
+                "72 h": "72 h",
+                "none": "aucun",
+                "on": "oui",
+                "off": "non",
+                "computer plays that turn (default)": "l'ordinateur joue ce tour (par défaut)",
+                "computer takes the seat after K missed turns": (
+                    "l'ordinateur prend la place après K tours manqués"
+                ),
+                "skip: draw and pass": "sauter : piocher et passer",
+            }
+        ),
+    }
+)
