@@ -19,7 +19,8 @@ from bot.config import Config, ConfigError
 from bot.engine import IllegalMove, MoveError, Play
 from bot.service import GameService, errors
 from bot.store import Store
-from tests.service.conftest import ALICE, BOB, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,37 +8,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
-
-
-class FakeClock:
-    """Time that moves only when a test says so (deadlines are computed from it)."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def tick(self, seconds: float = 1) -> datetime:
-        self.now += timedelta(seconds=seconds)
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "games.sqlite3"
+from tests.clock import FakeClock
 
 
 @pytest.fixture

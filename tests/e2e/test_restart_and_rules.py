@@ -8,7 +8,7 @@ from collections.abc import Callable
 from bot.app import MexicanTrainBot
 from bot.engine import Play
 from bot.store import GameStatus
-from tests.e2e.conftest import FakeClock
+from tests.clock import FakeClock
 from tests.e2e.helpers import (
     game_here,
     last_public,

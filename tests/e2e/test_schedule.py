@@ -15,7 +15,7 @@ import pytest
 from bot.app import MexicanTrainBot
 from bot.cogs import timing
 from bot.store import GameStatus
-from tests.e2e.conftest import FakeClock
+from tests.clock import FakeClock
 from tests.e2e.helpers import game_here, last_public, open_game, pick, said, to_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 

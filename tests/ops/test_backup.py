@@ -13,8 +13,9 @@ import pytest
 from bot.ops.backup import BackupError, backup, destination
 from bot.service import GameService
 from bot.store import GameStatus, Store
+from tests.clock import FakeClock
 from tests.ops.helpers import ROOT, bot_env
-from tests.service.conftest import ALICE, BOB, FakeClock
+from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,30 +15,6 @@ GUILD = 1000
 CHANNEL = 2000
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
-
-
-class FakeClock:
-    """Time that moves only when a test says so."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def tick(self, seconds: float = 1) -> datetime:
-        self.now += timedelta(seconds=seconds)
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "games.sqlite3"
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from typing import Any
 from bot.engine import Move, Play
 from bot.engine.ai import Level
 from bot.service import GameService, Outcome
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, NAMES, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, NAMES
 
 
 async def new_game(

@@ -14,7 +14,8 @@ import pytest
 
 from bot.service import GameService, errors
 from bot.store import Store
-from tests.service.conftest import ALICE, BOB, CHANNEL, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CHANNEL
 from tests.service.helpers import new_game, play_turn
 
 ROOT = Path(__file__).resolve().parents[2]

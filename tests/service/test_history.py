@@ -10,7 +10,8 @@ from bot.service import GameService, errors
 from bot.service import history as story
 from bot.service.undo import undo
 from bot.store import GameStatus
-from tests.service.conftest import ALICE, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE
 from tests.service.helpers import new_game, play_turn
 
 

@@ -11,7 +11,8 @@ from bot.engine import PRESETS
 from bot.engine.ai import Level
 from bot.service import GameOptions, GameService, errors
 from bot.store import GameStatus, Store
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
 from tests.service.helpers import new_game
 
 

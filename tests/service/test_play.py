@@ -15,7 +15,8 @@ from bot.engine.position import to_position
 from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
 from bot.service.games import _replay
 from bot.store import GameStatus, Store
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.service.helpers import new_game, pick, play_turn
 
 

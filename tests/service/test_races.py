@@ -13,7 +13,8 @@ import pytest
 from bot.engine.position import to_position
 from bot.service import GameService, Outcome, errors
 from bot.store import Store, Tx
-from tests.service.conftest import ALICE, BOB, CHANNEL, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CHANNEL
 from tests.service.helpers import new_game, pick, play_turn
 
 

@@ -30,7 +30,8 @@ from bot.service.schedule import (
     reminder_time,
 )
 from bot.store import GameStatus, Store
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES
 from tests.service.helpers import pick
 
 HOUR = timedelta(hours=1)

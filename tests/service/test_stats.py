@@ -10,7 +10,8 @@ from bot.service import GameService, stats
 from bot.service.games import _replay
 from bot.store import GameStatus, Store
 from bot.store import stats as rows_sql
-from tests.service.conftest import ALICE, BOB, GUILD, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, GUILD
 from tests.service.helpers import new_game, play_turn
 
 

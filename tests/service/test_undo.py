@@ -12,7 +12,8 @@ from bot.service import GameService, errors
 from bot.service.games import _replay
 from bot.service.undo import NothingToUndo, UndoTooLate, undo
 from bot.store import GameStatus, Store
-from tests.service.conftest import ALICE, BOB, CAROL, FakeClock
+from tests.clock import FakeClock
+from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import new_game, pick, play_turn
 
 

@@ -1,5 +1,5 @@
-"""The store tests use the service tests' real-file fixtures."""
+"""The store tests use the service tests' real-file fixture (``db_path`` is project-wide)."""
 
-from tests.service.conftest import db_path, store
+from tests.service.conftest import store
 
-__all__ = ["db_path", "store"]
+__all__ = ["store"]
