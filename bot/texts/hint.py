@@ -82,4 +82,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "lay the next tile of your planned own train",
         "fr": "pose le domino suivant de ton train prévu",
     },
+    "hint.reason.endgame": {
+        "en": "few tiles are hidden now: playing the round out over likely places for them, "
+        "this move wins most often",
+        "fr": "il reste peu de dominos cachés : en jouant la manche jusqu'au bout "
+        "selon leurs places probables, ce coup gagne le plus souvent",
+    },
 }

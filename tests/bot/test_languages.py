@@ -126,3 +126,12 @@ def test_every_literal_key_is_in_the_catalog() -> None:
 def test_every_rule_has_a_name_in_both_languages() -> None:
     for f in dataclasses.fields(Rules):
         assert f"rule.{f.name}" in CATALOG, f.name
+
+
+def test_every_hint_reason_is_in_both_languages() -> None:
+    """``/mt hint`` looks its reason up by code, so no literal key names them."""
+    from bot.engine.ai import REASONS
+
+    for code, english in REASONS.items():
+        entry = CATALOG[f"hint.reason.{code}"]
+        assert entry["en"] == english and entry["fr"], code

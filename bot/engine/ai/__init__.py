@@ -7,7 +7,8 @@ log records the move itself, so replay never re-runs a computer player.
 
 Three levels: **Easy** plays a legal move at random, **Normal** plays greedily (heavy tiles
 first, doubles it can satisfy, its own train, the Mexican Train early) and **Hard** plans its
-longest own train and searches its whole turn (see :mod:`bot.engine.ai.hard`). :func:`hint`
+longest own train, searches its whole turn, and heads-up plays endgames out exactly over
+sampled deals of the hidden tiles (see :mod:`bot.engine.ai.hard`). :func:`hint`
 gives the Hard player's suggestion for a human seat, and :func:`longest_train` the plan.
 """
 

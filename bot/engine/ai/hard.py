@@ -14,11 +14,20 @@ chain of doubles, a drawn tile that must be played), and scores where the turn e
   one or two tiles (or nobody can draw), so then it dumps its heaviest tiles.
 * **Its marker.** A raised marker lets others take over its train, so playing home to close
   it is worth a turn's fraction; a draw it will likely have to pass on costs too.
+* **A live train.** A plan ending in a pip that unseen tiles still bear can grow from draws;
+  one ending in a dead pip leaves only the shared trains once it is laid.
 * **Opponents.** From the public log it learns which suits each player lacked when it drew
   (:mod:`bot.engine.ai.knowledge`) and rewards leaving the next player ends, or an open double,
-  it probably cannot play on: doubles are played to hurt only when that is likely.
+  it probably cannot play on, and its own train ending in such a suit (when that train is
+  marked and open to it): doubles are played to hurt only when that is likely.
 
-A fast start simply lays the planned train. Nothing looks past what the seat may see.
+A fast start simply lays the planned train.
+
+**Heads-up endgames.** With one opponent and at most ten tiles left to draw, few deals of the
+hidden tiles remain; :mod:`bot.engine.ai.endgame` plays the round out exactly in a few sampled
+deals, and a move that wins in more of them overrides the heuristic above (which still breaks
+ties). Once the boneyard is empty that search is exact. Nothing looks past what the seat may
+see: the deals are drawn from the seat's own knowledge.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from bot.engine.ai import endgame
 from bot.engine.ai.knowledge import Knowledge, chance_any, read_view
 from bot.engine.ai.state import round_from_view
 from bot.engine.ai.trains import longest_train
@@ -42,6 +52,12 @@ CHAIN_RISK = 0.5
 MARKER = 1.2
 DRAW_COST = 0.8
 BLOCK = 5.0
+#: The value of leaving the next player's own train ending in a suit it probably lacks.
+OWN_BLOCK = 1.0
+#: The value of a planned train whose last end is still live: unseen tiles bear its pip (up
+#: to LIVE_CAP of them), so draws can extend it; a dead end leaves only shared trains.
+LIVE = 2.5
+LIVE_CAP = 6
 #: Turns per penalty pip in hand: by the fewest tiles an opponent holds (1, 2, 3, more), and
 #: at least PIP_DRY once the boneyard is empty and the round may block.
 PIP_1 = 0.35
@@ -82,6 +98,10 @@ REASONS: dict[str, str] = {
     "start-mexican": "start the Mexican Train with a tile your own train cannot use",
     "block": "leave the next player an end it probably cannot play",
     "follow-plan": "lay the next tile of your planned own train",
+    "endgame": (
+        "few tiles are hidden now: playing the round out over likely places for them, "
+        "this move wins most often"
+    ),
 }
 
 
@@ -113,16 +133,28 @@ def hard_decision(view: SeatView, rng: random.Random) -> Decision:
             return Decision(done[0], "done", plan)
     know = read_view(view)
     search = _TurnSearch(view, know, rng)
-    best: tuple[float, int] | None = None
-    choice: Play | Done = plays[0]
-    for i, move in enumerate(legal):
-        if not isinstance(move, Play | Done):
-            continue
-        value = search.value(move)
-        key = (value, -i)
-        if best is None or key > best:
-            best, choice = key, move
+    candidates = [m for m in legal if isinstance(m, Play | Done)]
+    values = [search.value(m) for m in candidates]
+    # The heuristic's choice; among equal values the move listed first.
+    choice = candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
+    shares = _endgame(view, know, search.root, candidates, rng)
+    if shares is not None:
+        best = max(range(len(candidates)), key=lambda i: (shares[candidates[i]], values[i], -i))
+        if shares[candidates[best]] > shares[choice]:
+            return Decision(candidates[best], "endgame", plan)
     return Decision(choice, _reason(view, know, choice, plan), plan)
+
+
+def _endgame(
+    view: SeatView, know: Knowledge, root: Round, moves: list[Play | Done], rng: random.Random
+) -> dict[Move, float] | None:
+    """The share of sampled endgame worlds each move wins, when the endgame search applies."""
+    seat = view.seat
+    if seat is None or not endgame.applies(root):
+        return None
+    other = 1 - seat
+    hidden = view.visible_hands[other] is None
+    return endgame.judge(root, seat, moves, know.lacks[other], rng, hidden=hidden)
 
 
 class _TurnSearch:
@@ -137,6 +169,7 @@ class _TurnSearch:
         self.leaves = 0
         self.trains: dict[tuple[tuple[Tile, ...], int], tuple[Tile, ...]] = {}
         self.suits: dict[tuple[int, int], float] = {}
+        self.left: dict[int, int] = {}
         others = [c for s, c in enumerate(view.hand_counts) if s != self.seat]
         danger = min(others) if others else 99
         weight = {1: PIP_1, 2: PIP_2, 3: PIP_3}.get(danger, PIP_BASE)
@@ -187,6 +220,12 @@ class _TurnSearch:
             self.suits[key] = p
         return p
 
+    def _left(self, pip: int) -> int:
+        n = self.left.get(pip)
+        if n is None:
+            n = self.left[pip] = self.know.suit_left(pip)
+        return n
+
     def _pips(self, rnd: Round) -> float:
         return float(hand_score(rnd.hands[self.seat], rnd.rules.scoring))
 
@@ -215,11 +254,17 @@ class _TurnSearch:
                     continue
                 turns += 1.0 if (t.high in outlets or t.low in outlets) else 1.0 + WAIT
         value = -turns - self.pip_weight * self._pips(rnd)
+        end = trains[seat].end
+        for t in plan:
+            end = t.other(end)
+        value += LIVE * min(self._left(end), LIVE_CAP) / LIVE_CAP
         if trains[seat].marked or passing:
             value -= MARKER
         if draw:
             value -= DRAW_COST + MARKER * 0.5
         value += BLOCK * (1.0 - self._next_can_play(rnd))
+        nxt = (seat + 1) % rnd.players
+        value += OWN_BLOCK * (1.0 - self._holds(nxt, trains[nxt].end))
         return value
 
     def _next_can_play(self, rnd: Round) -> float:

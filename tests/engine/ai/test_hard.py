@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.engine import MEXICAN, Play, parse_move
-from bot.engine.ai import REASONS, Level, choose_move, hint
+from bot.engine.ai import REASONS, Level, choose_move, hard, hint
 from bot.engine.ai.knowledge import read_view
 from bot.engine.tiles import parse_tiles
 from bot.engine.view import round_view
@@ -108,3 +110,21 @@ def test_decisions_do_not_depend_on_hidden_tiles() -> None:
         rnd.reindex()
         assert _hard(rnd, 0) == before[0]
     assert parse_move(before[0]) in round_view(rnd, 0).legal
+
+
+def test_keeps_its_own_train_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Own train ends in 5; 5-9 or 5-2 goes there. Every other 9 is on the table, so after
+    # 5-9 nothing could ever follow it; plenty of 2s are still unseen. Hard leaves the live
+    # end, though 5-9 would shed more pips.
+    rnd = table(
+        ["5-9 5-2 0-3 1-4", "6-1 7-2 8-0 10-4 11-6"],
+        {
+            "@1": "12-5",
+            "@2": "12-2 2-9",
+            "mexican": "12-9 9-9 9-0 0-1 1-9 9-3 3-4 4-9 9-6 6-7 7-9 9-8 8-10 10-9 9-11",
+        },
+    )
+    assert _hard(rnd) == "5-2 @1"
+    # The pips alone would have chosen the other tile.
+    monkeypatch.setattr(hard, "LIVE", 0.0)
+    assert _hard(rnd) == "9-5 @1"
