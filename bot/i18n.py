@@ -230,6 +230,10 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "Computer player added to game #{game}.",
         "fr": "Joueur ordinateur ajouté à la partie n°{game}.",
     },
+    "lobby.did.uncpu": {
+        "en": "Computer player removed from game #{game}.",
+        "fr": "Joueur ordinateur retiré de la partie n°{game}.",
+    },
     "lobby.did.end": {"en": "Game #{game} ended.", "fr": "Partie n°{game} terminée."},
     "lobby.did.kick": {
         "en": "{name} was removed; a computer plays their seat.",
@@ -332,6 +336,10 @@ CATALOG: dict[str, Mapping[str, str]] = {
     "select.computer": {
         "en": "Add a computer player…",
         "fr": "Ajouter un joueur ordinateur…",
+    },
+    "select.remove-computer": {
+        "en": "Remove a computer player…",
+        "fr": "Retirer un joueur ordinateur…",
     },
     "select.move": {"en": "Your move…", "fr": "Ton coup…"},
     "level.easy": {"en": "Easy", "fr": "Facile"},

@@ -108,7 +108,7 @@ async def open_lobby(
         public = channel_locale(interaction)
         try:
             message = await channel.send(
-                embed=lobby_embed(game, public), view=components.lobby_view(game.id, public)
+                embed=lobby_embed(game, public), view=lobby_controls(game, public)
             )
         except discord.HTTPException as exc:
             # No lobby message means nobody can join: do not leave a ghost game behind.
@@ -144,6 +144,12 @@ def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
     return embed
 
 
+def lobby_controls(game: GameSummary, locale: str | None) -> discord.ui.View:
+    """The lobby's buttons and selects, with a way to take out each computer player seated."""
+    computers = [(p.seat, p.name) for p in game.players if p.is_computer]
+    return components.lobby_view(game.id, locale, computers)
+
+
 async def refresh_lobby(interaction: Interaction | None, game: GameSummary) -> None:
     """Edit the lobby message to show the seats now (buttons go once the lobby closes)."""
     bot = _bot(interaction)
@@ -151,7 +157,7 @@ async def refresh_lobby(interaction: Interaction | None, game: GameSummary) -> N
     if row is None:
         return
     locale = channel_locale(interaction)
-    view = components.lobby_view(game.id, locale) if game.status is GameStatus.LOBBY else None
+    view = lobby_controls(game, locale) if game.status is GameStatus.LOBBY else None
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
     try:
         await message.edit(embed=lobby_embed(game, locale), view=view)
@@ -160,9 +166,17 @@ async def refresh_lobby(interaction: Interaction | None, game: GameSummary) -> N
 
 
 async def lobby_action(
-    interaction: Interaction, game_id: int | None, action: str, *, level: str | None = None
+    interaction: Interaction,
+    game_id: int | None,
+    action: str,
+    *,
+    level: str | None = None,
+    seat: int | None = None,
+    name: str | None = None,
 ) -> None:
-    """Join, leave, start, cancel, add a computer: from a lobby button or a ``/mt`` command."""
+    """Join, leave, start, cancel, add or remove a computer: from a lobby button or select, or
+    a ``/mt`` command. ``seat`` (0-based) and ``name`` say which computer player to remove,
+    as the lobby message showed it."""
     bot = _bot(interaction)
     locale = locale_of(interaction)
     user = interaction.user
@@ -180,6 +194,14 @@ async def lobby_action(
                 out = await svc.start(game_id, user.id, now, is_manager=manager, computer_moves=0)
             elif action == "cancel":
                 out = await svc.end(game_id, user.id, now, is_manager=manager)
+            elif action == "uncpu":
+                game = await svc.game(game_id)
+                sitting = next((p for p in game.players if p.seat == seat), None)
+                if sitting is None or not sitting.is_computer or sitting.name != name:
+                    raise Refusal("error.table-changed")
+                out = await svc.remove_computer(
+                    game_id, user.id, sitting.seat, now, is_manager=manager
+                )
             else:
                 out = await svc.add_computer(
                     game_id, user.id, now, level=Level(level or "normal"), is_manager=manager

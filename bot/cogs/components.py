@@ -10,6 +10,7 @@ acting on a stale picture. The callbacks only parse; the work is in :mod:`bot.co
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -84,6 +85,54 @@ class ComputerSelect(
         await actions.lobby_action(interaction, self.game_id, "cpu", level=str(values[0]))
 
 
+class RemoveComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mt:(?P<game>\d+):lobby:uncpu"
+):
+    """Take a computer player out of the lobby (host only): one option per computer seat.
+
+    Each option's value is ``seat:name`` as the lobby message last showed it. Seats move up
+    when one is removed, so a pick whose seat no longer holds that computer is refused as
+    stale rather than removing whoever sits there now.
+    """
+
+    def __init__(
+        self, game_id: int, computers: Sequence[tuple[int, str]] = (), locale: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:lobby:uncpu",
+                placeholder=tr("select.remove-computer", locale),
+                options=[
+                    discord.SelectOption(label=name[:100], value=f"{seat}:{name}"[:100])
+                    for seat, name in computers
+                ]
+                # Only rebuilt to dispatch a pick: the options are never sent from here.
+                or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RemoveComputerSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        from bot.cogs import actions
+
+        data: Any = interaction.data or {}
+        values = data.get("values") or [""]
+        seat, _, name = str(values[0]).partition(":")
+        await actions.lobby_action(
+            interaction,
+            self.game_id,
+            "uncpu",
+            seat=int(seat) if seat.isdigit() else -1,
+            name=name,
+        )
+
+
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<action>play|draw|pass|hand|knock)",
@@ -150,16 +199,22 @@ class MoveSelect(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ComputerSelect,
+    RemoveComputerSelect,
     TurnButton,
     MoveSelect,
 )
 
 
-def lobby_view(game_id: int, locale: str | None) -> discord.ui.View:
+def lobby_view(
+    game_id: int, locale: str | None, computers: Sequence[tuple[int, str]] = ()
+) -> discord.ui.View:
+    """The lobby's controls; ``computers`` (seat, name) adds a select to take one out."""
     view = discord.ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
         view.add_item(LobbyButton(game_id, action, locale))
     view.add_item(ComputerSelect(game_id, locale))
+    if computers:
+        view.add_item(RemoveComputerSelect(game_id, computers, locale))
     return view
 
 

@@ -287,7 +287,7 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
                 tr("rematch.posted", public, old=game_id, mentions=mentions, host=mention(
                     user.id, user.display_name)),
                 embed=actions.lobby_embed(game, public),
-                view=components.lobby_view(game.id, public),
+                view=actions.lobby_controls(game, public),
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
             )  # fmt: skip
         except discord.HTTPException as exc:

@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     to_move,
 )
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
+from tests.fakediscord.interactions import Invocation
 
 
 async def _move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
@@ -87,7 +88,8 @@ async def test_computer_players_move_like_anyone(
         assert "CPU 2 (computer, hard)" in lobby.embeds[0]["fields"][0]["value"]
         # Only the host may add computer players or start.
         bob = fake.user("bob")
-        answer = await said(await bob.select(lobby, values=["normal"]))
+        add = f"mt:{(await game_here(bot, games)).id}:lobby:cpu"
+        answer = await said(await bob.select(lobby, values=["normal"], custom_id=add))
         assert "Only the host" in answer.content
         await said(await alice.click(lobby, label="Start"))
         game = await game_here(bot, games)
@@ -105,6 +107,56 @@ async def test_computer_players_move_like_anyone(
         assert computer_posts and all(m.images() for m in computer_posts)
         # Each computer move has its own message: one line each.
         assert all(m.embeds[0]["description"].count("(computer)") == 1 for m in computer_posts)
+
+
+async def test_the_host_takes_a_computer_player_back_out_of_the_lobby(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with running_bot(fake, bot):
+        await open_game(fake, bot, games, alice, [], start=False, preset="quick")
+        lobby = last_public(games)
+        game_id = (await game_here(bot, games)).id
+        add, remove = f"mt:{game_id}:lobby:cpu", f"mt:{game_id}:lobby:uncpu"
+
+        def offered() -> dict[str, str]:
+            return {o["label"]: o["value"] for s in lobby.selects if s["custom_id"] == remove
+                    for o in s["options"]}  # fmt: skip
+
+        async def computers() -> list[str]:
+            return [p.name for p in (await game_here(bot, games)).players if p.is_computer]
+
+        # No computer seated: nothing to remove, so no such select.
+        assert [s["custom_id"] for s in lobby.selects] == [add]
+        for level in ("easy", "hard", "normal"):
+            await said(await alice.select(lobby, values=[level], custom_id=add))
+        # The lobby message now offers each computer seat by name.
+        before = offered()
+        assert set(before) == {"CPU 1", "CPU 2", "CPU 3"}
+        # Only the host may take one out, and a refusal changes nothing.
+        answer = await said(await bob.select(lobby, values=[before["CPU 1"]], custom_id=remove))
+        assert "Only the host" in answer.content
+        assert await computers() == ["CPU 1", "CPU 2", "CPU 3"]
+        answer = await said(await alice.select(lobby, values=[before["CPU 1"]], custom_id=remove))
+        assert "Computer player removed" in answer.content
+        assert await computers() == ["CPU 2", "CPU 3"]
+        seats = lobby.embeds[0]["fields"][0]["value"]
+        assert "CPU 1" not in seats and "CPU 2 (computer, hard)" in seats
+        # The others moved up a seat. A phone still showing the old lobby picks CPU 2 at its
+        # old seat, where CPU 3 sits now: refused as stale, and nothing changes.
+        lagging = {"custom_id": remove, "component_type": 3, "values": [before["CPU 2"]]}
+        record = fake.start_interaction(3, alice, games, lagging, name="stale pick", source=lobby)
+        stale = await said(Invocation(fake, record))
+        assert "table changed" in stale.content
+        assert await computers() == ["CPU 2", "CPU 3"]
+        # The redrawn lobby offers them at their new seats; taking both out removes the select.
+        for name in ("CPU 3", "CPU 2"):
+            await said(await alice.select(lobby, values=[offered()[name]], custom_id=remove))
+        assert await computers() == []
+        assert [s["custom_id"] for s in lobby.selects] == [add]
 
 
 async def _until_two_tiles(
