@@ -195,12 +195,13 @@ async def lobby_action(
             elif action == "cancel":
                 out = await svc.end(game_id, user.id, now, is_manager=manager)
             elif action == "uncpu":
-                game = await svc.game(game_id)
-                sitting = next((p for p in game.players if p.seat == seat), None)
-                if sitting is None or not sitting.is_computer or sitting.name != name:
-                    raise Refusal("error.table-changed")
                 out = await svc.remove_computer(
-                    game_id, user.id, sitting.seat, now, is_manager=manager
+                    game_id,
+                    user.id,
+                    -1 if seat is None else seat,
+                    now,
+                    is_manager=manager,
+                    name=name,
                 )
             else:
                 out = await svc.add_computer(

@@ -272,15 +272,29 @@ class GameService:
             )
 
     async def remove_computer(
-        self, game_id: int, user_id: int, seat: int, now: datetime, *, is_manager: bool = False
+        self,
+        game_id: int,
+        user_id: int,
+        seat: int,
+        now: datetime,
+        *,
+        is_manager: bool = False,
+        name: str | None = None,
     ) -> Outcome:
-        """Take a computer player out of the lobby (host only); ``seat`` is 0-based."""
+        """Take a computer player out of the lobby (host only); ``seat`` is 0-based.
+
+        ``name`` is the computer the caller saw at that seat: seats move up when one is
+        removed, so a request from an older picture of the lobby whose seat now holds someone
+        else gets :class:`TableChanged` instead of removing them.
+        """
         now = _utc(now)
         async with self._locked(game_id):
             g = await self._get(game_id)
             _need_lobby(g)
             _need_host(g, user_id, is_manager, "remove computer players")
             target = _seat_row(g, seat)
+            if name is not None and (target.user_id is not None or target.display_name != name):
+                raise errors.TableChanged()
             if target.user_id is not None:
                 raise errors.NoSuchSeat(
                     f"seat {seat + 1} is not a computer player", code="not-computer", seat=seat

@@ -107,8 +107,14 @@ async def test_computers_are_added_and_removed_by_the_host(
     assert exc.value.code == "not-computer"
     with pytest.raises(errors.NoSuchSeat):
         await service.remove_computer(gid, ALICE, 9, clock.tick())
-    out = await service.remove_computer(gid, ALICE, 2, clock.tick())
+    out = await service.remove_computer(gid, ALICE, 2, clock.tick(), name="CPU 1")
     assert [(p.seat, p.name) for p in out.game.players] == [(0, "Alice"), (1, "Bob"), (2, "Robo")]
+    # Robo moved up to seat 2: a request naming who sat at seat 3 before, or naming CPU 1 at
+    # seat 2, is stale and changes nothing.
+    for seat, name in ((3, "Robo"), (2, "CPU 1"), (1, "Bob")):
+        with pytest.raises((errors.TableChanged, errors.NoSuchSeat)):
+            await service.remove_computer(gid, ALICE, seat, clock.tick(), name=name)
+    assert [p.name for p in (await service.game(gid)).players] == ["Alice", "Bob", "Robo"]
     # A server manager may do it too.
     out = await service.remove_computer(gid, BOB, 2, clock.tick(), is_manager=True)
     assert len(out.game.players) == 2
