@@ -80,3 +80,13 @@ def pick(legal: Sequence[Move]) -> Move:
     """A deterministic legal move, preferring tiles (games end sooner)."""
     plays = [m for m in legal if isinstance(m, Play)]
     return plays[0] if plays else legal[0]
+
+
+async def slash_move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
+    """Make a move in notation the way a player types it: ``/play tile train`` for a tile,
+    else the word's own command (``/draw``, ``/pass``…); the bot's answer."""
+    tile, _, train = text.partition(" ")
+    if not train:
+        return (await said(await user.slash(text, channel=channel))).content
+    options = {"tile": tile, "train": train} | ({"knock": True} if knock else {})
+    return (await said(await user.slash("play", channel=channel, **options))).content

@@ -16,18 +16,10 @@ from tests.e2e.helpers import (
     pick,
     said,
     settled,
+    slash_move,
     to_move,
 )
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
-from tests.fakediscord.interactions import Invocation
-
-
-async def _move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
-    tile, _, train = text.partition(" ")
-    if not train:
-        return (await said(await user.slash(text, channel=channel))).content
-    options = {"tile": tile, "train": train} | ({"knock": True} if knock else {})
-    return (await said(await user.slash("play", channel=channel, **options))).content
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Invocation, running_bot
 
 
 async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
@@ -43,7 +35,7 @@ async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
         first_table = last_public(games)
         assert re.search(r"Play by <t:\d+:R>", first_table.content)
         uid, view = await to_move(bot, game.id)
-        await _move(users[uid], games, str(pick(view.legal)))
+        await slash_move(users[uid], games, str(pick(view.legal)))
         await open_game(fake, bot, other_room, carol, [], start=False)
         deadline = (await bot.service.game(game.id)).deadline_at
     old_table = last_public(games)
@@ -99,7 +91,7 @@ async def test_computer_players_move_like_anyone(
                 break
             uid, view = await to_move(bot, game.id)
             assert uid == alice.id  # computers never wait for a click
-            await _move(alice, games, str(pick(view.legal)))
+            await slash_move(alice, games, str(pick(view.legal)))
         computer_posts = [
             m for m in games.messages()
             if m.embeds and "(computer)" in (m.embeds[0].get("description") or "")
@@ -170,7 +162,7 @@ async def _until_two_tiles(
         move = pick(view.legal)
         if len(view.hand or ()) == 2 and isinstance(move, Play) and not move.tile.is_double:
             return me, other, move
-        await _move(me, channel, str(move))
+        await slash_move(me, channel, str(move))
     raise AssertionError("nobody got down to two tiles")
 
 
@@ -186,12 +178,12 @@ async def test_knock_and_catch(
         games = fake.channel("catch")
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", knock=True)
         me, other, move = await _until_two_tiles(bot, games, game.id, users)
-        await _move(me, games, str(move))
+        await slash_move(me, games, str(move))
         assert "has one tile left" in last_public(games).embeds[0]["description"]
         early = await said(await other.slash("catch", channel=games, player=me))
         assert "may still knock" in early.content
         _, next_view = await to_move(bot, game.id)
-        await _move(other, games, str(pick(next_view.legal)))
+        await slash_move(other, games, str(pick(next_view.legal)))
         answer = await said(await other.slash("catch", channel=games, player=me))
         assert answer.content.startswith("✅") and "caught" in answer.content
         assert "without a knock" in last_public(games).embeds[0]["description"]
@@ -200,11 +192,11 @@ async def test_knock_and_catch(
         games = fake.channel("knock")
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", knock=True)
         me, other, move = await _until_two_tiles(bot, games, game.id, users)
-        await _move(me, games, str(move))
+        await slash_move(me, games, str(move))
         answer = await said(await me.slash("knock", channel=games))
         assert "knocks" in answer.content
         assert "knocks" in last_public(games).embeds[0]["description"]
         _, next_view = await to_move(bot, game.id)
-        await _move(other, games, str(pick(next_view.legal)))
+        await slash_move(other, games, str(pick(next_view.legal)))
         answer = await said(await other.slash("catch", channel=games, player=me))
         assert not answer.content.startswith("✅")

@@ -16,8 +16,16 @@ from bot.app import MexicanTrainBot
 from bot.cogs import timing
 from bot.store import GameStatus
 from tests.clock import FakeClock
-from tests.e2e.helpers import game_here, last_public, open_game, pick, said, to_move
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+from tests.e2e.helpers import (
+    game_here,
+    last_public,
+    open_game,
+    pick,
+    said,
+    slash_move,
+    to_move,
+)
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, running_bot
 
 HOUR = 3600
 
@@ -45,13 +53,6 @@ async def _wait_for_text(
         return next((m for m in channel.messages()[after:] if needle in _text(m)), None)
 
     return await fake.wait_for(found, timeout=5, what=repr(needle))
-
-
-async def _move(user: FakeUser, channel: FakeChannel, text: str) -> str:
-    tile, _, train = text.partition(" ")
-    if not train:
-        return (await said(await user.slash(text, channel=channel))).content
-    return (await said(await user.slash("play", channel=channel, tile=tile, train=train))).content
 
 
 async def test_deadline_reminder_then_timeout_in_the_channel(
@@ -125,7 +126,7 @@ async def test_quiet_hours_dm_reminders_and_closed_dms(
         # Bob opts in to DMs, then closes them: the nudge falls back to the channel, and the
         # bot remembers (no retry).
         await said(await bob.slash("mt me", reminder_dms=True))
-        await _move(alice, games, str(pick(view.legal)))
+        await slash_move(alice, games, str(pick(view.legal)))
         uid, _ = await to_move(bot, game.id)
         assert uid == bob.id
         fake.close_dms(bob)
@@ -179,7 +180,7 @@ async def test_away_nudge_and_mygames(
             uid, view = await to_move(bot, game.id)
             assert uid == bob.id  # Alice's turns never wait
             seen = len(games.messages())
-            await _move(users[uid], games, str(pick(view.legal)))
+            await slash_move(users[uid], games, str(pick(view.legal)))
             if (await bot.service.game(game.id)).status is GameStatus.ACTIVE:
                 await _wait_for_text(fake, games, "Alice is away: the computer", after=seen)
         answer = await said(await alice.slash("mt away", state="off"))
