@@ -4,6 +4,8 @@ A match is fully described by its rules, its seat names and its ordered events: 
 :class:`RoundStarted` carrying the round's whole shuffled tile order, then one :class:`Moved`
 per move. :meth:`Match.replay` folds those events back into the identical state, which is how
 the store loads a game and why a random generator's version can never change a stored game.
+A match also carries the engine version that recorded it, so a rule fixed later (a blocked
+round waits for a full lap of passes since version 2) never rewrites how an old game went.
 """
 
 from __future__ import annotations
@@ -64,12 +66,17 @@ def event_from_dict(data: dict[str, Any], rules: Rules, players: int) -> Event:
 class Match:
     """A whole game: its rounds, scores so far, and every event that made it."""
 
-    def __init__(self, rules: Rules, names: Sequence[str]) -> None:
+    def __init__(
+        self, rules: Rules, names: Sequence[str], engine_version: int = ENGINE_VERSION
+    ) -> None:
+        """``engine_version`` is the engine that recorded the match (stored with the game):
+        rounds play by that version's rules, so an old game replays exactly as it was played."""
         rules.check(len(names))
+        check_engine_version(engine_version)
         self.rules = rules
         self.names: tuple[str, ...] = tuple(names)
         self.players = len(self.names)
-        self.engine_version = ENGINE_VERSION
+        self.engine_version = engine_version
         self.events: list[Event] = []
         self.round: Round | None = None
         self.results: list[RoundResult] = []
@@ -134,7 +141,9 @@ class Match:
                 raise IllegalMove("match-over", "the match is over")
             raise IllegalMove("round-in-progress", "the current round is not over")
         event = RoundStarted(self.rounds_played, tuple(order))
-        self.round = Round.deal(self.rules, self.names, event.round_no, event.order)
+        self.round = Round.deal(
+            self.rules, self.names, event.round_no, event.order, self.engine_version
+        )
         self.events.append(event)
         return self.round
 
@@ -159,9 +168,20 @@ class Match:
     # ------------------------------------------------------------------ replay
 
     @classmethod
-    def replay(cls, rules: Rules, names: Sequence[str], events: Iterable[Event]) -> Match:
-        """Rebuild a match from its events; a bad event raises EventError naming its index."""
-        match = cls(rules, names)
+    def replay(
+        cls,
+        rules: Rules,
+        names: Sequence[str],
+        events: Iterable[Event],
+        engine_version: int = ENGINE_VERSION,
+    ) -> Match:
+        """Rebuild a match from its events; a bad event raises EventError naming its index.
+
+        Pass the ``engine_version`` the game was recorded with: a game recorded by version 1
+        may hold a round that version ended early as blocked, followed by the next deal, which
+        only replays under the rule it was played by.
+        """
+        match = cls(rules, names, engine_version)
         for i, event in enumerate(events):
             try:
                 if isinstance(event, RoundStarted):
@@ -183,10 +203,16 @@ class Match:
 
     @classmethod
     def replay_dicts(
-        cls, rules: Rules, names: Sequence[str], events: Iterable[dict[str, Any]]
+        cls,
+        rules: Rules,
+        names: Sequence[str],
+        events: Iterable[dict[str, Any]],
+        engine_version: int = ENGINE_VERSION,
     ) -> Match:
         players = len(names)
-        return cls.replay(rules, names, (event_from_dict(e, rules, players) for e in events))
+        return cls.replay(
+            rules, names, (event_from_dict(e, rules, players) for e in events), engine_version
+        )
 
     def history(self) -> list[str]:
         """The match's moves in notation, one line each, with round headers."""
@@ -199,6 +225,22 @@ class Match:
         return lines
 
 
+def check_engine_version(version: object) -> int:
+    """``version`` if this engine can play a game recorded by it, else a clear ValueError."""
+    if type(version) is not int or version < 1:
+        raise EngineVersionError(f"{version!r} is not an engine version")
+    if version > ENGINE_VERSION:
+        raise EngineVersionError(
+            f"this game was recorded by engine version {version}, newer than this bot's "
+            f"{ENGINE_VERSION}: upgrade the bot to load it"
+        )
+    return version
+
+
+class EngineVersionError(ValueError):
+    """A game recorded by an engine version this engine does not know."""
+
+
 def _describe(event: Event) -> str:
     if isinstance(event, RoundStarted):
         return f"round {event.round_no + 1} deal"
@@ -206,11 +248,13 @@ def _describe(event: Event) -> str:
 
 
 __all__ = [
+    "EngineVersionError",
     "Event",
     "EventError",
     "Match",
     "MoveError",
     "Moved",
     "RoundStarted",
+    "check_engine_version",
     "event_from_dict",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.engine.match import Match
+from bot.engine.match import Match, check_engine_version
 from bot.engine.moves import MEXICAN, MoveError, parse_move, parse_train, train_name
 from bot.engine.round import LogEntry, Round, RoundResult
 from bot.engine.rules import ENGINE_VERSION, Rules
@@ -58,12 +58,17 @@ def round_to_dict(rnd: Round) -> dict[str, Any]:
     }
 
 
-def round_from_dict(data: dict[str, Any], rules: Rules, names: tuple[str, ...]) -> Round:
+def round_from_dict(
+    data: dict[str, Any],
+    rules: Rules,
+    names: tuple[str, ...],
+    engine_version: int = ENGINE_VERSION,
+) -> Round:
     mp = rules.max_pip
     players = len(names)
     try:
         engine = Tile.parse(data["engine"], mp)
-        rnd = Round(rules, names, int(data["round"]), engine)
+        rnd = Round(rules, names, int(data["round"]), engine, engine_version)
         rnd.hands = [list(parse_tiles(h, mp)) for h in data["hands"]]
         if len(rnd.hands) != players:
             raise PositionError(f"{len(rnd.hands)} hands for {players} players")
@@ -117,7 +122,7 @@ def to_position(match: Match) -> dict[str, Any]:
     """The whole match at this moment as a JSON-ready dict."""
     return {
         "format": FORMAT,
-        "engine_version": ENGINE_VERSION,
+        "engine_version": match.engine_version,
         "rules": match.rules.to_dict(),
         "names": list(match.names),
         "rounds": [{"scores": list(r.scores), "went_out": r.went_out} for r in match.results],
@@ -126,21 +131,28 @@ def to_position(match: Match) -> dict[str, Any]:
 
 
 def from_position(data: dict[str, Any]) -> Match:
-    """Load a match saved by :func:`to_position` (without its event history)."""
+    """Load a match saved by :func:`to_position` (without its event history).
+
+    The position's ``engine_version`` says which engine's rules it plays on by, so a position
+    saved from an old game continues exactly as that game would.
+    """
     if data.get("format") != FORMAT:
         raise PositionError(f"unknown position format {data.get('format')!r}")
     try:
+        version = check_engine_version(data["engine_version"])
         rules = Rules.from_dict(data["rules"])
         names = tuple(str(n) for n in data["names"])
-        match = Match(rules, names)
+        match = Match(rules, names, version)
         for r in data["rounds"]:
             match.results.append(RoundResult(tuple(r["scores"]), r["went_out"]))
             for s, pts in enumerate(r["scores"]):
                 match.totals[s] += pts
     except (KeyError, TypeError) as exc:
         raise PositionError(f"unreadable position: {exc!r}") from None
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
     if data["current_round"] is not None:
-        match.round = round_from_dict(data["current_round"], rules, names)
+        match.round = round_from_dict(data["current_round"], rules, names, version)
         if match.round.result is not None and match.results:
             # The finished round's result is the same object the match scored.
             match.round.result = match.results[-1]

@@ -36,8 +36,20 @@ from bot.engine.moves import (
     Play,
     train_name,
 )
-from bot.engine.rules import DoubleRule, EnginePlacement, FirstPlayer, FirstTurn, Rules, Scoring
+from bot.engine.rules import (
+    ENGINE_VERSION,
+    DoubleRule,
+    EnginePlacement,
+    FirstPlayer,
+    FirstTurn,
+    Rules,
+    Scoring,
+)
 from bot.engine.tiles import Tile, double_set
+
+#: The first engine version that waits for a full lap of passes before a round is blocked
+#: (issue 15). Rounds played by an older engine keep the old, early ending on replay.
+LAP_OF_PASSES_VERSION = 2
 
 # What a train accepts in the current turn: doubles, non-doubles, or both.
 _DOUBLES = 1
@@ -171,10 +183,22 @@ def hand_score(hand: Sequence[Tile], scoring: Scoring) -> int:
 
 
 class Round:
-    """The state of one round. Build it with :meth:`deal`; drive it with :meth:`apply`."""
+    """The state of one round. Build it with :meth:`deal`; drive it with :meth:`apply`.
 
-    def __init__(self, rules: Rules, names: Sequence[str], round_no: int, engine: Tile) -> None:
+    ``engine_version`` is the version of the engine that recorded the round's moves; it decides
+    only how a blocked round ends (see :meth:`_blocked`), so old recordings replay as played.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        names: Sequence[str],
+        round_no: int,
+        engine: Tile,
+        engine_version: int = ENGINE_VERSION,
+    ) -> None:
         self.rules = rules
+        self.engine_version = engine_version
         self.names: tuple[str, ...] = tuple(names)
         self.players = len(self.names)
         self.round_no = round_no
@@ -213,7 +237,12 @@ class Round:
 
     @classmethod
     def deal(
-        cls, rules: Rules, names: Sequence[str], round_no: int, order: Sequence[Tile]
+        cls,
+        rules: Rules,
+        names: Sequence[str],
+        round_no: int,
+        order: Sequence[Tile],
+        engine_version: int = ENGINE_VERSION,
     ) -> Round:
         """Deal a round from ``order``, the shuffled tiles (see :func:`round_tiles`).
 
@@ -264,7 +293,7 @@ class Round:
             engine, first = max(held)
             hands[first].remove(engine)
 
-        rnd = cls(rules, names, round_no, engine)
+        rnd = cls(rules, names, round_no, engine, engine_version)
         rnd.hands = hands
         rnd.reindex()
         rnd.boneyard = rest
@@ -611,7 +640,7 @@ class Round:
             raised = not self.trains[seat].marked
             self.trains[seat].marked = True
             self._end_turn(seat)
-            if not self.boneyard and not self._anyone_can_play():
+            if not self.boneyard and self._blocked():
                 self._finish(None)
             return Applied(
                 seat,
@@ -748,8 +777,55 @@ class Round:
             self.knocked[seat] = False
         self._begin_turn((seat + 1) % self.players)
 
+    def _blocked(self) -> bool:
+        """Whether the pass just made, with the boneyard empty, ends the round blocked.
+
+        RULES.md: the round ends "when the boneyard is empty and no player can play (every
+        player passed in a row)". This is that sentence read literally: the last turn of every
+        seat was a pass, one after another with no tile played in between (a full lap), and
+        still no seat can play. It is *not* "no play can ever become legal once every remaining
+        seat's marker is raised", which would end the round before the remaining players have
+        passed: the same scores, but turns the written rule still gives them (and events the
+        table sees) skipped. Both readings agree on who scores what; only this one is the rule.
+
+        Why the lap matters: each pass raises the passer's marker and opens that train to
+        everyone, so a seat that could not play a moment ago may be able to once the seats after
+        it have passed (issue 15). After a full lap every marker is up and nothing on the table
+        can change any more, so "nobody can play" is then final. It is asked of every seat at
+        the start of a turn of its own, so the open-double limits hold: a binding open double
+        must be satisfied first, oldest first, unless every tile of its number is on the table
+        and the release house rule is on; a double laid in a turn counts only in that turn. The
+        any-open-train and chain rules only shape the tiles *after* a double within one turn,
+        and a fast start is a seat's first turn, which every seat has had by the end of a lap.
+        Knock and catch are side moves, not turns: they neither count as passes nor break a run
+        of them (with the boneyard empty a catch draws nothing).
+
+        Rounds recorded by engine version 1 end as that engine ended them, as soon as nobody
+        could play with the markers as they were: their later events (the next deal) assume it.
+        """
+        if self.engine_version < LAP_OF_PASSES_VERSION:
+            return not self._anyone_can_play()
+        return self._passes_in_a_row() >= self.players and not self._anyone_can_play()
+
+    def _passes_in_a_row(self) -> int:
+        """How many turns in a row, up to the last, ended in a pass (at most a lap's worth).
+
+        Read from the round's own log, so a saved position carries it without a field of its
+        own. A draw before a pass belongs to the same turn; knocks and catches are not turns.
+        """
+        count = 0
+        for entry in reversed(self.log):
+            move = entry.move
+            if move is PASS:
+                count += 1
+                if count >= self.players:
+                    break
+            elif type(move) is Play or move is DONE:
+                break
+        return count
+
     def _anyone_can_play(self) -> bool:
-        """With the boneyard empty, whether any seat could ever play again from here."""
+        """With the boneyard empty, whether any seat could play at the start of its turn now."""
         return any(self._plays(s, turn_start=True) for s in range(self.players))
 
     def _finish(self, went_out: int | None) -> None:
@@ -792,6 +868,7 @@ class Round:
 
 _SHALLOW = (
     "rules",
+    "engine_version",
     "names",
     "players",
     "round_no",

@@ -14,7 +14,7 @@ import dataclasses
 from bot.engine.match import Match
 from bot.engine.moves import MEXICAN, Move
 from bot.engine.round import LogEntry, Round, RoundResult
-from bot.engine.rules import Rules
+from bot.engine.rules import ENGINE_VERSION, Rules
 from bot.engine.tiles import Tile
 
 
@@ -80,6 +80,8 @@ class SeatView:
     turn_plays: int
     turn_drawn: bool
     fast_start: bool
+    #: The engine version the game is played by (it decides how a blocked round ends).
+    engine_version: int = ENGINE_VERSION
 
     @property
     def mexican(self) -> TrainView:
@@ -174,4 +176,5 @@ def round_view(rnd: Round, seat: int | None, match: Match | None = None) -> Seat
         turn_plays=rnd.turn_plays,
         turn_drawn=rnd.drawn,
         fast_start=rnd.fast,
+        engine_version=rnd.engine_version,
     )

@@ -376,7 +376,7 @@ class GameService:
             host = [s for s in g.seats if s.user_id == g.row.host_id]
             ordered = host + [s for s in g.seats if s.user_id != g.row.host_id or not host]
             seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(ordered))
-            match = Match(g.rules, [s.display_name for s in seats])
+            match = Match(g.rules, [s.display_name for s in seats], g.row.engine_version)
             batch = _Batch(self, g, match, seats, now)
             batch.event(
                 "start",
@@ -1336,7 +1336,7 @@ def _replay(record: GameRecord, *, use_snapshot: bool = True) -> _Game:
                     yield event
 
             try:
-                match = Match.replay(rules, names, tracked())
+                match = Match.replay(rules, names, tracked(), row.engine_version)
             except Exception as exc:  # any event that does not apply fails this game only
                 raise errors.GameCorrupt(
                     row.id, f"{exc} (engine version {row.engine_version})", at[0]
@@ -1381,6 +1381,7 @@ def _from_snapshot(
         match = from_position(
             {
                 "format": POSITION_FORMAT,
+                "engine_version": record.game.engine_version,
                 "rules": rules.to_dict(),
                 "names": names,
                 "rounds": rounds,

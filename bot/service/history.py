@@ -21,7 +21,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from bot.engine import ENGINE_VERSION, Draw, Match, SeatView, view_for
+from bot.engine import Draw, Match, SeatView, view_for
 from bot.engine.match import RoundStarted
 from bot.service import errors
 from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
@@ -78,7 +78,7 @@ def history(record: GameRecord) -> list[Entry]:
         if e.kind in ENGINE_KINDS:
             event = _decode(e, rules, len(names))
             if isinstance(event, RoundStarted):
-                match = match or Match(rules, names)
+                match = match or Match(rules, names, row.engine_version)
                 rnd = match.start_round(event.order)
                 round_no = rnd.round_no
                 entries.append(Entry(e.seq, "round", round_no, text=str(rnd.engine)))
@@ -147,7 +147,7 @@ def export(record: GameRecord, *, exported_at: datetime | None = None) -> dict[s
         "game": row.id,
         "status": str(row.status),
         "preset": row.preset,
-        "engine_version": ENGINE_VERSION,
+        "engine_version": match.engine_version,
         "rules": match.rules.to_dict(),
         "names": list(match.names),
         "events": match.event_dicts(),
@@ -189,7 +189,7 @@ def replay_views(record: GameRecord, round_no: int | None = None) -> list[SeatVi
         raise errors.ServiceError(
             f"there is no round {wanted + 1} yet", code="no-round", round=wanted + 1
         )
-    match = Match(rules, names)
+    match = Match(rules, names, row.engine_version)
     views: list[SeatView] = []
     for e in live:
         event = _decode(e, rules, len(names))

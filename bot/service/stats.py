@@ -51,7 +51,7 @@ class _RoundFacts:
 
 def round_facts(match: Match) -> list[_RoundFacts]:
     """Each finished round of ``match``, replayed from its events."""
-    replay = Match(match.rules, match.names)
+    replay = Match(match.rules, match.names, match.engine_version)
     out: list[_RoundFacts] = []
     events: Sequence[Event] = match.events
     for event in events:

@@ -7,7 +7,7 @@ stays whole; ``boneyard=""`` empties it for end-of-round tests.
 
 from __future__ import annotations
 
-from bot.engine import MEXICAN, Round, Rules, Tile
+from bot.engine import MEXICAN, FirstTurn, Play, Round, Rules, Tile
 from bot.engine.moves import parse_train
 from bot.engine.tiles import parse_tiles
 
@@ -70,4 +70,34 @@ def plays(rnd: Round) -> set[str]:
     return {str(m) for m in rnd.legal_moves()}
 
 
-__all__ = ["MEXICAN", "NAMES", "plays", "table"]
+def seat_could_play_after_the_remaining_passes(rnd: Round) -> int | None:
+    """For a round that just ended blocked: a seat that could still have played, or None.
+
+    The oracle for the blocked-round rule, written apart from the engine's own check: the turns
+    after the last pass go on, each seat that cannot play passing and raising its marker, for a
+    whole lap (after which nothing on the table can change). The open-double limits are the
+    engine's own ``legal_moves`` at the start of each of those turns.
+    """
+    assert rnd.result is not None and rnd.result.blocked
+    probe = rnd.copy()
+    probe.result = None
+    seat = rnd.log[-1].seat
+    for _ in range(probe.players):
+        seat = (seat + 1) % probe.players
+        # The start of ``seat``'s turn, as the engine begins one.
+        probe.current, probe.drawn, probe.turn_plays, probe.turn_doubles = seat, False, 0, []
+        first = probe.turns_taken[seat] == 0
+        probe.fast = first and probe.rules.first_turn is FirstTurn.FAST_START
+        if any(isinstance(m, Play) for m in probe.legal_moves()):
+            return seat
+        probe.trains[seat].marked = True
+    return None
+
+
+__all__ = [
+    "MEXICAN",
+    "NAMES",
+    "plays",
+    "seat_could_play_after_the_remaining_passes",
+    "table",
+]

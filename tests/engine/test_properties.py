@@ -2,8 +2,10 @@
 
 At every step: every tile of the set is in exactly one place; the moves listed as legal are
 exactly the moves ``apply`` accepts (every tile in hand tried on every train, plus each word
-move); a refused move changes nothing. Every round ends; the scores are the pips left; a match
-replayed from its events, or reloaded from its position, equals the live one.
+move); a refused move changes nothing. Every round ends; the scores are the pips left; a round
+ends blocked only after every player passed in a row and when no seat could play after the
+remaining passes (issue 15); a match replayed from its events, or reloaded from its position,
+equals the live one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from hypothesis import strategies as st
 from bot.engine import (
     DONE,
     DRAW,
+    ENGINE_VERSION,
     KNOCK,
     MEXICAN,
     PASS,
@@ -38,6 +41,7 @@ from bot.engine import (
 )
 from bot.engine.position import from_position, round_to_dict, to_position
 from bot.engine.simulate import random_move
+from tests.engine.helpers import seat_could_play_after_the_remaining_passes
 
 # Presets, plus house rules that no preset switches on by itself.
 RULESETS: dict[str, Rules] = {
@@ -151,7 +155,7 @@ def _play_and_check(name: str, players: int, seed: int) -> None:
         if result.went_out is not None:
             assert result.scores[result.went_out] == 0 and not rnd.hands[result.went_out]
         else:
-            assert not rnd.boneyard
+            _check_blocked_ending(rnd)
     assert match.is_over and match.winners()
     assert match.totals == [sum(r.scores[s] for r in match.results) for s in range(players)]
     # Replay from the events, and from the stored dicts, equals the live match.
@@ -163,6 +167,92 @@ def _play_and_check(name: str, players: int, seed: int) -> None:
         assert round_to_dict(again.round) == round_to_dict(match.round)
         assert again.totals == match.totals and again.winners() == match.winners()
     assert to_position(from_position(to_position(match))) == to_position(match)
+
+
+def _passes_in_a_row(rnd: Round) -> int:
+    """Turns in a row, up to the last, that ended in a pass (draws, knocks, catches skipped)."""
+    count = 0
+    for entry in reversed(rnd.log):
+        if entry.move is PASS:
+            count += 1
+        elif isinstance(entry.move, Play) or entry.move is DONE:
+            break
+    return count
+
+
+def _check_blocked_ending(rnd: Round) -> None:
+    """RULES.md: blocked means the boneyard is empty, every player passed in a row, and nobody
+    can play, which the oracle checks by playing out the passes still to come."""
+    assert not rnd.boneyard
+    assert _passes_in_a_row(rnd) >= rnd.players, "blocked before every player passed in a row"
+    seat = seat_could_play_after_the_remaining_passes(rnd)
+    assert seat is None, f"blocked although seat {seat} could play after the remaining passes"
+
+
+def _packed(rules: Rules, players: int) -> Rules:
+    """``rules`` with hands as big as the set allows, so the boneyard runs dry and rounds block
+    far more often (random play at big tables nearly always goes out otherwise)."""
+    spare = rules.set_size - 1 - players
+    return rules.replace(hand_size=max(1, min(40, spare // players)))
+
+
+def _play_one_round(rules: Rules, players: int, seed: int, engine_version: int) -> Round:
+    """A random first round with random knocks, missed knocks and catches (house rule on)."""
+    rng = random.Random(seed)
+    match = Match(rules, [f"P{i}" for i in range(players)], engine_version)
+    match.start_round(match.shuffle(rng))
+    rnd = match.round
+    assert rnd is not None
+    for _ in range(5000):
+        if rnd.is_over:
+            return rnd
+        match.apply(random_move(rnd, rng))
+        if rnd.knock_window is not None and not rnd.is_over and rng.random() < 0.5:
+            match.apply(KNOCK, rnd.knock_window)
+        if rnd.catchable and not rnd.is_over and rng.random() < 0.5:
+            target = min(rnd.catchable)
+            match.apply(Catch(target), (target + 1) % players)
+    raise AssertionError("a round that does not end")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1), packed=st.booleans())
+def test_a_blocked_round_never_ends_while_a_seat_could_play_after_the_remaining_passes(
+    case: tuple[str, int], seed: int, packed: bool
+) -> None:
+    name, players = case
+    rules = _packed(RULESETS[name], players) if packed else RULESETS[name]
+    rnd = _play_one_round(rules, players, seed, ENGINE_VERSION)
+    assert rnd.result is not None
+    if rnd.result.blocked:
+        _check_blocked_ending(rnd)
+
+
+def _sweep_blocked(engine_version: int, rounds: int) -> tuple[dict[str, int], int]:
+    """Blocked first rounds per ruleset over every case (hands packed every other round), and
+    how many of them ended while a seat could still play after the remaining passes."""
+    blocked = dict.fromkeys(RULESETS, 0)
+    early = 0
+    for name, players in CASES:
+        for i in range(rounds):
+            rules = _packed(RULESETS[name], players) if i % 2 else RULESETS[name]
+            rnd = _play_one_round(rules, players, players * 1000 + i, engine_version)
+            assert rnd.result is not None
+            if rnd.result.blocked:
+                blocked[name] += 1
+                early += seat_could_play_after_the_remaining_passes(rnd) is not None
+    return blocked, early
+
+
+def test_blocked_rounds_in_every_ruleset_end_only_when_nobody_can_play_after_the_passes() -> None:
+    """The sweep the hypothesis test might sample unevenly, and proof it is not vacuous: every
+    ruleset produces blocked rounds, none ends early, and the version-1 rule fails the same
+    check on the same deals (the deals are the same; only the ending rule differs)."""
+    blocked, early = _sweep_blocked(ENGINE_VERSION, rounds=6)
+    assert all(n > 0 for n in blocked.values()), f"a ruleset never blocked: {blocked}"
+    assert early == 0
+    _, early_v1 = _sweep_blocked(1, rounds=6)
+    assert early_v1 > 0
 
 
 @settings(max_examples=80, deadline=None)

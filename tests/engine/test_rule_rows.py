@@ -635,9 +635,13 @@ def test_round_ends_when_a_player_plays_their_last_tile() -> None:
 
 
 def test_round_ends_blocked_when_the_boneyard_is_empty_and_nobody_can_play() -> None:
+    """001: "when the bone pile is depleted and no one can play anymore"; RULES.md: every
+    player passed in a row. Alice's pass alone does not end it: Bob's turn comes first."""
     rnd = table(STD, ["1-1 2-3", "4-4 2-0"], trains={"@1": "12-5", "@2": "12-6"}, boneyard="")
     rnd.apply(PASS)  # Alice marks her train; Bob still cannot play 4-4/2-0 on 5, 6 or 12
-    assert rnd.is_over and rnd.result is not None and rnd.result.blocked
+    assert not rnd.is_over and plays(rnd) == {"pass"}
+    applied = rnd.apply(PASS)  # Bob marks his; Alice cannot use 6 either: a full lap, blocked
+    assert applied.round_over and rnd.result is not None and rnd.result.blocked
     assert rnd.result.scores == (2 + 5, 8 + 2)
 
 
@@ -645,6 +649,102 @@ def test_round_not_blocked_while_a_pass_opens_a_train_someone_can_use() -> None:
     rnd = table(STD, ["1-1 2-3", "5-0 2-0"], trains={"@1": "12-5", "@2": "12-6"}, boneyard="")
     rnd.apply(PASS)
     assert not rnd.is_over and plays(rnd) == {"5-0 @1"}
+
+
+# Issue 15, reproduced: 3 players, engine 12-12, boneyard empty, Alice to move, no markers.
+# Every 6 is on the table and every 0 is on the table or in Alice's hand, so Bob and Carol hold
+# neither. Nobody can play *now*, but the passes to come open @2 and @3 (both end in 0).
+ISSUE_15_TRAINS = {
+    "@1": "12-6",
+    "@2": "12-0",
+    "@3": "12-3 3-0",
+    "mexican": "12-1 1-6 6-0 0-2 2-6 6-3 3-4 4-6 6-5 5-7 7-6 6-6 6-8 8-9 9-6 6-10 10-11 11-6",
+}
+ISSUE_15_ALICE = "0-0 0-1 0-4 0-5 0-7 0-8 0-9 0-10 0-11"
+
+
+def issue_15_table() -> Round:
+    named = {t("12-12"), *map(t, ISSUE_15_ALICE.split())}
+    for tiles in ISSUE_15_TRAINS.values():
+        named.update(map(t, tiles.split()))
+    rest = [x for x in double_set(12) if x not in named]
+    bob, carol = rest[0::2], rest[1::2]
+    assert not any(x.has(0) or x.has(6) for x in rest)
+    return table(
+        STD,
+        [ISSUE_15_ALICE, " ".join(map(str, bob)), " ".join(map(str, carol))],
+        trains=ISSUE_15_TRAINS,
+        boneyard="",
+    )
+
+
+def test_round_blocked_only_after_every_player_passed_in_a_row_issue_15() -> None:
+    """001: "Quand la pioche est épuisée, un joueur qui ne peut jouer doit passer et poser son
+    marqueur" and the round ends "when the bone pile is depleted and no one can play anymore";
+    RULES.md: the boneyard is empty and every player passed in a row. A pass raises a marker,
+    so nobody-can-play-now is not yet nobody-can-play: Bob's and Carol's passes open @2 and @3.
+    """
+    rnd = issue_15_table()
+    assert plays(rnd) == {"pass"}
+    assert not rnd.apply(PASS).round_over  # Alice marks @1
+    assert plays(rnd) == {"pass"}
+    assert not rnd.apply(PASS).round_over  # Bob marks @2 (ends in 0)
+    assert plays(rnd) == {"pass"}
+    assert not rnd.apply(PASS).round_over  # Carol marks @3 (ends in 0): a lap, but Alice can play
+    assert rnd.current == 0 and {mv("0-1 @2"), mv("0-1 @3")} <= set(rnd.legal_moves())
+    rnd.apply(mv("0-1 @2"))
+    assert not rnd.is_over and rnd.current == 1 and rnd.trains[1].marked
+
+
+def test_round_blocked_early_rule_kept_for_games_recorded_by_engine_version_1() -> None:
+    """Version 1 ended this round at Alice's pass (55/387/368): replaying its games keeps that."""
+    rnd = issue_15_table()
+    rnd.engine_version = 1
+    applied = rnd.apply(PASS)
+    assert applied.round_over and rnd.result is not None and rnd.result.blocked
+    assert rnd.result.scores == (55, 387, 368)
+    with pytest.raises(IllegalMove, match="this round is over"):
+        rnd.apply(PASS, 1)
+
+
+def test_round_blocked_lap_counts_a_pass_after_drawing_the_last_tile() -> None:
+    """The pass that follows an unplayable draw of the last tile is one of the lap's passes."""
+    rnd = table(STD, ["1-1 2-3", "4-4 2-0"], trains={"@1": "12-5", "@2": "12-6"}, boneyard="9-8")
+    rnd.apply(DRAW)
+    rnd.apply(PASS)  # Alice drew 9-8, the boneyard's last tile, and passed
+    assert not rnd.is_over and not rnd.boneyard
+    assert rnd.apply(PASS).round_over  # Bob passes: every player passed in a row
+    assert rnd.result is not None and rnd.result.scores == (2 + 5 + 17, 8 + 2)
+
+
+def test_round_blocked_lap_is_broken_by_a_play() -> None:
+    """Passes count only in a row: a tile played in between starts the count again."""
+    rnd = table(
+        STD, ["1-1 2-3", "5-4 2-0", "9-9"], trains={"@1": "12-5", "@2": "12-6"}, boneyard=""
+    )
+    rnd.apply(PASS)  # Alice: 1
+    rnd.apply(mv("5-4 @1"))  # Bob uses Alice's marked train
+    rnd.apply(PASS)  # Carol: 1
+    rnd.apply(PASS)  # Alice: 2
+    assert not rnd.is_over  # Bob has not passed since his play
+    assert rnd.apply(PASS).round_over  # Bob: 3, a lap, and nobody can play
+
+
+def test_round_blocked_by_an_open_double_nobody_may_ever_satisfy() -> None:
+    """Strict doubles (release off): a double whose number is all on the table still binds, so
+    Bob's tile for Alice's marked train does not count: after the lap the round is blocked.
+    With the release (001, 002) the same pass lets Bob play there."""
+    six_gone = {"@1": "12-7", "@2": ALL_SIXES["@2"], "mexican": "12-6 6-6"}
+    hands = ["1-1 2-4", "7-0 2-0"]
+    strict = Rules(release_unsatisfiable_doubles=False)
+    rnd = table(strict, hands, trains=six_gone, open_doubles=("mexican",), boneyard="")
+    assert plays(rnd) == {"pass"}
+    rnd.apply(PASS)
+    assert not rnd.is_over and plays(rnd) == {"pass"}  # 7-0 fits @1, but 6-6 binds
+    assert rnd.apply(PASS).round_over
+    released = table(STD, hands, trains=six_gone, open_doubles=("mexican",), boneyard="")
+    released.apply(PASS)
+    assert not released.is_over and plays(released) == {"7-0 @1"}
 
 
 def test_scoring_standard_pips_left_in_hand() -> None:

@@ -188,7 +188,14 @@ def _weight(move: Move) -> int:
 def _key(rnd: Round) -> _Key:
     """What the rest of the round depends on in one world: the hands, the ends and markers,
     the doubles in play, the turn in progress and how far down the boneyard is (its order is
-    fixed in a world; what lies on the table is fixed by the hands and the boneyard)."""
+    fixed in a world; what lies on the table is fixed by the hands and the boneyard).
+
+    The passes in a row before this position are left out on purpose. Since engine version 2
+    a blocked round ends only after a full lap of passes, so they decide *when* the round
+    ends, but not its value: passes change no hand, a seat that can play must play whatever
+    the count, and the round ends blocked only once every marker is up and nobody can play,
+    when the hands are final either way. Two positions differing only in that count have the
+    same value, and sharing their table entry loses nothing."""
     return (
         rnd.current,
         frozenset(rnd.hands[0]),

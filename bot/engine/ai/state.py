@@ -23,7 +23,9 @@ def round_from_view(view: SeatView, unseen: tuple[Tile, ...], rng: random.Random
     if seat is None or view.hand is None:
         raise ValueError("a spectator has no hand to play")
     players = view.players
-    rnd = Round(view.rules, view.names, view.round_no, view.engine)
+    # The log is left out (copying it at every searched position costs time): the passes it
+    # holds change only *when* a blocked round ends, never how it scores (see endgame._key).
+    rnd = Round(view.rules, view.names, view.round_no, view.engine, view.engine_version)
     pool = list(unseen)
     rng.shuffle(pool)
     hands: list[list[Tile]] = []
