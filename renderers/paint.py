@@ -351,12 +351,16 @@ def tile_sprite(
     )  # fmt: skip
     ss = s * SS
     line = max(SS, round(SS * s / 30))
+    divider = theme.divider
+    if mode == "numerals":
+        # Bare numerals need a firm line between the halves, or 15|3 reads as 1|53.
+        line, divider = max(2 * SS, round(SS * s / 16)), theme.tile_edge
     if vertical:
-        d.line((ss * 0.16, ss, ss * 0.84, ss), fill=(*theme.divider, 255), width=line)
+        d.line((ss * 0.16, ss, ss * 0.84, ss), fill=(*divider, 255), width=line)
         _draw_half(d, 0, 0, ss, a, theme, mode)
         _draw_half(d, 0, ss, ss, b, theme, mode)
     else:
-        d.line((ss, ss * 0.16, ss, ss * 0.84), fill=(*theme.divider, 255), width=line)
+        d.line((ss, ss * 0.16, ss, ss * 0.84), fill=(*divider, 255), width=line)
         _draw_half(d, 0, 0, ss, a, theme, mode)
         _draw_half(d, ss, 0, ss, b, theme, mode)
     return _down(big, (w, h + shadow))

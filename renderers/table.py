@@ -398,7 +398,7 @@ class _Painter:
         v, th, s, img = self.view, self.th, self.s, self.img
         x0, y0, x1, y1 = box
         cy = (y0 + y1) // 2
-        gap = 4
+        gap = 8  # 4 px on a phone: tiles in a row must not read as one strip of numbers
         pairs = oriented(v.engine, train.tiles)
         widths = [s if a == b else 2 * s for a, b in pairs]
         slot = s + 4
