@@ -1,6 +1,7 @@
 """Render figures: the worst table (8 players, long trains, markers, two open doubles) and a hand.
 
-Prints one JSON line: median render time, median PNG encode time, their sum, and PNG sizes.
+Prints one JSON line: median render time, median PNG encode time, their sum, and PNG sizes,
+for the table and for the hand.
 Run: ``python benchmarks/render.py`` (``--repeat N`` for more samples). Not a unit test.
 """
 
@@ -95,6 +96,8 @@ def main() -> None:
     encode = timed(lambda: to_png(img), args.repeat)
     both = timed(lambda: to_png(render_table(table)), args.repeat)
     himg = render_hand(hand)
+    hand_render = timed(lambda: render_hand(hand), args.repeat)
+    hand_encode = timed(lambda: to_png(himg), args.repeat)
     hand_both = timed(lambda: to_png(render_hand(hand)), args.repeat)
     print(
         json.dumps(
@@ -105,6 +108,8 @@ def main() -> None:
                 "table_total_ms": round(statistics.median(both), 1),
                 "table_png_kb": round(len(to_png(img)) / 1024, 1),
                 "hand_size_px": list(himg.size),
+                "hand_render_ms": round(statistics.median(hand_render), 1),
+                "hand_png_ms": round(statistics.median(hand_encode), 1),
                 "hand_total_ms": round(statistics.median(hand_both), 1),
                 "hand_png_kb": round(len(to_png(himg)) / 1024, 1),
                 "repeat": args.repeat,

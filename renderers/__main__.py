@@ -16,7 +16,7 @@ from bot.engine import PRESETS, Match, view_for
 from bot.engine.position import PositionError, loads
 from bot.engine.simulate import random_move
 from bot.i18n import LANGUAGES
-from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers import TILE_MODES, HandOptions, TableOptions, render_hand, render_table, to_png
 from renderers.theme import THEMES
 
 
@@ -44,10 +44,10 @@ def _write(match: Match, args: argparse.Namespace) -> int:
         if not 0 <= seat < match.players:
             print(f"error: there is no seat {args.hand}", file=sys.stderr)
             return 2
-        options = HandOptions(theme=args.theme, language=args.language)
+        options = HandOptions(theme=args.theme, language=args.language, tiles=args.tiles)
         image = render_hand(view_for(match, seat), options)
     else:
-        table = TableOptions(theme=args.theme, language=args.language)
+        table = TableOptions(theme=args.theme, language=args.language, tiles=args.tiles)
         image = render_table(view_for(match, None), table)
     Path(args.output).write_bytes(to_png(image))
     print(f"{args.output}: {image.width}x{image.height}")
@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--theme", choices=sorted(THEMES), default="dark")
     common.add_argument("--language", choices=LANGUAGES, default="en", help="the labels' language")
+    common.add_argument(
+        "--tiles", choices=TILE_MODES, default="pips", help="pips with numerals, or numerals only"
+    )
     common.add_argument("--hand", type=int, metavar="SEAT", help="draw this seat's hand (1-based)")
     common.add_argument("-o", "--output", default="table.png")
     table = sub.add_parser("table", parents=[common], help="draw a seeded random game")

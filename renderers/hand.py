@@ -1,11 +1,13 @@
 """A player's own hand: their tiles standing up, the playable ones first and labelled.
 
-This picture answers "what can I do?" at a glance: tiles that can be played now come first,
-grouped by the train they fit (your own, then the Mexican Train, then marked trains), each
-labelled with the exact words to type (``12-5`` and ``→ mexican``). An optional train plan
-(the suggested longest run for your own train) is numbered in order. The rest follow, biggest
-first, since those are the points you are holding. The size is bounded: past a few rows the
-least useful tiles fold into a "+N more" chip.
+This picture answers "what can I do?" at a glance on a phone (800 px wide, every label 18 px or
+more: 9 px once scaled to 400 px). Tiles that can be played now come first, grouped by the
+train they fit (your own, then the Mexican Train, then marked trains), each labelled with the
+exact words to type (``12-5`` and ``→ @1`` / ``→ mexican``, the Mexican Train's word in the
+reader's language). An optional train plan (the suggested longest run for your own train)
+marks its tiles ``#1``, ``#2``… in playing order, and a line under the header says so. The rest
+follow, biggest first, since those are the points you are holding. The size is bounded: past
+a few rows the least useful tiles fold into a "+N" chip.
 """
 
 from __future__ import annotations
@@ -15,16 +17,16 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.engine import DONE, DRAW, MEXICAN, PASS, Play, SeatView, Tile, train_name
+from bot.engine import DONE, DRAW, MEXICAN, PASS, Play, SeatView, Tile
 from bot.i18n import tr
 from renderers import paint, text
-from renderers.table import display_name
-from renderers.theme import RGB, Theme, mix, seat_colour, seat_shape, theme
+from renderers.table import display_name, plural, train_word
+from renderers.theme import INK_LIGHT, RGB, Theme, mix, seat_colour, seat_shape, theme
 
-WIDTH = 1200
-MARGIN = 20
-S = 44  # half-side of a standing tile
-CELL_W = 124
+WIDTH = 800
+MARGIN = 16
+S = 46  # half-side of a standing tile
+CELL_W = 152
 MAX_ROWS = 5  # tile rows across all sections
 
 
@@ -35,6 +37,9 @@ class HandOptions:
     plan: Sequence[Tile] = ()
     #: The labels' language (``en``, ``fr``, or a Discord locale).
     language: str = "en"
+    #: How tiles show their numbers: ``pips`` (pips with a numeral, the default) or
+    #: ``numerals`` (big black numerals only, the high-contrast choice).
+    tiles: str = "pips"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,7 +61,9 @@ def _target_rank(seat: int, train: int) -> int:
 PLAYABLE, PLAN, OTHER, YOURS = "playable", "plan", "other", "yours"
 
 
-def sections(view: SeatView, plan: Sequence[Tile] = ()) -> list[tuple[str, list[_Cell]]]:
+def sections(
+    view: SeatView, plan: Sequence[Tile] = (), language: str = "en"
+) -> list[tuple[str, list[_Cell]]]:
     """The hand's tiles in display order: (section id, cells) per non-empty section."""
     if view.hand is None or view.seat is None:
         raise ValueError("a spectator has no hand to draw: pass the player's own view")
@@ -82,7 +89,7 @@ def sections(view: SeatView, plan: Sequence[Tile] = ()) -> list[tuple[str, list[
 
     def cell(t: Tile) -> _Cell:
         refs = sorted(targets.get(t, ()), key=lambda r: _target_rank(seat, r))
-        return _Cell(t, tuple(f"→ {train_name(r)}" for r in refs), plan_no.get(t))
+        return _Cell(t, tuple(f"→ {train_word(r, language)}" for r in refs), plan_no.get(t))
 
     out = [
         (PLAYABLE, [cell(t) for t in playable]),
@@ -94,15 +101,20 @@ def sections(view: SeatView, plan: Sequence[Tile] = ()) -> list[tuple[str, list[
 
 def _cell_h(cells: Sequence[_Cell]) -> int:
     lines = max((min(2, len(c.targets)) for c in cells), default=0)
-    return 2 * S + 12 + 26 + lines * 22 + 10
+    return 2 * S + 12 + 32 + lines * 28 + 12
 
 
-def _layout(view: SeatView, plan: Sequence[Tile]) -> list[tuple[str, list[_Cell], int, int, int]]:
+PER_ROW = (WIDTH - 2 * MARGIN - 8) // CELL_W
+
+
+def _layout(
+    view: SeatView, plan: Sequence[Tile], language: str = "en"
+) -> list[tuple[str, list[_Cell], int, int, int]]:
     """Sections with their rows and cell height, trimmed to MAX_ROWS rows in total."""
-    per_row = (WIDTH - 2 * MARGIN - 24) // CELL_W
+    per_row = PER_ROW
     rows_left = MAX_ROWS
     out = []
-    for title, cells in sections(view, plan):
+    for title, cells in sections(view, plan, language):
         if rows_left <= 0:
             break
         total = len(cells)
@@ -117,13 +129,19 @@ def _layout(view: SeatView, plan: Sequence[Tile]) -> list[tuple[str, list[_Cell]
     return out
 
 
-HEADER_H = 96
+HEADER_H = 112
+LEGEND_H = 36
+
+
+def _has_plan_badges(view: SeatView, plan: Sequence[Tile]) -> bool:
+    hand = view.hand or ()
+    return any(t in hand for t in plan)
 
 
 def hand_size(view: SeatView, plan: Sequence[Tile] = ()) -> tuple[int, int]:
-    h = MARGIN + HEADER_H
+    h = MARGIN + HEADER_H + (LEGEND_H if _has_plan_badges(view, plan) else 0)
     for _title, _cells, _total, rows, cell_h in _layout(view, plan):
-        h += 16 + 36 + rows * cell_h
+        h += 14 + 40 + rows * cell_h
     return WIDTH, h + MARGIN
 
 
@@ -140,7 +158,8 @@ def _hint(view: SeatView, lang: str = "en") -> tuple[str, str]:
     opened = view.open_doubles
     plays = [m for m in view.legal if isinstance(m, Play)]
     if plays:
-        hint = tr("pic.hand.type", lang, example=str(plays[0]))
+        example = f"{plays[0].tile} {train_word(plays[0].train, lang)}"
+        hint = tr("pic.hand.type", lang, example=example)
         if opened:
             tile = opened[0].tiles[-1] if opened[0].tiles else ""
             hint = tr("pic.hand.cover", lang, tile=tile) + hint
@@ -156,58 +175,70 @@ def _hint(view: SeatView, lang: str = "en") -> tuple[str, str]:
 
 
 def render_hand(view: SeatView, options: HandOptions | None = None) -> Image.Image:
-    """The viewer's hand (``view`` must be a seat's own view, not a spectator's)."""
+    """The viewer's hand (``view`` must be a seat's own view, not a spectator's): an RGB image
+    800 px wide carrying ``info["theme"]`` and ``info["text_px"]`` like the table's."""
     opts = options or HandOptions()
+    with text.recording() as drawn:
+        img = _paint(view, opts)
+    img.info["theme"] = theme(opts.theme)
+    img.info["text_px"] = tuple(drawn)
+    return img
+
+
+def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
     lang = opts.language
     th = theme(opts.theme)
-    layout = _layout(view, opts.plan)
+    mode = paint.tile_mode(opts.tiles)
+    layout = _layout(view, opts.plan, lang)
     w, h = hand_size(view, opts.plan)
     img = Image.new("RGB", (w, h), th.background)
     d = ImageDraw.Draw(img)
     assert view.seat is not None and view.hand is not None
     seat = view.seat
 
-    # Header.
-    paint.rounded(img, (MARGIN, MARGIN, w - MARGIN, MARGIN + HEADER_H), 14, th.lane)
-    paint.glyph(img, seat_shape(seat), (MARGIN + 30, MARGIN + 32), 30, seat_colour(seat),
-                th.glyph_edge)  # fmt: skip
+    # Header: who you are and how many tiles, your turn or not, and what to do.
+    x0, y0, x1 = MARGIN, MARGIN, w - MARGIN
+    paint.rounded(img, (x0, y0, x1, y0 + HEADER_H), 14, th.lane)
+    paint.glyph(img, seat_shape(seat), (x0 + 32, y0 + 34), 30, seat_colour(seat), th.glyph_edge)
     n = len(view.hand)
-    title = tr("pic.hand.title.one" if n == 1 else "pic.hand.title.many", lang, n=n, seat=seat + 1)
+    title = plural("pic.hand.title", n, lang, seat=seat + 1)
     status, hint = _hint(view, lang)
-    status = text.fit(status, 22, 420, "bold", ltr=True)
-    sw = text.width(status, 22, "bold") + 32 if status else 0
-    shown = text.fit(title, 26, w - 2 * MARGIN - 120 - sw, "bold", ltr=True)
-    text.draw(d, (MARGIN + 56, MARGIN + 32), shown, 26, th.text, "bold")
-    text.draw(
-        d,
-        (MARGIN + 20, MARGIN + 72),
-        text.fit(hint, 19, w - 2 * MARGIN - 40, ltr=True),
-        19,
-        th.muted,
-    )
+    status = text.fit(status, 24, 300, "bold", ltr=True)
+    sw = text.width(status, 24, "bold") + 36 if status else 0
+    shown = text.fit(title, 28, x1 - x0 - 84 - sw, "bold", ltr=True)
+    text.draw(d, (x0 + 56, y0 + 34), shown, 28, th.text, "bold")
+    hint_size = 22
+    while hint_size > 18 and text.width(text.prepare(hint), hint_size) > x1 - x0 - 36:
+        hint_size -= 1
+    text.draw(d, (x0 + 18, y0 + 82), text.fit(hint, hint_size, x1 - x0 - 36, ltr=True),
+              hint_size, th.muted)  # fmt: skip
     if status:
         accent: RGB = th.playable if view.my_turn else th.chip
-        ink = (255, 255, 255) if view.my_turn else th.text
-        x1 = w - MARGIN - 16
-        paint.rounded(img, (x1 - sw, MARGIN + 16, x1, MARGIN + 50), 17, accent)
-        text.draw(d, (x1 - sw // 2, MARGIN + 33), status, 22, ink, "bold", "mm")
+        ink = INK_LIGHT if view.my_turn else th.text
+        right = x1 - 14
+        paint.rounded(img, (right - sw, y0 + 14, right, y0 + 54), 20, accent)
+        text.draw(d, (right - sw // 2, y0 + 34), status, 24, ink, "bold", "mm")
 
-    y = MARGIN + HEADER_H
+    y = y0 + HEADER_H
+    if _has_plan_badges(view, opts.plan):
+        legend = tr("pic.hand.plan-legend", lang)
+        text.draw(d, (x0 + 8, y + 24), text.fit(legend, 20, x1 - x0 - 16, "bold", ltr=True), 20,
+                  th.plan, "bold")  # fmt: skip
+        y += LEGEND_H
     for section, cells, total, rows, cell_h in layout:
-        y += 16
+        y += 14
         colour = th.playable if section == PLAYABLE and view.my_turn else th.text
         if section == PLAN:
             colour = th.plan
         title = tr(f"pic.hand.{section}", lang)
-        text.draw(d, (MARGIN + 8, y + 16), f"{title} ({total})",
-                  21, colour, "bold")  # fmt: skip
-        y += 36
-        per_row = (w - 2 * MARGIN - 24) // CELL_W
+        text.draw(d, (x0 + 8, y + 20), f"{title} ({total})", 24, colour, "bold")
+        y += 40
         for k, c in enumerate(cells):
-            row, col = divmod(k, per_row)
-            x = MARGIN + 12 + col * CELL_W
+            row, col = divmod(k, PER_ROW)
+            x = x0 + 4 + col * CELL_W
             cy = y + row * cell_h
-            _cell(img, d, th, c, x, cy, cell_h, playable=bool(c.targets) and c.plan_no != -1)
+            playable = bool(c.targets) and c.plan_no != -1
+            _cell(img, d, th, c, (x, cy, cell_h), playable, mode)
         y += rows * cell_h
     return img
 
@@ -217,29 +248,33 @@ def _cell(
     d: ImageDraw.ImageDraw,
     th: Theme,
     c: _Cell,
-    x: int,
-    y: int,
-    cell_h: int,
+    where: tuple[int, int, int],
     playable: bool,
+    mode: paint.TileMode,
 ) -> None:
+    x, y, cell_h = where
     cx = x + CELL_W // 2
-    if c.plan_no == -1:  # the "+N more" chip
-        paint.rounded(img, (cx - 40, y + S - 20, cx + 40, y + S + 20), 20, th.chip)
-        text.draw(d, (cx, y + S), c.targets[0], 20, th.text, "bold", "mm")
+    if c.plan_no == -1:  # the "+N" chip
+        paint.rounded(img, (cx - 44, y + S - 22, cx + 44, y + S + 22), 22, th.chip)
+        text.draw(d, (cx, y + S), c.targets[0], 24, th.text, "bold", "mm")
         return
-    box = (x + 4, y, x + CELL_W - 4, y + cell_h - 8)
+    box = (x + 4, y, x + CELL_W - 4, y + cell_h - 10)
     if playable:
         paint.rounded(img, box, 12, mix(th.background, th.playable, 0.18), th.playable, 2)
     elif c.plan_no is not None:
         paint.rounded(img, box, 12, mix(th.background, th.plan, 0.14), th.plan, 2)
-    tx = cx - S // 2
-    paint.paste_tile(img, (tx, y + 8), th, S, c.tile.high, c.tile.low, True)
+    paint.paste_tile(img, (cx - S // 2, y + 10), th, S, c.tile.high, c.tile.low, True, mode)
     if c.plan_no is not None:
-        paint.badge(img, (x + CELL_W - 20, y + 16), str(c.plan_no), th.plan, 16)
-    ty = y + 8 + 2 * S + 18
-    text.draw(d, (cx, ty), str(c.tile), 21, th.text, "bold", "mm")
+        # Its place in the train plan (the legend under the header says so).
+        label = f"#{c.plan_no}"
+        bw = text.width(label, 20, "bold") + 16
+        bx = cx + S // 2 + 8
+        paint.rounded(img, (bx, y + 12, bx + bw, y + 42), 15, th.plan)
+        text.draw(d, (bx + bw // 2, y + 27), label, 20, INK_LIGHT, "bold", "mm")
+    ty = y + 10 + 2 * S + 22
+    text.draw(d, (cx, ty), str(c.tile), 24, th.text, "bold", "mm")
     for i, line in enumerate(c.targets[:2]):
         more = len(c.targets) > 2 and i == 1
         label = f"{line} +{len(c.targets) - 1}" if more else line
-        label = text.fit(label, 18, CELL_W - 10, "bold")
-        text.draw(d, (cx, ty + 24 + i * 22), label, 18, th.playable, "bold", "mm")
+        label = text.fit(label, 22, CELL_W - 12, "bold")
+        text.draw(d, (cx, ty + 30 + i * 28), label, 22, th.playable, "bold", "mm")

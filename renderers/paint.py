@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
 from renderers import text
-from renderers.theme import PIP_COLOURS, RGB, Theme, readable_on
+from renderers.theme import PIP_COLOURS, RGB, Theme, mix, readable_on
 
 SS = 4  # supersampling factor for sprites
 
@@ -56,7 +57,7 @@ def rounded(
     """A rounded rectangle with anti-aliased corners.
 
     Only the four corners go through a mask; the straight parts are plain fills, which keeps
-    big boxes (a lane is 1200 px wide) cheap.
+    big boxes (a lane is 768 px wide) cheap.
     """
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -270,26 +271,68 @@ def pip_layout(n: int) -> tuple[tuple[float, float], ...]:
     return tuple(side + [(0.5, y) for y in middle])
 
 
-def _draw_half(d: ImageDraw.ImageDraw, x: float, y: float, s: float, n: int) -> None:
-    """Pips (or a numeral above 12) for ``n`` in the square at (x, y) of side ``s``."""
-    if n == 0:
+#: How tiles show their numbers: ``pips`` (pips with the numeral over them, the default) or
+#: ``numerals`` (a big black numeral only: high contrast for small screens and weak eyes).
+TILE_MODES = ("pips", "numerals")
+TileMode = Literal["pips", "numerals"]
+
+
+def tile_mode(mode: str) -> TileMode:
+    if mode == "pips":
+        return "pips"
+    if mode == "numerals":
+        return "numerals"
+    raise ValueError(f"there is no tile mode {mode!r}: choose {' or '.join(TILE_MODES)}")
+
+
+@functools.lru_cache(maxsize=256)
+def numeral_px(s: int, n: int, mode: TileMode) -> int:
+    """The font size of ``n``'s numeral on a tile half of side ``s``: as large as the mode
+    allows while two digits still fit inside the half."""
+    want = round(s * (0.62 if mode == "pips" else 0.74))
+    room = s * 0.94
+    label = str(n)
+    while want > 8 and text.width(label, want, "bold") > room:
+        want -= 1
+    return want
+
+
+def _draw_half(
+    d: ImageDraw.ImageDraw, x: float, y: float, s: float, n: int, theme: Theme, mode: TileMode
+) -> None:
+    """The half of side ``s`` (supersampled) at (x, y) showing ``n``.
+
+    ``pips``: the classic pips, faded toward the face, with the numeral in the pip colour on
+    top (ringed in the face colour so a pip never cuts through it): the pattern still reads
+    as a domino, and the numeral tells 8 from 12 at a glance. ``numerals``: the numeral alone,
+    larger and in near-black, the most legible form on a small screen.
+    """
+    half = round(s / SS)
+    size = numeral_px(half, n, mode) * SS
+    f = text.main_font(size, "bold")
+    centre = (x + s / 2, y + s / 2 + size * 0.04)
+    if mode == "numerals":
+        d.text(centre, str(n), font=f, fill=(*theme.tile_ink, 255), anchor="mm")
         return
-    colour = PIP_COLOURS[min(n, len(PIP_COLOURS) - 1)]
-    if n > 12:
-        size = round(s * 0.62)
-        f = text.main_font(size, "bold")
-        d.text((x + s / 2, y + s / 2), str(n), font=f, fill=colour, anchor="mm")
-        return
-    r = s * (0.092 if n <= 9 else 0.078)
-    inner = s * 0.06
-    for px, py in pip_layout(n):
-        cx = x + inner + px * (s - 2 * inner)
-        cy = y + inner + py * (s - 2 * inner)
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+    colour = PIP_COLOURS[min(n, len(PIP_COLOURS) - 1)] if n else theme.divider
+    if 0 < n <= 12:
+        faded = (*mix(colour, theme.tile_face, 0.55), 255)
+        r = s * (0.092 if n <= 9 else 0.078)
+        inner = s * 0.06
+        for px, py in pip_layout(n):
+            cx = x + inner + px * (s - 2 * inner)
+            cy = y + inner + py * (s - 2 * inner)
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=faded)
+    d.text(
+        centre, str(n), font=f, fill=(*colour, 255), anchor="mm",
+        stroke_width=round(size * 0.09), stroke_fill=(*theme.tile_face, 255),
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=2048)
-def tile_sprite(theme: Theme, s: int, a: int, b: int, vertical: bool) -> Image.Image:
+def tile_sprite(
+    theme: Theme, s: int, a: int, b: int, vertical: bool, mode: TileMode = "pips"
+) -> Image.Image:
     """A domino of half-side ``s``: ``a`` on the left (top), ``b`` on the right (bottom).
 
     The sprite is ``2s x s`` (``s x 2s`` vertical) plus 2 px of drop shadow below.
@@ -308,22 +351,36 @@ def tile_sprite(theme: Theme, s: int, a: int, b: int, vertical: bool) -> Image.I
     )  # fmt: skip
     ss = s * SS
     line = max(SS, round(SS * s / 30))
+    divider = theme.divider
+    if mode == "numerals":
+        # Bare numerals need a firm line between the halves, or 15|3 reads as 1|53.
+        line, divider = max(2 * SS, round(SS * s / 16)), theme.tile_edge
     if vertical:
-        d.line((ss * 0.16, ss, ss * 0.84, ss), fill=(*theme.divider, 255), width=line)
-        _draw_half(d, 0, 0, ss, a)
-        _draw_half(d, 0, ss, ss, b)
+        d.line((ss * 0.16, ss, ss * 0.84, ss), fill=(*divider, 255), width=line)
+        _draw_half(d, 0, 0, ss, a, theme, mode)
+        _draw_half(d, 0, ss, ss, b, theme, mode)
     else:
-        d.line((ss, ss * 0.16, ss, ss * 0.84), fill=(*theme.divider, 255), width=line)
-        _draw_half(d, 0, 0, ss, a)
-        _draw_half(d, ss, 0, ss, b)
+        d.line((ss, ss * 0.16, ss, ss * 0.84), fill=(*divider, 255), width=line)
+        _draw_half(d, 0, 0, ss, a, theme, mode)
+        _draw_half(d, ss, 0, ss, b, theme, mode)
     return _down(big, (w, h + shadow))
 
 
 def paste_tile(
-    img: Image.Image, xy: tuple[int, int], theme: Theme, s: int, a: int, b: int, vertical: bool
+    img: Image.Image,
+    xy: tuple[int, int],
+    theme: Theme,
+    s: int,
+    a: int,
+    b: int,
+    vertical: bool,
+    mode: TileMode = "pips",
 ) -> None:
-    sprite = tile_sprite(theme, s, a, b, vertical)
+    """Paste a cached tile sprite, and report its two numerals as drawn text."""
+    sprite = tile_sprite(theme, s, a, b, vertical, mode)
     img.alpha_composite(sprite, xy) if img.mode == "RGBA" else img.paste(sprite, xy, sprite)
+    text.note(numeral_px(s, a, mode), str(a))
+    text.note(numeral_px(s, b, mode), str(b))
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,11 +1,16 @@
-"""The table picture: the engine as a hub, one lane per train, and a header that says whose turn.
+"""The table picture, made for a phone first: whose turn, then one lane per train.
 
-The picture is read on a phone between other messages, so it is laid out like a timetable, not
-like a real table: the round's engine stands at the left as the hub, rails fan out to one lane
-per train (seat order, the Mexican Train last), and each lane reads left to right from the
-engine outwards. A lane names its owner with a colour *and* a shape, shows the first tiles and
-the last several with a "+N" between when the train is too long, and ends in the pip the next
-tile must match. The size depends only on the player count, never on how long trains grow.
+On a phone Discord shows a picture about 400 px wide, so the canvas is 800 px wide (two
+canvas pixels per phone pixel, sharp on a phone's dense screen) and every piece of text is
+drawn at 18 px or more: 9 px or more on the phone (``tests/renderers/test_phone.py`` checks
+every label the renderer reports). The header says whose turn it is, the round and engine, the
+open doubles in the order they must be covered, and the last move; below it one lane per train
+(seat order, the Mexican Train last). Up to five players a lane puts its label on a row of its
+own above the tiles; from six players on the label stands beside the tiles, so the canvas stays
+portrait or near-square for 2 to 10 players. A lane shows its first tiles and its last several
+with a "+N" between when the train is too long, and ends in the number the next tile must
+match. Tiles carry numerals (over the pips by default, alone in the ``numerals`` mode). The
+size depends only on the player count, never on how long trains grow.
 
 Only public fields of the view are read (never ``hand`` or ``visible_hands``), so a spectator
 view draws the channel's picture and nothing hidden can leak into it.
@@ -14,7 +19,6 @@ view draws the channel's picture and nothing hidden can leak into it.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Sequence
 
@@ -25,24 +29,31 @@ from bot.i18n import tr
 from renderers import paint, text
 from renderers.theme import (
     MEXICAN_COLOUR,
+    MEXICAN_DISC,
     RGB,
     Theme,
-    mix,
     readable_on,
     seat_colour,
     seat_shape,
     theme,
 )
 
-WIDTH = 1400
-MARGIN = 20
-HEADER_H = 100
-LANE_GAP = 8
-LABEL_W = 290
-STATUS_W = 142
-#: Total height the lanes may take; the tile size shrinks with the player count to fit it.
+WIDTH = 800
+MARGIN = 16
+HEADER_H = 168
+LANE_GAP = 6
+#: Players up to this count get a label row above each lane's tiles; more get a side label.
+STACKED_MAX = 5
+LABEL_ROW = 38
+SIDE_LABEL_W = 252
+#: Height the lanes may take in total; the tile size shrinks with the player count to fit.
 LANES_BUDGET = 900
-MIN_S, MAX_S = 26, 44
+MIN_S = 30
+MAX_S = {True: 46, False: 40}  # by stacked
+#: Smallest font on the canvas: 9 px once Discord scales the picture to 400 px on a phone.
+MIN_FONT = 18
+
+Box = tuple[int, int, int, int]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,6 +67,9 @@ class TableOptions:
     show_last_move: bool = True
     #: The labels' language (``en``, ``fr``, or a Discord locale such as ``fr`` / ``en-US``).
     language: str = "en"
+    #: How tiles show their numbers: ``pips`` (pips with a numeral, the default) or
+    #: ``numerals`` (big black numerals only, the high-contrast choice).
+    tiles: str = "pips"
 
 
 def display_name(view: SeatView, seat: int, language: str = "en") -> str:
@@ -66,6 +80,17 @@ def display_name(view: SeatView, seat: int, language: str = "en") -> str:
 
 def train_title(view: SeatView, ref: int, language: str = "en") -> str:
     return tr("pic.mexican", language) if ref == MEXICAN else display_name(view, ref, language)
+
+
+def train_word(ref: int, language: str = "en") -> str:
+    """What a player types for a train: ``@N``, or the Mexican Train's word in their language."""
+    return tr("pic.mexican-word", language) if ref == MEXICAN else f"@{ref + 1}"
+
+
+def plural(key: str, n: int, language: str = "en", **params: object) -> str:
+    """``key.one`` or ``key.many`` by the language's rule (French counts 0 as singular)."""
+    one = n == 1 or (language.lower().startswith("fr") and n == 0)
+    return tr(f"{key}.{'one' if one else 'many'}", language, n=n, **params)
 
 
 def oriented(engine: Tile, tiles: Sequence[Tile]) -> list[tuple[int, int]]:
@@ -79,27 +104,31 @@ def oriented(engine: Tile, tiles: Sequence[Tile]) -> list[tuple[int, int]]:
     return out
 
 
+def stacked(players: int) -> bool:
+    return players <= STACKED_MAX
+
+
 def tile_size(players: int) -> int:
     lanes = players + 1
-    s = (LANES_BUDGET // lanes - LANE_GAP - 16) // 2
-    return max(MIN_S, min(MAX_S, s))
+    extra = LABEL_ROW if stacked(players) else 0
+    s = (LANES_BUDGET // lanes - LANE_GAP - extra - 16) // 2
+    return max(MIN_S, min(MAX_S[stacked(players)], s))
 
 
-def _lane_h(s: int) -> int:
-    return 2 * s + 16
+def _lane_h(players: int) -> int:
+    return (LABEL_ROW if stacked(players) else 0) + 2 * tile_size(players) + 16
 
 
 def _standings_h(view: SeatView) -> int:
     if not view.match_over:
         return 0
-    return 64 + math.ceil(view.players / 5) * 40
+    return 62 + math.ceil(view.players / 2) * 34 + 8
 
 
 def table_size(view: SeatView) -> tuple[int, int]:
-    s = tile_size(view.players)
     lanes = view.players + 1
-    h = MARGIN + HEADER_H + 14 + lanes * (_lane_h(s) + LANE_GAP) - LANE_GAP + MARGIN
-    return WIDTH, h + _standings_h(view)
+    h = MARGIN + HEADER_H + 10 + lanes * (_lane_h(view.players) + LANE_GAP) - LANE_GAP + MARGIN
+    return WIDTH, h + (_standings_h(view) + 10 if view.match_over else 0)
 
 
 def fit_train(widths: Sequence[int], gap: int, avail: int, chip: int) -> tuple[int, int]:
@@ -119,7 +148,7 @@ def fit_train(widths: Sequence[int], gap: int, avail: int, chip: int) -> tuple[i
             used += w
             tail += 1
         best = (head, tail)
-        if tail >= 4:
+        if tail >= 3:
             break
     return best
 
@@ -128,7 +157,7 @@ def _move_sentence(view: SeatView, lang: str = "en") -> str:
     entry = view.last_move
     if entry is None:
         return ""
-    who = text.shorten(display_name(view, entry.seat, lang), 18, 240)
+    who = text.shorten(display_name(view, entry.seat, lang), 20, 220)
     move = entry.move
     if isinstance(move, Play):
         if move.train == MEXICAN:
@@ -136,7 +165,7 @@ def _move_sentence(view: SeatView, lang: str = "en") -> str:
         elif move.train == entry.seat:
             where = tr("pic.where.own", lang)
         else:
-            owner = text.shorten(display_name(view, move.train, lang), 18, 200)
+            owner = text.shorten(display_name(view, move.train, lang), 20, 180)
             where = tr("pic.train-of", lang, name=owner)
         return tr("pic.last.play", lang, name=who, tile=move.tile, where=where)
     if isinstance(move, Draw):
@@ -146,15 +175,15 @@ def _move_sentence(view: SeatView, lang: str = "en") -> str:
     if isinstance(move, Knock):
         return tr("pic.last.knock", lang, name=who)
     if isinstance(move, Catch):
-        caught = text.shorten(display_name(view, move.seat, lang), 18, 200)
+        caught = text.shorten(display_name(view, move.seat, lang), 20, 180)
         return tr("pic.last.catch", lang, name=who, caught=caught)
     return tr("pic.last.done", lang, name=who)
 
 
 def _size_to_fit(label: str, size: int, room: int, weight: text.Weight = "regular") -> int:
-    """The largest font size up to ``size`` at which ``label`` fits ``room`` (a longer
-    translation shrinks rather than run into its neighbour)."""
-    while size > 12 and text.width(label, size, weight) > room:
+    """The largest font size up to ``size`` (and not under :data:`MIN_FONT`) at which
+    ``label`` fits ``room``: a longer translation shrinks a little, then is cut."""
+    while size > MIN_FONT and text.width(label, size, weight) > room:
         size -= 1
     return size
 
@@ -171,12 +200,13 @@ class _Painter:
         self.opts = options
         self.lang = options.language
         self.th = theme(options.theme)
+        self.mode = paint.tile_mode(options.tiles)
         self.s = tile_size(view.players)
+        self.stacked = stacked(view.players)
         w, h = table_size(view)
         self.img = Image.new("RGB", (w, h), self.th.background)
         self.d = ImageDraw.Draw(self.img)
-        self.lane_x = MARGIN + round(self.s * 1.45) + 56
-        self.lanes_y = MARGIN + HEADER_H + 14
+        self.lanes_y = MARGIN + HEADER_H + 10
 
     # ------------------------------------------------------------ helpers
 
@@ -184,17 +214,16 @@ class _Painter:
         return MEXICAN_COLOUR if ref == MEXICAN else seat_colour(ref)
 
     def seat_glyph(self, ref: int, xy: tuple[int, int], size: int) -> None:
-        edge = self.th.glyph_edge
         if ref == MEXICAN:
             # The Mexican Train's black engine sits on a light disc so it shows on dark lanes.
             disc = size + 4
             self.img.paste(
-                (236, 236, 236), (xy[0] - disc // 2, xy[1] - disc // 2),
+                MEXICAN_DISC, (xy[0] - disc // 2, xy[1] - disc // 2),
                 paint.rounded_mask(disc, disc, disc // 2),
             )  # fmt: skip
             paint.icon(self.img, paint.shape_mask("loco", size - 4), xy, MEXICAN_COLOUR)
             return
-        paint.glyph(self.img, seat_shape(ref), xy, size, seat_colour(ref), edge)
+        paint.glyph(self.img, seat_shape(ref), xy, size, seat_colour(ref), self.th.glyph_edge)
 
     def t(self, key: str, **params: object) -> str:
         """A label in the picture's language."""
@@ -207,218 +236,180 @@ class _Painter:
         flags = self.opts.is_computer
         return seat < len(flags) and bool(flags[seat])
 
+    def line(self, xy: tuple[int, int], sentence: str, size: int, room: int, colour: RGB,
+             weight: text.Weight = "regular") -> None:  # fmt: skip
+        """One of our sentences (names inside it already shortened), fitted to ``room``."""
+        size = _size_to_fit(text.prepare(sentence), size, room, weight)
+        shown = text.fit(sentence, size, room, weight, ltr=True)
+        text.draw(self.d, xy, shown, size, colour, weight)
+
     # ------------------------------------------------------------ header
 
     def header(self) -> None:
         v, th, d = self.view, self.th, self.d
-        x, y = MARGIN, MARGIN
-        paint.rounded(self.img, (x, y, WIDTH - MARGIN, y + HEADER_H), 14, th.lane)
-        # Round and engine.
-        title = self.t("pic.round", round=v.round_no + 1, rounds=v.rounds_total)
-        text.draw(d, (x + 20, y + 30), title, 30, th.text, "bold")
-        sub = self.t("pic.engine-line", engine=v.engine, max=v.rules.max_pip)
-        text.draw(d, (x + 20, y + 70), sub, _size_to_fit(sub, 19, 266), th.muted)
-        # Boneyard, on the right.
-        bx = WIDTH - MARGIN - 26
+        x0, y0, x1 = MARGIN, MARGIN, WIDTH - MARGIN
+        paint.rounded(self.img, (x0, y0, x1, y0 + HEADER_H), 14, th.lane)
+        # Boneyard, top right: a face-down tile and the count.
         count = str(v.boneyard_count)
-        cw = text.width(count, 30, "bold")
-        text.draw(d, (bx, y + 32), count, 30, th.text, "bold", "rm")
-        text.draw(d, (bx, y + 70), self.t("pic.boneyard"), 19, th.muted, anchor="rm")
-        back = paint.tile_back(th, 22)
-        self.img.paste(back, (bx - cw - 34, y + 32 - 22), back)
-        # Turn, last move, open doubles, in the middle.
-        mx = x + 300
-        mw = WIDTH - MARGIN - 220 - mx
-        line1_y = y + 28
+        cw = text.width(count, 32, "bold")
+        text.draw(d, (x1 - 18, y0 + 34), count, 32, th.text, "bold", "rm")
+        back = paint.tile_back(th, 15)
+        self.img.paste(back, (x1 - 18 - cw - 24, y0 + 34 - 15), back)
+        bone = self.t("pic.boneyard")
+        text.draw(d, (x1 - 18, y0 + 72), bone, 20, th.muted, anchor="rm")
+        right = max(cw + 48, text.width(bone, 20)) + 30
+        # Row 1: whose turn (or how the round / match ended).
+        room = x1 - x0 - 20 - right
+        ty = y0 + 34
         if v.match_over:
-            self.match_over_line(mx, line1_y, mw)
+            paint.icon(self.img, paint.trophy_mask(30), (x0 + 34, ty), th.open_double)
+            names = [text.shorten(self.name(s), 30, 260, "bold") for s in v.winners]
+            key = "pic.match-over.one" if len(names) == 1 else "pic.match-over.shared"
+            msg = self.t(key, name=names[0], names=" & ".join(names))
+            self.line((x0 + 58, ty), msg, 30, room - 40, th.text, "bold")
         elif v.result is not None:
             if v.result.went_out is not None:
-                who = text.shorten(self.name(v.result.went_out), 26, mw - 260, "bold")
+                who = text.shorten(self.name(v.result.went_out), 30, room - 250, "bold")
                 msg = self.t("pic.round-over.out", name=who)
             else:
                 msg = self.t("pic.round-over.blocked")
-            text.draw(
-                d, (mx, line1_y), text.fit(msg, 26, mw, "bold", ltr=True), 26, th.text, "bold"
-            )
+            self.line((x0 + 18, ty), msg, 30, room, th.text, "bold")
         elif v.current is not None:
-            self.seat_glyph(v.current, (mx + 14, line1_y), 28)
-            who = text.shorten(self.name(v.current), 26, mw - 200, "bold")
+            self.seat_glyph(v.current, (x0 + 34, ty), 30)
+            who = text.shorten(self.name(v.current), 30, room - 200, "bold")
             you = v.seat is not None and v.seat == v.current
             msg = self.t("pic.to-play.you" if you else "pic.to-play", name=who)
-            msg = text.fit(msg, 26, mw - 40, "bold", ltr=True)
-            text.draw(d, (mx + 38, line1_y), msg, 26, th.text, "bold")
+            self.line((x0 + 58, ty), msg, 30, room - 40, th.text, "bold")
+        # Row 2: the round and its engine.
+        sub = self.t("pic.round-engine", round=v.round_no + 1, rounds=v.rounds_total,
+                     engine=v.engine, max=v.rules.max_pip)  # fmt: skip
+        self.line((x0 + 18, y0 + 72), sub, 22, room, th.muted)
+        # Rows 3-4: the open doubles in the order they must be covered, then the last move.
         lines: list[tuple[str, RGB]] = []
-        if self.opts.show_last_move and v.last_move is not None:
-            lines.append((_move_sentence(v, self.lang), th.muted))
         opened = v.open_doubles
         if opened and v.result is None:
-            first = opened[0]
-            if first.owner == MEXICAN:
-                owner = self.t("pic.owner.mexican")
-            else:
-                owner = self.t("pic.train-of", name=text.shorten(self.name(first.owner), 19, 220))
-            dbl = first.tiles[-1] if first.tiles else v.engine
-            more = self.t("pic.open-double.more", n=len(opened) - 1) if len(opened) > 1 else ""
-            line = self.t("pic.open-double", tile=dbl, owner=owner, more=more)
-            lines.insert(0, (line, th.open_double))
-        for i, (line, colour) in enumerate(lines[:2]):
-            text.draw(d, (mx, y + 62 + i * 24), text.fit(line, 19, mw, ltr=True), 19, colour)
+            items = [
+                f"{o.tiles[-1] if o.tiles else v.engine} {train_word(o.owner, self.lang)}"
+                for o in opened
+            ]
+            lines.append((self.t("pic.open-doubles", list=" → ".join(items)), th.open_double))
+        if self.opts.show_last_move and v.last_move is not None:
+            lines.append((_move_sentence(v, self.lang), th.muted))
+        for i, (sentence, colour) in enumerate(lines[:2]):
+            weight: text.Weight = "bold" if colour == th.open_double else "regular"
+            self.line((x0 + 18, y0 + 110 + i * 34), sentence, 22, x1 - x0 - 36, colour, weight)
 
-    def match_over_line(self, x: int, y: int, w: int) -> None:
-        v, th = self.view, self.th
-        paint.icon(self.img, paint.trophy_mask(30), (x + 15, y), th.open_double)
-        names = [text.shorten(self.name(s), 26, 260, "bold") for s in v.winners]
-        if len(names) == 1:
-            msg = self.t("pic.match-over.one", name=names[0])
-        else:
-            msg = self.t("pic.match-over.shared", names=" & ".join(names))
-        text.draw(
-            self.d, (x + 40, y), text.fit(msg, 26, w - 40, "bold", ltr=True), 26, th.text, "bold"
-        )
+    # ------------------------------------------------------------ lanes
 
-    # ------------------------------------------------------------ hub and lanes
-
-    def lane_box(self, i: int) -> tuple[int, int, int, int]:
-        h = _lane_h(self.s)
+    def lane_box(self, i: int) -> Box:
+        h = _lane_h(self.view.players)
         y0 = self.lanes_y + i * (h + LANE_GAP)
-        return (self.lane_x, y0, WIDTH - MARGIN, y0 + h)
-
-    def hub(self) -> None:
-        v, th, s = self.view, self.th, self.s
-        n = len(v.trains)
-        first, last = self.lane_box(0), self.lane_box(n - 1)
-        cy = (first[1] + last[3]) // 2
-        big = round(s * 1.45)
-        hx = MARGIN + 8
-        # Rails: anti-aliased lines from the hub to every lane.
-        x0 = hx + big // 2
-        top, bottom = first[1], last[3]
-        ys = tuple((b[1] + b[3]) // 2 - top for b in map(self.lane_box, range(n)))
-        mask = _rails(self.lane_x - x0, bottom - top, cy - top, ys)
-        self.img.paste(th.rail, (x0, top), mask)
-        # The engine: a big double standing at the hub.
-        sprite = paint.tile_sprite(th, big, v.engine.high, v.engine.low, True)
-        self.img.paste(sprite, (hx, cy - big), sprite)
-        label = self.t("pic.engine")
-        size = _size_to_fit(label, 18, 2 * (hx + big // 2) - 4, "bold")
-        text.draw(self.d, (hx + big // 2, cy + big + 22), label, size, th.muted, "bold", "mm")
+        return (MARGIN, y0, WIDTH - MARGIN, y0 + h)
 
     def lane(self, i: int, train: TrainView) -> None:
         v, th, img = self.view, self.th, self.img
         box = self.lane_box(i)
         x0, y0, x1, y1 = box
-        cy = (y0 + y1) // 2
         ref = train.owner
         current = v.current is not None and ref == v.current and v.result is None
         if current:
             accent = seat_colour(ref)
-            paint.rounded(img, box, 14, mix(th.lane, accent, 0.12), accent, 3)
-            # A pointer in the rails' gap: "this one".
-            pts = [(x0 - 16, cy - 11), (x0 - 3, cy), (x0 - 16, cy + 11)]
-            self.d.polygon(pts, fill=accent)
+            paint.rounded(img, box, 12, th.lane, accent, 4)
+            paint.rounded(img, (x0, y0, x0 + 10, y1), 5, accent)
         else:
-            paint.rounded(img, box, 14, th.lane, th.lane_edge, 1)
-        self.label(ref, train, (x0, y0, x0 + LABEL_W, y1), current)
-        # Status column: marker and open-double pills.
-        self.status(train, (x1 - STATUS_W, y0, x1, y1))
-        # Lanes without pills lend their status column to the tiles.
-        busy = train.marked or train.open_double is not None
-        self.tiles(i, train, (x0 + LABEL_W, y0, x1 - (STATUS_W + 8 if busy else 16), y1))
+            paint.rounded(img, box, 12, th.lane, th.lane_edge, 1)
+        if self.stacked:
+            self.label(ref, train, (x0 + 14, y0 + 4, x1 - 12, y0 + LABEL_ROW + 4), wide=True)
+            self.tiles(train, (x0 + 14, y0 + LABEL_ROW, x1 - 12, y1))
+        else:
+            self.label(ref, train, (x0 + 14, y0, x0 + SIDE_LABEL_W, y1), wide=False)
+            self.tiles(train, (x0 + SIDE_LABEL_W + 6, y0, x1 - 10, y1))
 
-    def label(self, ref: int, train: TrainView, box: Box, current: bool) -> None:
+    def label(self, ref: int, train: TrainView, box: Box, wide: bool) -> None:
+        """Glyph, name, computer badge and marker; the counts beside (wide) or below."""
         v, th, d = self.view, self.th, self.d
         x0, y0, x1, y1 = box
         cy = (y0 + y1) // 2
-        self.seat_glyph(ref, (x0 + 30, cy), 32)
-        nx = x0 + 56
-        room = x1 - nx - 12
-        small = self.s < 34
-        name_size = 20 if small else 22
-        line1, line2 = cy - (11 if small else 13), cy + (13 if small else 15)
+        name_y = cy if wide else cy - 14
+        self.seat_glyph(ref, (x0 + 14, name_y), 26)
+        nx = x0 + 36
+        right = x1
+        if train.marked:
+            right = self.marker(ref, right, name_y, wide) - 8
+        stats, colour = self.stats(ref)
+        stats_size = 20
+        if wide:
+            stats = text.fit(stats, stats_size, 300, ltr=True)
+            sw = text.width(stats, stats_size)
+            text.draw(d, (right, name_y), stats, stats_size, colour, anchor="rm")
+            right -= sw + 14
         title = train_title(v, ref, self.lang)
         if ref != MEXICAN and self.is_computer(ref):
-            paint.icon(self.img, paint.robot_mask(20), (nx + 10, line1 - 1), th.muted)
-            nx += 26
-            room -= 26
+            paint.icon(self.img, paint.robot_mask(22), (nx + 11, name_y - 1), th.muted)
+            nx += 28
             # The badge says it already; don't repeat a robot emoji the caller put in the name.
             title = title.removeprefix("🤖").strip() or title
-        name = text.fit(title, name_size, room, "bold")
-        text.draw(d, (nx, line1), name, name_size, th.text, "bold")
-        nx = x0 + 56
-        if ref == MEXICAN:
-            text.draw(d, (nx, line2), self.t("pic.open-to-all"), 18, th.muted)
-            return
-        stats, colour = self.stats(ref)
-        text.draw(d, (nx, line2), text.fit(stats, 18, x1 - nx - 12, ltr=True), 18, colour)
+        size = 24 if wide else 22
+        name = text.fit(title, size, right - nx, "bold")
+        text.draw(d, (nx, name_y), name, size, th.text, "bold")
+        if not wide:
+            sx = x0 + 4
+            stats = text.fit(stats, stats_size, x1 - sx - 4, ltr=True)
+            text.draw(d, (sx, cy + 16), stats, stats_size, colour)
+
+    def marker(self, ref: int, right: int, cy: int, wide: bool) -> int:
+        """The train's marker (it is open to everyone): a locomotive pill in the owner's colour,
+        with the word when there is room. Returns the pill's left edge."""
+        colour = self.colour(ref)
+        ink = readable_on(colour)
+        label = self.t("pic.marker") if wide else ""
+        lw = text.width(label, 20, "bold") + 10 if label else 0
+        w, h = 48 + lw, 30
+        x = right - w
+        paint.rounded(self.img, (x, cy - h // 2, right, cy + h // 2), h // 2, colour)
+        paint.icon(self.img, paint.shape_mask("loco", 28), (x + 24, cy - 1), ink)
+        if label:
+            text.draw(self.d, (x + 42, cy), label, 20, ink, "bold")
+        return x
 
     def stats(self, seat: int) -> tuple[str, RGB]:
         v, th = self.view, self.th
+        if seat == MEXICAN:
+            return self.t("pic.open-to-all"), th.muted
         tag = f"@{seat + 1}"
         total = v.totals[seat]
+        pts = plural("pic.points", total, self.lang)
         if v.match_over:
             rank = 1 + sum(1 for t in v.totals if t < v.totals[seat])
-            return self.t("pic.stats.rank", tag=tag, rank=_ordinal(rank, self.lang), total=total), (
+            return self.t("pic.stats.rank", tag=tag, rank=_ordinal(rank, self.lang), pts=pts), (
                 th.muted
             )
         if v.result is not None:
             got = v.result.scores[seat]
             if v.result.went_out == seat:
-                return self.t("pic.stats.out", tag=tag, total=total), th.playable
-            return self.t("pic.stats.round", tag=tag, got=got, total=total), th.muted
+                return self.t("pic.stats.out", tag=tag, pts=pts), th.playable
+            return self.t("pic.stats.round", tag=tag, got=got, pts=pts), th.muted
         n = v.hand_counts[seat]
-        tiles = self.t("pic.tiles.one") if n == 1 else self.t("pic.tiles.many", n=n)
+        tiles = self.t("pic.tiles.last") if n == 1 else plural("pic.tiles", n, self.lang)
         colour = th.danger if n == 1 else th.muted
-        return self.t("pic.stats.play", tag=tag, tiles=tiles, total=total), colour
+        return self.t("pic.stats.play", tag=tag, tiles=tiles, pts=pts), colour
 
-    def status(self, train: TrainView, box: Box) -> None:
-        th, img = self.th, self.img
-        x0, y0, x1, y1 = box
-        cy = (y0 + y1) // 2
-        pills: list[str] = []
-        if train.open_double is not None:
-            pills.append("double")
-        if train.marked:
-            pills.append("marker")
-        ph = 30
-        total = len(pills) * ph + (len(pills) - 1) * 6
-        py = cy - total // 2
-        for kind in pills:
-            pb = (x0, py, x1 - 12, py + ph)
-            if kind == "marker":
-                colour = self.colour(train.owner)
-                ink = readable_on(colour)
-                paint.rounded(img, pb, ph // 2, colour)
-                paint.icon(img, paint.shape_mask("loco", 30), (x0 + 21, py + ph // 2 - 1), ink)
-                label = self.t("pic.marker")
-                size = _size_to_fit(label, 18, pb[2] - x0 - 48, "bold")
-                text.draw(self.d, (x0 + 40, py + ph // 2), label, size, ink, "bold")
-            else:
-                assert train.open_double is not None
-                paint.rounded(img, pb, ph // 2, th.open_double)
-                label = self.t("pic.double-nth", nth=_ordinal(train.open_double + 1, self.lang))
-                room = pb[2] - pb[0] - 16
-                size = 18 if text.width(label, 18, "bold") <= room else 16
-                mid = ((pb[0] + pb[2]) // 2, py + ph // 2)
-                text.draw(self.d, mid, label, size, (24, 24, 24), "bold", "mm")
-            py += ph + 6
-
-    def tiles(self, i: int, train: TrainView, box: Box) -> None:
+    def tiles(self, train: TrainView, box: Box) -> None:
         v, th, s, img = self.view, self.th, self.s, self.img
         x0, y0, x1, y1 = box
         cy = (y0 + y1) // 2
-        gap = 3
+        gap = 8  # 4 px on a phone: tiles in a row must not read as one strip of numbers
         pairs = oriented(v.engine, train.tiles)
         widths = [s if a == b else 2 * s for a, b in pairs]
-        slot = s
-        chip_w = 74
-        avail = x1 - x0 - 4 - slot - 10
+        slot = s + 4
+        chip_w = 60
+        avail = x1 - x0 - slot - 10
         head, tail = fit_train(widths, gap, avail, chip_w)
         n = len(pairs)
         hidden = n - head - tail
         shown = list(range(head)) + list(range(n - tail, n))
         last_play = self.last_play_index(train)
-        x = x0 + 4
+        x = x0
         for k, idx in enumerate(shown):
             if hidden and k == head:
                 self.elision(x, cy, chip_w, hidden)
@@ -431,29 +422,30 @@ class _Painter:
             if open_here:
                 paint.rounded(img, (x - 4, ty - 4, x + w + 4, ty + h + 6), 8, th.open_double)
             if idx == last_play:
-                paint.rounded(img, (x - 4, ty - 4, x + w + 4, ty + h + 6), 8, None, th.last_move, 3)
-            paint.paste_tile(img, (x, ty), th, s, a, b, double)
+                paint.rounded(img, (x - 4, ty - 4, x + w + 4, ty + h + 6), 8, None, th.last_move, 4)
+            paint.paste_tile(img, (x, ty), th, s, a, b, double, self.mode)
             if open_here:
                 assert train.open_double is not None
-                paint.badge(img, (x + w, ty + 2), str(train.open_double + 1), th.open_double, 17)
+                # The order it must be covered in, on the double itself.
+                paint.badge(img, (x + w + 2, ty + 4), str(train.open_double + 1),
+                            th.open_double, 20)  # fmt: skip
             x += w + gap
         # The end the next tile must match.
-        x += 6
+        x += 8 if shown else 0
         sy = cy - slot // 2
         open_end = train.open_double is not None
         edge = th.open_double if open_end else th.rail
-        ink = th.open_double if open_end else th.muted
-        paint.rounded(img, (x, sy, x + slot, sy + slot), 7, None, edge, 2)
+        ink = th.open_double if open_end else th.text
+        paint.rounded(img, (x, sy, x + slot, sy + slot), 8, None, edge, 3)
         label = str(train.end)
-        text.draw(self.d, (x + slot // 2, cy), label, 20 if s >= 34 else 18, ink, "bold", "mm")
+        size = min(paint.numeral_px(s, train.end, "numerals"), 28)
+        text.draw(self.d, (x + slot // 2, cy), label, size, ink, "bold", "mm")
 
     def elision(self, x: int, cy: int, w: int, hidden: int) -> None:
-        th = self.th
         h = 34
-        paint.rounded(self.img, (x, cy - h // 2, x + w, cy + h // 2), h // 2, th.chip)
+        paint.rounded(self.img, (x, cy - h // 2, x + w, cy + h // 2), h // 2, self.th.chip)
         label = f"+{hidden}"
-        size = 20 if text.width(label, 20, "bold") <= w - 12 else 17
-        text.draw(self.d, (x + w // 2, cy), label, size, th.text, "bold", "mm")
+        text.draw(self.d, (x + w // 2, cy), label, 22, self.th.text, "bold", "mm")
 
     def last_play_index(self, train: TrainView) -> int | None:
         entry = self.view.last_move
@@ -468,31 +460,31 @@ class _Painter:
 
     def standings(self) -> None:
         v, th, d = self.view, self.th, self.d
-        top = self.lane_box(len(v.trains) - 1)[3] + 14
-        box = (MARGIN, top, WIDTH - MARGIN, top + _standings_h(v) - 14)
+        top = self.lane_box(len(v.trains) - 1)[3] + 10
+        box = (MARGIN, top, WIDTH - MARGIN, top + _standings_h(v))
         paint.rounded(self.img, box, 14, th.lane)
-        text.draw(d, (MARGIN + 20, top + 26), self.t("pic.final"), 22, th.text, "bold")
+        text.draw(d, (MARGIN + 18, top + 30), self.t("pic.final"), 26, th.text, "bold")
         order = sorted(range(v.players), key=lambda s: (s not in v.winners, v.totals[s], s))
-        col_w = (WIDTH - 2 * MARGIN - 40) // 5
+        col_w = (WIDTH - 2 * MARGIN - 24) // 2
+        rows = math.ceil(v.players / 2)
         for k, seat in enumerate(order):
-            row, col = divmod(k, 5)
-            x = MARGIN + 20 + col * col_w
-            y = top + 64 + row * 40
+            col, row = divmod(k, rows)
+            x = MARGIN + 12 + col * col_w
+            y = top + 78 + row * 34
             rank = 1 + sum(1 for t in v.totals if t < v.totals[seat])
             if seat in v.winners:
-                paint.icon(self.img, paint.trophy_mask(24), (x + 12, y), th.open_double)
+                paint.icon(self.img, paint.trophy_mask(26), (x + 16, y), th.open_double)
             else:
-                text.draw(d, (x + 12, y), str(rank), 20, th.muted, "bold", "mm")
-            self.seat_glyph(seat, (x + 42, y), 24)
-            pts = f"{v.totals[seat]}"
-            pw = text.width(pts, 20, "bold")
-            name = text.fit(self.name(seat), 20, col_w - 70 - pw - 24, "bold")
-            text.draw(d, (x + 60, y), name, 20, th.text, "bold")
-            text.draw(d, (x + col_w - 24, y), pts, 20, th.text, "bold", "rm")
+                text.draw(d, (x + 16, y), str(rank), 22, th.muted, "bold", "mm")
+            self.seat_glyph(seat, (x + 48, y), 24)
+            pts = plural("pic.points", v.totals[seat], self.lang)
+            pw = text.width(pts, 22, "bold")
+            name = text.fit(self.name(seat), 22, col_w - 80 - pw - 12, "bold")
+            text.draw(d, (x + 66, y), name, 22, th.text, "bold")
+            text.draw(d, (x + col_w - 16, y), pts, 22, th.text, "bold", "rm")
 
     def paint(self) -> Image.Image:
         self.header()
-        self.hub()
         for i, train in enumerate(self.view.trains):
             self.lane(i, train)
         if self.view.match_over:
@@ -500,23 +492,16 @@ class _Painter:
         return self.img
 
 
-Box = tuple[int, int, int, int]
-
-
-@functools.lru_cache(maxsize=64)
-def _rails(w: int, h: int, hub_y: int, lane_ys: tuple[int, ...]) -> Image.Image:
-    """The rails' mask: from the hub, across, then fanning out to each lane's middle."""
-    ss = paint.SS
-    mask = Image.new("L", (w * ss, h * ss), 0)
-    md = ImageDraw.Draw(mask)
-    knee = w * 0.45 * ss
-    md.line([(0, hub_y * ss), (knee, hub_y * ss)], fill=255, width=3 * ss)
-    for ly in lane_ys:
-        md.line([(knee, hub_y * ss), (w * ss, ly * ss)], fill=255, width=3 * ss)
-    return mask.resize((w, h), Image.Resampling.LANCZOS)
-
-
 def render_table(view: SeatView, options: TableOptions | None = None) -> Image.Image:
-    """The table as everyone sees it: an RGB image ``WIDTH`` wide, its height set by the
-    player count alone (see :func:`table_size`)."""
-    return _Painter(view, options or TableOptions()).paint()
+    """The table as everyone sees it: an RGB image ``WIDTH`` (800) px wide, its height set by
+    the player count alone (see :func:`table_size`).
+
+    ``image.info["theme"]`` names its theme (``to_png`` maps it onto that theme's palette) and
+    ``image.info["text_px"]`` lists the (font px, text) of everything written on it.
+    """
+    opts = options or TableOptions()
+    with text.recording() as drawn:
+        img = _Painter(view, opts).paint()
+    img.info["theme"] = theme(opts.theme)
+    img.info["text_px"] = tuple(drawn)
+    return img

@@ -12,14 +12,17 @@ box. Cutting to a width is measured, never counted in characters.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import io
 import struct
 import unicodedata
+from collections.abc import Iterator
 from importlib import resources
 from typing import Literal
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 Weight = Literal["regular", "bold"]
 
@@ -109,6 +112,7 @@ def _invisible(ch: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def clean(text: str, max_marks: int = 2) -> str:
     """Drop invisible characters, fold whitespace, and cap stacked combining marks."""
     out: list[str] = []
@@ -289,8 +293,10 @@ def _runs(text: str, weight: Weight) -> list[tuple[str, str]]:
     return runs
 
 
+@functools.lru_cache(maxsize=8192)
 def width(text: str, size: int, weight: Weight = "regular") -> int:
-    """Advance width of already-prepared (visual) text in px."""
+    """Advance width of already-prepared (visual) text in px (cached: a table measures the
+    same labels and names on every move)."""
     return round(sum(font(name, size).getlength(part) for name, part in _runs(text, weight)))
 
 
@@ -329,6 +335,40 @@ def shorten(text: str, size: int, max_width: int, weight: Weight = "regular") ->
 
 Anchor = Literal["ls", "ms", "rs", "lm", "mm", "rm"]
 
+#: What a render drew so far: (font px, the text) pairs. A context variable, so renders in
+#: parallel threads or tasks each keep their own list.
+_DRAWN: contextvars.ContextVar[list[tuple[int, str]] | None] = contextvars.ContextVar(
+    "drawn_text", default=None
+)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[tuple[int, str]]]:
+    """Collect the (font px, text) of everything drawn inside the block.
+
+    The renderers attach the result to the image (``image.info["text_px"]``) so a test can
+    check every piece of text is readable once the picture is scaled to a phone's width.
+    """
+    drawn: list[tuple[int, str]] = []
+    token = _DRAWN.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _DRAWN.reset(token)
+
+
+def text_sizes(image: Image.Image) -> tuple[tuple[int, str], ...]:
+    """The (font px, text) pairs a renderer drew on ``image`` (empty if it reported none)."""
+    drawn = image.info.get("text_px", ())
+    return tuple((int(px), str(label)) for px, label in drawn)
+
+
+def note(size: int, label: str) -> None:
+    """Record text drawn outside :func:`draw` (a numeral baked into a cached tile sprite)."""
+    drawn = _DRAWN.get()
+    if drawn is not None and label:
+        drawn.append((size, label))
+
 
 def draw(
     d: ImageDraw.ImageDraw,
@@ -345,6 +385,7 @@ def draw(
     mixed-script names sit on one line. Returns the drawn width.
     """
     x, y = xy
+    note(size, text)
     total = width(text, size, weight)
     if anchor[0] == "m":
         x -= total / 2

@@ -8,6 +8,7 @@ the colours start from the Okabe-Ito palette. Pip colours follow the habit of do
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 RGB = tuple[int, int, int]
 
@@ -29,6 +30,8 @@ class Theme:
     tile_face: RGB
     tile_edge: RGB
     tile_shadow: RGB
+    #: The numerals of the high-contrast ``numerals`` tile mode.
+    tile_ink: RGB
     divider: RGB
     chip: RGB
     #: The outline around seat glyphs, so yellow reads on white and blue on grey.
@@ -52,6 +55,7 @@ DARK = Theme(
     tile_face=hex_rgb("#FBF7EC"),
     tile_edge=hex_rgb("#111214"),
     tile_shadow=hex_rgb("#1E1F22"),
+    tile_ink=hex_rgb("#0B0B0C"),
     divider=hex_rgb("#9A9488"),
     chip=hex_rgb("#404249"),
     glyph_edge=hex_rgb("#111214"),
@@ -73,6 +77,7 @@ LIGHT = Theme(
     tile_face=hex_rgb("#FFFDF6"),
     tile_edge=hex_rgb("#5C5E66"),
     tile_shadow=hex_rgb("#C4C9CE"),
+    tile_ink=hex_rgb("#0B0B0C"),
     divider=hex_rgb("#A8A294"),
     chip=hex_rgb("#E3E5E8"),
     glyph_edge=hex_rgb("#4E5058"),
@@ -177,3 +182,60 @@ def readable_on(colour: RGB) -> RGB:
     """Black or white, whichever reads on ``colour``."""
     r, g, b = colour
     return (16, 16, 18) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+#: Inks the renderers put on coloured pills and badges (see :func:`readable_on`).
+INK_DARK: RGB = (16, 16, 18)
+INK_LIGHT: RGB = (255, 255, 255)
+#: The light disc behind the Mexican Train's black engine.
+MEXICAN_DISC: RGB = (236, 236, 236)
+
+
+def _ramp(a: RGB, b: RGB, steps: int) -> list[RGB]:
+    """``steps`` colours strictly between ``a`` and ``b``: the anti-aliased edge between them."""
+    return [mix(a, b, k / (steps + 1)) for k in range(1, steps + 1)]
+
+
+@functools.cache
+def palette(th: Theme) -> tuple[RGB, ...]:
+    """The theme's fixed 256-colour palette: every flat colour a picture uses, then the
+    anti-aliasing ramps between the pairs that meet most (text on lanes, numerals and pips on
+    tile faces, glyphs on lanes), most visible first.
+
+    Every picture of a theme maps onto this one palette, so encoding needs no colour count and
+    no palette search per image; an edge pixel between two colours with no ramp here takes
+    its nearest entry, which at worst shifts a faint fringe by a shade.
+    """
+    flat: list[RGB] = [
+        th.background, th.lane, th.lane_edge, th.text, th.muted, th.rail, th.tile_face,
+        th.tile_edge, th.tile_shadow, th.tile_ink, th.divider, th.chip, th.glyph_edge,
+        th.open_double, th.last_move, th.playable, th.plan, th.danger,
+        INK_DARK, INK_LIGHT, MEXICAN_COLOUR, MEXICAN_DISC, (24, 24, 24),
+        mix(th.background, th.playable, 0.18), mix(th.background, th.plan, 0.14),
+        *SEAT_COLOURS, *PIP_COLOURS[1:],
+    ]  # fmt: skip
+    faded = [mix(c, th.tile_face, 0.55) for c in PIP_COLOURS[1:]]
+    ramps: list[RGB] = []
+    for ground in (th.lane, th.background):
+        ramps += _ramp(ground, th.text, 6) + _ramp(ground, th.muted, 4)
+    ramps += _ramp(th.tile_face, th.tile_ink, 6) + _ramp(th.tile_face, th.tile_edge, 3)
+    ramps += _ramp(th.tile_face, th.divider, 2) + _ramp(th.lane, th.tile_edge, 2)
+    ramps += _ramp(th.tile_shadow, th.lane, 2) + _ramp(th.tile_edge, th.tile_shadow, 1)
+    for c in PIP_COLOURS[1:]:
+        ramps += _ramp(th.tile_face, c, 3)
+    for c in SEAT_COLOURS:
+        ramps += _ramp(th.glyph_edge, c, 2) + _ramp(th.lane, c, 1)
+        ramps += _ramp(c, readable_on(c), 2)
+    for accent in (th.open_double, th.last_move, th.playable, th.plan, th.danger):
+        ramps += _ramp(th.lane, accent, 2) + _ramp(th.background, accent, 1)
+    ramps += _ramp(th.open_double, (24, 24, 24), 3) + _ramp(th.playable, INK_LIGHT, 3)
+    ramps += _ramp(th.chip, th.text, 3) + _ramp(th.lane, th.rail, 2)
+    for c in faded:
+        ramps += _ramp(th.tile_face, c, 1)
+    out: list[RGB] = []
+    seen: set[RGB] = set()
+    for c in [*flat, *faded, *ramps]:
+        if c not in seen:
+            seen.add(c)
+            out.append(c)
+    return tuple(out[:256])

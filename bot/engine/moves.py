@@ -100,7 +100,8 @@ _WORDS: dict[str, Move] = {
     "stop": DONE,
     "knock": KNOCK,
 }
-_MEXICAN_WORDS = {"mexican", "mex", "mx", "m", "mexican-train", "mt"}
+#: "mexicain" is what the French pictures tell French players to type.
+_MEXICAN_WORDS = {"mexican", "mexicain", "mex", "mx", "m", "mexican-train", "mt"}
 _OWN_WORDS = {"own", "mine", "me", "my"}
 _SEAT_RE = re.compile(r"@?(\d{1,2})")
 

@@ -1,7 +1,8 @@
 """Labels drawn in the pictures (table, hand, statistics chart), in English and French.
 
 The renderers look them up with ``TableOptions(language=...)`` / ``HandOptions(language=...)``;
-English must stay word for word what the golden images show.
+English must stay word for word what the golden images show. A count has ``.one`` and
+``.many`` forms, chosen by ``renderers.table.plural`` with each language's rule.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Engine {engine} · double-{max}",
         "fr": "Locomotive {engine} · double-{max}",
     },
+    "pic.round-engine": {
+        "en": "Round {round}/{rounds} · engine {engine} · double-{max}",
+        "fr": "Manche {round}/{rounds} · locomotive {engine} · double-{max}",
+    },
     "pic.boneyard": {"en": "in boneyard", "fr": "dans la pioche"},
     "pic.round-over.out": {
         "en": "Round over · {name} went out",
@@ -28,12 +33,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "pic.to-play": {"en": "{name} to play", "fr": "À {name} de jouer"},
     "pic.to-play.you": {"en": "{name} to play (you)", "fr": "À {name} de jouer (toi)"},
-    "pic.open-double": {
-        "en": "Open double {tile} on {owner} must be covered first{more}",
-        "fr": "Double ouvert {tile} sur {owner} : à compléter d'abord{more}",
+    "pic.open-doubles": {
+        "en": "Cover the open doubles in order: {list}",
+        "fr": "Doubles ouverts à compléter dans l'ordre : {list}",
     },
-    "pic.open-double.more": {"en": " (then {n} more)", "fr": " (puis {n} de plus)"},
-    "pic.owner.mexican": {"en": "Mexican Train", "fr": "le Train mexicain"},
+    #: What a player types for the Mexican Train (the move parser reads both words).
+    "pic.mexican-word": {"en": "mexican", "fr": "mexicain"},
     "pic.train-of": {"en": "{name}'s train", "fr": "le train de {name}"},
     "pic.match-over.one": {
         "en": "Match over · {name} wins!",
@@ -71,22 +76,18 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Dernier coup : {name} a fini son départ rapide",
     },
     # ---- lanes
-    "pic.engine": {"en": "ENGINE", "fr": "LOCOMOTIVE"},
     "pic.open-to-all": {"en": "open to everyone", "fr": "ouvert à tous"},
-    "pic.stats.rank": {"en": "{tag} · {rank} · {total} pts", "fr": "{tag} · {rank} · {total} pts"},
-    "pic.stats.out": {
-        "en": "{tag} · went out · {total} pts",
-        "fr": "{tag} · a tout posé · {total} pts",
-    },
-    "pic.stats.round": {"en": "{tag} · +{got} → {total} pts", "fr": "{tag} · +{got} → {total} pts"},
-    "pic.stats.play": {
-        "en": "{tag} · {tiles} · {total} pts",
-        "fr": "{tag} · {tiles} · {total} pts",
-    },
-    "pic.tiles.one": {"en": "1 tile!", "fr": "1 domino !"},
+    "pic.stats.rank": {"en": "{tag} · {rank} · {pts}", "fr": "{tag} · {rank} · {pts}"},
+    "pic.stats.out": {"en": "{tag} · went out · {pts}", "fr": "{tag} · a tout posé · {pts}"},
+    "pic.stats.round": {"en": "{tag} · +{got} → {pts}", "fr": "{tag} · +{got} → {pts}"},
+    "pic.stats.play": {"en": "{tag} · {tiles} · {pts}", "fr": "{tag} · {tiles} · {pts}"},
+    # Counts take .one / .many by the language's rule (French: 0 and 1 are singular).
+    "pic.points.one": {"en": "{n} pt", "fr": "{n} pt"},
+    "pic.points.many": {"en": "{n} pts", "fr": "{n} pts"},
+    "pic.tiles.last": {"en": "1 tile!", "fr": "1 domino !"},
+    "pic.tiles.one": {"en": "{n} tile", "fr": "{n} domino"},
     "pic.tiles.many": {"en": "{n} tiles", "fr": "{n} dominos"},
     "pic.marker": {"en": "marker", "fr": "marqueur"},
-    "pic.double-nth": {"en": "double {nth}", "fr": "double {nth}"},
     "pic.final": {"en": "Final standings", "fr": "Classement final"},
     "pic.ordinal.1": {"en": "1st", "fr": "1er"},
     "pic.ordinal.2": {"en": "2nd", "fr": "2e"},
@@ -94,8 +95,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "pic.ordinal.n": {"en": "{n}th", "fr": "{n}e"},
     # ---- the hand
     "pic.hand.title.one": {
-        "en": "Your hand · 1 tile · train @{seat}",
-        "fr": "Ta main · 1 domino · train @{seat}",
+        "en": "Your hand · {n} tile · train @{seat}",
+        "fr": "Ta main · {n} domino · train @{seat}",
     },
     "pic.hand.title.many": {
         "en": "Your hand · {n} tiles · train @{seat}",
@@ -103,6 +104,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "pic.hand.playable": {"en": "Playable now", "fr": "Jouables maintenant"},
     "pic.hand.plan": {"en": "Your train plan", "fr": "Ton plan de train"},
+    "pic.hand.plan-legend": {
+        "en": "#1, #2…: your train plan, in playing order",
+        "fr": "#1, #2… : ton plan de train, dans l'ordre où les poser",
+    },
     "pic.hand.other": {"en": "Other tiles", "fr": "Autres dominos"},
     "pic.hand.yours": {"en": "Your tiles", "fr": "Tes dominos"},
     "pic.hand.round-over": {"en": "Round over", "fr": "Manche finie"},
@@ -131,7 +136,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Rien à jouer : passe (ton marqueur se lève)",
     },
     # ---- the statistics chart
-    "pic.chart.title": {
+    "pic.chart.title.one": {
+        "en": "{name} · average round score, last game",
+        "fr": "{name} · score moyen par manche, dernière partie",
+    },
+    "pic.chart.title.many": {
         "en": "{name} · average round score, last {n} games",
         "fr": "{name} · score moyen par manche, {n} dernières parties",
     },

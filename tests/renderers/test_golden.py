@@ -30,7 +30,11 @@ CASES = {
         spectator(playout(10, 2, 150, preset="double-15")), TableOptions(theme="light")
     ),
     "table_match_over": lambda: render_table(spectator(match_over())),
+    "table_8p_numerals_fr": lambda: render_table(
+        _worst(), TableOptions(language="fr", tiles="numerals", theme="light")
+    ),
     "hand_playable_plan": lambda: _hand(),
+    "hand_playable_plan_numerals_fr": lambda: _hand(language="fr", tiles="numerals"),
     "hand_light_waiting": lambda: render_hand(
         view_for(playout(4, 7, 30), 0), HandOptions(theme="light")
     ),
@@ -42,11 +46,12 @@ def _worst():  # type: ignore[no-untyped-def]
     return built(8, lengths, open_doubles=(2, 5), marked=(1, 3, 4, 6), current=2)
 
 
-def _hand():  # type: ignore[no-untyped-def]
+def _hand(language: str = "en", tiles: str = "pips"):  # type: ignore[no-untyped-def]
     m = playout(4, 7, 36)
     assert m.round is not None
     v = view_for(m, m.round.current)
-    return render_hand(v, HandOptions(plan=v.hand[:3] if v.hand else ()))
+    plan = v.hand[:3] if v.hand else ()
+    return render_hand(v, HandOptions(plan=plan, language=language, tiles=tiles))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -16,7 +16,8 @@ from renderers import text as rtext
 from renderers.table import fit_train, table_size
 from tests.renderers.positions import built, playout, spectator
 
-MAX_W, MAX_H = 1600, 1300
+#: Phone-first: 800 px wide, and at most 1.75 times as tall (a 10-player match-over table).
+MAX_W, MAX_H = 800, 1400
 
 
 def _counts(preset: str) -> list[int]:
@@ -170,10 +171,102 @@ def test_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
 
     out = tmp_path / "t.png"
     assert main(["table", "--seed", "3", "--players", "4", "--moves", "40", "-o", str(out)]) == 0
-    assert Image.open(out).size == (1400, table_size(view_for(playout(4, 3, 0), None))[1])
+    assert Image.open(out).size == (800, table_size(view_for(playout(4, 3, 0), None))[1])
     pos = tmp_path / "p.json"
     pos.write_text(dumps(playout(3, 9, 30)), encoding="utf-8")
     hand = tmp_path / "h.png"
     assert main(["position", str(pos), "--hand", "1", "--theme", "light", "-o", str(hand)]) == 0
-    assert Image.open(hand).width == 1200
+    assert Image.open(hand).width == 800
     assert main(["position", str(tmp_path / "missing.json")]) == 2
+
+
+def test_tile_modes() -> None:
+    view = built(4, {0: 5, -1: 3})
+    pips = render_table(view)
+    numerals = render_table(view, TableOptions(tiles="numerals"))
+    assert pips.size == numerals.size and pips.tobytes() != numerals.tobytes()
+    # The high-contrast numerals are drawn larger than the ones laid over pips.
+    from renderers import text_sizes
+
+    def tile_px(img: Image.Image) -> int:
+        return max(px for px, label in text_sizes(img) if label == "7" or label == "5")
+
+    assert tile_px(numerals) > tile_px(pips)
+    with pytest.raises(ValueError, match="no tile mode"):
+        render_table(view, TableOptions(tiles="dots"))
+    with pytest.raises(ValueError, match="no tile mode"):
+        render_hand(view_for(playout(2, 1, 0), 0), HandOptions(tiles="big"))
+
+
+def test_counts_take_each_languages_plural() -> None:
+    from renderers.table import plural
+
+    assert plural("pic.tiles", 2, "en") == "2 tiles"
+    assert plural("pic.tiles", 1, "en") == "1 tile"
+    assert plural("pic.tiles", 0, "en") == "0 tiles"
+    assert plural("pic.tiles", 0, "fr") == "0 domino"
+    assert plural("pic.points", 1, "fr-FR") == "1 pt"
+    # No picture says "1 tiles" or "1 pts" (a seat with one tile left reads "1 tile!").
+    import re
+
+    from renderers import text_sizes
+
+    bad = re.compile(r"(?<![\d+])1 (tiles|pts|dominos)\b|(?<![\d+])0 dominos")
+    m = playout(3, 4, 200)
+    for lang in ("en", "fr"):
+        for view in (view_for(m, None), built(3, {0: 2}, current=1)):
+            labels = [label for _px, label in text_sizes(render_table(view, TableOptions(
+                language=lang)))]  # fmt: skip
+            assert not [x for x in labels if bad.search(x)], labels
+
+
+def test_hand_labels_are_words_the_parser_reads() -> None:
+    """The hand says what to type: in French the Mexican Train is "mexicain", and that word
+    (like every label under a tile) parses back to the train it names."""
+    from bot.engine import MEXICAN
+    from bot.engine.moves import parse_train
+    from renderers import text_sizes
+    from renderers.hand import sections
+
+    for seed in range(40):
+        m = playout(3, seed, 12)
+        assert m.round is not None
+        v = view_for(m, m.round.current)
+        cells = [c for _id, cs in sections(v, (), "fr") for c in cs]
+        words = {t.removeprefix("→ ") for c in cells for t in c.targets}
+        if "mexicain" in words:
+            break
+    else:
+        pytest.fail("no seed gave a French hand with a Mexican Train play")
+    assert parse_train("mexicain") == MEXICAN
+    for word in words:
+        parse_train(word, players=3)
+    labels = [label for _px, label in text_sizes(render_hand(v, HandOptions(language="fr")))]
+    assert "→ mexicain" in labels and "→ mexican" not in labels
+
+
+def test_png_uses_the_themes_fixed_palette() -> None:
+    import io
+
+    from renderers.png import theme_palette
+    from renderers.theme import DARK, LIGHT
+
+    hand = render_hand(view_for(playout(4, 7, 30), 0), HandOptions(theme="light"))
+    for th, img in ((DARK, render_table(built(8, {0: 3}))), (LIGHT, hand)):
+        back = Image.open(io.BytesIO(to_png(img)))
+        assert back.mode == "P"
+        assert back.getpalette() == theme_palette(th).getpalette()
+        # Every flat colour survives exactly and the blends stay close: a faithful copy.
+        from PIL import ImageChops, ImageStat
+
+        diff = ImageStat.Stat(ImageChops.difference(img, back.convert("RGB"))).mean
+        assert sum(diff) / 3 < 1.0
+
+
+def test_every_render_reports_its_text() -> None:
+    from renderers import text_sizes
+
+    img = render_table(built(4, {0: 3}, marked=(1,)))
+    labels = {label for _px, label in text_sizes(img)}
+    assert {"Player 1", "marker", "Mexican Train", "12"} <= labels
+    assert text_sizes(Image.new("RGB", (4, 4))) == ()

@@ -56,3 +56,32 @@ def test_stats_chart_draws_empty_and_full_histories() -> None:
              for i in range(1, 25)]  # fmt: skip
     full = render_stats_chart("🚂 Zoë", games, theme_name="light")
     assert full.size == (900, 380) and full.getcolors(1 << 16) is not None
+
+
+def test_chart_axis_has_whole_distinct_ticks() -> None:
+    from renderers.chart import axis_ticks
+
+    for peak in (0.0, 0.4, 1.0, 1.4, 2.6, 7.5, 19.0, 37.2, 160.0, 999.0):
+        ticks = axis_ticks(peak)
+        assert ticks[0] == 0 and ticks[-1] >= peak and len(ticks) <= 5
+        assert all(isinstance(t, int) for t in ticks)
+        assert ticks == sorted(set(ticks)), ticks
+    assert axis_ticks(1.4) == [0, 1, 2]
+
+
+def test_chart_shows_a_zero_score_and_its_whole_title() -> None:
+    from renderers import text_sizes
+
+    games = [ChartGame(7, (0, 0, 0), True), ChartGame(8, (4, 6), False)]
+    img = render_stats_chart("A name long enough to push the title off the edge " * 2, games)
+    labels = [label for _px, label in text_sizes(img)]
+    title = next(x for x in labels if "average round score" in x)
+    assert title.endswith("average round score, last 2 games")
+    assert "0" in labels  # the zero bar's value is written above its stub
+    # The zero game's stub: gold just above the baseline, in the middle of its slot.
+    from renderers.chart import HEIGHT, MARGIN, WIDTH
+    from renderers.theme import DARK
+
+    left, right, bottom = MARGIN + 64, WIDTH - MARGIN - 84, HEIGHT - MARGIN - 48
+    cx = round(left + (right - left) / 4)
+    assert img.getpixel((cx, bottom - 2)) == DARK.open_double
