@@ -44,8 +44,6 @@ from bot.i18n import language_of, tr
 from bot.service import GameSummary, errors
 from bot.service import history as story
 from bot.service import stats as stats_service
-from bot.service.rematch import rematch as open_rematch
-from bot.service.undo import undo as take_back
 from bot.store import GameStatus
 from renderers import TableOptions
 from renderers.chart import ChartGame, render_stats_chart
@@ -213,7 +211,7 @@ async def show_history(
 ) -> None:
     bot = bot_of(interaction)
     locale = locale_of(interaction)
-    record = await story.load(bot.service, game_id)
+    record = await bot.service.game_record(game_id)
     lines = history_lines(story.history(record), locale)
     text, number, pages = history_page(game_id, lines, page, locale)
     view = history_view(game_id, number, pages, locale) if pages > 1 else None
@@ -276,7 +274,7 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         if missing:
             raise Refusal("error.missing-perms", perms=actions.permission_names(missing, locale))
         user = interaction.user
-        out = await open_rematch(bot.service, game_id, user.id, user.display_name, bot.now())
+        out = await bot.service.rematch(game_id, user.id, user.display_name, bot.now())
         game = out.game
         public = channel_locale(interaction)
         mentions = " ".join(
@@ -308,8 +306,7 @@ async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -
     async with guarded(interaction):
         game = await actions.game_here(interaction)
         async with bot.game_lock(game.id):
-            out = await take_back(
-                bot.service,
+            out = await bot.service.undo(
                 game.id,
                 interaction.user.id,
                 bot.now(),
@@ -455,7 +452,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             found = await find_game(interaction, game)
-            record = await story.load(bot.service, found.id)
+            record = await bot.service.game_record(found.id)
             data = story.export_json(story.export(record, exported_at=bot.now()))
             body = data.encode()
             if len(body) > interaction.filesize_limit - UPLOAD_MARGIN:
@@ -480,7 +477,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             found = await find_game(interaction, game)
-            record = await story.load(bot.service, found.id)
+            record = await bot.service.game_record(found.id)
             views = story.replay_views(record, None if round is None else round - 1)
             budget = max(256 * 1024, interaction.filesize_limit - UPLOAD_MARGIN)
             options = TableOptions(
@@ -520,7 +517,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         async with guarded(interaction):
             who = player or interaction.user
             assert interaction.guild_id is not None
-            summary = await stats_service.player(bot.service, interaction.guild_id, who.id)
+            summary = await bot.service.player_stats(interaction.guild_id, who.id)
             text = stats_text(summary, who.display_name, locale)
             if not summary.games:
                 await reply(interaction, text)
@@ -544,7 +541,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             assert interaction.guild_id is not None
-            people = await stats_service.leaderboard(bot.service, interaction.guild_id)
+            people = await bot.service.leaderboard(interaction.guild_id)
             await reply(
                 interaction,
                 leaderboard_text(people, locale),
@@ -566,7 +563,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (HistoryPage, Rem
 async def _backfill_stats(bot: MexicanTrainBot) -> None:
     """Games that finished before statistics existed get them, once, in the background."""
     try:
-        done = await stats_service.rebuild(bot.service, only_missing=True)
+        done = await bot.service.rebuild_stats(only_missing=True)
     except Exception:
         log.exception("could not rebuild missing statistics")
         return

@@ -32,13 +32,13 @@ from bot.cogs import actions, render
 from bot.cogs.common import Interaction, bot_of, guarded, locale_of, reply
 from bot.i18n import tr
 from bot.service import GameSummary
-from bot.service.schedule import (
+from bot.service.schedule import ScheduleService
+from bot.service.scheduler import Scheduler
+from bot.service.timing import (
     DEADLINE_HOURS,
     Notice,
     Policy,
     Reminder,
-    Scheduler,
-    ScheduleService,
     StallClosed,
     StallWarning,
     TurnPlayed,

@@ -18,8 +18,9 @@ from datetime import datetime
 
 from bot.engine import ENGINE_VERSION
 from bot.service import errors
-from bot.service.games import GameService, _name, _utc
+from bot.service.commit import Ledger, clean_name, utc
 from bot.service.outcome import Fact, Outcome
+from bot.service.replay import summarise
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus
 
@@ -28,21 +29,21 @@ class RematchRefused(errors.ServiceError):
     pass
 
 
-async def rematch(
-    svc: GameService,
+async def open_rematch(
+    ledger: Ledger,
     game_id: int,
     user_id: int,
     display_name: str,
     now: datetime,
 ) -> Outcome:
     """Open the rematch lobby of a finished game; the asker hosts it."""
-    now = _utc(now)
-    row = await svc.store.game(game_id)
+    now = utc(now)
+    row = await ledger.store.game(game_id)
     if row is None:
         raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
     if row.status is not GameStatus.FINISHED:
         raise RematchRefused("that game is not over yet", code="rematch-not-over")
-    seats = await svc.store.seats(game_id)
+    seats = await ledger.store.seats(game_id)
     humans = [s for s in seats if s.user_id is not None and s.computer is None]
     computers = [s for s in seats if s.user_id is None and s.computer is not None]
     asker = next((s for s in humans if s.user_id == user_id), None)
@@ -52,15 +53,15 @@ async def rematch(
             code="rematch-not-player",
             game=game_id,
         )
-    guild = await svc.store.guild_settings(row.guild_id)
+    guild = await ledger.store.guild_settings(row.guild_id)
     if guild.allowed_channels and row.channel_id not in guild.allowed_channels:
         raise errors.ChannelNotAllowed()
     # The asker first (the host deals first), then the others in their old seat order.
-    order: list[tuple[int | None, str, str | None]] = [(user_id, _name(display_name), None)]
+    order: list[tuple[int | None, str, str | None]] = [(user_id, clean_name(display_name), None)]
     order += [(s.user_id, s.display_name, None) for s in humans if s.user_id != user_id]
     order += [(None, s.display_name, s.computer) for s in computers]
     try:
-        async with svc.store.transaction() as tx:
+        async with ledger.store.transaction() as tx:
             new_id = await tx.insert_game(
                 guild_id=row.guild_id,
                 channel_id=row.channel_id,
@@ -77,9 +78,11 @@ async def rematch(
                     new_id, seat, user_id=uid, display_name=name, computer=computer, now=now
                 )
     except StoreChannelBusy:
-        existing = await svc.store.unfinished_in_channel(row.channel_id)
+        existing = await ledger.store.unfinished_in_channel(row.channel_id)
         raise errors.ChannelBusy(existing.id if existing else 0) from None
-    game = await svc.game(new_id)
+    new_row = await ledger.store.game(new_id)
+    assert new_row is not None  # just written
+    game = summarise(new_row, tuple(await ledger.store.seats(new_id)))
     return Outcome(
         game,
         facts=(Fact.of("rematch", game_id=new_id, previous=game_id, host=game.players[0].name),),
