@@ -1,4 +1,5 @@
-"""What every command and button shares: the one error funnel, deferral and short replies.
+"""What every command and button shares: the one error funnel, deferral, short replies, and
+finding the game and the permissions an interaction is about.
 
 Every interaction goes through :func:`guarded`: it defers (Discord drops an interaction not
 answered within 3 s, and everything here touches the database or renders), runs the body, and
@@ -12,19 +13,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
-from bot.ops.logs import track
-from bot.service import ServiceError
-
-if TYPE_CHECKING:
-    from bot.app import MexicanTrainBot
+from bot.ops.logs import note_game, track
+from bot.service import GameSummary, ServiceError
+from bot.ui.host import GameBot
+from bot.ui.language import channel_language
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +40,9 @@ class Refusal(Exception):
         self.params = params
 
 
-def bot_of(interaction: Interaction) -> MexicanTrainBot:
-    from bot.app import MexicanTrainBot
-
+def bot_of(interaction: Interaction) -> GameBot:
     client = interaction.client
-    assert isinstance(client, MexicanTrainBot)
+    assert isinstance(client, GameBot)
     return client
 
 
@@ -61,8 +59,6 @@ def channel_locale(
 ) -> str:
     """The language for messages the whole channel reads: the server's chosen language
     (``/mt settings language:``), else the server's Discord locale, else English."""
-    from bot.cogs.language import channel_language
-
     if interaction is not None:
         client = client or interaction.client
         guild_id = guild_id if guild_id is not None else interaction.guild_id
@@ -169,3 +165,51 @@ def mention(user_id: int | None, name: str) -> str:
 
 def on_off(value: bool, locale: str | None) -> str:
     return tr("word.on" if value else "word.off", locale)
+
+
+# ---------------------------------------------------------------------- finding the game
+
+
+async def game_here(interaction: Interaction) -> GameSummary:
+    """The unfinished game in this channel, or a refusal saying there is none."""
+    bot = bot_of(interaction)
+    if interaction.channel_id is None:
+        raise Refusal("error.no-game-here")
+    game = await bot.service.game_in_channel(interaction.channel_id)
+    if game is None:
+        raise Refusal("error.no-game-here")
+    note_game(game.id)
+    return game
+
+
+async def my_game(interaction: Interaction) -> GameSummary:
+    """This channel's game, or in a DM the user's most recently active game."""
+    bot = bot_of(interaction)
+    if interaction.guild is None:
+        games = await bot.service.games_for_user(interaction.user.id)
+        if not games:
+            raise Refusal("error.no-game-mine")
+        note_game(games[0].id)
+        return games[0]
+    return await game_here(interaction)
+
+
+# ---------------------------------------------------------------------- permissions
+
+#: The permissions the bot needs where a game is played, and why (for the host).
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
+
+
+def missing_permissions(perms: discord.Permissions) -> list[str]:
+    return [name for name in NEEDED if not getattr(perms, name)]
+
+
+def channel_permissions(channel: object) -> discord.Permissions | None:
+    """The bot's permissions in a guild channel (None when unknown, e.g. not cached)."""
+    if isinstance(channel, discord.abc.GuildChannel):
+        return channel.permissions_for(channel.guild.me)
+    return None
+
+
+def permission_names(missing: Sequence[str], locale: str | None) -> str:
+    return ", ".join(tr(f"perm.{name}", locale) for name in missing)
