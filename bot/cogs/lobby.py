@@ -374,7 +374,9 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         if missing:
             raise Refusal("error.missing-perms", perms=permission_names(missing, locale))
         user = interaction.user
-        out = await bot.service.rematch(game_id, user.id, user.display_name, bot.now())
+        out = await bot.service.rematch(
+            game_id, user.id, user.display_name, bot.now(), channel_id=interaction.channel_id or 0
+        )
         game = out.game
         public = channel_locale(interaction)
         mentions = " ".join(

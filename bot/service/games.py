@@ -73,6 +73,7 @@ class GameService:
         # Reads.
         self.game = queries.game
         self.game_in_channel = queries.game_in_channel
+        self.where = queries.where
         self.games_for_user = queries.games_for_user
         self.seat_view = queries.seat_view
         self.table_view = queries.table_view
@@ -127,10 +128,13 @@ class GameService:
         )
 
     async def rematch(
-        self, game_id: int, user_id: int, display_name: str, now: datetime
+        self, game_id: int, user_id: int, display_name: str, now: datetime, *, channel_id: int
     ) -> Outcome:
-        """Open a finished game's rematch lobby (see :mod:`bot.service.rematch`)."""
-        return await open_rematch(self.ledger, game_id, user_id, display_name, now)
+        """Open a finished game's rematch lobby in ``channel_id``, where it will be posted
+        (see :mod:`bot.service.rematch`)."""
+        return await open_rematch(
+            self.ledger, game_id, user_id, display_name, now, channel_id=channel_id
+        )
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:
         return await stats.player(self.store, guild_id, user_id)

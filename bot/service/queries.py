@@ -33,6 +33,13 @@ class Queries:
             raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
         return summarise(row, tuple(await self.ledger.store.seats(game_id)))
 
+    async def where(self, game_id: int) -> tuple[int, int]:
+        """The game's (server, channel): one read by primary key, for checking a button."""
+        row = await self.ledger.store.game(game_id)
+        if row is None:
+            raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+        return row.guild_id, row.channel_id
+
     async def game_in_channel(self, channel_id: int) -> GameSummary | None:
         """The channel's unfinished game (lobby or in play), if any."""
         row = await self.ledger.store.unfinished_in_channel(channel_id)

@@ -1,4 +1,4 @@
-"""Rematch: a new lobby in the same channel, with the same people and the same rules.
+"""Rematch: a new lobby with the same people and the same rules, where it is asked for.
 
 What players expect from a "Rematch" button: the humans who finished the game are seated
 again (anyone who would rather not clicks Leave), the computer players come back at the same
@@ -8,8 +8,10 @@ kicked during the game (a computer finished their seat) are not seated again.
 
 Only a finished game (not an abandoned one) has a rematch, and only its players can ask (the
 server's channel restrictions still apply; its host role does not: they played here
-already). The channel's one-unfinished-game rule makes two clicks race safely: the second
-gets :class:`~bot.service.errors.ChannelBusy` naming the new game.
+already). The new lobby is recorded in ``channel_id``, the channel it will be posted in (the
+Discord layer only offers Rematch in the old game's channel), so the two never differ. The
+channel's one-unfinished-game rule makes two clicks race safely: the second gets
+:class:`~bot.service.errors.ChannelBusy` naming the new game.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ async def open_rematch(
     user_id: int,
     display_name: str,
     now: datetime,
+    *,
+    channel_id: int,
 ) -> Outcome:
-    """Open the rematch lobby of a finished game; the asker hosts it."""
+    """Open the rematch lobby of a finished game in ``channel_id``; the asker hosts it."""
     now = utc(now)
     row = await ledger.store.game(game_id)
     if row is None:
@@ -54,7 +58,7 @@ async def open_rematch(
             game=game_id,
         )
     guild = await ledger.store.guild_settings(row.guild_id)
-    if guild.allowed_channels and row.channel_id not in guild.allowed_channels:
+    if guild.allowed_channels and channel_id not in guild.allowed_channels:
         raise errors.ChannelNotAllowed()
     # The asker first (the host deals first), then the others in their old seat order.
     order: list[tuple[int | None, str, str | None]] = [(user_id, clean_name(display_name), None)]
@@ -64,7 +68,7 @@ async def open_rematch(
         async with ledger.store.transaction() as tx:
             new_id = await tx.insert_game(
                 guild_id=row.guild_id,
-                channel_id=row.channel_id,
+                channel_id=channel_id,
                 host_id=user_id,
                 preset=row.preset,
                 rules_json=row.rules_json,
@@ -78,7 +82,7 @@ async def open_rematch(
                     new_id, seat, user_id=uid, display_name=name, computer=computer, now=now
                 )
     except StoreChannelBusy:
-        existing = await ledger.store.unfinished_in_channel(row.channel_id)
+        existing = await ledger.store.unfinished_in_channel(channel_id)
         raise errors.ChannelBusy(existing.id if existing else 0) from None
     new_row = await ledger.store.game(new_id)
     assert new_row is not None  # just written

@@ -7,9 +7,12 @@ re-register these classes in ``setup_hook`` and a message posted a week ago stil
 A turn control whose version is no longer the game's says the table changed instead of
 acting on a stale picture.
 
-The items only parse. What a click does belongs to the cog that owns the feature, which says
-so with :func:`listen` when it loads (the lobby cog for the lobby's controls, the play cog for
-the turn controls…): this module, like everything under ``bot/ui``, never imports a cog.
+The items only parse. Every click passes :func:`_clicked`, the one place that checks the
+game named in the ``custom_id`` is where the control may act (its ``place``, see
+:func:`~bot.ui.interactions.check_place`: a client can send any ``custom_id``), then hands it
+to what the cog that owns the feature registered with :func:`listen` when it loaded (the lobby
+cog for the lobby's controls, the play cog for the turn controls…): this module, like
+everything under ``bot/ui``, never imports a cog.
 """
 
 from __future__ import annotations
@@ -17,14 +20,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
 from bot.engine import Play, SeatView
 from bot.i18n import tr
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of, guarded
+from bot.ui.interactions import Interaction, Refusal, bot_of, check_place, guarded
 from bot.ui.messages import train_label
 
 log = logging.getLogger(__name__)
@@ -65,13 +68,25 @@ def picked(interaction: Interaction) -> list[str]:
     return [str(v) for v in data.get("values") or []]
 
 
-async def _clicked(interaction: Interaction, item: discord.ui.DynamicItem[Any]) -> None:
-    """Hand a click to its feature's handler (a feature not loaded answers, never hangs)."""
+class _Control(Protocol):
+    """What every persistent item here has: its game, and where it may act on it."""
+
+    game_id: int
+    place: ClassVar[str]
+
+
+async def _clicked(interaction: Interaction, item: _Control) -> None:
+    """Check the click's game is where ``item`` may act, then hand it to its feature's
+    handler. A refusal (or a feature not loaded) is answered here and changes nothing."""
     handler = bot_of(interaction).click_handlers.get(type(item))
-    if handler is None:
-        log.warning("no handler for %s (is its cog loaded?)", type(item).__name__)
-        async with guarded(interaction):
+    try:
+        if handler is None:
+            log.warning("no handler for %s (is its cog loaded?)", type(item).__name__)
             raise Refusal("error.unexpected")
+        await check_place(interaction, item.game_id, item.place)
+    except Exception as error:
+        async with guarded(interaction, defer_first=False):
+            raise error
         return
     await handler(interaction, item)
 
@@ -80,6 +95,8 @@ class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"mt:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)",
 ):
+    place: ClassVar[str] = "channel"
+
     def __init__(self, game_id: int, action: str, locale: str | None = None) -> None:
         style = {
             "join": discord.ButtonStyle.success,
@@ -109,6 +126,8 @@ class ComputerSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mt:(?P<game>\d+):lobby:cpu"
 ):
     """Add a computer player of the chosen level (host only)."""
+
+    place: ClassVar[str] = "channel"
 
     def __init__(self, game_id: int, locale: str | None = None) -> None:
         super().__init__(
@@ -145,6 +164,8 @@ class RemoveComputerSelect(
     when one is removed, so a pick whose seat no longer holds that computer is refused as
     stale rather than removing whoever sits there now.
     """
+
+    place: ClassVar[str] = "channel"
 
     def __init__(
         self, game_id: int, computers: Sequence[tuple[int, str]] = (), locale: str | None = None
@@ -183,6 +204,8 @@ class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<action>play|draw|pass|hand|knock)",
 ):
+    place: ClassVar[str] = "channel"
+
     def __init__(self, game_id: int, version: int, action: str, locale: str | None = None) -> None:
         style = discord.ButtonStyle.primary if action == "play" else discord.ButtonStyle.secondary
         super().__init__(
@@ -209,6 +232,8 @@ class MoveSelect(
     template=r"mt:(?P<game>\d+):(?P<version>\d+):pick",
 ):
     """The legal moves as a list: the second tap of "Play" on a phone."""
+
+    place: ClassVar[str] = "channel"
 
     def __init__(
         self,
@@ -246,6 +271,8 @@ class HistoryPage(
 ):
     """Older / Newer on a history answer: shows page ``page`` of game ``game``."""
 
+    place: ClassVar[str] = "answer"
+
     def __init__(
         self,
         game_id: int,
@@ -279,6 +306,8 @@ class RematchButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mt:(?P<game>\d+):rematch"
 ):
     """On a finished game's last table message: a new lobby with the same players and rules."""
+
+    place: ClassVar[str] = "channel"
 
     def __init__(self, game_id: int, locale: str | None = None) -> None:
         super().__init__(

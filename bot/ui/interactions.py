@@ -194,6 +194,33 @@ async def my_game(interaction: Interaction) -> GameSummary:
     return await game_here(interaction)
 
 
+#: Where a persistent control may act on its game: ``channel`` — only in the game's own
+#: server and channel (the lobby, turn and Rematch controls, posted there); ``answer`` — on an
+#: answer only the clicker sees, in the game's server (history pages: ``/mt history game:N``
+#: reads any game of the server, from any channel).
+PLACES = ("channel", "answer")
+
+
+async def check_place(interaction: Interaction, game_id: int, place: str) -> None:
+    """Refuse a click whose game is not where the control may act (see :data:`PLACES`).
+
+    A control's ``custom_id`` names its game and a client can send any ``custom_id``, so no
+    click is trusted to come from the game's own message: a game of another server is
+    refused as unknown (nothing about it is told), a game of another channel as elsewhere.
+    Raises before anything is read or changed beyond the game's place."""
+    guild_id, channel_id = await bot_of(interaction).service.where(game_id)
+    if guild_id != interaction.guild_id:
+        raise Refusal("error.no-such-game", game=game_id)
+    message = interaction.message
+    on_answer = message is not None and message.flags.ephemeral
+    if place == "answer" and on_answer:
+        return
+    if channel_id != interaction.channel_id:
+        raise Refusal("error.other-channel", game=game_id)
+    if place == "answer":  # its own channel, but not on an answer: not a history page
+        raise Refusal("error.not-allowed")
+
+
 # ---------------------------------------------------------------------- permissions
 
 #: The permissions the bot needs where a game is played, and why (for the host).
