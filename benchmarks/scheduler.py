@@ -36,7 +36,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from bot.service import GameOptions, GameService
-from bot.service.schedule import Notice, Reminder, Scheduler, ScheduleService, TurnPlayed
+from bot.service.schedule import ScheduleService
+from bot.service.scheduler import Scheduler
+from bot.service.timing import Notice, Reminder, TurnPlayed
 from bot.store import Store
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)

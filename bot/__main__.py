@@ -6,7 +6,7 @@ must fix — no token, a token that cannot be one, Discord refusing it, a bad se
 database directory the bot cannot write, a database written by a newer release, a health
 port already taken — stops the bot with ONE line on stderr and exit code 2, not a traceback:
 the person reading it is setting the bot up, not debugging it. SIGTERM (``docker stop``)
-finishes the moves in progress and exits 0 (:mod:`bot.ops.runner`).
+finishes the moves in progress and exits 0 (:mod:`bot.run`).
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def _run(config: Config, token: str) -> int:
     # discord.py and the bot are imported only now: a bad setting is reported in a blink.
     import discord
 
-    from bot.ops.runner import serve
+    from bot.run import serve
     from bot.store import SchemaTooNew, StoreError
 
     try:

@@ -131,6 +131,10 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "There is no game in this channel. Open one with /mt new.",
         "fr": "Aucune partie dans ce salon. Lance-en une avec /mt new.",
     },
+    "error.other-channel": {
+        "en": "Game #{game} is played in another channel: use its buttons there.",
+        "fr": "La partie n°{game} se joue dans un autre salon : utilise ses boutons là-bas.",
+    },
     "error.no-game-mine": {
         "en": "You are not in any game.",
         "fr": "Tu ne joues dans aucune partie.",

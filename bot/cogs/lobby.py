@@ -1,31 +1,58 @@
-"""``/mt``: open a game and run it — lobby, status, scores, history, admin, settings.
+"""``/mt`` and the lobby: open a game, join, leave, start, cancel, computer players, the
+Rematch button, and the looking commands (status, scores, hint, rules).
 
-Thin adapters: each subcommand parses its options, calls :class:`~bot.service.GameService`
-through :mod:`bot.cogs.actions`, and answers. Lobby commands do exactly what the lobby
-buttons do. Answers meant for one person (status, scores, history, settings) are ephemeral;
-the channel only ever gets lobby and table messages.
+This cog declares the ``/mt`` group; the admin, history, stats and schedule cogs add their
+subcommands to it (they load after this one). Lobby commands do exactly what the lobby
+buttons do: both end in :func:`lobby_action`, which checks, calls the service under the
+game's posting lock, and hands the outcome to :mod:`bot.ui.announcer`. Answers meant for one
+person (status, scores, hint, rules) are ephemeral; the channel only ever gets lobby and
+table messages.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import MexicanTrainBot
-from bot.cogs import actions, components, render, timing
-from bot.cogs.common import Interaction, Refusal, bot_of, guarded, is_manager, locale_of, reply
-from bot.cogs.hints import hint_text
-from bot.cogs.language import server_language, set_server_language
-from bot.engine import PRESETS
+from bot.engine.ai import Level
 from bot.i18n import tr
-from bot.service import GameOptions
+from bot.ops.logs import note_game
+from bot.service import GameOptions, GameSummary
+from bot.service.timing import Policy
 from bot.store import GameStatus
+from bot.ui import announcer, components, messages
+from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES
+from bot.ui.components import (
+    LEVELS,
+    ComputerSelect,
+    LobbyButton,
+    RematchButton,
+    RemoveComputerSelect,
+)
+from bot.ui.hints import hint_text
+from bot.ui.host import GameBot
+from bot.ui.interactions import (
+    Interaction,
+    Refusal,
+    bot_of,
+    channel_locale,
+    game_here,
+    guarded,
+    is_manager,
+    locale_of,
+    mention,
+    missing_permissions,
+    permission_names,
+    reply,
+    role_ids,
+)
+from bot.ui.language import remember_client_language
 
-_PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 _DOUBLE_CHOICES = [
     app_commands.Choice(name=n, value=v)
     for n, v in (
@@ -47,19 +74,10 @@ _FIRST_CHOICES = [
     app_commands.Choice(name="host, then rotate (standard)", value="rotate"),
     app_commands.Choice(name="highest tile of the engine's suit", value="highest-tile"),
 ]
-_LANGUAGES = [
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="Français", value="fr"),
-]
-#: A server's language for channel messages; "auto" goes back to its Discord locale.
-_SERVER_LANGUAGES = [
-    *_LANGUAGES,
-    app_commands.Choice(name="server's Discord language", value="auto"),
-]
 
 
 class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train games"):
-    def __init__(self, bot: MexicanTrainBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -85,10 +103,10 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         replace_after="replace: missed turns in a row before a computer takes the seat (3)",
         remind_hours="Remind the player this many hours before the deadline (default: half-way)",
     )
-    @app_commands.choices(deadline_hours=timing.DEADLINE_CHOICES)
+    @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     @app_commands.choices(
-        on_timeout=timing.POLICY_CHOICES,
-        preset=_PRESET_CHOICES,
+        on_timeout=POLICY_CHOICES,
+        preset=PRESET_CHOICES,
         double_rule=_DOUBLE_CHOICES,
         scoring=_SCORING_CHOICES,
         engine=_ENGINE_CHOICES,
@@ -132,14 +150,14 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
             if value is not None
         }  # fmt: skip
         options = GameOptions(
-            turn_deadline=await timing.resolve_deadline(interaction, deadline_hours), hints=hints
+            turn_deadline=await resolve_deadline(interaction, deadline_hours), hints=hints
         )
-        await actions.open_lobby(
+        await open_lobby(
             interaction,
             preset=preset,
             house_rules=house,
             options=options,
-            on_open=timing.game_options_saver(
+            on_open=game_options_saver(
                 interaction,
                 policy=on_timeout,
                 replace_after=replace_after,
@@ -150,30 +168,28 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     @app_commands.command(name="join", description="Join the game in this channel")
     @app_commands.guild_only()
     async def join(self, interaction: Interaction) -> None:
-        await actions.lobby_action(interaction, None, "join")
+        await lobby_action(interaction, None, "join")
 
     @app_commands.command(name="leave", description="Leave the game (a computer takes your seat)")
     @app_commands.guild_only()
     async def leave(self, interaction: Interaction) -> None:
-        await actions.lobby_action(interaction, None, "leave")
+        await lobby_action(interaction, None, "leave")
 
     @app_commands.command(name="start", description="Deal the first round (host)")
     @app_commands.guild_only()
     async def start(self, interaction: Interaction) -> None:
-        await actions.lobby_action(interaction, None, "start")
+        await lobby_action(interaction, None, "start")
 
     @app_commands.command(name="cancel", description="Cancel the lobby (host)")
     @app_commands.guild_only()
     async def cancel(self, interaction: Interaction) -> None:
-        await actions.lobby_action(interaction, None, "cancel")
+        await lobby_action(interaction, None, "cancel")
 
     @app_commands.command(name="computer", description="Add a computer player (host)")
     @app_commands.guild_only()
-    @app_commands.choices(
-        level=[app_commands.Choice(name=lv.title(), value=lv) for lv in components.LEVELS]
-    )
+    @app_commands.choices(level=[app_commands.Choice(name=lv.title(), value=lv) for lv in LEVELS])
     async def computer(self, interaction: Interaction, level: str = "normal") -> None:
-        await actions.lobby_action(interaction, None, "cpu", level=level)
+        await lobby_action(interaction, None, "cpu", level=level)
 
     # ------------------------------------------------------------------ looking
 
@@ -182,10 +198,10 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def status(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
+            game = await game_here(interaction)
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
-                render.seats_text(game, locale),
+                messages.seats_text(game, locale),
             ]
             if game.status is GameStatus.ACTIVE and game.turn is not None:
                 lines.append(
@@ -196,13 +212,13 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                         rounds=game.rules.rounds_total,
                     )
                 )
-                lines.append(actions.turn_line(game, game.turn, locale))
+                lines.append(messages.turn_line(game, game.turn, locale))
                 view = await self.bot.service.table_view(game.id)
                 counts = ", ".join(
                     f"{n}: {c}" for n, c in zip(view.names, view.hand_counts, strict=True)
                 )
                 lines.append(tr("status.counts", locale, counts=counts, bone=view.boneyard_count))
-            lines += await timing.status_lines(interaction, game)
+            lines += await status_lines(interaction, game)
             await reply(interaction, "\n".join(lines))
 
     @app_commands.command(name="scores", description="Scores by round and the match so far")
@@ -210,7 +226,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def scores(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
+            game = await game_here(interaction)
             svc = self.bot.service
             rounds = await svc.round_scores(game.id)
             standings = await svc.standings(game.id)
@@ -221,8 +237,8 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 totals[s.player.seat] = s.total
             await reply(
                 interaction,
-                render.scores_table(game.players, rounds, totals, locale)
-                + render.standings_text(standings, locale),
+                messages.scores_table(game.players, rounds, totals, locale)
+                + messages.standings_text(standings, locale),
             )
 
     @app_commands.command(name="hint", description="Your best move, privately (Hard's advice)")
@@ -230,7 +246,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def hint(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
+            game = await game_here(interaction)
             if not game.options.hints:
                 raise Refusal("hint.off")
             view = await self.bot.service.seat_view(game.id, interaction.user.id)
@@ -244,233 +260,221 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     @app_commands.guild_only()
     async def rules(self, interaction: Interaction) -> None:
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            await reply(interaction, render.rules_text(game, locale_of(interaction)))
+            game = await game_here(interaction)
+            await reply(interaction, messages.rules_text(game, locale_of(interaction)))
 
-    # ------------------------------------------------------------------ admin
 
-    @app_commands.command(name="end", description="End the game now (host or Manage Server)")
-    @app_commands.guild_only()
-    async def end(self, interaction: Interaction) -> None:
-        bot = self.bot
-        async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            async with bot.game_lock(game.id):
-                out = await bot.service.end(
-                    game.id, interaction.user.id, bot.now(), is_manager=is_manager(interaction)
+# ---------------------------------------------------------------------- the flows
+
+
+async def open_lobby(
+    interaction: Interaction,
+    *,
+    preset: str | None,
+    house_rules: dict[str, object],
+    options: GameOptions,
+    on_open: Callable[[GameSummary], Awaitable[None]] | None = None,
+) -> None:
+    """``/mt new``: check the channel, open the lobby, post its message. ``on_open`` keeps a
+    feature's options for the new game before the host is told it is open."""
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    async with guarded(interaction):
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, discord.abc.Messageable):
+            raise Refusal("error.guild-only")
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            raise Refusal("error.missing-perms", perms=permission_names(missing, locale))
+        await remember_client_language(bot, interaction.user.id, locale)
+        out = await bot.service.create_lobby(
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id,
+            display_name=interaction.user.display_name,
+            now=bot.now(),
+            preset_name=preset,
+            house_rules=house_rules,
+            options=options,
+            is_manager=is_manager(interaction),
+            role_ids=role_ids(interaction),
+        )
+        game = out.game
+        note_game(game.id)
+        await announcer.post_lobby(
+            bot, channel, game, channel_locale(interaction), ended_by=interaction.user.id
+        )
+        if on_open is not None:
+            await on_open(game)
+        await reply(interaction, tr("lobby.opened", locale, game=game.id))
+
+
+async def lobby_action(
+    interaction: Interaction,
+    game_id: int | None,
+    action: str,
+    *,
+    level: str | None = None,
+    seat: int | None = None,
+    name: str | None = None,
+) -> None:
+    """Join, leave, start, cancel, add or remove a computer: from a lobby button or select, or
+    a ``/mt`` command. ``seat`` (0-based) and ``name`` say which computer player to remove,
+    as the lobby message showed it."""
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    user = interaction.user
+    async with guarded(interaction):
+        if game_id is None:
+            game_id = (await game_here(interaction)).id
+        svc, now, manager = bot.service, bot.now(), is_manager(interaction)
+        async with bot.game_lock(game_id):
+            if action == "join":
+                await remember_client_language(bot, user.id, locale)
+                out = await svc.join(game_id, user.id, user.display_name, now)
+            elif action == "leave":
+                out = await svc.leave(game_id, user.id, now, computer_moves=0)
+            elif action == "start":
+                out = await svc.start(game_id, user.id, now, is_manager=manager, computer_moves=0)
+            elif action == "cancel":
+                out = await svc.end(game_id, user.id, now, is_manager=manager)
+            elif action == "uncpu":
+                out = await svc.remove_computer(
+                    game_id,
+                    user.id,
+                    -1 if seat is None else seat,
+                    now,
+                    is_manager=manager,
+                    name=name,
                 )
-                await actions.refresh_lobby(interaction, out.game)
-                problem = None
-                if game.status is GameStatus.ACTIVE:
-                    problem = await actions.publish(bot, [out], interaction)
-            text = tr("lobby.did.end", locale_of(interaction), game=game.id)
-            await reply(interaction, text + (f"\n{problem}" if problem else ""))
-
-    @app_commands.command(name="kick", description="Remove a player; a computer takes the seat")
-    @app_commands.guild_only()
-    async def kick(self, interaction: Interaction, player: discord.User) -> None:
-        bot = self.bot
-        async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            async with bot.game_lock(game.id):
-                out = await bot.service.kick(
-                    game.id,
-                    interaction.user.id,
-                    player.id,
-                    bot.now(),
-                    is_manager=is_manager(interaction),
-                    computer_moves=0,
+            else:
+                out = await svc.add_computer(
+                    game_id, user.id, now, level=Level(level or "normal"), is_manager=manager
                 )
-                await actions.refresh_lobby(interaction, out.game)
-                problem = None
-                if out.game.status is not GameStatus.LOBBY:
-                    problem = await actions.publish(bot, [out], interaction)
-                text = tr("lobby.did.kick", locale_of(interaction), name=player.display_name)
-                await reply(interaction, text + (f"\n{problem}" if problem else ""))
-                if out.computer_pending:
-                    await actions.run_computers(bot, game.id, interaction)
-
-    @app_commands.command(name="settings", description="Server defaults (Manage Server only)")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        preset="Default preset for new games",
-        knock="Default: knock rule",
-        open_hands="Default: open hands",
-        fast_start="Default: fast start",
-        allow_channel="Allow games in this channel (once any is set, only those)",
-        disallow_channel="Stop allowing games in this channel",
-        all_channels="Allow games in every channel again",
-        host_role="Only members with this role (or Manage Server) may open games",
-        no_host_role="Anyone may open games",
-        language="The language of the bot's messages in this server's channels",
-        deadline_hours="Default turn deadline for new games",
-        on_timeout="Default: what happens when a player's time runs out",
-        stall_days="Warn, then close, games nobody moved in this many days (0: never; 14)",
-    )
-    @app_commands.choices(
-        preset=_PRESET_CHOICES, language=_SERVER_LANGUAGES, on_timeout=timing.POLICY_CHOICES
-    )
-    @app_commands.choices(deadline_hours=timing.DEADLINE_CHOICES)
-    async def settings(
-        self,
-        interaction: Interaction,
-        preset: str | None = None,
-        knock: bool | None = None,
-        open_hands: bool | None = None,
-        fast_start: bool | None = None,
-        allow_channel: discord.TextChannel | None = None,
-        disallow_channel: discord.TextChannel | None = None,
-        all_channels: bool = False,
-        host_role: discord.Role | None = None,
-        no_host_role: bool = False,
-        language: str | None = None,
-        deadline_hours: int | None = None,
-        on_timeout: str | None = None,
-        stall_days: app_commands.Range[int, 0, 365] | None = None,
-    ) -> None:
-        bot, locale = self.bot, locale_of(interaction)
-        async with guarded(interaction):
-            guild = interaction.guild
-            assert guild is not None
-            svc = bot.service
-            current = await svc.guild_settings(guild.id)
-            house: dict[str, Any] | None = None
-            if knock is not None or open_hands is not None or fast_start is not None:
-                house = dict(current.house_rules)
-                if knock is not None:
-                    house["knock"] = knock
-                if open_hands is not None:
-                    house["open_hands"] = open_hands
-                if fast_start is not None:
-                    house["first_turn"] = "fast-start" if fast_start else "single"
-            channels: list[int] | None = None
-            if all_channels:
-                channels = []
-            elif allow_channel is not None or disallow_channel is not None:
-                channels = list(current.allowed_channels)
-                if allow_channel is not None and allow_channel.id not in channels:
-                    channels.append(allow_channel.id)
-                if disallow_channel is not None:
-                    channels = [c for c in channels if c != disallow_channel.id]
-            new = await svc.update_guild_settings(
-                guild.id,
-                bot.now(),
-                is_manager=is_manager(interaction),
-                preset_name=preset,
-                house_rules=house,
-                allowed_channels=channels,
-                host_role_id=None if host_role is None else host_role.id,
-                clear_host_role=no_host_role,
-            )
-            if language is not None:
-                chosen = None if language == "auto" else language
-                await set_server_language(bot, svc.store, guild.id, chosen, bot.now())
-            where = ", ".join(f"<#{c}>" for c in new.allowed_channels) or tr("word.all", locale)
-            role = f"<@&{new.host_role_id}>" if new.host_role_id else tr("word.anyone", locale)
-            house_text = ", ".join(f"{k}={v}" for k, v in sorted(new.house_rules.items())) or "—"
-            timing_text = await timing.settings_text(
-                interaction,
-                is_manager=is_manager(interaction),
-                deadline_hours=deadline_hours,
-                policy=on_timeout,
-                stall_days=stall_days,
-            )
-            await reply(
-                interaction,
-                tr(
-                    "settings.now",
-                    locale,
-                    preset=new.preset,
-                    house=house_text,
-                    channels=where,
-                    role=role,
+            await announcer.refresh_lobby(bot, out.game, interaction)
+            notes = [tr(f"lobby.did.{action}", locale, game=game_id)]
+            if out.steps or out.rounds_started or out.game.status is not GameStatus.LOBBY:
+                notes.append(await announcer.publish(bot, [out], interaction) or "")
+                notes.append(
+                    await announcer.send_hands(bot, out.game, out.hands_changed, interaction) or ""
                 )
-                + "\n"
-                + tr(
-                    "settings.language",
-                    locale,
-                    language=_server_language_name(bot, guild.id, locale),
-                )
-                + "\n"
-                + timing_text,
-            )
-
-    @app_commands.command(
-        name="me", description="Your own settings: hand DMs, language, time zone, reminders"
-    )
-    @app_commands.describe(
-        dms="Send me my hand by DM",
-        language="The language of my DMs",
-        time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
-        quiet_start="Quiet hours start (hour 0-23 in your time zone): no reminders until...",
-        quiet_end="...quiet hours end (hour 0-23); equal to the start: no quiet hours",
-        reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
-        reminders="Remind me when it's my turn and I haven't played",
-    )
-    @app_commands.choices(language=_LANGUAGES)
-    @app_commands.autocomplete(time_zone=timing.time_zone_autocomplete)
-    async def me(
-        self,
-        interaction: Interaction,
-        dms: bool | None = None,
-        language: str | None = None,
-        time_zone: str | None = None,
-        quiet_start: app_commands.Range[int, 0, 23] | None = None,
-        quiet_end: app_commands.Range[int, 0, 23] | None = None,
-        reminder_dms: bool | None = None,
-        reminders: bool | None = None,
-    ) -> None:
-        bot, locale = self.bot, locale_of(interaction)
-        async with guarded(interaction):
-            settings = await bot.service.update_user_settings(
-                interaction.user.id,
-                bot.now(),
-                hand_dms=dms,
-                # Switching DMs on is the player saying "I opened them": try again.
-                dms_open=True if dms else None,
-                language=language,
-            )
-            timing_text = await timing.me_text(
-                interaction,
-                time_zone=time_zone,
-                quiet_start=quiet_start,
-                quiet_end=quiet_end,
-                reminder_dms=reminder_dms,
-                reminders=reminders,
-            )
-            await reply(
-                interaction,
-                tr(
-                    "me.now",
-                    locale,
-                    dms=tr("word.on" if settings.hand_dms else "word.off", locale),
-                    language=tr(f"language.{settings.language}", locale),
-                )
-                + "\n"
-                + timing_text,
-            )
-
-    @app_commands.command(name="sync", description="Push the slash commands (bot owner only)")
-    async def sync(self, interaction: Interaction) -> None:
-        bot = bot_of(interaction)
-        async with guarded(interaction):
-            if not await bot.is_owner(interaction.user):
-                raise Refusal("error.owner-only")
-            done = await bot.sync_commands()
-            await reply(interaction, tr("sync.done", locale_of(interaction), what=", ".join(done)))
+            await reply(interaction, "\n".join(n for n in notes if n))
+            if out.computer_pending:
+                await announcer.run_computers(bot, game_id, interaction)
 
 
-def _server_language_name(bot: MexicanTrainBot, guild_id: int, locale: str | None) -> str:
-    chosen = server_language(bot, guild_id)
-    return tr("language.auto" if chosen is None else f"language.{chosen}", locale)
+async def rematch_flow(interaction: Interaction, game_id: int) -> None:
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    async with guarded(interaction):
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, discord.abc.Messageable):
+            raise Refusal("error.guild-only")
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            raise Refusal("error.missing-perms", perms=permission_names(missing, locale))
+        user = interaction.user
+        out = await bot.service.rematch(
+            game_id, user.id, user.display_name, bot.now(), channel_id=interaction.channel_id or 0
+        )
+        game = out.game
+        public = channel_locale(interaction)
+        mentions = " ".join(
+            f"<@{p.user_id}>" for p in game.players if p.user_id is not None and not p.is_computer
+        )
+        text = tr(
+            "rematch.posted",
+            public,
+            old=game_id,
+            mentions=mentions,
+            host=mention(user.id, user.display_name),
+        )
+        await announcer.post_lobby(bot, channel, game, public, ended_by=user.id, content=text)
+        await reply(interaction, tr("lobby.opened", locale, game=game.id))
+
+
+# ---------------------------------------------------------------------- clicks
+
+
+async def _lobby_clicked(interaction: Interaction, item: LobbyButton) -> None:
+    await lobby_action(interaction, item.game_id, item.action)
+
+
+async def _computer_picked(interaction: Interaction, item: ComputerSelect) -> None:
+    await lobby_action(interaction, item.game_id, "cpu", level=item.level(interaction))
+
+
+async def _computer_removed(interaction: Interaction, item: RemoveComputerSelect) -> None:
+    seat, name = item.choice(interaction)
+    await lobby_action(interaction, item.game_id, "uncpu", seat=seat, name=name)
+
+
+async def _rematch_clicked(interaction: Interaction, item: RematchButton) -> None:
+    await rematch_flow(interaction, item.game_id)
+
+
+# ---------------------------------------------------------------------- the schedule's options
+
+
+async def resolve_deadline(interaction: Interaction, hours: int | None) -> timedelta | None:
+    """``/mt new deadline_hours``: None takes the server's default; 0 is no deadline."""
+    if hours is not None:
+        return timedelta(hours=hours) if hours > 0 else None
+    if interaction.guild_id is None:
+        return None
+    return await bot_of(interaction).schedule.default_deadline(interaction.guild_id)
+
+
+def game_options_saver(
+    interaction: Interaction,
+    *,
+    policy: str | None,
+    replace_after: int | None,
+    remind_hours: int | None,
+) -> Callable[[GameSummary], Awaitable[None]]:
+    """For ``/mt new``: keeps the host's choices for absent players with the new game."""
+    schedule = bot_of(interaction).schedule
+
+    async def save(game: GameSummary) -> None:
+        await schedule.set_game_schedule(
+            game.id,
+            policy=None if policy is None else Policy(policy),
+            replace_after=replace_after,
+            remind_before=None if remind_hours is None else timedelta(hours=remind_hours),
+        )
+
+    return save
+
+
+async def status_lines(interaction: Interaction, game: GameSummary) -> list[str]:
+    """``/mt status``: what happens when time runs out, and who is away."""
+    schedule = bot_of(interaction).schedule
+    locale = locale_of(interaction)
+    lines = []
+    if game.options.turn_deadline is not None:
+        row = await schedule.game_schedule(game.id)
+        lines.append(
+            tr(
+                "schedule.status.policy",
+                locale,
+                policy=messages.policy_text(row, row.timeout_policy, locale),
+            )
+        )
+    away = await schedule.away_players(game)
+    if away:
+        lines.append(tr("schedule.status.away", locale, names=", ".join(p.name for p in away)))
+    return lines
 
 
 async def setup(bot: commands.Bot) -> None:
-    assert isinstance(bot, MexicanTrainBot)
+    assert isinstance(bot, GameBot)
     # Registered here, i.e. in setup_hook: buttons posted before a restart answer again.
-    bot.add_dynamic_items(*components.DYNAMIC_ITEMS)
+    components.listen(bot, LobbyButton, _lobby_clicked)
+    components.listen(bot, ComputerSelect, _computer_picked)
+    components.listen(bot, RemoveComputerSelect, _computer_removed)
+    components.listen(bot, RematchButton, _rematch_clicked)
     await bot.add_cog(Lobby(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(*components.DYNAMIC_ITEMS)
+    components.unlisten(bot, LobbyButton, ComputerSelect, RemoveComputerSelect, RematchButton)

@@ -5,6 +5,9 @@ the player may legally play now, then only the trains the chosen tile fits; auto
 a suggestion (Discord sends whatever was typed), so the service checks the move again and a
 refusal changes nothing. Autocomplete cannot be deferred and must answer within 3 s: it makes
 two cheap reads (the channel's game, the seat's view from the service's cache) and no writes.
+
+The turn buttons (Play, Draw, Pass, My hand) and the move list end here too: every move, typed
+or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot.ui.announcer`.
 """
 
 from __future__ import annotations
@@ -16,14 +19,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import MexicanTrainBot
-from bot.cogs import actions, render
-from bot.cogs.common import Interaction, Refusal, bot_of, guarded, locale_of
-from bot.cogs.extras import open_hands_text
-from bot.cogs.pictures import table_png
-from bot.engine import Catch, Play, SeatView, Tile, TileError
+from bot.engine import MEXICAN, PASS, Catch, Move, Play, SeatView, Tile, TileError, parse_move
 from bot.i18n import tr
-from bot.service import ServiceError
+from bot.service import Outcome, ServiceError, errors
+from bot.store import GameStatus
+from bot.ui import announcer, components, messages
+from bot.ui.components import MoveSelect, TurnButton
+from bot.ui.host import GameBot
+from bot.ui.interactions import (
+    Interaction,
+    Refusal,
+    bot_of,
+    game_here,
+    guarded,
+    locale_of,
+    my_game,
+    reply,
+)
+from bot.ui.pictures import hand_png, table_png
 
 MAX_CHOICES = 25
 
@@ -50,12 +63,12 @@ def tile_choices(view: SeatView, typed: str, locale: str | None) -> list[app_com
     """The legal tiles matching what was typed (either end order), with where each goes."""
     typed = _norm(typed)
     out = []
-    for tile, trains in render.plays_by_tile(view).items():
+    for tile, trains in messages.plays_by_tile(view).items():
         text = str(tile)
         flipped = f"{tile.low}-{tile.high}"
         if typed and not (text.startswith(typed) or flipped.startswith(typed)):
             continue
-        where = ", ".join(render.train_label(view.names, t, view.seat, locale) for t in trains)
+        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
         out.append(app_commands.Choice(name=f"{text} → {where}"[:100], value=text))
     return out[:MAX_CHOICES]
 
@@ -64,7 +77,7 @@ def train_choices(
     view: SeatView, tile_text: str | None, locale: str | None
 ) -> list[app_commands.Choice[str]]:
     """The trains the chosen tile legally fits (every legal train if the tile is unreadable)."""
-    plays = render.plays_by_tile(view)
+    plays = messages.plays_by_tile(view)
     try:
         tile: Tile | None = Tile.parse(tile_text or "", view.rules.max_pip)
     except TileError:
@@ -75,14 +88,14 @@ def train_choices(
             trains.extend(w for w in where if w not in trains)
     return [
         app_commands.Choice(
-            name=render.train_label(view.names, t, view.seat, locale), value=render.train_ref(t)
+            name=messages.train_label(view.names, t, view.seat, locale), value=messages.train_ref(t)
         )
         for t in trains
     ][:MAX_CHOICES]
 
 
 class Play_(commands.Cog, name="Play"):
-    def __init__(self, bot: MexicanTrainBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="play", description="Play a tile on a train")
@@ -96,13 +109,13 @@ class Play_(commands.Cog, name="Play"):
         self, interaction: Interaction, tile: str, train: str | None = None, knock: bool = False
     ) -> None:
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
+            game = await game_here(interaction)
             view = await self.bot.service.seat_view(game.id, interaction.user.id)
-            picked = actions.parse_tile(tile, view.rules.max_pip)
-            move = actions.check_notation(actions.choose_train(view, picked, train), view)
+            picked = parse_tile(tile, view.rules.max_pip)
+            move = check_notation(choose_train(view, picked, train), view)
             if not isinstance(move, Play):
                 raise Refusal("error.which-train", tile=str(picked))
-            await actions.make_move(interaction, game.id, move, knock=knock)
+            await make_move(interaction, game.id, move, knock=knock)
 
     @play.autocomplete("tile")
     async def _tile(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -123,44 +136,44 @@ class Play_(commands.Cog, name="Play"):
     @app_commands.guild_only()
     async def draw(self, interaction: Interaction) -> None:
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            await actions.make_move(interaction, game.id, "draw")
+            game = await game_here(interaction)
+            await make_move(interaction, game.id, "draw")
 
     @app_commands.command(name="pass", description="Pass (after drawing, or with no boneyard)")
     @app_commands.guild_only()
     async def pass_(self, interaction: Interaction) -> None:
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            await actions.make_move(interaction, game.id, "pass")
+            game = await game_here(interaction)
+            await make_move(interaction, game.id, "pass")
 
     @app_commands.command(name="knock", description="Announce your last tile (knock rule)")
     @app_commands.guild_only()
     async def knock(self, interaction: Interaction) -> None:
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
-            await actions.make_move(interaction, game.id, "knock")
+            game = await game_here(interaction)
+            await make_move(interaction, game.id, "knock")
 
     @app_commands.command(name="catch", description="Catch a player who did not knock")
     @app_commands.guild_only()
     async def catch(self, interaction: Interaction, player: discord.User) -> None:
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
+            game = await game_here(interaction)
             target = game.player(player.id)
             if target is None:
                 raise Refusal("error.not-seated", name=player.display_name)
-            await actions.make_move(interaction, game.id, Catch(target.seat))
+            await make_move(interaction, game.id, Catch(target.seat))
 
     @app_commands.command(name="hand", description="See your hand (only you can see it)")
     async def hand(self, interaction: Interaction) -> None:
         async with guarded(interaction):
-            await actions.show_hand(interaction)
+            await show_hand(interaction)
 
     @app_commands.command(name="table", description="See the table again (only you)")
     @app_commands.guild_only()
     async def table(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await actions.game_here(interaction)
+            game = await game_here(interaction)
             if game.round_no is None:
                 raise Refusal("error.not-started")
             view = await self.bot.service.table_view(game.id)
@@ -176,8 +189,8 @@ class Play_(commands.Cog, name="Play"):
                 description="\n\n".join(
                     t
                     for t in (
-                        actions.turn_line(game, game.turn, locale),
-                        open_hands_text(view, locale),
+                        messages.turn_line(game, game.turn, locale),
+                        messages.open_hands_text(view, locale),
                     )
                     if t
                 )[:4000]
@@ -188,6 +201,174 @@ class Play_(commands.Cog, name="Play"):
             )
 
 
+# ---------------------------------------------------------------------- turns and moves
+
+
+async def turn_button(interaction: Interaction, game_id: int, version: int, action: str) -> None:
+    """A turn button: only the player to move may use Play/Draw/Pass; My hand is anyone's own."""
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    async with guarded(interaction):
+        if action == "hand":
+            await show_hand(interaction, game_id)
+            return
+        game = await bot.service.game(game_id)
+        if game.status is not GameStatus.ACTIVE or game.turn is None:
+            raise errors.WrongPhase("the game is over", code="game-over")
+        if game.turn.user_id != interaction.user.id:
+            raise Refusal("error.turn-of", name=game.turn.name)
+        if game.version != version:
+            raise errors.TableChanged()
+        if action == "play":
+            view = await bot.service.seat_view(game_id, interaction.user.id)
+            options = components.move_options(view, locale)
+            await interaction.followup.send(
+                tr("play.pick", locale),
+                view=components.move_select_view(game_id, version, options, locale),
+                ephemeral=True,
+            )
+            return
+        await make_move(interaction, game_id, action, expected_version=version)
+
+
+async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
+    async with guarded(interaction):
+        notation, _, flag = value.partition("|")
+        await make_move(
+            interaction, game_id, notation, expected_version=version, knock=flag == "knock"
+        )
+
+
+async def make_move(
+    interaction: Interaction,
+    game_id: int,
+    move: str | Move,
+    *,
+    expected_version: int | None = None,
+    knock: bool = False,
+) -> None:
+    """Apply one move for the interaction's user, publish it, confirm it privately.
+
+    A draw that fits nothing is followed at once by the forced pass (the rules leave no
+    choice), and both are told in one message.
+    """
+    bot = bot_of(interaction)
+    svc, uid, locale = bot.service, interaction.user.id, locale_of(interaction)
+    async with bot.game_lock(game_id):
+        if move == "draw":
+            out = await svc.draw(
+                game_id, uid, bot.now(), expected_version=expected_version, computer_moves=0
+            )
+            outs = [out]
+            note = await _after_draw(interaction, out, outs)
+        elif move == "pass":
+            out = await svc.pass_turn(
+                game_id, uid, bot.now(), expected_version=expected_version, computer_moves=0
+            )
+            outs, note = [out], None
+        elif move == "knock":
+            outs, note = [await svc.knock(game_id, uid, bot.now())], None
+        else:
+            out = await svc.move(
+                game_id,
+                uid,
+                move,
+                bot.now(),
+                expected_version=expected_version,
+                knock=knock,
+                computer_moves=0,
+            )
+            outs, note = [out], None
+        problem = await announcer.publish(bot, outs, interaction)
+        last = outs[-1]
+        changed = {p.seat: p for o in outs for p in o.hands_changed}
+        dm_note = await announcer.send_hands(bot, last.game, list(changed.values()), interaction)
+        names = [p.name for p in last.game.players]
+        mine = [
+            line
+            for o in outs
+            for s in o.steps
+            if s.player.user_id == uid
+            for line in messages.step_lines(names, s, locale)
+        ]
+        text = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
+        await reply(interaction, "\n".join(t for t in (text, problem, dm_note) if t))
+        if last.computer_pending:
+            await announcer.run_computers(bot, game_id, interaction)
+
+
+async def _after_draw(interaction: Interaction, out: Outcome, outs: list[Outcome]) -> str | None:
+    """Tell the drawer where the tile fits, or pass for them when it fits nowhere."""
+    bot = bot_of(interaction)
+    uid, locale = interaction.user.id, locale_of(interaction)
+    applied = out.steps[0].applied if out.steps else None
+    if applied is None or not applied.drawn:
+        return None
+    tile = applied.drawn[-1]
+    view = await bot.service.seat_view(out.game_id, uid)
+    if applied.must_play_drawn:
+        trains = messages.plays_by_tile(view).get(tile, [])
+        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
+        return tr("draw.fits", locale, tile=str(tile), where=where or "?")
+    if view.my_turn and tuple(view.legal) == (PASS,):
+        passed = await bot.service.pass_turn(out.game_id, uid, bot.now(), computer_moves=0)
+        outs.append(passed)
+        return tr("draw.passed", locale, tile=str(tile))
+    return tr("draw.drew", locale, tile=str(tile))
+
+
+async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:
+    """``/hand`` and the My hand button: always ephemeral, picture + text."""
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    game = await bot.service.game(game_id) if game_id is not None else await my_game(interaction)
+    view = await bot.service.seat_view(game.id, interaction.user.id)
+    png = await asyncio.to_thread(hand_png, view, game.options.hints, locale)
+    await interaction.followup.send(
+        messages.hand_text(view, game, locale)[:1990],
+        file=discord.File(io.BytesIO(png), filename="hand.png"),
+        ephemeral=True,
+    )
+
+
+# ---------------------------------------------------------------------- /play helpers
+
+
+def parse_tile(text: str, max_pip: int) -> Tile:
+    return Tile.parse(text.strip(), max_pip)
+
+
+def choose_train(view: SeatView, tile: Tile, train: str | None) -> str:
+    """The move's text: the train given, or the only train the tile legally fits."""
+    if train:
+        return f"{tile} {train.strip()}"
+    trains = messages.plays_by_tile(view).get(tile, [])
+    if len(trains) == 1:
+        return f"{tile} {messages.train_ref(trains[0])}"
+    if not trains:
+        # Let the service say exactly why (not your turn, no fit, must satisfy a double).
+        return f"{tile} {messages.train_ref(view.seat if view.seat is not None else MEXICAN)}"
+    raise Refusal("error.which-train", tile=str(tile))
+
+
+def check_notation(text: str, view: SeatView) -> Move:
+    return parse_move(text, seat=view.seat, players=view.players, max_pip=view.rules.max_pip)
+
+
+async def _turn_clicked(interaction: Interaction, item: TurnButton) -> None:
+    await turn_button(interaction, item.game_id, item.version, item.action)
+
+
+async def _move_picked(interaction: Interaction, item: MoveSelect) -> None:
+    await picked_move(interaction, item.game_id, item.version, item.value(interaction))
+
+
 async def setup(bot: commands.Bot) -> None:
-    assert isinstance(bot, MexicanTrainBot)
+    assert isinstance(bot, GameBot)
+    components.listen(bot, TurnButton, _turn_clicked)
+    components.listen(bot, MoveSelect, _move_picked)
     await bot.add_cog(Play_(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    components.unlisten(bot, TurnButton, MoveSelect)

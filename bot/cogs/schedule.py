@@ -1,17 +1,18 @@
-"""The extension that plays games across time zones: see :mod:`bot.cogs.timing`.
+"""The extension that plays games across time zones: the cog is :mod:`bot.cogs.timing`.
 
-The cog lives in a plain module because ``load_extension`` executes an extension as a fresh
-module object, and the lobby cog imports the same helpers: one class, one registry.
+discord.py executes an extension as a fresh module object at every load (and forgets it and
+its submodules at unload), so the cog class lives in that plain module instead: every bot, and
+the tests, then use one class.
 """
 
 from __future__ import annotations
 
 from discord.ext import commands
 
-from bot.app import MexicanTrainBot
 from bot.cogs.timing import ScheduleCog
+from bot.ui.host import GameBot
 
 
 async def setup(bot: commands.Bot) -> None:
-    assert isinstance(bot, MexicanTrainBot)
+    assert isinstance(bot, GameBot)
     await bot.add_cog(ScheduleCog(bot))

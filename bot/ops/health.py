@@ -18,15 +18,12 @@ import json
 import logging
 import math
 import socket
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 from aiohttp import web
 
-from bot.ops.metrics import LATENCY_WINDOW
-
-if TYPE_CHECKING:
-    from bot.app import MexicanTrainBot
+from bot.ops.metrics import LATENCY_WINDOW, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +44,23 @@ def gateway_connected(bot: discord.Client) -> bool:
     return ws is not None and ws.open
 
 
-async def game_counts(bot: MexicanTrainBot) -> dict[str, int] | None:
+def metrics_of(bot: discord.Client) -> Metrics:
+    """The bot's :class:`Metrics`. This module never imports the bot (ops sits below the
+    Discord layer): it reads what it needs off the client it is given."""
+    metrics = getattr(bot, "metrics", None)
+    if not isinstance(metrics, Metrics):
+        raise TypeError(f"{type(bot).__name__} keeps no Metrics in .metrics")
+    return metrics
+
+
+async def game_counts(bot: discord.Client) -> dict[str, int] | None:
     """Games by status, or None when the database does not answer (or is not open yet)."""
     try:
-        store = bot.service.store
-    except RuntimeError:
+        service = getattr(bot, "service", None)
+    except RuntimeError:  # not set up yet
+        return None
+    store: Any = getattr(service, "store", None)
+    if store is None:
         return None
     try:
         return await asyncio.wait_for(store.count_games(), DB_TIMEOUT)
@@ -63,7 +72,7 @@ async def game_counts(bot: MexicanTrainBot) -> dict[str, int] | None:
 class HealthServer:
     """The two endpoints for one bot; ``await start()`` binds, ``await stop()`` releases."""
 
-    def __init__(self, bot: MexicanTrainBot, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, bot: discord.Client, host: str = "127.0.0.1", port: int = 0) -> None:
         self.bot = bot
         self.host = host
         self.port = port
@@ -106,7 +115,7 @@ class HealthServer:
             "status": "ok" if ok else ("starting" if not self.bot.is_ready() else "unhealthy"),
             "gateway": connected,
             "database": games is not None,
-            "uptime_s": round(self.bot.metrics.uptime, 1),
+            "uptime_s": round(metrics_of(self.bot).uptime, 1),
         }
         return web.Response(
             text=json.dumps(body) + "\n",
@@ -127,9 +136,9 @@ def _number(value: float) -> str:
     return repr(round(value, 6)) if isinstance(value, float) else str(value)
 
 
-async def render_metrics(bot: MexicanTrainBot) -> str:
+async def render_metrics(bot: discord.Client) -> str:
     """The Prometheus text exposition of everything the bot counts."""
-    m = bot.metrics
+    m = metrics_of(bot)
     games = await game_counts(bot)
     lines: list[str] = []
 

@@ -2,7 +2,7 @@
 
 ``MT_LOG_FORMAT=text`` writes ``time LEVEL logger: message`` lines; ``json`` writes one JSON
 object per line (``ts``, ``level``, ``logger``, ``msg``, and the fields of an interaction).
-Every interaction that reaches the Discord layer's error funnel (``bot.cogs.common.guarded``)
+Every interaction that reaches the Discord layer's error funnel (``bot.ui.interactions.guarded``)
 is logged exactly once, when it ends, by :func:`track`::
 
     interaction game=12 user=4242 command="mt new" outcome=ok latency_ms=38.2

@@ -2,7 +2,7 @@
 
 from bot.service import errors
 from bot.service.errors import ServiceError
-from bot.service.games import GameService, rules_with
+from bot.service.games import GameService
 from bot.service.outcome import (
     Fact,
     GameOptions,
@@ -14,6 +14,7 @@ from bot.service.outcome import (
     Standing,
     Step,
 )
+from bot.service.settings import rules_with
 
 __all__ = [
     "Fact",

@@ -1,8 +1,8 @@
 """A game's story from its event log: the move history, the export file, the replay's frames.
 
-Everything here reads the log (``Store.load``) and folds it through the engine the same way a
-load does (:mod:`bot.service.eventlog` decides which events count), so the history, the file
-and the pictures always agree with the game. Nothing here writes.
+Everything here takes a game's whole log (``GameService.game_record``) and folds it through
+the engine the same way a load does (:mod:`bot.service.eventlog` decides which events count),
+so the history, the file and the pictures always agree with the game. Nothing here writes.
 
 * :func:`history` — every event worth telling, in order: round headers (with the engine),
   moves in notation by name (computer moves flagged), undone moves flagged, undos, leaves,
@@ -25,8 +25,8 @@ from bot.engine import Draw, Match, SeatView, view_for
 from bot.engine.match import RoundStarted
 from bot.service import errors
 from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
-from bot.service.games import GameService, _decode, _read_rules, _replay, _summary
 from bot.service.outcome import GameSummary
+from bot.service.replay import decode_event, read_rules, replay_game, summarise
 from bot.store import GameRecord, GameStatus
 
 #: The export file's format tag (bump when its shape changes).
@@ -53,21 +53,14 @@ class Entry:
     target: str | None = None
 
 
-async def load(svc: GameService, game_id: int) -> GameRecord:
-    record = await svc.store.load(game_id)
-    if record is None:
-        raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
-    return record
-
-
 def summary_of(record: GameRecord) -> GameSummary:
-    return _summary(record.game, record.seats)
+    return summarise(record.game, record.seats)
 
 
 def history(record: GameRecord) -> list[Entry]:
     """The game's events as history entries, oldest first."""
     row = record.game
-    rules = _read_rules(row)
+    rules = read_rules(row)
     names = [s.display_name for s in record.seats]
     gone = cancelled_seqs(row.id, record.events)
     entries: list[Entry] = []
@@ -76,7 +69,7 @@ def history(record: GameRecord) -> list[Entry]:
     for e in record.events:
         payload: dict[str, Any] = json.loads(e.payload)
         if e.kind in ENGINE_KINDS:
-            event = _decode(e, rules, len(names))
+            event = decode_event(e, rules, len(names))
             if isinstance(event, RoundStarted):
                 match = match or Match(rules, names, row.engine_version)
                 rnd = match.start_round(event.order)
@@ -127,7 +120,7 @@ def _user_name(record: GameRecord, user_id: int | None) -> str | None:
 
 def live_match(record: GameRecord) -> Match | None:
     """The game's match as a load replays it (undone moves skipped); None before the deal."""
-    return _replay(record, use_snapshot=False).match
+    return replay_game(record, use_snapshot=False).match
 
 
 def export(record: GameRecord, *, exported_at: datetime | None = None) -> dict[str, Any]:
@@ -177,7 +170,7 @@ def replay_views(record: GameRecord, round_no: int | None = None) -> list[SeatVi
     row = record.game
     if row.status is GameStatus.LOBBY:
         raise errors.WrongPhase("the game has not started yet", code="not-started")
-    rules = _read_rules(row)
+    rules = read_rules(row)
     names = [s.display_name for s in record.seats]
     gone = cancelled_seqs(row.id, record.events)
     live = [e for e in record.events if e.kind in ENGINE_KINDS and e.seq not in gone]
@@ -192,7 +185,7 @@ def replay_views(record: GameRecord, round_no: int | None = None) -> list[SeatVi
     match = Match(rules, names, row.engine_version)
     views: list[SeatView] = []
     for e in live:
-        event = _decode(e, rules, len(names))
+        event = decode_event(e, rules, len(names))
         if isinstance(event, RoundStarted):
             if match.round is not None and match.round.round_no == wanted:
                 break

@@ -1,4 +1,4 @@
-"""Rematch: a new lobby in the same channel, with the same people and the same rules.
+"""Rematch: a new lobby with the same people and the same rules, where it is asked for.
 
 What players expect from a "Rematch" button: the humans who finished the game are seated
 again (anyone who would rather not clicks Leave), the computer players come back at the same
@@ -8,8 +8,10 @@ kicked during the game (a computer finished their seat) are not seated again.
 
 Only a finished game (not an abandoned one) has a rematch, and only its players can ask (the
 server's channel restrictions still apply; its host role does not: they played here
-already). The channel's one-unfinished-game rule makes two clicks race safely: the second
-gets :class:`~bot.service.errors.ChannelBusy` naming the new game.
+already). The new lobby is recorded in ``channel_id``, the channel it will be posted in (the
+Discord layer only offers Rematch in the old game's channel), so the two never differ. The
+channel's one-unfinished-game rule makes two clicks race safely: the second gets
+:class:`~bot.service.errors.ChannelBusy` naming the new game.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from datetime import datetime
 
 from bot.engine import ENGINE_VERSION
 from bot.service import errors
-from bot.service.games import GameService, _name, _utc
+from bot.service.commit import Ledger, clean_name, utc
 from bot.service.outcome import Fact, Outcome
+from bot.service.replay import summarise
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus
 
@@ -28,21 +31,23 @@ class RematchRefused(errors.ServiceError):
     pass
 
 
-async def rematch(
-    svc: GameService,
+async def open_rematch(
+    ledger: Ledger,
     game_id: int,
     user_id: int,
     display_name: str,
     now: datetime,
+    *,
+    channel_id: int,
 ) -> Outcome:
-    """Open the rematch lobby of a finished game; the asker hosts it."""
-    now = _utc(now)
-    row = await svc.store.game(game_id)
+    """Open the rematch lobby of a finished game in ``channel_id``; the asker hosts it."""
+    now = utc(now)
+    row = await ledger.store.game(game_id)
     if row is None:
         raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
     if row.status is not GameStatus.FINISHED:
         raise RematchRefused("that game is not over yet", code="rematch-not-over")
-    seats = await svc.store.seats(game_id)
+    seats = await ledger.store.seats(game_id)
     humans = [s for s in seats if s.user_id is not None and s.computer is None]
     computers = [s for s in seats if s.user_id is None and s.computer is not None]
     asker = next((s for s in humans if s.user_id == user_id), None)
@@ -52,18 +57,18 @@ async def rematch(
             code="rematch-not-player",
             game=game_id,
         )
-    guild = await svc.store.guild_settings(row.guild_id)
-    if guild.allowed_channels and row.channel_id not in guild.allowed_channels:
+    guild = await ledger.store.guild_settings(row.guild_id)
+    if guild.allowed_channels and channel_id not in guild.allowed_channels:
         raise errors.ChannelNotAllowed()
     # The asker first (the host deals first), then the others in their old seat order.
-    order: list[tuple[int | None, str, str | None]] = [(user_id, _name(display_name), None)]
+    order: list[tuple[int | None, str, str | None]] = [(user_id, clean_name(display_name), None)]
     order += [(s.user_id, s.display_name, None) for s in humans if s.user_id != user_id]
     order += [(None, s.display_name, s.computer) for s in computers]
     try:
-        async with svc.store.transaction() as tx:
+        async with ledger.store.transaction() as tx:
             new_id = await tx.insert_game(
                 guild_id=row.guild_id,
-                channel_id=row.channel_id,
+                channel_id=channel_id,
                 host_id=user_id,
                 preset=row.preset,
                 rules_json=row.rules_json,
@@ -77,9 +82,11 @@ async def rematch(
                     new_id, seat, user_id=uid, display_name=name, computer=computer, now=now
                 )
     except StoreChannelBusy:
-        existing = await svc.store.unfinished_in_channel(row.channel_id)
+        existing = await ledger.store.unfinished_in_channel(channel_id)
         raise errors.ChannelBusy(existing.id if existing else 0) from None
-    game = await svc.game(new_id)
+    new_row = await ledger.store.game(new_id)
+    assert new_row is not None  # just written
+    game = summarise(new_row, tuple(await ledger.store.seats(new_id)))
     return Outcome(
         game,
         facts=(Fact.of("rematch", game_id=new_id, previous=game_id, host=game.players[0].name),),

@@ -28,9 +28,9 @@ from datetime import datetime
 
 from bot.engine import Match, Tile
 from bot.engine.match import Event, RoundStarted
-from bot.service.games import GameService, _players, _replay, _standings
 from bot.service.outcome import Player
-from bot.store import GameRow, SeatRow, Tx
+from bot.service.replay import players_of, replay_game, standings_of
+from bot.store import GameRow, SeatRow, Store, Tx
 from bot.store import stats as rows_sql
 from bot.store.stats import PlayerStatsRow
 
@@ -78,9 +78,9 @@ def stats_rows(
     game: GameRow, seats: Sequence[SeatRow], match: Match, finished_at: datetime
 ) -> list[PlayerStatsRow]:
     """One row per seat of a finished match."""
-    players: tuple[Player, ...] = _players(tuple(seats))
+    players: tuple[Player, ...] = players_of(tuple(seats))
     rounds = round_facts(match)
-    standings = {st.player.seat: st for st in _standings(match, players)}
+    standings = {st.player.seat: st for st in standings_of(match, players)}
     out = []
     for s in seats:
         st = standings[s.seat]
@@ -115,10 +115,9 @@ async def record(
     await rows_sql.write_player_stats(tx, stats_rows(game, seats, match, now))
 
 
-async def rebuild(svc: GameService, *, only_missing: bool = True) -> int:
+async def rebuild(store: Store, *, only_missing: bool = True) -> int:
     """Recompute statistics from the event log; returns how many games were done. A game
     that cannot be replayed is logged and skipped (it stays without statistics)."""
-    store = svc.store
     ids = await (
         rows_sql.finished_without_stats(store) if only_missing else rows_sql.finished_games(store)
     )
@@ -131,7 +130,7 @@ async def rebuild(svc: GameService, *, only_missing: bool = True) -> int:
         if record_ is None:
             continue
         try:
-            match = _replay(record_, use_snapshot=False).match
+            match = replay_game(record_, use_snapshot=False).match
         except Exception:
             log.exception("game %s: statistics not rebuilt", game_id)
             continue
@@ -200,14 +199,14 @@ def summarise(user_id: int, rows: Sequence[PlayerStatsRow], recent: int = 12) ->
     )
 
 
-async def player(svc: GameService, guild_id: int, user_id: int) -> PlayerSummary:
-    return summarise(user_id, await rows_sql.player_games(svc.store, guild_id, user_id))
+async def player(store: Store, guild_id: int, user_id: int) -> PlayerSummary:
+    return summarise(user_id, await rows_sql.player_games(store, guild_id, user_id))
 
 
-async def leaderboard(svc: GameService, guild_id: int, limit: int = 10) -> list[PlayerSummary]:
+async def leaderboard(store: Store, guild_id: int, limit: int = 10) -> list[PlayerSummary]:
     """The server's players, best first: most wins, then win rate, then lower round average."""
     by_user: dict[int, list[PlayerStatsRow]] = {}
-    for r in reversed(await rows_sql.guild_player_rows(svc.store, guild_id)):
+    for r in reversed(await rows_sql.guild_player_rows(store, guild_id)):
         assert r.user_id is not None
         by_user.setdefault(r.user_id, []).append(r)
     people = [summarise(uid, rows) for uid, rows in by_user.items()]

@@ -25,16 +25,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service import errors
+from bot.service.commit import Ledger, need_active, need_host, utc
 from bot.service.eventlog import UNDO_KIND, cancelled_seqs
-from bot.service.games import (
-    GameService,
-    _need_active,
-    _need_host,
-    _players,
-    _replay,
-    _utc,
-)
 from bot.service.outcome import GameSummary, Player
+from bot.service.replay import players_of, replay_game
 from bot.store import Conflict, EventRow, GameRecord, GameStatus, NewEvent
 
 
@@ -110,8 +104,8 @@ def plan_undo(game_id: int, events: tuple[EventRow, ...]) -> _Plan:
     return _Plan(tuple(reversed(turn)), tuple(reversed(computers)))
 
 
-async def undo(
-    svc: GameService,
+async def take_back(
+    ledger: Ledger,
     game_id: int,
     user_id: int,
     now: datetime,
@@ -121,17 +115,17 @@ async def undo(
 ) -> Undone:
     """Take back the last human turn (host or Manage Server). ``player_user_id``: only if that
     player's turn is the last one (else :class:`UndoTooLate` naming who played since)."""
-    now = _utc(now)
-    async with svc._locked(game_id):
-        g = await svc._get(game_id)
-        _need_active(g)
-        _need_host(g, user_id, is_manager, "undo")
-        record = await svc.store.load(game_id)
+    now = utc(now)
+    async with ledger.locked(game_id):
+        g = await ledger.get(game_id)
+        need_active(g)
+        need_host(g, user_id, is_manager, "undo")
+        record = await ledger.store.load(game_id)
         if record is None or record.game.version != g.row.version:
-            svc._forget(game_id)
+            ledger.forget(game_id)
             raise errors.TableChanged()
         plan = plan_undo(game_id, record.events)
-        players = _players(g.seats)
+        players = players_of(g.seats)
         first = plan.turn[0]
         seat = int(json.loads(first.payload)["seat"])  # the mover (for a catch, the catcher)
         player = players[seat]
@@ -150,7 +144,7 @@ async def undo(
             ),
             record.snapshot,
         )
-        new = _replay(after).match
+        new = replay_game(after).match
         old = g.match
         assert new is not None and new.round is not None and old is not None
         if new.rounds_played != old.rounds_played:  # belt and braces: plan_undo stops at deals
@@ -166,23 +160,23 @@ async def undo(
             else now + timedelta(seconds=g.row.turn_deadline_s),
         }
         try:
-            async with svc.store.transaction() as tx:
+            async with ledger.store.transaction() as tx:
                 await tx.append_events(game_id, g.seq + 1, [event], now)
                 await tx.touch(game_id, g.row.version, now, **columns)
         except Conflict:
-            svc._forget(game_id)
+            ledger.forget(game_id)
             raise errors.TableChanged() from None
         finally:
-            svc._forget(game_id)
-        g2 = await svc._get(game_id)
-        summary = svc._summary(g2)
+            ledger.forget(game_id)
+        g2 = await ledger.get(game_id)
+        summary = ledger.summary(g2)
         assert old.round is not None
         changed = tuple(
             players[s]
             for s in range(len(players))
             if old.round.hands[s] != new.round.hands[s] and not players[s].is_computer
         )
-        nxt = svc._next_player(g2)
+        nxt = ledger.next_player(g2)
         return Undone(
             game=summary,
             player=player,

@@ -332,6 +332,13 @@ class Store:
         rows = await self._all(sql, params)
         return rows[0] if rows else None
 
+    # The feature stores beside this one (bot/store/stats.py, schedule.py) read through these.
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._all(sql, params)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self._one(sql, params)
+
     async def version(self, game_id: int) -> int | None:
         """The game's change counter (None: no such game); cheap, for cache checks."""
         row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
@@ -487,6 +494,11 @@ class Tx:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._c = conn
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The writer, for the feature stores' own statements in this transaction."""
+        return self._c
 
     async def insert_game(
         self,

@@ -2,7 +2,7 @@
 
 The commands are declared in English in the cogs; discord.py wraps every name, description
 and choice in a ``locale_str`` and asks the tree's translator
-(:class:`bot.cogs.translator.CatalogTranslator`) for each Discord locale when it syncs. The
+(:class:`bot.ui.translator.CatalogTranslator`) for each Discord locale when it syncs. The
 translator looks the English text up here: ``cmd.name.<english>`` for command, group and
 option names, ``cmd.desc.<english>`` for descriptions, ``cmd.choice.<english>`` for choices.
 A test walks the command tree and fails on any text missing here.

@@ -17,12 +17,10 @@ from typing import Any
 import pytest
 
 from bot.app import EXTENSIONS, MexicanTrainBot, create_bot
-from bot.cogs.translator import CatalogTranslator
 from bot.config import Config
 from bot.engine import MEXICAN, Rules, view_for
 from bot.i18n import CATALOG
-from bot.service import GameService
-from bot.store import Store
+from bot.ui.translator import CatalogTranslator
 from renderers import HandOptions, TableOptions, render_hand, render_table
 from tests.renderers.positions import built, match_over, playout, spectator
 
@@ -34,11 +32,9 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MexicanTrainBot]:
     b = create_bot(Config(database=tmp_path / "db.sqlite3", synchronous="NORMAL"))
-    # What setup_hook does, without waiting for a Discord connection.
-    b._store = await Store.open(tmp_path / "db.sqlite3", synchronous="NORMAL")
-    b._service = GameService(b._store)
-    for name in EXTENSIONS:
-        await b.load_extension(name)
+    # setup_hook needs no Discord connection: the store, the services and every extension.
+    await b.setup_hook()
+    assert set(b.extensions) == set(EXTENSIONS)
     try:
         yield b
     finally:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs import render
-from bot.cogs.common import Refusal, error_text
-from bot.cogs.pictures import hand_png, table_png
 from bot.cogs.play import tile_choices, train_choices
 from bot.config import Config, ConfigError
 from bot.engine import IllegalMove, MoveError, Play
 from bot.service import GameService, errors
 from bot.store import Store
+from bot.ui import messages
+from bot.ui.interactions import Refusal, error_text
+from bot.ui.pictures import hand_png, table_png
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
@@ -41,18 +41,18 @@ async def test_outcome_lines_tell_the_deal_the_moves_and_the_round_end(
 ) -> None:
     clock = FakeClock()
     out = await new_game(service, clock, preset="quick")
-    lines = render.outcome_lines(out, "en")
+    lines = messages.outcome_lines(out, "en")
     assert lines[0].startswith("Round 1 of 1: the engine is 12-12.")
-    assert render.outcome_lines(out, "fr")[0].startswith("Manche 1 sur 1")
+    assert messages.outcome_lines(out, "fr")[0].startswith("Manche 1 sur 1")
     gid = out.game.id
     seen: list[str] = []
     while out.game.status == "active":
         out = await play_turn(service, gid, clock)
-        seen += render.outcome_lines(out, "en")
+        seen += messages.outcome_lines(out, "en")
     assert any("went out" in s or "blocked" in s for s in seen)
-    table = render.scores_table(out.game.players, await service.round_scores(gid), [0, 0])
+    table = messages.scores_table(out.game.players, await service.round_scores(gid), [0, 0])
     assert table.startswith("```") and "Alice" in table and "R1" in table
-    text = render.standings_text(await service.standings(gid), "en")
+    text = messages.standings_text(await service.standings(gid), "en")
     assert "1. " in text and "points" in text
 
 
@@ -63,13 +63,13 @@ async def test_hand_text_lists_tiles_and_where_they_fit(service: GameService) ->
     turn = game.turn
     assert turn is not None and turn.user_id is not None
     mine = await service.seat_view(game.id, turn.user_id)
-    text = render.hand_text(mine, game, "en")
+    text = messages.hand_text(mine, game, "en")
     assert "Your hand" in text and "It's your turn" in text
     for move in mine.legal:
         if isinstance(move, Play):
             assert f"`{move.tile}`" in text
     waiting = ALICE if turn.user_id == BOB else BOB
-    other = render.hand_text(await service.seat_view(game.id, waiting), game, "fr")
+    other = messages.hand_text(await service.seat_view(game.id, waiting), game, "fr")
     assert "Ta main" in other and "On attend" in other
 
 

@@ -5,24 +5,25 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.cogs import render, timing
+from bot.cogs import timing
 from bot.engine import preset
 from bot.service import GameOptions, GameSummary
 from bot.store import GameStatus
 from bot.store.store import MessageRow
+from bot.ui import choices, messages
 
 
 def test_time_zone_choices_offer_common_zones_first_then_any_iana_name() -> None:
-    assert len(timing.zone_choices("")) == 25
-    assert timing.zone_choices("paris")[0].value == "Europe/Paris"
-    assert "Asia/Kolkata" in [c.value for c in timing.zone_choices("kolk")]
-    assert "America/Argentina/Cordoba" in [c.value for c in timing.zone_choices("cordoba")]
-    assert timing.zone_choices("nowhere at all") == []
+    assert len(choices.zone_choices("")) == 25
+    assert choices.zone_choices("paris")[0].value == "Europe/Paris"
+    assert "Asia/Kolkata" in [c.value for c in choices.zone_choices("kolk")]
+    assert "America/Argentina/Cordoba" in [c.value for c in choices.zone_choices("cordoba")]
+    assert choices.zone_choices("nowhere at all") == []
 
 
 def test_turns_played_for_absent_players_are_told_plainly() -> None:
     base: dict[str, object] = {"name": "Bob", "reason": "timeout", "policy": "computer"}
-    line = render.FACT_LINES["turn-played-for"]
+    line = messages.FACT_LINES["turn-played-for"]
     assert line({**base, "tiles": ("5-3",)}, "en") == (
         "⏰ Bob's time ran out: the computer played 5-3 for them."
     )
@@ -54,4 +55,4 @@ def test_links_jump_to_the_latest_table_message_or_the_channel() -> None:
 
 def test_deadlines_are_shown_relative_and_as_a_date() -> None:
     when = datetime(2025, 3, 1, 12, tzinfo=UTC)
-    assert render.timestamp(when) == "<t:1740830400:R> (<t:1740830400:f>)"
+    assert messages.timestamp(when) == "<t:1740830400:R> (<t:1740830400:f>)"

@@ -111,7 +111,7 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         [file] = exported.files
         data = json.loads(file.data)
         loaded = Match.replay_dicts(Rules.from_dict(data["rules"]), data["names"], data["events"])
-        record = await story.load(bot.service, game.id)
+        record = await bot.service.game_record(game.id)
         live_match = story.live_match(record)
         assert live_match is not None and to_position(loaded) == to_position(live_match)
         assert loaded.is_over and data["totals"] == list(loaded.totals)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
-from bot.cogs.pictures import table_png
 from bot.engine import DRAW, PASS, Play
 from bot.store import GameStatus
+from bot.ui.pictures import table_png
 from tests.e2e.helpers import game_here, last_public, pick, said, settled, to_move
 from tests.fakediscord import FakeDiscord, running_bot
 

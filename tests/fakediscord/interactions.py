@@ -297,6 +297,34 @@ async def run_click(
     return Invocation(user.fake, record)
 
 
+async def run_forged(
+    user: FakeUser, message: FakeMessage, *, custom_id: str, values: list[str] | None
+) -> Invocation:
+    """A component interaction on ``message`` naming a ``custom_id`` the message does not
+    carry. Discord delivers its own copy of the message with the interaction, and discord.py
+    only dispatches a custom_id found on it, so the copy delivered here carries one more action
+    row holding the forged component: the case where the bot can rely on nothing but its own
+    check (a modified client, a copied or misplaced message). The user and the channel are
+    the real ones."""
+    channel = _usable_message(user, message)
+    data: JSON = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    component: JSON = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
+    if values is not None:
+        data["values"] = list(values)
+        options = [{"label": v, "value": v} for v in values]
+        component = {"type": 3, "custom_id": custom_id, "options": options}
+    delivered = message.to_payload()
+    delivered["components"] = [
+        *delivered.get("components", []),
+        {"type": 1, "components": [component]},
+    ]
+    record = user.fake.start_interaction(
+        3, user, channel, data, name=f"forged {custom_id!r}", source=message,
+        message_payload=delivered,
+    )  # fmt: skip
+    return Invocation(user.fake, record)
+
+
 async def run_select(
     user: FakeUser, message: FakeMessage, *, values: list[str], custom_id: str | None
 ) -> Invocation:

@@ -257,6 +257,16 @@ class FakeUser:
 
         return await run_select(self, message, values=values, custom_id=custom_id)
 
+    async def forge_click(
+        self, message: FakeMessage, *, custom_id: str, values: list[str] | None = None
+    ) -> Invocation:
+        """Click on ``message`` as a modified client could: any ``custom_id`` (a select's
+        when ``values`` are given), whether or not the message carries it. For security
+        tests: the bot must not trust a custom_id."""
+        from .interactions import run_forged
+
+        return await run_forged(self, message, custom_id=custom_id, values=values)
+
     def dms(self) -> list[FakeMessage]:
         """Messages the bot sent this user by direct message, oldest first."""
         if self.dm_channel is None:

@@ -445,8 +445,11 @@ class FakeDiscord:
         *,
         name: str,
         source: FakeMessage | None = None,
+        message_payload: JSON | None = None,
     ) -> InteractionRecord:
-        """Build an INTERACTION_CREATE the way Discord does and push it to the bot."""
+        """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
+
+        ``message_payload`` replaces the source message's own payload (forged clicks only)."""
         session = self.gateway.live_session()
         interaction_id = self.ids.next()  # carries "now": discord.py derives expiry from it
         token = secrets.token_urlsafe(32)
@@ -480,7 +483,7 @@ class FakeDiscord:
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         payload["channel"] = channel_payload
         if source is not None:
-            payload["message"] = source.to_payload()
+            payload["message"] = message_payload or source.to_payload()
         record = InteractionRecord(
             id=interaction_id,
             token=token,

@@ -8,7 +8,6 @@ from bot.engine import Match, Rules
 from bot.engine.position import to_position
 from bot.service import GameService, errors
 from bot.service import history as story
-from bot.service.undo import undo
 from bot.store import GameStatus
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE
@@ -21,8 +20,8 @@ async def test_history_marks_undone_moves_and_the_undo(
     gid = (await new_game(service, clock)).game.id
     await play_turn(service, gid, clock)
     await play_turn(service, gid, clock)
-    await undo(service, gid, ALICE, clock.tick())
-    entries = story.history(await story.load(service, gid))
+    await service.undo(gid, ALICE, clock.tick())
+    entries = story.history(await service.game_record(gid))
     kinds = [e.kind for e in entries]
     assert kinds == ["round", "move", "move", "undo"]
     assert entries[0].text == "12-12" and entries[0].round_no == 0
@@ -37,12 +36,12 @@ async def test_export_only_when_over_and_it_loads_back(
     gid = (await new_game(service, clock)).game.id
     await play_turn(service, gid, clock)
     with pytest.raises(errors.WrongPhase):
-        story.export(await story.load(service, gid))
+        story.export(await service.game_record(gid))
     for _ in range(500):
         if (await service.game(gid)).status is not GameStatus.ACTIVE:
             break
         await play_turn(service, gid, clock)
-    record = await story.load(service, gid)
+    record = await service.game_record(gid)
     data = story.export(record)
     loaded = Match.replay_dicts(Rules.from_dict(data["rules"]), data["names"], data["events"])
     live = story.live_match(record)

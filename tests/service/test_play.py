@@ -13,7 +13,7 @@ from bot.engine import DONE, DRAW, KNOCK, PASS, Match, Play, Tile
 from bot.engine.ai import Level
 from bot.engine.position import to_position
 from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
-from bot.service.games import _replay
+from bot.service.replay import replay_game
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
@@ -394,7 +394,7 @@ async def test_cache_equals_replay_across_rounds(
     # The load above started from a round snapshot; a replay of every event agrees.
     record = await store.load(gid)
     assert record is not None and record.snapshot is not None and record.snapshot[0] > 2
-    full = _replay(record, use_snapshot=False).match
+    full = replay_game(record, use_snapshot=False).match
     assert full is not None and to_position(full) == to_position(cached)
     assert full.event_dicts() == cached.event_dicts() and full.history() == cached.history()
     await service.verify_game(gid)
@@ -522,12 +522,12 @@ async def test_messages_are_remembered(service: GameService, clock: FakeClock) -
 async def test_a_computer_that_misbehaves_never_stalls_a_game(
     service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.service.games as games
+    import bot.service.commit as commit
 
     def broken(view: object, level: Level, seed: int) -> Tile:
         raise RuntimeError("bug in the computer player")
 
-    monkeypatch.setattr(games, "choose_move", broken)
+    monkeypatch.setattr(commit, "choose_move", broken)
     gid = (await new_game(service, clock, humans=(ALICE,), computers=1)).game.id
     out = await play_turn(service, gid, clock)
     assert len(out.steps) >= 2 and out.steps[1].by_computer

@@ -119,7 +119,7 @@ async def test_clicks_in_one_process_queue_instead_of_failing(
 async def test_other_games_do_not_wait(service: GameService, clock: FakeClock) -> None:
     a = (await new_game(service, clock)).game.id
     b = (await new_game(service, clock, channel=CHANNEL + 1)).game.id
-    async with service._locked(a):  # game a is busy...
+    async with service.ledger.locked(a):  # game a is busy...
         blocked = asyncio.create_task(play_turn(service, a, clock))
         out = await asyncio.wait_for(play_turn(service, b, clock), 5)  # ...b is not
         assert out.game.id == b and not blocked.done()

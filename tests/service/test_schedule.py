@@ -17,12 +17,12 @@ import pytest
 
 from bot.engine import Draw, Pass, Play
 from bot.service import GameOptions, GameService, errors
-from bot.service.schedule import (
+from bot.service.schedule import ScheduleService
+from bot.service.scheduler import Scheduler
+from bot.service.timing import (
     Notice,
     Policy,
     Reminder,
-    Scheduler,
-    ScheduleService,
     StallClosed,
     StallWarning,
     TurnPlayed,

@@ -7,7 +7,7 @@ import random
 from bot.engine import Match, Rules, preset
 from bot.engine.simulate import random_move
 from bot.service import GameService, stats
-from bot.service.games import _replay
+from bot.service.replay import replay_game
 from bot.store import GameStatus, Store
 from bot.store import stats as rows_sql
 from tests.clock import FakeClock
@@ -37,7 +37,7 @@ async def test_stats_are_written_at_the_end_and_rebuild_the_same(
     assert [r.user_id for r in rows] == [ALICE, BOB]  # the computer seat has no user
     record = await store.load(gid)
     assert record is not None
-    match = _replay(record).match
+    match = replay_game(record).match
     assert match is not None
     for r in rows:
         assert r.rounds == 3 and len(r.round_scores) == 3 and r.vs_computer
@@ -46,15 +46,15 @@ async def test_stats_are_written_at_the_end_and_rebuild_the_same(
     assert sum(r.won for r in rows) <= 1 or match.rules.ties_share_win
 
     before = await rows_sql.guild_player_rows(store, GUILD)
-    assert await stats.rebuild(service, only_missing=False) == 1
+    assert await service.rebuild_stats(only_missing=False) == 1
     assert await rows_sql.guild_player_rows(store, GUILD) == before
-    assert await stats.rebuild(service) == 0  # nothing missing
+    assert await service.rebuild_stats() == 0  # nothing missing
 
-    alice = await stats.player(service, GUILD, ALICE)
+    alice = await service.player_stats(GUILD, ALICE)
     assert alice.games == 1 and alice.rounds == 3 and alice.games_vs_computer == 1
     assert alice.average_round == sum(rows[0].round_scores) / 3
     assert alice.best_total == rows[0].total
-    board = await stats.leaderboard(service, GUILD)
+    board = await service.leaderboard(GUILD)
     assert {p.user_id for p in board} == {ALICE, BOB}
     assert board[0].wins >= board[1].wins
 

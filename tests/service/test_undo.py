@@ -9,8 +9,8 @@ import pytest
 from bot.engine import DRAW, PASS, Play
 from bot.engine.position import to_position
 from bot.service import GameService, errors
-from bot.service.games import _replay
-from bot.service.undo import NothingToUndo, UndoTooLate, undo
+from bot.service.replay import replay_game
+from bot.service.undo import NothingToUndo, UndoTooLate
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL
@@ -21,7 +21,7 @@ async def _state(svc: GameService, gid: int) -> tuple[object, list[str]]:
     svc.clear_cache()
     record = await svc.store.load(gid)
     assert record is not None
-    match = _replay(record, use_snapshot=False).match
+    match = replay_game(record, use_snapshot=False).match
     assert match is not None
     return to_position(match), match.history()
 
@@ -37,7 +37,7 @@ async def test_undo_restores_the_exact_state_and_keeps_the_log(
     await play_turn(service, gid, clock)  # Bob
     assert (await _state(service, gid)) != before
 
-    out = await undo(service, gid, ALICE, clock.tick())
+    out = await service.undo(gid, ALICE, clock.tick())
     assert out.player.user_id == BOB and len(out.moves) == 1 and out.computer_moves == 0
     assert out.next_player is not None and out.next_player.user_id == BOB
     assert [p.user_id for p in out.hands_changed] == [BOB]
@@ -57,19 +57,19 @@ async def test_undo_restores_the_exact_state_and_keeps_the_log(
 async def test_who_may_undo_and_what(service: GameService, store: Store, clock: FakeClock) -> None:
     gid = (await new_game(service, clock, humans=(ALICE, BOB))).game.id
     with pytest.raises(NothingToUndo):
-        await undo(service, gid, ALICE, clock.tick())  # just dealt
+        await service.undo(gid, ALICE, clock.tick())  # just dealt
     await play_turn(service, gid, clock)
     with pytest.raises(errors.NotHost):
-        await undo(service, gid, BOB, clock.tick())
+        await service.undo(gid, BOB, clock.tick())
     await play_turn(service, gid, clock)  # Bob
     with pytest.raises(UndoTooLate, match="Bob has already played"):
-        await undo(service, gid, ALICE, clock.tick(), player_user_id=ALICE)
-    await undo(service, gid, BOB, clock.tick(), is_manager=True, player_user_id=BOB)
+        await service.undo(gid, ALICE, clock.tick(), player_user_id=ALICE)
+    await service.undo(gid, BOB, clock.tick(), is_manager=True, player_user_id=BOB)
     # Undo again goes one more turn back (Alice's), then the deal stops it.
-    out = await undo(service, gid, ALICE, clock.tick())
+    out = await service.undo(gid, ALICE, clock.tick())
     assert out.player.user_id == ALICE
     with pytest.raises(NothingToUndo):
-        await undo(service, gid, ALICE, clock.tick())
+        await service.undo(gid, ALICE, clock.tick())
     await service.verify_game(gid)
 
 
@@ -98,7 +98,7 @@ async def test_a_draw_and_its_pass_and_the_computers_after_it_go_together(
     # The seeded deal keeps the round going here; if a change ends it, pick another seed
     # rather than let this test pass without undoing anything.
     assert game.status is GameStatus.ACTIVE and game.round_no == 0, "choose another seed"
-    out = await undo(service, gid, ALICE, clock.tick())
+    out = await service.undo(gid, ALICE, clock.tick())
     assert out.player.user_id == ALICE and len(out.moves) == 2
     assert out.computer_moves == (await store.last_seq(gid)) - 1 - seq - 2
     assert out.computer_moves >= 1 and not out.computer_pending
@@ -115,4 +115,4 @@ async def test_no_undo_across_a_round_end(service: GameService, clock: FakeClock
     else:
         raise AssertionError("round 1 never ended")
     with pytest.raises(NothingToUndo):
-        await undo(service, gid, ALICE, clock.tick())
+        await service.undo(gid, ALICE, clock.tick())

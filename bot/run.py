@@ -1,4 +1,5 @@
-"""``python -m bot``'s life: start the health endpoint and the bot, stop cleanly on SIGTERM.
+"""The process entry: ``python -m bot``'s life — start the health endpoint and the bot, stop
+cleanly on SIGTERM. (``bot/__main__.py`` parses the command line and calls :func:`serve`.)
 
 ``docker stop`` (and systemd, and Ctrl-C) sends SIGTERM, then SIGKILL after a grace period
 (10 s by default in Docker). On the first SIGTERM or SIGINT the bot keeps serving while it
@@ -22,9 +23,10 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.app import MexicanTrainBot, create_bot
+from bot.app import create_bot
 from bot.config import Config, ConfigError
 from bot.ops.health import HealthServer
+from bot.ui.host import GameBot
 
 log = logging.getLogger("bot.ops")
 
@@ -40,7 +42,7 @@ def point_at_test_discord(config: Config) -> None:
         log.warning("TEST MODE: Discord gateway at %s", config.discord_gateway)
 
 
-async def drain(bot: MexicanTrainBot, grace: float) -> bool:
+async def drain(bot: GameBot, grace: float) -> bool:
     """Wait until no interaction runs and no game is mid-move (True), or ``grace`` passes."""
     deadline = time.monotonic() + grace
     while True:

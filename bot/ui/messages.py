@@ -1,8 +1,10 @@
-"""The words of the bot's messages: outcome lines, lobby and rules text, hands, score tables.
+"""The words of the bot's messages: outcome lines, lobby and rules text, hands, score tables,
+whose turn it is.
 
 Pure functions from the service's values (``Outcome``, ``GameSummary``, ``SeatView``) to
-strings, in the reader's language through :func:`bot.i18n.tr`; no Discord objects, so they
-are unit-tested directly. The per-move sentences come from :mod:`bot.words`.
+strings, in the reader's language through :func:`bot.i18n.tr`; no Discord objects (only
+discord.py's markdown escaping, a string function), so they are unit-tested directly. The
+per-move sentences come from :mod:`bot.words`; the pictures are :mod:`bot.ui.pictures`.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
+from discord.utils import escape_markdown
+
 from bot.engine import MEXICAN, Play, Rules, SeatView, Tile, TrainView
 from bot.i18n import CATALOG, tr
 from bot.service import GameSummary, Outcome, Player, Standing, Step
+from bot.store import GameStatus
+from bot.store.schedule import GameScheduleRow
 from bot.words import describe_move
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
@@ -267,3 +273,36 @@ def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
             where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
             lines.append(f"• `{tile}` → {where}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- the table
+
+
+def turn_line(game: GameSummary, nxt: Player | None, locale: str | None) -> str:
+    """Whose turn it is (a mention for a person) and, with a deadline, by when."""
+    if nxt is None or game.status is not GameStatus.ACTIVE:
+        return ""
+    who = f"<@{nxt.user_id}>" if nxt.user_id is not None else f"**{nxt.name}**"
+    text = tr("turn.next", locale, mention=who)
+    if game.deadline_at is not None and not nxt.is_computer:
+        text += " " + tr("turn.deadline", locale, when=timestamp(game.deadline_at))
+    return text
+
+
+def open_hands_text(view: SeatView, locale: str | None) -> str:
+    """Under the open-hands house rule, every hand in notation (what anyone may see then);
+    otherwise nothing: hands are private."""
+    if not view.rules.open_hands:
+        return ""
+    lines = [tr("table.open-hands", locale)]
+    for seat, hand in enumerate(view.visible_hands):
+        if hand is not None:
+            tiles = " ".join(f"`{t}`" for t in sorted(hand, reverse=True)) or "—"
+            lines.append(f"**{escape_markdown(view.names[seat])}**: {tiles}")
+    return "\n".join(lines)
+
+
+def policy_text(row: GameScheduleRow | None, policy: str, locale: str | None) -> str:
+    """What happens when a player's time runs out, in words (``row``: the game's own count)."""
+    count = row.replace_after if row is not None else 3
+    return tr(f"schedule.policy.{policy}", locale, count=count)

@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import weakref
 from datetime import datetime
-from typing import Any
 
 import discord
 
 from bot.i18n import LANGUAGES, language_of
+from bot.store import Store
 from bot.store import stats as extras_sql
+from bot.ui.host import GameBot
 
 _SERVER: weakref.WeakKeyDictionary[discord.Client, dict[int, str]] = weakref.WeakKeyDictionary()
 
 
-async def load(client: discord.Client, store: Any) -> None:
+async def load(client: discord.Client, store: Store) -> None:
     """Read every server's chosen language (at start-up)."""
     _SERVER[client] = await extras_sql.all_guild_languages(store)
 
@@ -36,7 +37,7 @@ def server_language(client: discord.Client | None, guild_id: int | None) -> str 
 
 
 async def set_server_language(
-    client: discord.Client, store: Any, guild_id: int, language: str | None, now: datetime
+    client: discord.Client, store: Store, guild_id: int, language: str | None, now: datetime
 ) -> None:
     """Choose (or with None, forget) a server's language for channel messages."""
     if language is not None and language not in LANGUAGES:
@@ -66,7 +67,7 @@ def channel_language(
     return language_of(guild_locale)
 
 
-async def remember_client_language(client: Any, user_id: int, locale: str | None) -> None:
+async def remember_client_language(client: GameBot, user_id: int, locale: str | None) -> None:
     """A player's first game: their DMs will be in their Discord client's language, unless
     they already have settings (then they chose, or keep what they had)."""
     service = client.service

@@ -1,4 +1,5 @@
-"""What every command and button shares: the one error funnel, deferral and short replies.
+"""What every command and button shares: the one error funnel, deferral, short replies, and
+finding the game and the permissions an interaction is about.
 
 Every interaction goes through :func:`guarded`: it defers (Discord drops an interaction not
 answered within 3 s, and everything here touches the database or renders), runs the body, and
@@ -12,19 +13,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
-from bot.ops.logs import track
-from bot.service import ServiceError
-
-if TYPE_CHECKING:
-    from bot.app import MexicanTrainBot
+from bot.ops.logs import note_game, track
+from bot.service import GameSummary, ServiceError
+from bot.ui.host import GameBot
+from bot.ui.language import channel_language
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +40,9 @@ class Refusal(Exception):
         self.params = params
 
 
-def bot_of(interaction: Interaction) -> MexicanTrainBot:
-    from bot.app import MexicanTrainBot
-
+def bot_of(interaction: Interaction) -> GameBot:
     client = interaction.client
-    assert isinstance(client, MexicanTrainBot)
+    assert isinstance(client, GameBot)
     return client
 
 
@@ -61,8 +59,6 @@ def channel_locale(
 ) -> str:
     """The language for messages the whole channel reads: the server's chosen language
     (``/mt settings language:``), else the server's Discord locale, else English."""
-    from bot.cogs.language import channel_language
-
     if interaction is not None:
         client = client or interaction.client
         guild_id = guild_id if guild_id is not None else interaction.guild_id
@@ -169,3 +165,78 @@ def mention(user_id: int | None, name: str) -> str:
 
 def on_off(value: bool, locale: str | None) -> str:
     return tr("word.on" if value else "word.off", locale)
+
+
+# ---------------------------------------------------------------------- finding the game
+
+
+async def game_here(interaction: Interaction) -> GameSummary:
+    """The unfinished game in this channel, or a refusal saying there is none."""
+    bot = bot_of(interaction)
+    if interaction.channel_id is None:
+        raise Refusal("error.no-game-here")
+    game = await bot.service.game_in_channel(interaction.channel_id)
+    if game is None:
+        raise Refusal("error.no-game-here")
+    note_game(game.id)
+    return game
+
+
+async def my_game(interaction: Interaction) -> GameSummary:
+    """This channel's game, or in a DM the user's most recently active game."""
+    bot = bot_of(interaction)
+    if interaction.guild is None:
+        games = await bot.service.games_for_user(interaction.user.id)
+        if not games:
+            raise Refusal("error.no-game-mine")
+        note_game(games[0].id)
+        return games[0]
+    return await game_here(interaction)
+
+
+#: Where a persistent control may act on its game: ``channel`` — only in the game's own
+#: server and channel (the lobby, turn and Rematch controls, posted there); ``answer`` — on an
+#: answer only the clicker sees, in the game's server (history pages: ``/mt history game:N``
+#: reads any game of the server, from any channel).
+PLACES = ("channel", "answer")
+
+
+async def check_place(interaction: Interaction, game_id: int, place: str) -> None:
+    """Refuse a click whose game is not where the control may act (see :data:`PLACES`).
+
+    A control's ``custom_id`` names its game and a client can send any ``custom_id``, so no
+    click is trusted to come from the game's own message: a game of another server is
+    refused as unknown (nothing about it is told), a game of another channel as elsewhere.
+    Raises before anything is read or changed beyond the game's place."""
+    guild_id, channel_id = await bot_of(interaction).service.where(game_id)
+    if guild_id != interaction.guild_id:
+        raise Refusal("error.no-such-game", game=game_id)
+    message = interaction.message
+    on_answer = message is not None and message.flags.ephemeral
+    if place == "answer" and on_answer:
+        return
+    if channel_id != interaction.channel_id:
+        raise Refusal("error.other-channel", game=game_id)
+    if place == "answer":  # its own channel, but not on an answer: not a history page
+        raise Refusal("error.not-allowed")
+
+
+# ---------------------------------------------------------------------- permissions
+
+#: The permissions the bot needs where a game is played, and why (for the host).
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
+
+
+def missing_permissions(perms: discord.Permissions) -> list[str]:
+    return [name for name in NEEDED if not getattr(perms, name)]
+
+
+def channel_permissions(channel: object) -> discord.Permissions | None:
+    """The bot's permissions in a guild channel (None when unknown, e.g. not cached)."""
+    if isinstance(channel, discord.abc.GuildChannel):
+        return channel.permissions_for(channel.guild.me)
+    return None
+
+
+def permission_names(missing: Sequence[str], locale: str | None) -> str:
+    return ", ".join(tr(f"perm.{name}", locale) for name in missing)

@@ -1,0 +1,385 @@
+"""``/mt`` for hosts and admins, and each player's own settings: ``end``, ``kick``, ``undo``,
+``settings`` (server defaults), ``me`` (a player's settings) and ``sync`` (the bot's owner).
+
+The commands join the ``/mt`` group that :mod:`bot.cogs.lobby` declares (this extension loads
+after it). A change to a game goes through the service under the game's posting lock and is
+told by :mod:`bot.ui.announcer`; the settings answers are only for the person who asked.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import tr
+from bot.service.timing import Policy
+from bot.store import GameStatus
+from bot.ui import announcer, messages
+from bot.ui.choices import (
+    DEADLINE_CHOICES,
+    LANGUAGE_CHOICES,
+    POLICY_CHOICES,
+    PRESET_CHOICES,
+    SERVER_LANGUAGE_CHOICES,
+    time_zone_autocomplete,
+)
+from bot.ui.host import GameBot
+from bot.ui.interactions import (
+    Interaction,
+    Refusal,
+    bot_of,
+    game_here,
+    guarded,
+    is_manager,
+    locale_of,
+    reply,
+)
+from bot.ui.language import server_language, set_server_language
+
+
+def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
+    """Fresh command objects for one bot (tests start several bots in one process)."""
+
+    @app_commands.command(name="end", description="End the game now (host or Manage Server)")
+    @app_commands.guild_only()
+    async def end(interaction: Interaction) -> None:
+        bot = bot_of(interaction)
+        async with guarded(interaction):
+            game = await game_here(interaction)
+            async with bot.game_lock(game.id):
+                out = await bot.service.end(
+                    game.id, interaction.user.id, bot.now(), is_manager=is_manager(interaction)
+                )
+                await announcer.refresh_lobby(bot, out.game, interaction)
+                problem = None
+                if game.status is GameStatus.ACTIVE:
+                    problem = await announcer.publish(bot, [out], interaction)
+            text = tr("lobby.did.end", locale_of(interaction), game=game.id)
+            await reply(interaction, text + (f"\n{problem}" if problem else ""))
+
+    @app_commands.command(name="kick", description="Remove a player; a computer takes the seat")
+    @app_commands.guild_only()
+    async def kick(interaction: Interaction, player: discord.User) -> None:
+        bot = bot_of(interaction)
+        async with guarded(interaction):
+            game = await game_here(interaction)
+            async with bot.game_lock(game.id):
+                out = await bot.service.kick(
+                    game.id,
+                    interaction.user.id,
+                    player.id,
+                    bot.now(),
+                    is_manager=is_manager(interaction),
+                    computer_moves=0,
+                )
+                await announcer.refresh_lobby(bot, out.game, interaction)
+                problem = None
+                if out.game.status is not GameStatus.LOBBY:
+                    problem = await announcer.publish(bot, [out], interaction)
+                text = tr("lobby.did.kick", locale_of(interaction), name=player.display_name)
+                await reply(interaction, text + (f"\n{problem}" if problem else ""))
+                if out.computer_pending:
+                    await announcer.run_computers(bot, game.id, interaction)
+
+    @app_commands.command(name="settings", description="Server defaults (Manage Server only)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        preset="Default preset for new games",
+        knock="Default: knock rule",
+        open_hands="Default: open hands",
+        fast_start="Default: fast start",
+        allow_channel="Allow games in this channel (once any is set, only those)",
+        disallow_channel="Stop allowing games in this channel",
+        all_channels="Allow games in every channel again",
+        host_role="Only members with this role (or Manage Server) may open games",
+        no_host_role="Anyone may open games",
+        language="The language of the bot's messages in this server's channels",
+        deadline_hours="Default turn deadline for new games",
+        on_timeout="Default: what happens when a player's time runs out",
+        stall_days="Warn, then close, games nobody moved in this many days (0: never; 14)",
+    )
+    @app_commands.choices(
+        preset=PRESET_CHOICES, language=SERVER_LANGUAGE_CHOICES, on_timeout=POLICY_CHOICES
+    )
+    @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
+    async def settings(
+        interaction: Interaction,
+        preset: str | None = None,
+        knock: bool | None = None,
+        open_hands: bool | None = None,
+        fast_start: bool | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        all_channels: bool = False,
+        host_role: discord.Role | None = None,
+        no_host_role: bool = False,
+        language: str | None = None,
+        deadline_hours: int | None = None,
+        on_timeout: str | None = None,
+        stall_days: app_commands.Range[int, 0, 365] | None = None,
+    ) -> None:
+        bot, locale = bot_of(interaction), locale_of(interaction)
+        async with guarded(interaction):
+            guild = interaction.guild
+            assert guild is not None
+            svc = bot.service
+            current = await svc.guild_settings(guild.id)
+            house: dict[str, Any] | None = None
+            if knock is not None or open_hands is not None or fast_start is not None:
+                house = dict(current.house_rules)
+                if knock is not None:
+                    house["knock"] = knock
+                if open_hands is not None:
+                    house["open_hands"] = open_hands
+                if fast_start is not None:
+                    house["first_turn"] = "fast-start" if fast_start else "single"
+            channels: list[int] | None = None
+            if all_channels:
+                channels = []
+            elif allow_channel is not None or disallow_channel is not None:
+                channels = list(current.allowed_channels)
+                if allow_channel is not None and allow_channel.id not in channels:
+                    channels.append(allow_channel.id)
+                if disallow_channel is not None:
+                    channels = [c for c in channels if c != disallow_channel.id]
+            new = await svc.update_guild_settings(
+                guild.id,
+                bot.now(),
+                is_manager=is_manager(interaction),
+                preset_name=preset,
+                house_rules=house,
+                allowed_channels=channels,
+                host_role_id=None if host_role is None else host_role.id,
+                clear_host_role=no_host_role,
+            )
+            if language is not None:
+                chosen = None if language == "auto" else language
+                await set_server_language(bot, svc.store, guild.id, chosen, bot.now())
+            where = ", ".join(f"<#{c}>" for c in new.allowed_channels) or tr("word.all", locale)
+            role = f"<@&{new.host_role_id}>" if new.host_role_id else tr("word.anyone", locale)
+            house_text = ", ".join(f"{k}={v}" for k, v in sorted(new.house_rules.items())) or "—"
+            timing_text = await settings_text(
+                interaction,
+                is_manager=is_manager(interaction),
+                deadline_hours=deadline_hours,
+                policy=on_timeout,
+                stall_days=stall_days,
+            )
+            await reply(
+                interaction,
+                tr(
+                    "settings.now",
+                    locale,
+                    preset=new.preset,
+                    house=house_text,
+                    channels=where,
+                    role=role,
+                )
+                + "\n"
+                + tr(
+                    "settings.language",
+                    locale,
+                    language=_server_language_name(bot, guild.id, locale),
+                )
+                + "\n"
+                + timing_text,
+            )
+
+    @app_commands.command(
+        name="me", description="Your own settings: hand DMs, language, time zone, reminders"
+    )
+    @app_commands.describe(
+        dms="Send me my hand by DM",
+        language="The language of my DMs",
+        time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
+        quiet_start="Quiet hours start (hour 0-23 in your time zone): no reminders until...",
+        quiet_end="...quiet hours end (hour 0-23); equal to the start: no quiet hours",
+        reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
+        reminders="Remind me when it's my turn and I haven't played",
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.autocomplete(time_zone=time_zone_autocomplete)
+    async def me(
+        interaction: Interaction,
+        dms: bool | None = None,
+        language: str | None = None,
+        time_zone: str | None = None,
+        quiet_start: app_commands.Range[int, 0, 23] | None = None,
+        quiet_end: app_commands.Range[int, 0, 23] | None = None,
+        reminder_dms: bool | None = None,
+        reminders: bool | None = None,
+    ) -> None:
+        bot, locale = bot_of(interaction), locale_of(interaction)
+        async with guarded(interaction):
+            settings = await bot.service.update_user_settings(
+                interaction.user.id,
+                bot.now(),
+                hand_dms=dms,
+                # Switching DMs on is the player saying "I opened them": try again.
+                dms_open=True if dms else None,
+                language=language,
+            )
+            timing_text = await me_text(
+                interaction,
+                time_zone=time_zone,
+                quiet_start=quiet_start,
+                quiet_end=quiet_end,
+                reminder_dms=reminder_dms,
+                reminders=reminders,
+            )
+            await reply(
+                interaction,
+                tr(
+                    "me.now",
+                    locale,
+                    dms=tr("word.on" if settings.hand_dms else "word.off", locale),
+                    language=tr(f"language.{settings.language}", locale),
+                )
+                + "\n"
+                + timing_text,
+            )
+
+    @app_commands.command(name="sync", description="Push the slash commands (bot owner only)")
+    async def sync(interaction: Interaction) -> None:
+        bot = bot_of(interaction)
+        async with guarded(interaction):
+            if not await bot.is_owner(interaction.user):
+                raise Refusal("error.owner-only")
+            done = await bot.sync_commands()
+            await reply(interaction, tr("sync.done", locale_of(interaction), what=", ".join(done)))
+
+    @app_commands.command(name="undo", description="Take back the last turn (host)")
+    @app_commands.guild_only()
+    @app_commands.describe(player="Only if it was this player's turn")
+    async def undo(interaction: Interaction, player: discord.User | None = None) -> None:
+        await undo_flow(interaction, player)
+
+    return [end, kick, undo, settings, me, sync]
+
+
+async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -> None:
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    async with guarded(interaction):
+        game = await game_here(interaction)
+        async with bot.game_lock(game.id):
+            out = await bot.service.undo(
+                game.id,
+                interaction.user.id,
+                bot.now(),
+                is_manager=is_manager(interaction),
+                player_user_id=None if player is None else player.id,
+            )
+            moves = ", ".join(out.moves)
+            problem = await announcer.post_undo(bot, interaction, out)
+            await announcer.send_hands(bot, out.game, out.hands_changed, interaction)
+            text = tr("undo.done", locale, moves=moves)
+            await reply(interaction, text + (f"\n{problem}" if problem else ""))
+            if out.computer_pending:
+                await announcer.run_computers(bot, game.id, interaction)
+
+
+async def me_text(
+    interaction: Interaction,
+    *,
+    time_zone: str | None,
+    quiet_start: int | None,
+    quiet_end: int | None,
+    reminder_dms: bool | None,
+    reminders: bool | None,
+) -> str:
+    """Apply the time-zone options of ``/mt me`` and describe them (refusals raise)."""
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    mine = await bot.schedule.update_my_settings(
+        interaction.user.id,
+        bot.now(),
+        time_zone=time_zone,
+        quiet_start=quiet_start,
+        quiet_end=quiet_end,
+        reminder_dms=reminder_dms,
+        reminders=reminders,
+    )
+    s, sc = mine.settings, mine.schedule
+    if sc.quiet_start is None or sc.quiet_end is None or sc.quiet_start == sc.quiet_end:
+        quiet = tr("schedule.me.none", locale)
+    else:
+        quiet = tr("schedule.me.quiet", locale, start=sc.quiet_start, end=sc.quiet_end)
+    if not s.reminders:
+        how = tr("schedule.me.off", locale)
+    elif sc.remind_dm and s.dms_open:
+        how = tr("schedule.me.dm", locale)
+    else:
+        how = tr("schedule.me.channel", locale)
+    local = bot.now().astimezone(zoneinfo.ZoneInfo(s.time_zone)).strftime("%H:%M")
+    return tr(
+        "schedule.me",
+        locale,
+        zone=s.time_zone,
+        local=local,
+        quiet=quiet,
+        how=how,
+        away=tr("word.on" if sc.away else "word.off", locale),
+    )
+
+
+async def settings_text(
+    interaction: Interaction,
+    *,
+    is_manager: bool,
+    deadline_hours: int | None,
+    policy: str | None,
+    stall_days: int | None,
+) -> str:
+    """Apply the server-default options of ``/mt settings`` and describe them."""
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    guild_id = interaction.guild_id or 0
+    if deadline_hours is not None or policy is not None or stall_days is not None:
+        row = await bot.schedule.update_guild_schedule(
+            guild_id,
+            bot.now(),
+            is_manager=is_manager,
+            deadline_hours=deadline_hours,
+            policy=None if policy is None else Policy(policy),
+            stall_days=stall_days,
+        )
+    else:
+        row = await bot.schedule.guild_schedule(guild_id)
+    deadline = (
+        tr("schedule.hours", locale, hours=row.deadline_s // 3600)
+        if row.deadline_s
+        else tr("schedule.no-deadline", locale)
+    )
+    stall = (
+        tr("schedule.days", locale, days=row.stall_days)
+        if row.stall_days
+        else tr("schedule.never", locale)
+    )
+    grace = tr("schedule.days", locale, days=bot.schedule.stall_grace.days)
+    return tr(
+        "schedule.settings",
+        locale,
+        deadline=deadline,
+        policy=messages.policy_text(None, row.timeout_policy, locale),
+        stall=stall,
+        grace=grace,
+    )
+
+
+def _server_language_name(bot: GameBot, guild_id: int, locale: str | None) -> str:
+    chosen = server_language(bot, guild_id)
+    return tr("language.auto" if chosen is None else f"language.{chosen}", locale)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, GameBot)
+    group = bot.tree.get_command("mt")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("bot.cogs.admin loads after bot.cogs.lobby, which declares /mt")
+    for command in build_commands():
+        group.add_command(command)

@@ -1,0 +1,257 @@
+"""Reading a game after the fact: ``/mt history``, ``export`` and ``replay``, and the history's
+page buttons.
+
+The commands join the ``/mt`` group that :mod:`bot.cogs.lobby` declares (this extension loads
+after it). They only look: they answer privately and work for anyone in the server, seated or
+not — spectators see what the channel saw (the table, the moves), never a hand. Each takes a
+game number, so a finished game can still be read after the channel moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import language_of, tr
+from bot.service import GameSummary, errors
+from bot.service import history as story
+from bot.store import GameStatus
+from bot.store import stats as extras_sql
+from bot.ui import components
+from bot.ui.components import HistoryPage
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, reply
+from bot.ui.pictures import computer_seats
+from renderers import TableOptions
+from renderers.replay import render_replay
+
+#: History lines per page (a page stays well under Discord's 2,000 characters).
+HISTORY_PAGE = 20
+#: Replay bounds: frames per GIF and the frame width (the table is drawn 1400 wide).
+REPLAY_FRAMES = 60
+REPLAY_WIDTH = 700
+#: Files are kept this far under the interaction's upload limit.
+UPLOAD_MARGIN = 64 * 1024
+
+
+# ---------------------------------------------------------------------- finding a game
+
+
+async def find_game(interaction: Interaction, game_id: int | None) -> GameSummary:
+    """Game ``game_id`` of this server, or this channel's game: the one being played, else
+    the latest one finished here."""
+    bot = bot_of(interaction)
+    svc = bot.service
+    if game_id is not None:
+        try:
+            game = await svc.game(game_id)
+        except errors.GameNotFound:
+            raise Refusal("error.no-such-game", game=game_id) from None
+        if game.guild_id != interaction.guild_id:
+            raise Refusal("error.no-such-game", game=game_id)
+        return game
+    if interaction.channel_id is not None:
+        here = await svc.game_in_channel(interaction.channel_id)
+        if here is not None and here.status is GameStatus.ACTIVE:
+            return here
+        latest = await extras_sql.latest_in_channel(svc.store, interaction.channel_id)
+        if latest is not None:
+            return await svc.game(latest)
+        if here is not None:
+            return here
+    raise Refusal("error.no-game-here")
+
+
+# ---------------------------------------------------------------------- history
+
+
+def history_lines(entries: list[story.Entry], locale: str | None) -> list[tuple[int | None, str]]:
+    """(round, line) per entry, in the reader's language; names are escaped for markdown."""
+    esc = discord.utils.escape_markdown
+    out: list[tuple[int | None, str]] = []
+    for e in entries:
+        if e.kind == "round":
+            assert e.round_no is not None
+            line = "__" + tr("history.round", locale, round=e.round_no + 1, engine=e.text) + "__"
+        elif e.kind == "move":
+            line = f"**{esc(e.name or '?')}**: `{e.text}`"
+            if e.by_computer:
+                line += " 🤖"
+            if e.undone:
+                line = f"~~{line}~~ " + tr("history.undone", locale)
+        elif e.kind == "undo":
+            line = (
+                "*"
+                + tr(
+                    "history.undo",
+                    locale,
+                    host=esc(e.name or "?"),
+                    name=esc(e.target or "?"),
+                    moves=e.text,
+                )
+                + "*"
+            )
+        elif e.kind in ("leave", "kick"):
+            key = "history.left" if e.kind == "leave" else "history.kick"
+            line = "*" + tr(key, locale, name=esc(e.name or "?")) + "*"
+        else:
+            line = "*" + tr(f"history.{e.kind}", locale) + "*"
+        out.append((e.round_no, line))
+    return out
+
+
+def history_page(
+    game_id: int, lines: list[tuple[int | None, str]], page: int | None, locale: str | None
+) -> tuple[str, int, int]:
+    """(text, page, pages): newest page by default; a page that starts inside a round
+    repeats which round it is."""
+    pages = max(1, -(-len(lines) // HISTORY_PAGE))
+    number = pages if page is None else max(1, min(page, pages))
+    chunk = lines[(number - 1) * HISTORY_PAGE : number * HISTORY_PAGE]
+    body = [line for _r, line in chunk]
+    if chunk and chunk[0][0] is not None and not chunk[0][1].startswith("__"):
+        body.insert(0, "__" + tr("history.round.cont", locale, round=chunk[0][0] + 1) + "__")
+    head = tr("history.head", locale, game=game_id, page=number, pages=pages)
+    text = head + "\n" + ("\n".join(body) if body else tr("history.empty", locale))
+    return text[:1990], number, pages
+
+
+async def show_history(
+    interaction: Interaction, game_id: int, page: int | None, *, edit: bool = False
+) -> None:
+    bot = bot_of(interaction)
+    locale = locale_of(interaction)
+    record = await bot.service.game_record(game_id)
+    lines = history_lines(story.history(record), locale)
+    text, number, pages = history_page(game_id, lines, page, locale)
+    view = components.history_view(game_id, number, pages, locale) if pages > 1 else None
+    if edit:
+        await interaction.edit_original_response(
+            content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+    else:
+        await reply(
+            interaction,
+            text,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+async def _page_clicked(interaction: Interaction, item: HistoryPage) -> None:
+    async with guarded(interaction, defer_first=False):
+        await interaction.response.defer()  # an update of the message the button is on
+        await show_history(interaction, item.game_id, item.page, edit=True)
+
+
+# ---------------------------------------------------------------------- the commands
+
+
+def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
+    """Fresh command objects for one bot (tests start several bots in one process)."""
+
+    @app_commands.command(
+        name="history", description="The moves of a game, in notation, a page at a time"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="Game number (default: this channel's game)",
+        page="Page number (default: the newest)",
+    )
+    async def history(
+        interaction: Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        page: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
+        async with guarded(interaction):
+            found = await find_game(interaction, game)
+            await show_history(interaction, found.id, page)
+
+    @app_commands.command(
+        name="export", description="A finished game as a file (rules, names, every move)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(game="Game number (default: this channel's game)")
+    async def export(
+        interaction: Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        bot, locale = bot_of(interaction), locale_of(interaction)
+        async with guarded(interaction):
+            found = await find_game(interaction, game)
+            record = await bot.service.game_record(found.id)
+            data = story.export_json(story.export(record, exported_at=bot.now()))
+            body = data.encode()
+            if len(body) > interaction.filesize_limit - UPLOAD_MARGIN:
+                raise Refusal("error.replay-too-big")
+            await reply(
+                interaction,
+                tr("export.done", locale, game=found.id),
+                file=discord.File(io.BytesIO(body), filename=f"mexican-train-{found.id}.json"),
+            )
+
+    @app_commands.command(name="replay", description="A round replayed as an animated picture")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="Game number (default: this channel's game)",
+        round="Round number (default: the latest)",
+    )
+    async def replay(
+        interaction: Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        round: app_commands.Range[int, 1, 30] | None = None,
+    ) -> None:
+        bot, locale = bot_of(interaction), locale_of(interaction)
+        async with guarded(interaction):
+            found = await find_game(interaction, game)
+            record = await bot.service.game_record(found.id)
+            views = story.replay_views(record, None if round is None else round - 1)
+            budget = max(256 * 1024, interaction.filesize_limit - UPLOAD_MARGIN)
+            options = TableOptions(
+                is_computer=computer_seats(found.players), language=language_of(locale)
+            )
+            frames = min(len(views), REPLAY_FRAMES)
+            try:
+                gif = await asyncio.to_thread(
+                    render_replay,
+                    views,
+                    options,
+                    max_frames=REPLAY_FRAMES,
+                    width=REPLAY_WIDTH,
+                    max_bytes=budget,
+                )
+            except ValueError:
+                raise Refusal("error.replay-too-big") from None
+            shown = views[-1]
+            embed = discord.Embed(
+                title=tr(
+                    "replay.title",
+                    locale,
+                    game=found.id,
+                    round=shown.round_no + 1,
+                    rounds=shown.rounds_total,
+                    frames=frames,
+                )
+            ).set_image(url="attachment://replay.gif")
+            await reply(interaction, "", embed=embed,
+                        file=discord.File(io.BytesIO(gif), filename="replay.gif"))  # fmt: skip
+
+    return [history, export, replay]
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, GameBot)
+    group = bot.tree.get_command("mt")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("bot.cogs.history loads after bot.cogs.lobby, which declares /mt")
+    for command in build_commands():
+        group.add_command(command)
+    components.listen(bot, HistoryPage, _page_clicked)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    components.unlisten(bot, HistoryPage)

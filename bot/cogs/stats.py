@@ -1,0 +1,145 @@
+"""``/mt stats`` and ``/mt leaderboard``: how each player of a server fares, in words and a
+chart.
+
+The commands join the ``/mt`` group that :mod:`bot.cogs.lobby` declares. The figures come from
+the service (:mod:`bot.service.stats`, derived from finished games' event logs); games that
+finished before statistics existed get theirs once, in the background, at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import language_of, tr
+from bot.service.stats import PlayerSummary
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
+from renderers.chart import ChartGame, render_stats_chart
+from renderers.png import to_png
+
+log = logging.getLogger(__name__)
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def stats_text(summary: PlayerSummary, name: str, locale: str | None) -> str:
+    if not summary.games:
+        return tr("stats.none", locale, name=name)
+    lines = [
+        "**" + tr("stats.title", locale, name=name) + "**",
+        tr("stats.games", locale, games=summary.games, wins=summary.wins,
+           rate=_rate(summary.win_rate)),
+        tr("stats.rounds", locale, rounds=summary.rounds, won=summary.rounds_won),
+        tr("stats.average", locale, avg=f"{summary.average_round or 0:.1f}"),
+        tr("stats.best", locale, best=summary.best_total),
+        tr("stats.double-blank", locale, count=summary.double_blank),
+        tr("stats.longest", locale, tiles=summary.longest_train),
+    ]  # fmt: skip
+    if summary.games_vs_computer:
+        lines.append(
+            tr(
+                "stats.vs-computer",
+                locale,
+                wins=summary.wins_vs_computer,
+                games=summary.games_vs_computer,
+                rate=_rate(summary.win_rate_vs_computer),
+            )
+        )
+    else:
+        lines.append(tr("stats.vs-none", locale))
+    return "\n".join(lines)
+
+
+def leaderboard_text(people: list[PlayerSummary], locale: str | None) -> str:
+    if not people:
+        return tr("leaderboard.empty", locale)
+    lines = ["**" + tr("leaderboard.title", locale) + "**"]
+    for place, p in enumerate(people, start=1):
+        lines.append(
+            tr(
+                "leaderboard.line",
+                locale,
+                place=place,
+                mention=f"<@{p.user_id}>",
+                wins=p.wins,
+                games=p.games,
+                rate=_rate(p.win_rate),
+                avg=f"{p.average_round or 0:.1f}",
+            )
+        )
+    return "\n".join(lines)
+
+
+def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
+    """Fresh command objects for one bot (tests start several bots in one process)."""
+
+    @app_commands.command(name="stats", description="Statistics of a player in this server")
+    @app_commands.guild_only()
+    @app_commands.describe(player="The player (default: you)")
+    async def stats(interaction: Interaction, player: discord.User | None = None) -> None:
+        bot, locale = bot_of(interaction), locale_of(interaction)
+        async with guarded(interaction):
+            who = player or interaction.user
+            assert interaction.guild_id is not None
+            summary = await bot.service.player_stats(interaction.guild_id, who.id)
+            text = stats_text(summary, who.display_name, locale)
+            if not summary.games:
+                await reply(interaction, text)
+                return
+            games = [ChartGame(gid, scores, won) for gid, scores, won in reversed(summary.recent)]
+            png = await asyncio.to_thread(
+                lambda: to_png(
+                    render_stats_chart(who.display_name, games, language=language_of(locale))
+                )
+            )
+            await reply(
+                interaction,
+                text,
+                file=discord.File(io.BytesIO(png), filename="stats.png"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    @app_commands.command(name="leaderboard", description="The best players of this server")
+    @app_commands.guild_only()
+    async def leaderboard(interaction: Interaction) -> None:
+        bot, locale = bot_of(interaction), locale_of(interaction)
+        async with guarded(interaction):
+            assert interaction.guild_id is not None
+            people = await bot.service.leaderboard(interaction.guild_id)
+            await reply(
+                interaction,
+                leaderboard_text(people, locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    return [stats, leaderboard]
+
+
+async def _backfill_stats(bot: GameBot) -> None:
+    """Games that finished before statistics existed get them, once, in the background."""
+    try:
+        done = await bot.service.rebuild_stats(only_missing=True)
+    except Exception:
+        log.exception("could not rebuild missing statistics")
+        return
+    if done:
+        log.info("statistics rebuilt for %d finished game(s)", done)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, GameBot)
+    group = bot.tree.get_command("mt")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("bot.cogs.stats loads after bot.cogs.lobby, which declares /mt")
+    for command in build_commands():
+        group.add_command(command)
+    bot.spawn(_backfill_stats(bot))  # cancelled at close like the bot's other background work

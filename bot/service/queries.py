@@ -1,0 +1,143 @@
+"""What the Discord layer reads: games, views, scores, and the bot's remembered messages.
+
+Reads never change a game. Views come from the engine's ``view_for``: a seat's view holds
+only that seat's hand, the table view none (see :mod:`bot.engine.view`).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from bot.engine import SeatView, view_for
+from bot.engine.position import to_position
+from bot.service import errors
+from bot.service.commit import Ledger, dealt, seated, utc
+from bot.service.outcome import GameSummary, Player, Standing
+from bot.service.replay import players_of, replay_game, standings_of, summarise
+from bot.store import GameRecord, MessageRow
+
+log = logging.getLogger(__name__)
+
+
+class Queries:
+    """Reads over the ledger's cached games and the store."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    async def game(self, game_id: int) -> GameSummary:
+        """A game as stored, without replaying it (works even for an unreadable game)."""
+        row = await self.ledger.store.game(game_id)
+        if row is None:
+            raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+        return summarise(row, tuple(await self.ledger.store.seats(game_id)))
+
+    async def where(self, game_id: int) -> tuple[int, int]:
+        """The game's (server, channel): one read by primary key, for checking a button."""
+        row = await self.ledger.store.game(game_id)
+        if row is None:
+            raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+        return row.guild_id, row.channel_id
+
+    async def game_in_channel(self, channel_id: int) -> GameSummary | None:
+        """The channel's unfinished game (lobby or in play), if any."""
+        row = await self.ledger.store.unfinished_in_channel(channel_id)
+        if row is None:
+            return None
+        return summarise(row, tuple(await self.ledger.store.seats(row.id)))
+
+    async def games_for_user(self, user_id: int) -> list[GameSummary]:
+        """The user's unfinished games in every server, most recently active first; each
+        summary's ``turn`` says whose turn it is."""
+        rows = await self.ledger.store.unfinished_for_user(user_id)
+        seats = await self.ledger.store.seats_of(r.id for r in rows)
+        out = []
+        for r in rows:
+            try:
+                out.append(summarise(r, tuple(seats[r.id])))
+            except errors.GameCorrupt:
+                log.exception("game %s: unreadable rules, left out of a listing", r.id)
+        return out
+
+    async def seat_view(self, game_id: int, user_id: int) -> SeatView:
+        """What ``user_id`` sees from their seat: their hand, the table, their legal moves."""
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            me = seated(g, user_id, any_seat=True)
+            return view_for(dealt(g), me.seat)
+
+    async def table_view(self, game_id: int) -> SeatView:
+        """The spectator's view (no hand), for the table picture in the channel."""
+        async with self.ledger.locked(game_id):
+            return view_for(dealt(await self.ledger.get(game_id)), None)
+
+    async def whose_turn(self, game_id: int) -> Player | None:
+        async with self.ledger.locked(game_id):
+            return self.ledger.next_player(await self.ledger.get(game_id))
+
+    async def history(self, game_id: int) -> list[str]:
+        """The moves so far in notation, with round headers (``Bob: 12-5 mexican``)."""
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            return [] if g.match is None else g.match.history()
+
+    async def standings(self, game_id: int) -> tuple[Standing, ...]:
+        """Totals so far, best first (final once the match is over)."""
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            if g.match is None:
+                return ()
+            return standings_of(g.match, players_of(g.seats))
+
+    async def round_scores(self, game_id: int) -> tuple[tuple[int, ...], ...]:
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            return () if g.match is None else tuple(r.scores for r in g.match.results)
+
+    async def verify_game(self, game_id: int) -> None:
+        """Replay every event of a game and check the usual load (cache, round snapshot) gives
+        the same match; raises :class:`GameCorrupt` if not. For tests and admin commands."""
+        async with self.ledger.locked(game_id):
+            record = await self.ledger.store.load(game_id)
+            if record is None:
+                raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+            full = replay_game(record, use_snapshot=False).match
+            quick = replay_game(record).match
+            cached = self.ledger.cached_game(game_id)
+            candidates = [quick]
+            if cached is not None and cached.row.version == record.game.version:
+                candidates.append(cached.match)
+            want = None if full is None else (to_position(full), full.event_dicts())
+            for m in candidates:
+                got = None if m is None else (to_position(m), m.event_dicts())
+                if got != want:
+                    raise errors.GameCorrupt(game_id, "a load disagrees with a full replay")
+
+    async def computer_turns(self) -> list[int]:
+        """Games waiting on a computer player (call at start-up, then advance_computers)."""
+        return await self.ledger.store.computer_turns()
+
+    async def due_deadlines(self, now: datetime) -> list[GameSummary]:
+        rows = await self.ledger.store.due_deadlines(utc(now))
+        seats = await self.ledger.store.seats_of(r.id for r in rows)
+        return [summarise(r, tuple(seats[r.id])) for r in rows]
+
+    # ---------------------------------------------------------------- messages, settings
+
+    async def record_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, now: datetime
+    ) -> None:
+        """Remember the bot's latest message of ``kind`` (e.g. ``table``) for a game."""
+        async with self.ledger.store.transaction() as tx:
+            await tx.set_message(game_id, kind, channel_id, message_id, utc(now))
+
+    async def messages(self, game_id: int) -> dict[str, MessageRow]:
+        return {m.kind: m for m in await self.ledger.store.messages(game_id)}
+
+    async def game_record(self, game_id: int) -> GameRecord:
+        """A game's stored row, seats and whole event log (the history, export and replay)."""
+        record = await self.ledger.store.load(game_id)
+        if record is None:
+            raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+        return record

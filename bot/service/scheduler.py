@@ -1,0 +1,150 @@
+"""The scheduler's loop: run what is due, then sleep until the next due time or a wake.
+
+Nothing here knows Discord: ``deliver`` is handed each :data:`~bot.service.timing.Notice`
+(the Discord layer posts it, a test records it), and time comes from an injected clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
+
+from bot.service.schedule import ScheduleService
+from bot.service.timing import RETRY_AFTER, Notice
+from bot.store.schedule import (
+    DueRow,
+)
+
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------------- the loop
+
+Clock = Callable[[], datetime]
+Deliver = Callable[[Notice], Awaitable[None]]
+GameLock = Callable[[int], contextlib.AbstractAsyncContextManager[None]]
+#: Sleeps ``seconds`` or until the event is set (tests and the benchmark pass a virtual one).
+Waiter = Callable[[asyncio.Event, float], Awaitable[None]]
+
+
+@contextlib.asynccontextmanager
+async def _no_lock(game_id: int) -> AsyncIterator[None]:
+    yield
+
+
+class Scheduler:
+    """Runs due work, then sleeps until the next due time or a :meth:`wake`.
+
+    ``deliver`` tells Discord (or a test) about each :class:`Notice`; ``game_lock`` is the
+    Discord layer's per-game posting lock, held from the state change to the post so the
+    channel shows moves in order. Sends are spaced ``send_interval`` seconds apart, so a bot
+    coming back to thousands of due reminders drains them at a steady rate instead of
+    bursting. ``max_sleep`` bounds a sleep (a backstop against a wake that never came, e.g.
+    another process wrote a deadline): at most one look per ``max_sleep`` when idle.
+    """
+
+    def __init__(
+        self,
+        schedule: ScheduleService,
+        clock: Clock,
+        deliver: Deliver,
+        *,
+        game_lock: GameLock = _no_lock,
+        batch: int = 50,
+        send_interval: float = 0.25,
+        max_sleep: float = 3600.0,
+        waiter: Waiter | None = None,
+    ) -> None:
+        self.schedule = schedule
+        self.clock = clock
+        self.deliver = deliver
+        self.game_lock = game_lock
+        self.batch = batch
+        self.send_interval = send_interval
+        self.max_sleep = max_sleep
+        self._wake = asyncio.Event()
+        self._tick_lock = asyncio.Lock()
+        self._wait: Waiter = waiter or _wait_or_wake
+        #: For the benchmark and tests: loop iterations, next-due queries, rows handled.
+        self.wakeups = 0
+        self.queries = 0
+        self.handled = 0
+
+    def wake(self) -> None:
+        """Something may be due sooner than planned (a new turn, away mode): look again."""
+        self._wake.set()
+
+    async def tick(self) -> int:
+        """Run everything due now (in batches, oldest first); the number of rows handled.
+
+        Ticks never overlap, so a row is never delivered by two ticks at once."""
+        done = 0
+        async with self._tick_lock:
+            retried: set[tuple[int, str]] = set()
+            seen: set[DueRow] = set()  # every path changes its row; this is insurance
+            while True:
+                now = self.clock()
+                rows = [
+                    r
+                    for r in await self.schedule.due(now, self.batch)
+                    if (r.game_id, r.kind) not in retried and r not in seen
+                ]
+                if not rows:
+                    return done
+                seen.update(rows)
+                for row in rows:
+                    sent = await self._one(row, now, retried)
+                    done += 1
+                    self.handled += 1
+                    if sent and self.send_interval > 0:
+                        await asyncio.sleep(self.send_interval)
+
+    async def _one(self, row: DueRow, now: datetime, retried: set[tuple[int, str]]) -> bool:
+        try:
+            async with self.game_lock(row.game_id):
+                notice = await self.schedule.handle(row, now)
+                if notice is None:
+                    return False
+                try:
+                    await self.deliver(notice)
+                finally:
+                    # Delivered or not (a channel gone, DMs shut): never retry a message in
+                    # a loop; the state change behind a TurnPlayed is committed either way.
+                    await self.schedule.done(notice, now)
+                return True
+        except Exception:
+            log.exception("game %s: %s work failed; trying again later", row.game_id, row.kind)
+            retried.add((row.game_id, row.kind))
+            with contextlib.suppress(Exception):
+                await self.schedule.retry_later(row, now)
+            return False
+
+    async def sleep_time(self) -> float:
+        """Seconds until the next due work (bounded by ``max_sleep``; 0 if due now)."""
+        nxt = await self.schedule.next_due()
+        self.queries += 1
+        if nxt is None:
+            return self.max_sleep
+        return min(self.max_sleep, max(0.0, (nxt - self.clock()).total_seconds()))
+
+    async def run(self) -> None:
+        """Forever: tick, then sleep until the next due time or a wake."""
+        while True:
+            self._wake.clear()
+            try:
+                await self.tick()
+                delay = await self.sleep_time()
+            except Exception:
+                log.exception("scheduler tick failed")
+                delay = min(self.max_sleep, RETRY_AFTER.total_seconds())
+            if delay > 0:
+                await self._wait(self._wake, delay)
+            self.wakeups += 1
+
+
+async def _wait_or_wake(wake: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(wake.wait(), seconds)

@@ -1,0 +1,163 @@
+"""Settings: a player's own (hand DMs, language, time zone, reminders) and a server's
+defaults (preset, house rules, allowed channels, host role), each checked field by field.
+
+:func:`rules_with` is also how a lobby's rules are built (preset + house rules), so a bad
+house rule gets the same typed refusal wherever it comes from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import zoneinfo
+from collections.abc import Collection, Mapping
+from datetime import datetime
+from typing import Any, TypeVar
+
+from bot.engine import Rules, RulesError, preset
+from bot.service import errors
+from bot.service.commit import utc
+from bot.store import GuildSettings, Store, UserSettings
+
+_S = TypeVar("_S", UserSettings, GuildSettings)
+
+#: The languages a player may choose for their DMs.
+LANGUAGES = ("en", "fr")
+
+
+class Settings:
+    """A user's and a server's settings over one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return await self.store.user_settings(user_id)
+
+    async def update_user_settings(
+        self,
+        user_id: int,
+        now: datetime,
+        *,
+        dms_open: bool | None = None,
+        hand_dms: bool | None = None,
+        reminders: bool | None = None,
+        reminder_after_s: int | None = None,
+        time_zone: str | None = None,
+        language: str | None = None,
+    ) -> UserSettings:
+        """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
+        name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`."""
+        changes = _given(
+            dms_open=dms_open,
+            hand_dms=hand_dms,
+            reminders=reminders,
+            reminder_after_s=reminder_after_s,
+            time_zone=time_zone,
+            language=language,
+        )
+        new = _replace_checked(await self.store.user_settings(user_id), changes)
+        if new.language not in LANGUAGES:
+            raise errors.BadSetting(
+                f"language must be one of {', '.join(LANGUAGES)}", code="bad-language"
+            )
+        _check_time_zone(new.time_zone)
+        if new.reminder_after_s < 60:
+            raise errors.BadSetting("a reminder waits at least a minute", code="bad-reminder")
+        async with self.store.transaction() as tx:
+            await tx.put_user_settings(new, utc(now))
+        return new
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return await self.store.guild_settings(guild_id)
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        now: datetime,
+        *,
+        is_manager: bool,
+        preset_name: str | None = None,
+        house_rules: Mapping[str, Any] | None = None,
+        allowed_channels: Collection[int] | None = None,
+        host_role_id: int | None = None,
+        clear_host_role: bool = False,
+    ) -> GuildSettings:
+        """Change a server's settings (server managers only; None leaves one as it is). An
+        empty ``allowed_channels`` allows every channel."""
+        if not is_manager:
+            raise errors.ServiceError(
+                "only a server manager can change the server's settings", code="not-manager"
+            )
+        changes = _given(
+            preset=preset_name,
+            house_rules=None if house_rules is None else dict(house_rules),
+            allowed_channels=None if allowed_channels is None else tuple(allowed_channels),
+            host_role_id=host_role_id,
+        )
+        new = _replace_checked(await self.store.guild_settings(guild_id), changes)
+        if clear_host_role:
+            new = dataclasses.replace(new, host_role_id=None)
+        rules_with(preset_rules(new.preset), new.house_rules)  # refuse defaults that cannot play
+        async with self.store.transaction() as tx:
+            await tx.put_guild_settings(new, utc(now))
+        return new
+
+
+def preset_rules(name: str) -> Rules:
+    try:
+        return preset(name)
+    except RulesError as exc:
+        raise errors.BadRules(str(exc), code="bad-preset", preset=name) from None
+
+
+def rules_with(base: Rules, overrides: Mapping[str, Any]) -> Rules:
+    """``base`` with house rules switched on top, checked field by field (typed errors)."""
+    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    for key, value in overrides.items():
+        f = fields.get(key)
+        if f is None:
+            raise errors.BadRules(f"there is no house rule {key!r}", code="unknown-rule", rule=key)
+        current = getattr(base, key)
+        kind = str(f.type)
+        if isinstance(current, enum.Enum):
+            ok = isinstance(value, str | type(current))
+        elif isinstance(current, bool):
+            ok = isinstance(value, bool)
+        else:
+            ok = (value is None and "None" in kind) or (
+                isinstance(value, int) and not isinstance(value, bool)
+            )
+        if not ok:
+            raise errors.BadRules(
+                f"{value!r} is not a value for {key}", code="bad-rule-value", rule=key
+            )
+    try:
+        return Rules.from_dict({**base.to_dict(), **overrides}).check()
+    except (RulesError, TypeError) as exc:
+        raise errors.BadRules(str(exc)) from None
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _replace_checked(current: _S, changes: Mapping[str, Any]) -> _S:
+    """``current`` with ``changes``, refusing values of the wrong type (typed errors)."""
+    for key, value in changes.items():
+        old = getattr(current, key)
+        ok = old is None or type(old) is type(value)
+        if isinstance(old, tuple):
+            ok = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not ok:
+            raise errors.BadSetting(f"{value!r} is not a value for {key}", code="bad-setting")
+    return dataclasses.replace(current, **changes)
+
+
+def _check_time_zone(name: str) -> None:
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise errors.BadSetting(
+            f"{name!r} is not a time zone (try Europe/Paris)", code="bad-time-zone"
+        ) from None

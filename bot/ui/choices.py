@@ -1,0 +1,101 @@
+"""The choices slash-command options offer, shared by the cogs that declare those options.
+
+Discord shows a choice's English name (translated through :mod:`bot.ui.translator`) and sends
+its value; the time zone option autocompletes from :func:`zone_choices` instead, since there
+are too many zones for a fixed list.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from discord import app_commands
+
+from bot.engine import PRESETS
+from bot.service.timing import DEADLINE_HOURS
+from bot.ui.interactions import Interaction
+
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="Français", value="fr"),
+]
+#: A server's language for channel messages; "auto" goes back to its Discord locale.
+SERVER_LANGUAGE_CHOICES = [
+    *LANGUAGE_CHOICES,
+    app_commands.Choice(name="server's Discord language", value="auto"),
+]
+
+
+#: Offered first by the time zone autocomplete; any IANA name is accepted.
+COMMON_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "Europe/Madrid",
+    "Europe/Rome",
+    "Europe/Brussels",
+    "Europe/Amsterdam",
+    "Europe/Zurich",
+    "Europe/Lisbon",
+    "Europe/Athens",
+    "Europe/Moscow",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Phoenix",
+    "America/Los_Angeles",
+    "America/Anchorage",
+    "America/Toronto",
+    "America/Montreal",
+    "America/Vancouver",
+    "America/Mexico_City",
+    "America/Sao_Paulo",
+    "America/Buenos_Aires",
+    "Pacific/Honolulu",
+    "Africa/Casablanca",
+    "Africa/Dakar",
+    "Africa/Abidjan",
+    "Africa/Lagos",
+    "Africa/Johannesburg",
+    "Indian/Reunion",
+    "Asia/Dubai",
+    "Asia/Kolkata",
+    "Asia/Bangkok",
+    "Asia/Shanghai",
+    "Asia/Tokyo",
+    "Asia/Seoul",
+    "Australia/Perth",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+    "Pacific/Noumea",
+    "Pacific/Tahiti",
+    "America/Martinique",
+    "America/Guadeloupe",
+)
+
+DEADLINE_CHOICES = [app_commands.Choice(name="none", value=0)] + [
+    app_commands.Choice(name=f"{h} h", value=h) for h in DEADLINE_HOURS
+]
+POLICY_CHOICES = [
+    app_commands.Choice(name="computer plays that turn (default)", value="computer"),
+    app_commands.Choice(name="skip: draw and pass", value="skip"),
+    app_commands.Choice(name="computer takes the seat after K missed turns", value="replace"),
+]
+
+
+def zone_choices(typed: str) -> list[app_commands.Choice[str]]:
+    """Time zones matching what was typed: common ones first, then any IANA name (25 max)."""
+    needle = typed.strip().lower().replace(" ", "_")
+    out = [z for z in COMMON_ZONES if needle in z.lower()]
+    if len(out) < 25 and needle:
+        extra = sorted(z for z in zoneinfo.available_timezones() if needle in z.lower())
+        out += [z for z in extra if z not in out]
+    return [app_commands.Choice(name=z, value=z) for z in out[:25]]
+
+
+async def time_zone_autocomplete(
+    interaction: Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return zone_choices(current)

@@ -1,0 +1,395 @@
+"""Buttons and selects that keep working after a restart: ``DynamicItem``s, and the views
+that carry them.
+
+Everything a click needs is in its ``custom_id`` (the game id, for turn controls the game's
+version when the message was posted, and the action), never in process memory, so the cogs
+re-register these classes in ``setup_hook`` and a message posted a week ago still answers.
+A turn control whose version is no longer the game's says the table changed instead of
+acting on a stale picture.
+
+The items only parse. Every click passes :func:`_clicked`, the one place that checks the
+game named in the ``custom_id`` is where the control may act (its ``place``, see
+:func:`~bot.ui.interactions.check_place`: a client can send any ``custom_id``), then hands it
+to what the cog that owns the feature registered with :func:`listen` when it loaded (the lobby
+cog for the lobby's controls, the play cog for the turn controls…): this module, like
+everything under ``bot/ui``, never imports a cog.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import discord
+
+from bot.engine import Play, SeatView
+from bot.i18n import tr
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, Refusal, bot_of, check_place, guarded
+from bot.ui.messages import train_label
+
+log = logging.getLogger(__name__)
+
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+TURN_ACTIONS = ("play", "draw", "pass", "hand", "knock")
+LEVELS = ("easy", "normal", "hard")
+
+_Item = TypeVar("_Item", bound=discord.ui.DynamicItem[Any])
+
+
+def listen(
+    bot: discord.Client,
+    kind: type[_Item],
+    handler: Callable[[Interaction, _Item], Awaitable[None]],
+) -> None:
+    """Register ``kind`` as a persistent item of ``bot`` and say what a click on it does."""
+    host = bot_of_client(bot)
+    host.click_handlers[kind] = handler
+    host.add_dynamic_items(kind)
+
+
+def unlisten(bot: discord.Client, *kinds: type[discord.ui.DynamicItem[Any]]) -> None:
+    host = bot_of_client(bot)
+    host.remove_dynamic_items(*kinds)
+    for kind in kinds:
+        host.click_handlers.pop(kind, None)
+
+
+def bot_of_client(client: discord.Client) -> GameBot:
+    assert isinstance(client, GameBot)
+    return client
+
+
+def picked(interaction: Interaction) -> list[str]:
+    """The values chosen in the select that was used (Discord sends them with the click)."""
+    data: Any = interaction.data or {}
+    return [str(v) for v in data.get("values") or []]
+
+
+class _Control(Protocol):
+    """What every persistent item here has: its game, and where it may act on it."""
+
+    game_id: int
+    place: ClassVar[str]
+
+
+async def _clicked(interaction: Interaction, item: _Control) -> None:
+    """Check the click's game is where ``item`` may act, then hand it to its feature's
+    handler. A refusal (or a feature not loaded) is answered here and changes nothing."""
+    handler = bot_of(interaction).click_handlers.get(type(item))
+    try:
+        if handler is None:
+            log.warning("no handler for %s (is its cog loaded?)", type(item).__name__)
+            raise Refusal("error.unexpected")
+        await check_place(interaction, item.game_id, item.place)
+    except Exception as error:
+        async with guarded(interaction, defer_first=False):
+            raise error
+        return
+    await handler(interaction, item)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mt:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)",
+):
+    place: ClassVar[str] = "channel"
+
+    def __init__(self, game_id: int, action: str, locale: str | None = None) -> None:
+        style = {
+            "join": discord.ButtonStyle.success,
+            "start": discord.ButtonStyle.primary,
+            "cancel": discord.ButtonStyle.danger,
+        }.get(action, discord.ButtonStyle.secondary)
+        super().__init__(
+            discord.ui.Button(
+                label=tr(f"button.{action}", locale),
+                style=style,
+                custom_id=f"mt:{game_id}:lobby:{action}",
+            )
+        )
+        self.game_id, self.action = game_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+class ComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mt:(?P<game>\d+):lobby:cpu"
+):
+    """Add a computer player of the chosen level (host only)."""
+
+    place: ClassVar[str] = "channel"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:lobby:cpu",
+                placeholder=tr("select.computer", locale),
+                options=[
+                    discord.SelectOption(label=tr(f"level.{lv}", locale), value=lv) for lv in LEVELS
+                ],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ComputerSelect:
+        return cls(int(match["game"]))
+
+    def level(self, interaction: Interaction) -> str:
+        """The level picked (Normal if Discord sent none)."""
+        return (picked(interaction) or ["normal"])[0]
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+class RemoveComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mt:(?P<game>\d+):lobby:uncpu"
+):
+    """Take a computer player out of the lobby (host only): one option per computer seat.
+
+    Each option's value is ``seat:name`` as the lobby message last showed it. Seats move up
+    when one is removed, so a pick whose seat no longer holds that computer is refused as
+    stale rather than removing whoever sits there now.
+    """
+
+    place: ClassVar[str] = "channel"
+
+    def __init__(
+        self, game_id: int, computers: Sequence[tuple[int, str]] = (), locale: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:lobby:uncpu",
+                placeholder=tr("select.remove-computer", locale),
+                options=[
+                    discord.SelectOption(label=name[:100], value=f"{seat}:{name}"[:100])
+                    for seat, name in computers
+                ]
+                # Only rebuilt to dispatch a pick: the options are never sent from here.
+                or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RemoveComputerSelect:
+        return cls(int(match["game"]))
+
+    def choice(self, interaction: Interaction) -> tuple[int, str]:
+        """(seat, name) of the computer picked, as the lobby message showed it (seat -1 when
+        unreadable: the service refuses it)."""
+        seat, _, name = (picked(interaction) or [""])[0].partition(":")
+        return (int(seat) if seat.isdigit() else -1), name
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<action>play|draw|pass|hand|knock)",
+):
+    place: ClassVar[str] = "channel"
+
+    def __init__(self, game_id: int, version: int, action: str, locale: str | None = None) -> None:
+        style = discord.ButtonStyle.primary if action == "play" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=tr(f"button.{action}", locale),
+                style=style,
+                custom_id=f"mt:{game_id}:{version}:{action}",
+            )
+        )
+        self.game_id, self.version, self.action = game_id, version, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TurnButton:
+        return cls(int(match["game"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"mt:(?P<game>\d+):(?P<version>\d+):pick",
+):
+    """The legal moves as a list: the second tap of "Play" on a phone."""
+
+    place: ClassVar[str] = "channel"
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        locale: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:{version}:pick",
+                placeholder=tr("select.move", locale),
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoveSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    def value(self, interaction: Interaction) -> str:
+        """The move picked, in notation (``|knock`` appended to knock with it)."""
+        return picked(interaction)[0]
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+class HistoryPage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mt:(?P<game>\d+):hist:(?P<page>\d+):(?P<dir>older|newer)",
+):
+    """Older / Newer on a history answer: shows page ``page`` of game ``game``."""
+
+    place: ClassVar[str] = "answer"
+
+    def __init__(
+        self,
+        game_id: int,
+        page: int,
+        direction: str,
+        locale: str | None = None,
+        *,
+        off: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(f"history.{direction}", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mt:{game_id}:hist:{page}:{direction}",
+                disabled=off,
+            )
+        )
+        self.game_id, self.page = game_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HistoryPage:
+        return cls(int(match["game"]), int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mt:(?P<game>\d+):rematch"
+):
+    """On a finished game's last table message: a new lobby with the same players and rules."""
+
+    place: ClassVar[str] = "channel"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr("button.rematch", locale),
+                style=discord.ButtonStyle.success,
+                emoji="🔁",
+                custom_id=f"mt:{game_id}:rematch",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+def lobby_view(
+    game_id: int, locale: str | None, computers: Sequence[tuple[int, str]] = ()
+) -> discord.ui.View:
+    """The lobby's controls; ``computers`` (seat, name) adds a select to take one out."""
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(game_id, action, locale))
+    view.add_item(ComputerSelect(game_id, locale))
+    if computers:
+        view.add_item(RemoveComputerSelect(game_id, computers, locale))
+    return view
+
+
+def turn_view(game_id: int, version: int, locale: str | None, *, knock: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in TURN_ACTIONS:
+        if action != "knock" or knock:
+            view.add_item(TurnButton(game_id, version, action, locale))
+    return view
+
+
+def move_select_view(
+    game_id: int, version: int, options: list[discord.SelectOption], locale: str | None
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(MoveSelect(game_id, version, options, locale))
+    return view
+
+
+def move_options(view: SeatView, locale: str | None) -> list[discord.SelectOption]:
+    """The legal moves as select options (at most 25, Discord's limit)."""
+    options: list[discord.SelectOption] = []
+    hand = len(view.hand or ())
+    knock_rule = view.rules.knock
+    for move in view.legal:
+        if isinstance(move, Play):
+            where = train_label(view.names, move.train, view.seat, locale)
+            options.append(discord.SelectOption(label=f"{move.tile} → {where}", value=str(move)))
+            if knock_rule and hand == 2:
+                options.append(
+                    discord.SelectOption(
+                        label=f"{move.tile} → {where} + {tr('button.knock', locale)}",
+                        value=f"{move}|knock",
+                    )
+                )
+        else:
+            options.append(
+                discord.SelectOption(label=tr(f"button.{move}", locale), value=str(move))
+            )
+    return options[:25]
+
+
+def history_view(game_id: int, page: int, pages: int, locale: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HistoryPage(game_id, max(1, page - 1), "older", locale, off=page <= 1))
+    view.add_item(HistoryPage(game_id, min(pages, page + 1), "newer", locale, off=page >= pages))
+    return view
+
+
+def rematch_view(game_id: int, locale: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id, locale))
+    return view

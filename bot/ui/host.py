@@ -1,0 +1,119 @@
+"""The bot as the Discord layer sees it: :class:`GameBot`, the one object the cogs and the
+shared machinery are handed.
+
+Everything under ``bot/ui`` and ``bot/cogs`` reaches the game through a ``GameBot`` (the
+interaction's client, or the cog's bot): the service, the scheduler's service, the clock, one
+posting lock per game, background tasks, and what each persistent button does. The concrete
+bot (:class:`bot.app.MexicanTrainBot`) subclasses it and adds start-up; the import points one
+way only — ``bot.app`` imports ``bot.ui`` and ``bot.cogs``, never the reverse — so the Discord
+layer can be read, and tested, without the start-up code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.ops.logs import note_game
+from bot.ops.metrics import Metrics
+from bot.service import GameService
+from bot.service.schedule import ScheduleService
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+#: What a persistent button or select does when clicked: ``(interaction, item)``.
+ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameBot(commands.Bot):
+    """A ``commands.Bot`` that serves games: see the module's docstring."""
+
+    def __init__(self, config: Config, *, clock: Clock | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        self.config = config
+        self.now: Clock = clock or utc_now
+        #: What ``/metrics`` reports and graceful shutdown waits on (bot/ops).
+        self.metrics = Metrics()
+        #: Persistent item class -> what a click does (set by the cog that owns the feature).
+        self.click_handlers: dict[type[Any], ClickHandler] = {}
+        self._service: GameService | None = None
+        self._schedule: ScheduleService | None = None
+        self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._background: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ the services
+
+    def attach(self, service: GameService, schedule: ScheduleService) -> None:
+        """Serve games from ``service`` (start-up, before the cogs load)."""
+        self._service, self._schedule = service, schedule
+
+    def detach(self) -> None:
+        self._service = self._schedule = None
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the bot has not been set up yet (setup_hook opens the store)")
+        return self._service
+
+    @property
+    def schedule(self) -> ScheduleService:
+        """Deadlines, reminders, away players and stalled games (:mod:`bot.service.schedule`)."""
+        if self._schedule is None:
+            raise RuntimeError("the bot has not been set up yet (setup_hook opens the store)")
+        return self._schedule
+
+    # ------------------------------------------------------------------ ordering and tasks
+
+    @contextlib.asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Serialises one game's move-and-post, so its messages appear in move order."""
+        note_game(game_id)
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._game_locks[game_id] = lock
+        async with lock:
+            yield
+
+    def games_busy(self) -> int:
+        """Games whose move-and-post is running now (graceful shutdown waits for them)."""
+        return sum(1 for lock in list(self._game_locks.values()) if lock.locked())
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` in the background; cancelled when the bot closes."""
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def cancel_background(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+
+    # ------------------------------------------------------------------ commands
+
+    async def sync_commands(self) -> list[str]:
+        """Push the commands: globally, and instantly to ``MT_DEV_GUILD`` if set."""
+        done = [f"{len(await self.tree.sync())} global"]
+        if self.config.dev_guild is not None:
+            guild = discord.Object(self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            done.append(f"{len(await self.tree.sync(guild=guild))} in guild {guild.id}")
+        log.info("synced commands: %s", ", ".join(done))
+        return done
