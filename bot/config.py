@@ -85,10 +85,20 @@ class Config:
             raise ConfigError("DISCORD_TOKEN is not set: put the bot's token in the environment")
         if token.lower().startswith("bot "):
             token = token[4:].strip()
-        if not _TOKEN_RE.fullmatch(token):
+        parts = token.split(".")
+        if len(parts) != 3:
             raise ConfigError(
-                "DISCORD_TOKEN does not look like a bot token (three dot-separated parts); "
-                "copy it again from the Developer Portal's Bot page"
+                f"DISCORD_TOKEN does not look like a bot token: a token has three dot-separated "
+                f"parts, this value has {len(parts)}; copy it again from the Developer Portal's "
+                "Bot page"
+            )
+        if not _TOKEN_RE.fullmatch(token):
+            # Three parts, but too short or with characters a token never holds (a pasted
+            # placeholder such as a.b.c, quotes, a stray space): say that, not the part count.
+            raise ConfigError(
+                "DISCORD_TOKEN does not look like a bot token: its three parts are too short or "
+                "hold characters other than letters, digits, - and _ (a real token is about 70 "
+                "characters); copy it again from the Developer Portal's Bot page"
             )
         return token
 
