@@ -31,9 +31,15 @@ def _fail(message: str) -> int:
     return EXIT_CONFIG
 
 
-def _parser() -> argparse.ArgumentParser:
+#: How each entry point is typed, for ``--help``'s usage line: the console script that
+#: ``pip install .`` puts on the PATH, and the module form (``if __name__ == "__main__"``).
+CONSOLE_SCRIPT = "mexican-train-bot"
+MODULE = "python -m bot"
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m bot",
+        prog=prog,
         description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN), or back up "
         "its database.",
     )
@@ -94,8 +100,9 @@ def _health() -> int:
     return 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
+    """The ``mexican-train-bot`` console script (``python -m bot`` passes its own ``prog``)."""
+    args = _parser(prog).parse_args(argv)
     if args.command == "backup":
         return _backup(args)
     if args.command == "health":
@@ -133,4 +140,4 @@ def _run(config: Config, token: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog=MODULE))
