@@ -52,7 +52,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="write a consistent copy of the database (safe while the bot runs)",
         description="Write a consistent copy of the database, safe while the bot runs.",
     )
-    copy.add_argument("path", type=Path, help="the backup file, or a directory to put one in")
+    # A str, not a Path: Path("backups/") would drop the slash that says "a folder".
+    copy.add_argument(
+        "path",
+        help="the backup file, or a folder (ending in / or existing; created if need be) to "
+        "put a timestamped one in",
+    )
     copy.add_argument("--database", type=Path, help="the database to copy (default: MT_DATABASE)")
     copy.add_argument("--force", action="store_true", help="replace an existing backup file")
     commands.add_parser(
