@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.config import Config, ConfigError, check_database_dir
+from bot.config import Config, ConfigError, check_database_dir, config_error_policy
 from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
 
@@ -112,6 +114,36 @@ def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
         return _backup(args)
     if args.command == "health":
         return _health()
+    try:
+        policy = config_error_policy(os.environ)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    code = _start(args)
+    if code == EXIT_CONFIG and policy == "wait":
+        return _wait_for_stop()
+    return code
+
+
+def _wait_for_stop() -> int:
+    """``MT_ON_CONFIG_ERROR=wait``: stay up, idle, until stopped, then exit 2.
+
+    Docker's restart policies cannot say "except on exit code 2": an exit would have the bot
+    started again and again with the same bad settings (the log filling with the same line).
+    Waiting leaves the one line in the log and a container the health check calls unhealthy.
+    """
+    print(
+        "mexican-train-bot: waiting to be stopped (MT_ON_CONFIG_ERROR=wait) so that it is not "
+        "restarted with the same settings: fix them, then recreate it (docker compose up -d)",
+        file=sys.stderr,
+        flush=True,
+    )
+    stops = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    signal.sigwait(stops)
+    return EXIT_CONFIG
+
+
+def _start(args: argparse.Namespace) -> int:
     try:
         config = Config.from_env()
         token = config.require_token()

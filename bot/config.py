@@ -127,6 +127,21 @@ class Config:
         )
 
 
+def config_error_policy(env: Mapping[str, str]) -> Literal["exit", "wait"]:
+    """``MT_ON_CONFIG_ERROR``: on a configuration error, ``exit`` with code 2 (the default;
+    systemd's ``RestartPreventExitStatus=2`` then stops there) or ``wait`` to be stopped
+    (containers: Docker's restart policy would otherwise start it again and again).
+
+    Read apart from :class:`Config`: it must hold even when another setting is what failed.
+    """
+    raw = env.get("MT_ON_CONFIG_ERROR", "").strip().lower()
+    if raw in ("", "exit"):
+        return "exit"
+    if raw == "wait":
+        return "wait"
+    raise ConfigError(f"MT_ON_CONFIG_ERROR must be exit or wait, not {raw!r}")
+
+
 def check_database_dir(database: Path) -> None:
     """Create the database's directory and prove the bot can write there, or say why not.
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,8 +66,41 @@ def test_dockerignore_keeps_the_context_small_and_secret_free() -> None:
         assert kept not in ignored
 
 
+def _compose_service() -> dict[str, Any]:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    (service,) = compose["services"].values()
+    assert isinstance(service, dict)
+    return service
+
+
 def test_compose_example_mounts_data_and_reads_the_token_from_env() -> None:
-    compose = (ROOT / "compose.yaml").read_text()
-    assert "mt-data:/data" in compose
-    assert "DISCORD_TOKEN: ${DISCORD_TOKEN" in compose
-    assert "restart: unless-stopped" in compose
+    service = _compose_service()
+    assert "mt-data:/data" in service["volumes"]
+    env = service["environment"]
+    assert env["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")  # compose up stops without it
+    assert env["MT_DATABASE"].startswith("/data/")  # in the volume, whatever .env says
+
+
+def test_compose_passes_every_setting_in_env_file_to_the_bot() -> None:
+    """MT_SYNC_COMMANDS, MT_DEV_GUILD, MT_LOG_LEVEL... come from .env: env_file passes them
+    all, and `environment:` (which wins over it) pins none of the settings an admin sets."""
+    service = _compose_service()
+    env_file = service["env_file"]
+    files = [env_file] if isinstance(env_file, str) else env_file
+    assert ".env" in [f if isinstance(f, str) else f["path"] for f in files]
+    pinned = set(service["environment"])
+    for setting in ("MT_SYNC_COMMANDS", "MT_DEV_GUILD", "MT_LOG_LEVEL", "MT_LOG_FORMAT"):
+        assert setting not in pinned, f"compose.yaml overrides {setting} from .env"
+    assert pinned <= {"DISCORD_TOKEN", "MT_DATABASE", "MT_SHUTDOWN_GRACE", "MT_ON_CONFIG_ERROR"}
+
+
+def test_compose_does_not_restart_a_configuration_error_in_a_loop() -> None:
+    """Compose cannot restart "except on exit 2", so a configuration error must not exit:
+    restart: unless-stopped (crashes, reboots) with MT_ON_CONFIG_ERROR=wait (the bot waits
+    to be stopped; tests/ops/test_config_cli.py runs that), or a bounded on-failure policy."""
+    service = _compose_service()
+    restart = service["restart"]
+    waits = service["environment"].get("MT_ON_CONFIG_ERROR") == "wait"
+    bounded = re.fullmatch(r"on-failure:[1-9]\d?", restart) is not None
+    assert waits or bounded, (restart, service["environment"])
+    assert restart in ("unless-stopped", "always") or bounded
