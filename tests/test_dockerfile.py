@@ -1,6 +1,7 @@
 """No Docker engine runs here, so the image's recipe is checked as text, line by line.
 
-What matters: it installs the same package the README does (``pip install .``), runs as a
+What matters: it installs the same package the README does (a wheel of ``.``, in a build
+stage), runs the installed package rather than a source copy, runs as a
 non-root user, keeps the database in the ``/data`` volume, uses an exec-form command, and the
 build context leaves out what the image does not need.
 """
@@ -28,20 +29,45 @@ def _instructions() -> list[tuple[str, str]]:
     return out
 
 
+def _stages() -> list[list[tuple[str, str]]]:
+    """The instructions, one list per ``FROM``."""
+    stages: list[list[tuple[str, str]]] = []
+    for word, rest in _instructions():
+        if word == "FROM":
+            stages.append([])
+        stages[-1].append((word, rest))
+    return stages
+
+
 def test_dockerfile_installs_the_package_like_the_readme() -> None:
-    steps = _instructions()
-    assert steps[0][0] == "FROM" and re.match(r"python:3\.1[1-9]-slim", steps[0][1])
-    runs = " ".join(rest for word, rest in steps if word == "RUN")
-    assert "pip install ." in runs
-    copied = " ".join(rest for word, rest in steps if word == "COPY")
+    build, final = _stages()
+    for stage in (build, final):
+        assert re.match(r"python:3\.1[1-9]-slim", stage[0][1])
+    copied = " ".join(rest for word, rest in build if word == "COPY")
     for needed in ("pyproject.toml", "bot", "renderers"):
-        assert needed in copied, f"the image does not copy {needed}"
+        assert needed in copied, f"the build stage does not copy {needed}"
+    assert any(re.search(r"pip wheel .* \.$", rest) for word, rest in build if word == "RUN")
+    runs = " ".join(rest for word, rest in final if word == "RUN")
+    assert "pip install /wheels/" in runs
     readme = (ROOT / "README.md").read_text()
     assert "pip install ." in readme
 
 
+def test_the_image_runs_the_installed_package_not_a_source_copy() -> None:
+    """`python -m` imports from the working directory first: the final stage must hold no
+    sources, and must not run from the directory the build stage put them in."""
+    build, final = _stages()
+    for word, rest in final:
+        if word == "COPY":
+            assert rest.startswith("--from="), f"the final stage copies sources: {rest}"
+    build_dirs = {rest for word, rest in build if word == "WORKDIR"}
+    workdir = [rest for word, rest in final if word == "WORKDIR"]
+    assert workdir and workdir[-1] not in build_dirs | {"/app"}
+    assert workdir[-1] == "/data"  # the volume: the database, never a package
+
+
 def test_dockerfile_runs_as_non_root_with_data_volume_and_exec_form() -> None:
-    steps = _instructions()
+    steps = _stages()[-1]
     words = [w for w, _ in steps]
     user = [rest for w, rest in steps if w == "USER"]
     assert user and user[-1] not in ("root", "0")

@@ -34,15 +34,23 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
             shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(ROOT / name, src / name)
-    target = base / "site"
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-v", "--no-index", "--no-deps",
-         "--no-build-isolation", "--no-cache-dir", "--disable-pip-version-check",
-         "--target", str(target), str(src)],
+    # The Dockerfile's recipe: a wheel built from the sources, then only the wheel installed.
+    wheels, target = base / "wheels", base / "site"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-cache-dir"]
+    offline = ["--no-index", "--no-deps", "--no-build-isolation"]
+    build = subprocess.run(
+        [*pip, "wheel", "-v", *offline, "--wheel-dir", str(wheels), str(src)],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output[-3000:]
+    output = build.stdout + build.stderr
+    assert build.returncode == 0, output[-3000:]
+    (wheel,) = wheels.glob("mexican_train_bot-*.whl")
+    install = subprocess.run(
+        [*pip, "install", *offline, "--target", str(target), str(wheel)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert install.returncode == 0, install.stdout + install.stderr
+    shutil.rmtree(src)  # as in the image: the sources are not there at run time
     return target, output
 
 
@@ -79,3 +87,30 @@ def test_console_script_names_itself_in_its_help(
         check=False,
     )  # fmt: skip
     assert module.stdout.startswith("usage: python -m bot "), module.stdout
+
+
+def test_the_installed_package_is_the_one_imported(
+    installed: tuple[Path, str], tmp_path: Path
+) -> None:
+    """The image runs from /data, with no sources there: `python -m bot` imports the
+    installed package. From a directory holding a bot/ folder, that folder would win."""
+    target, _ = installed
+    where = "import bot, renderers; print(bot.__file__); print(renderers.__file__)"
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(target)}
+    result = subprocess.run(
+        [sys.executable, "-c", where], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    for line in result.stdout.splitlines():
+        assert Path(line).is_relative_to(target), line
+    fonts = target / "renderers" / "fonts"
+    assert any(p.suffix == ".ttf" for p in fonts.iterdir()), "the fonts were not installed"
+    # Why the working directory matters: a bot/ folder there shadows the installed package.
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    shadowed = subprocess.run(
+        [sys.executable, "-c", "import bot; print(bot.__file__)"], cwd=tmp_path, env=env,
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert Path(shadowed.stdout.strip()).parent == tmp_path / "bot"
