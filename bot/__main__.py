@@ -1,12 +1,14 @@
-"""``python -m bot [--sync]``: run the bot; ``backup PATH``: copy the database; ``health``: ask
-a running bot's ``/healthz`` (Docker's HEALTHCHECK).
+"""``python -m bot [--sync]`` (or ``mexican-train-bot``): run the bot; ``backup PATH``: copy the
+database; ``health``: ask a running bot's ``/healthz`` (Docker's HEALTHCHECK).
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
 database directory the bot cannot write, a database written by a newer release, a health
 port already taken — stops the bot with ONE line on stderr and exit code 2, not a traceback:
-the person reading it is setting the bot up, not debugging it. SIGTERM (``docker stop``)
-finishes the moves in progress and exits 0 (:mod:`bot.ops.runner`).
+the person reading it is setting the bot up, not debugging it. No network to Discord at start
+is one line too, with exit code 1: it may pass, so a restart policy should try again
+(:mod:`bot.ops.network`). SIGTERM (``docker stop``) finishes the moves in progress and exits 0
+(:mod:`bot.ops.runner`).
 """
 
 from __future__ import annotations
@@ -160,9 +162,11 @@ def _run(config: Config, token: str) -> int:
     # discord.py and the bot are imported only now: a bad setting is reported in a blink.
     import discord
 
+    from bot.ops.network import EXIT_UNREACHABLE, install_one_line_reconnects, unreachable_line
     from bot.ops.runner import serve
     from bot.store import SchemaTooNew, StoreError
 
+    install_one_line_reconnects()
     try:
         asyncio.run(serve(config, token))
     except discord.LoginFailure:
@@ -173,6 +177,12 @@ def _run(config: Config, token: str) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 0
+    except Exception as exc:
+        line = unreachable_line(exc, config.discord_api_base)
+        if line is None:
+            raise
+        print(f"mexican-train-bot: {line}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     return 0
 
 
