@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import Config, ConfigError, check_database_dir, config_error_policy
+from bot.engine import PRESETS
+from bot.engine.ai import Level
 from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
 
@@ -50,7 +52,33 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
-    commands = parser.add_subparsers(dest="command", metavar="{backup,health}")
+    commands = parser.add_subparsers(dest="command", metavar="{try,backup,health}")
+    game = commands.add_parser(
+        "try",
+        help="play a game in this terminal against computer players (no token, no network)",
+        description="Play Mexican Train in this terminal against computer players, through "
+        "the bot's own rules, service and messages, on a temporary database. No Discord token "
+        "and no network needed. Moves in the README's notation (12-5 mexican, 5-7 @2, draw, "
+        "pass); a picture of the table is saved after every move.",
+    )
+    game.add_argument(
+        "--players", type=int, default=3, help="players at the table, you included (default 3)"
+    )
+    game.add_argument(
+        "--level", choices=[level.value for level in Level], default="normal",
+        help="the computer players' strength (default normal)",
+    )  # fmt: skip
+    game.add_argument(
+        "--preset", choices=sorted(PRESETS), default="standard",
+        help="the rules (default standard: 13 rounds; quick: one round)",
+    )  # fmt: skip
+    game.add_argument("--seed", type=int, help="the same seed deals the same game")
+    game.add_argument("--name", default="Player", help="your name at the table")
+    game.add_argument("--language", choices=["en", "fr"], default="en", help="en or fr")
+    game.add_argument(
+        "--pictures", type=Path,
+        help="the folder for the table pictures (default: a new temporary folder)",
+    )  # fmt: skip
     copy = commands.add_parser(
         "backup",
         help="write a consistent copy of the database (safe while the bot runs)",
@@ -79,6 +107,23 @@ def _backup(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(report.line())
     return 0
+
+
+def _try(args: argparse.Namespace) -> int:
+    """A game in the terminal: no configuration, no token, no Discord client."""
+    from bot.tryit import TryOptions, run
+
+    if not 2 <= args.players <= 10:
+        return _fail(f"--players must be between 2 and 10 (you included), not {args.players}")
+    options = TryOptions(
+        players=args.players, level=Level(args.level), preset=args.preset, seed=args.seed,
+        name=args.name.strip()[:32] or "Player", language=args.language, pictures=args.pictures,
+    )  # fmt: skip
+    try:
+        return asyncio.run(run(options))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 0
 
 
 def _health() -> int:
@@ -116,6 +161,8 @@ def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
         return _backup(args)
     if args.command == "health":
         return _health()
+    if args.command == "try":
+        return _try(args)
     try:
         policy = config_error_policy(os.environ)
     except ConfigError as exc:

@@ -114,3 +114,20 @@ def test_the_installed_package_is_the_one_imported(
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert Path(shadowed.stdout.strip()).parent == tmp_path / "bot"
+
+
+def test_try_it_works_right_after_install_without_token_or_network(
+    installed: tuple[Path, str], tmp_path: Path
+) -> None:
+    target, _ = installed
+    script = target / "bin" / "mexican-train-bot"
+    result = subprocess.run(
+        [str(script), "try", "--players", "2", "--preset", "quick", "--seed", "1",
+         "--pictures", str(tmp_path / "pictures")],
+        input="moves\nquit\n", cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(target)},
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Your hand" in result.stdout and "legal: " in result.stdout
+    assert (tmp_path / "pictures" / "table-001.png").is_file()
