@@ -1,4 +1,17 @@
 # mexican-train-bot: a slim image that installs the same package the README's quick start does.
+#
+# Two stages: the first builds a wheel from the sources; the second installs only that wheel
+# and runs from /data, where there are no sources. (Run from a directory holding bot/, Python
+# would import that copy instead of the installed package: `python -m` puts the working
+# directory first on the import path.)
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY renderers ./renderers
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -7,17 +20,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     MT_DATABASE=/data/mexican-train.sqlite3
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY renderers ./renderers
-RUN pip install . \
+COPY --from=build /wheels /wheels
+# The same `pip install .` as the README, from the wheel built above.
+RUN pip install /wheels/*.whl \
+    && rm -rf /wheels \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mtbot \
     && mkdir -p /data \
     && chown mtbot /data
 
 # The database (and its -wal/-shm files) lives in this directory: mount a volume here.
 VOLUME ["/data"]
+WORKDIR /data
 USER mtbot
 
 # /healthz on 127.0.0.1:8321 inside the container (MT_HEALTH_PORT): gateway connected and

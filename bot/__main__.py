@@ -1,12 +1,14 @@
-"""``python -m bot [--sync]``: run the bot; ``backup PATH``: copy the database; ``health``: ask
-a running bot's ``/healthz`` (Docker's HEALTHCHECK).
+"""``python -m bot [--sync]`` (or ``mexican-train-bot``): run the bot; ``backup PATH``: copy the
+database; ``health``: ask a running bot's ``/healthz`` (Docker's HEALTHCHECK).
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
 database directory the bot cannot write, a database written by a newer release, a health
 port already taken — stops the bot with ONE line on stderr and exit code 2, not a traceback:
-the person reading it is setting the bot up, not debugging it. SIGTERM (``docker stop``)
-finishes the moves in progress and exits 0 (:mod:`bot.run`).
+the person reading it is setting the bot up, not debugging it. No network to Discord at start
+is one line too, with exit code 1: it may pass, so a restart policy should try again
+(:mod:`bot.ops.network`). SIGTERM (``docker stop``) finishes the moves in progress and exits 0
+(:mod:`bot.run`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.config import Config, ConfigError, check_database_dir
+from bot.config import Config, ConfigError, check_database_dir, config_error_policy
+from bot.engine import PRESETS
+from bot.engine.ai import Level
 from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
 
@@ -31,22 +37,59 @@ def _fail(message: str) -> int:
     return EXIT_CONFIG
 
 
-def _parser() -> argparse.ArgumentParser:
+#: How each entry point is typed, for ``--help``'s usage line: the console script that
+#: ``pip install .`` puts on the PATH, and the module form (``if __name__ == "__main__"``).
+CONSOLE_SCRIPT = "mexican-train-bot"
+MODULE = "python -m bot"
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m bot",
+        prog=prog,
         description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN), or back up "
         "its database.",
     )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
-    commands = parser.add_subparsers(dest="command", metavar="{backup,health}")
+    commands = parser.add_subparsers(dest="command", metavar="{try,backup,health}")
+    game = commands.add_parser(
+        "try",
+        help="play a game in this terminal against computer players (no token, no network)",
+        description="Play Mexican Train in this terminal against computer players, through "
+        "the bot's own rules, service and messages, on a temporary database. No Discord token "
+        "and no network needed. Moves in the README's notation (12-5 mexican, 5-7 @2, draw, "
+        "pass); a picture of the table is saved after every move.",
+    )
+    game.add_argument(
+        "--players", type=int, default=3, help="players at the table, you included (default 3)"
+    )
+    game.add_argument(
+        "--level", choices=[level.value for level in Level], default="normal",
+        help="the computer players' strength (default normal)",
+    )  # fmt: skip
+    game.add_argument(
+        "--preset", choices=sorted(PRESETS), default="standard",
+        help="the rules (default standard: 13 rounds; quick: one round)",
+    )  # fmt: skip
+    game.add_argument("--seed", type=int, help="the same seed deals the same game")
+    game.add_argument("--name", default="Player", help="your name at the table")
+    game.add_argument("--language", choices=["en", "fr"], default="en", help="en or fr")
+    game.add_argument(
+        "--pictures", type=Path,
+        help="the folder for the table pictures (default: a new temporary folder)",
+    )  # fmt: skip
     copy = commands.add_parser(
         "backup",
         help="write a consistent copy of the database (safe while the bot runs)",
         description="Write a consistent copy of the database, safe while the bot runs.",
     )
-    copy.add_argument("path", type=Path, help="the backup file, or a directory to put one in")
+    # A str, not a Path: Path("backups/") would drop the slash that says "a folder".
+    copy.add_argument(
+        "path",
+        help="the backup file, or a folder (ending in / or existing; created if need be) to "
+        "put a timestamped one in",
+    )
     copy.add_argument("--database", type=Path, help="the database to copy (default: MT_DATABASE)")
     copy.add_argument("--force", action="store_true", help="replace an existing backup file")
     commands.add_parser(
@@ -64,6 +107,23 @@ def _backup(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(report.line())
     return 0
+
+
+def _try(args: argparse.Namespace) -> int:
+    """A game in the terminal: no configuration, no token, no Discord client."""
+    from bot.tryit import TryOptions, run
+
+    if not 2 <= args.players <= 10:
+        return _fail(f"--players must be between 2 and 10 (you included), not {args.players}")
+    options = TryOptions(
+        players=args.players, level=Level(args.level), preset=args.preset, seed=args.seed,
+        name=args.name.strip()[:32] or "Player", language=args.language, pictures=args.pictures,
+    )  # fmt: skip
+    try:
+        return asyncio.run(run(options))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 0
 
 
 def _health() -> int:
@@ -94,12 +154,45 @@ def _health() -> int:
     return 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
+    """The ``mexican-train-bot`` console script (``python -m bot`` passes its own ``prog``)."""
+    args = _parser(prog).parse_args(argv)
     if args.command == "backup":
         return _backup(args)
     if args.command == "health":
         return _health()
+    if args.command == "try":
+        return _try(args)
+    try:
+        policy = config_error_policy(os.environ)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    code = _start(args)
+    if code == EXIT_CONFIG and policy == "wait":
+        return _wait_for_stop()
+    return code
+
+
+def _wait_for_stop() -> int:
+    """``MT_ON_CONFIG_ERROR=wait``: stay up, idle, until stopped, then exit 2.
+
+    Docker's restart policies cannot say "except on exit code 2": an exit would have the bot
+    started again and again with the same bad settings (the log filling with the same line).
+    Waiting leaves the one line in the log and a container the health check calls unhealthy.
+    """
+    print(
+        "mexican-train-bot: waiting to be stopped (MT_ON_CONFIG_ERROR=wait) so that it is not "
+        "restarted with the same settings: fix them, then recreate it (docker compose up -d)",
+        file=sys.stderr,
+        flush=True,
+    )
+    stops = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    signal.sigwait(stops)
+    return EXIT_CONFIG
+
+
+def _start(args: argparse.Namespace) -> int:
     try:
         config = Config.from_env()
         token = config.require_token()
@@ -116,9 +209,11 @@ def _run(config: Config, token: str) -> int:
     # discord.py and the bot are imported only now: a bad setting is reported in a blink.
     import discord
 
+    from bot.ops.network import EXIT_UNREACHABLE, install_one_line_reconnects, unreachable_line
     from bot.run import serve
     from bot.store import SchemaTooNew, StoreError
 
+    install_one_line_reconnects()
     try:
         asyncio.run(serve(config, token))
     except discord.LoginFailure:
@@ -129,8 +224,14 @@ def _run(config: Config, token: str) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 0
+    except Exception as exc:
+        line = unreachable_line(exc, config.discord_api_base)
+        if line is None:
+            raise
+        print(f"mexican-train-bot: {line}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog=MODULE))

@@ -82,8 +82,10 @@ class MexicanTrainBot(GameBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
-        if cfg.sync_commands:
-            await self.sync_commands()
+        if cfg.sync_commands:  # only when the commands changed since the last sync
+            from bot.ops.sync import sync_if_changed
+
+            await sync_if_changed(self, self.tree, self._store, cfg.dev_guild)
         self.spawn(self._resume_games())
 
     async def close(self) -> None:

@@ -85,10 +85,20 @@ class Config:
             raise ConfigError("DISCORD_TOKEN is not set: put the bot's token in the environment")
         if token.lower().startswith("bot "):
             token = token[4:].strip()
-        if not _TOKEN_RE.fullmatch(token):
+        parts = token.split(".")
+        if len(parts) != 3:
             raise ConfigError(
-                "DISCORD_TOKEN does not look like a bot token (three dot-separated parts); "
-                "copy it again from the Developer Portal's Bot page"
+                f"DISCORD_TOKEN does not look like a bot token: a token has three dot-separated "
+                f"parts, this value has {len(parts)}; copy it again from the Developer Portal's "
+                "Bot page"
+            )
+        if not _TOKEN_RE.fullmatch(token):
+            # Three parts, but too short or with characters a token never holds (a pasted
+            # placeholder such as a.b.c, quotes, a stray space): say that, not the part count.
+            raise ConfigError(
+                "DISCORD_TOKEN does not look like a bot token: its three parts are too short or "
+                "hold characters other than letters, digits, - and _ (a real token is about 70 "
+                "characters); copy it again from the Developer Portal's Bot page"
             )
         return token
 
@@ -115,6 +125,21 @@ class Config:
             discord_api_base=_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
             discord_gateway=_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
         )
+
+
+def config_error_policy(env: Mapping[str, str]) -> Literal["exit", "wait"]:
+    """``MT_ON_CONFIG_ERROR``: on a configuration error, ``exit`` with code 2 (the default;
+    systemd's ``RestartPreventExitStatus=2`` then stops there) or ``wait`` to be stopped
+    (containers: Docker's restart policy would otherwise start it again and again).
+
+    Read apart from :class:`Config`: it must hold even when another setting is what failed.
+    """
+    raw = env.get("MT_ON_CONFIG_ERROR", "").strip().lower()
+    if raw in ("", "exit"):
+        return "exit"
+    if raw == "wait":
+        return "wait"
+    raise ConfigError(f"MT_ON_CONFIG_ERROR must be exit or wait, not {raw!r}")
 
 
 def check_database_dir(database: Path) -> None:

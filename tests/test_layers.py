@@ -39,6 +39,8 @@ LAYERS: dict[str, tuple[str, int]] = {
     "bot.ops": ("ops", 3),
     "bot.ui": ("ui", 4),
     "bot.cogs": ("cogs", 5),
+    # The terminal game is a front end beside the cogs: it speaks through the same ui.
+    "bot.tryit": ("cogs", 5),
     "bot.app": ("app", 6),
     "bot.run": ("entry", 7),
     "bot.__main__": ("entry", 7),

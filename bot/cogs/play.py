@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import MEXICAN, PASS, Catch, Move, Play, SeatView, Tile, TileError, parse_move
+from bot.engine import PASS, Catch, Move, Play, SeatView, Tile, TileError
 from bot.i18n import tr
 from bot.service import Outcome, ServiceError, errors
 from bot.store import GameStatus
@@ -36,6 +36,7 @@ from bot.ui.interactions import (
     my_game,
     reply,
 )
+from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.pictures import hand_png, table_png
 
 MAX_CHOICES = 25
@@ -329,30 +330,6 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
         file=discord.File(io.BytesIO(png), filename="hand.png"),
         ephemeral=True,
     )
-
-
-# ---------------------------------------------------------------------- /play helpers
-
-
-def parse_tile(text: str, max_pip: int) -> Tile:
-    return Tile.parse(text.strip(), max_pip)
-
-
-def choose_train(view: SeatView, tile: Tile, train: str | None) -> str:
-    """The move's text: the train given, or the only train the tile legally fits."""
-    if train:
-        return f"{tile} {train.strip()}"
-    trains = messages.plays_by_tile(view).get(tile, [])
-    if len(trains) == 1:
-        return f"{tile} {messages.train_ref(trains[0])}"
-    if not trains:
-        # Let the service say exactly why (not your turn, no fit, must satisfy a double).
-        return f"{tile} {messages.train_ref(view.seat if view.seat is not None else MEXICAN)}"
-    raise Refusal("error.which-train", tile=str(tile))
-
-
-def check_notation(text: str, view: SeatView) -> Move:
-    return parse_move(text, seat=view.seat, players=view.players, max_pip=view.rules.max_pip)
 
 
 async def _turn_clicked(interaction: Interaction, item: TurnButton) -> None:

@@ -38,19 +38,43 @@ class BackupReport:
         )
 
 
-def destination(dest: Path, now: datetime | None = None) -> Path:
-    """``dest`` itself, or inside a directory a timestamped name (for cron jobs)."""
-    if dest.is_dir():
-        stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-        return dest / f"mexican-train-{stamp}.sqlite3"
-    return dest
+def is_folder(dest: str | os.PathLike[str]) -> bool:
+    """A destination names a folder when it ends with a slash or is an existing directory.
+
+    Taken from the text as typed: ``Path("backups/")`` drops the slash, which once turned
+    ``backup backups/`` into a FILE named ``backups`` (and the next day's run into "already
+    exists").
+    """
+    text = os.fspath(dest)
+    return text.endswith(("/", os.sep)) or Path(text).is_dir()
 
 
-def backup(source: Path, dest: Path, *, force: bool = False) -> BackupReport:
-    """Copy the database ``source`` to ``dest`` (a file, or a directory to put one in)."""
+def destination(dest: str | os.PathLike[str], now: datetime | None = None) -> Path:
+    """``dest`` itself, or inside a folder a timestamped name (for cron jobs), made unique
+    with ``-2``, ``-3``… when two backups land in the same second."""
+    if not is_folder(dest):
+        return Path(dest)
+    folder = Path(dest)
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    target = folder / f"mexican-train-{stamp}.sqlite3"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"mexican-train-{stamp}-{n}.sqlite3"
+    return target
+
+
+def backup(source: Path, dest: str | os.PathLike[str], *, force: bool = False) -> BackupReport:
+    """Copy the database ``source`` to ``dest``: a file, or a folder (ending in ``/`` or
+    existing; created if need be) to put a timestamped file in."""
     started = time.perf_counter()
     if not source.is_file():
         raise BackupError(f"there is no database at {source} (set MT_DATABASE or --database)")
+    if is_folder(dest) and not Path(dest).is_dir():
+        try:
+            Path(dest).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BackupError(f"cannot create the folder {dest} ({exc.strerror or exc})") from None
     target = destination(dest)
     if target.exists() and not force:
         raise BackupError(f"{target} already exists (pass --force to replace it)")

@@ -321,6 +321,18 @@ _V5_SCHEDULE = (
     """,
 )
 
+#: Facts about this installation rather than any game, as key -> text: for now the hash of
+#: the slash commands last pushed to Discord (``bot/ops/sync.py``), so a restart with
+#: MT_SYNC_COMMANDS=1 left on syncs only when the commands changed.
+_V7_META = (
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -329,5 +341,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V4_ROUND_SNAPSHOTS,
     _V5_SCHEDULE,
     _V6_STATS_LANGUAGE,
+    _V7_META,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

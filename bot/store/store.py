@@ -484,6 +484,11 @@ class Store:
         )
         return [(r[0], ResultRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7])) for r in rows]
 
+    async def meta(self, key: str) -> str | None:
+        """One installation fact from ``meta`` (None when never written)."""
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
     async def integrity_check(self) -> str:
         row = await self._one("PRAGMA integrity_check")
         return str(row[0])
@@ -667,6 +672,13 @@ class Tx:
             "channel_id = excluded.channel_id, message_id = excluded.message_id, "
             "updated_at = excluded.updated_at",
             (game_id, kind, channel_id, message_id, to_db_time(now)),
+        )
+
+    async def put_meta(self, key: str, value: str) -> None:
+        await self._c.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
         )
 
     async def put_user_settings(self, s: UserSettings, now: datetime) -> None:

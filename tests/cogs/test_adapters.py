@@ -130,8 +130,16 @@ def test_config_reads_bot_settings_and_checks_the_token() -> None:
     assert cfg.log_level == "DEBUG" and TOKEN not in repr(cfg)
     with pytest.raises(ConfigError, match="not set"):
         Config.from_env({}).require_token()
-    with pytest.raises(ConfigError, match="does not look like"):
+    with pytest.raises(ConfigError, match="does not look like") as refused:
         Config.from_env({"DISCORD_TOKEN": "hunter2"}).require_token()
+    assert "this value has 1" in str(refused.value)
+    # Three parts, but not a token's: the message must not claim the parts are missing.
+    for three in ("a.b.c", "MTA4NzY1NDMyMTA5ODc2NTQzMg.GaBcDe.abc def ghijklmnopqrstuvwxyz01"):
+        with pytest.raises(ConfigError, match="its three parts are too short") as refused:
+            Config.from_env({"DISCORD_TOKEN": three}).require_token()
+        assert "has 3" not in str(refused.value) and three not in str(refused.value)
+    with pytest.raises(ConfigError, match="this value has 4"):
+        Config.from_env({"DISCORD_TOKEN": TOKEN + ".x"}).require_token()
     with pytest.raises(ConfigError, match="MT_SYNC_COMMANDS"):
         Config.from_env({"MT_SYNC_COMMANDS": "maybe"})
     with pytest.raises(ConfigError, match="MT_LOG_LEVEL"):

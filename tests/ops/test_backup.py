@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
+import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +26,7 @@ def _moves(path: Path) -> int:
         return int(conn.execute("SELECT count(*) FROM events WHERE kind = 'move'").fetchone()[0])
 
 
-async def _backup_cli(db: Path, target: Path) -> tuple[int, str, str]:
+async def _backup_cli(db: Path, target: Path | str) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "backup", str(target),
         cwd=ROOT, env=bot_env(None, db), stdout=asyncio.subprocess.PIPE,
@@ -110,3 +112,62 @@ def test_backup_refuses_what_it_should(tmp_path: Path) -> None:
     when = datetime(2025, 3, 1, 4, 5, 6, tzinfo=UTC)
     assert destination(tmp_path, when).name == "mexican-train-20250301-040506.sqlite3"
     assert [p.name for p in tmp_path.iterdir() if ".partial" in p.name] == []
+
+
+def _run_backup(db: Path, target: str, *extra: str) -> tuple[int, Path | None, str]:
+    """``python -m bot backup TARGET`` as typed: (exit code, the file written, stderr)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "backup", target, *extra], cwd=ROOT,
+        env=bot_env(None, db), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    written = None
+    if result.returncode == 0:
+        written = Path(result.stdout.split("backup written to ", 1)[1].split(": ", 1)[0])
+    return result.returncode, written, result.stderr
+
+
+def _small_db(path: Path) -> Path:
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+        conn.execute("INSERT INTO games DEFAULT VALUES")
+    return path
+
+
+def test_a_path_ending_in_slash_is_a_folder_created_and_filled_every_run(tmp_path: Path) -> None:
+    db = _small_db(tmp_path / "db.sqlite3")
+    folder = tmp_path / "backups" / "daily"  # neither exists yet
+    written = []
+    for _ in range(3):  # the cron line, run again and again (here within one second)
+        code, path, err = _run_backup(db, f"{folder}/")
+        assert code == 0, err
+        assert path is not None and path.parent == folder and path.is_file()
+        assert re.fullmatch(r"mexican-train-\d{8}-\d{6}(-\d+)?\.sqlite3", path.name)
+        written.append(path)
+    assert folder.is_dir() and len(set(written)) == 3
+    assert sorted(folder.iterdir()) == sorted(written)  # no partial files left behind
+
+
+def test_an_existing_folder_without_slash_gets_a_timestamped_file(tmp_path: Path) -> None:
+    db = _small_db(tmp_path / "db.sqlite3")
+    (tmp_path / "existing").mkdir()
+    code, path, err = _run_backup(db, str(tmp_path / "existing"))
+    assert code == 0, err
+    assert path is not None and path.parent == tmp_path / "existing"
+    assert path.name.startswith("mexican-train-")
+
+
+def test_a_plain_file_path_is_written_once_then_refused_unless_forced(tmp_path: Path) -> None:
+    db = _small_db(tmp_path / "db.sqlite3")
+    target = tmp_path / "copy.sqlite3"
+    code, path, err = _run_backup(db, str(target))
+    assert (code, path) == (0, target), err
+    code, path, err = _run_backup(db, str(target))
+    assert code == 2 and path is None
+    assert err.strip().splitlines() == [
+        f"mexican-train-bot: {target} already exists (pass --force to replace it)"
+    ]
+    code, path, err = _run_backup(db, str(target), "--force")
+    assert (code, path) == (0, target), err
+    # A file path whose folder is missing is a typo more often than a wish: refused.
+    code, _, err = _run_backup(db, str(tmp_path / "nowhere" / "copy.sqlite3"))
+    assert code == 2 and "does not exist" in err

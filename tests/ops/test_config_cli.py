@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, check_database_dir
+from bot.config import Config, ConfigError, check_database_dir, config_error_policy
 from tests.ops.helpers import ROOT, TOKEN, bot_env
 
 
@@ -110,3 +111,28 @@ def test_health_port_in_use_is_one_line_too(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot listen on 127.0.0.1" in lines[0], result.stderr
+
+
+def test_on_config_error_wait_stays_up_until_stopped_then_exits_2(tmp_path: Path) -> None:
+    """compose.yaml's MT_ON_CONFIG_ERROR=wait: one line, then idle until SIGTERM (Docker's
+    restart policy then has nothing to restart); without it, the usual one line and exit 2."""
+    env = bot_env(None, tmp_path / "db.sqlite3", MT_LOG_FORMAT="yaml", MT_ON_CONFIG_ERROR="wait")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        assert first.startswith("mexican-train-bot: MT_LOG_FORMAT must be text or json"), first
+        assert "waiting to be stopped" in proc.stderr.readline()
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=1.5)  # still there: nothing for a restart policy to restart
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 2
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    with pytest.raises(ConfigError, match="MT_ON_CONFIG_ERROR must be exit or wait"):
+        config_error_policy({"MT_ON_CONFIG_ERROR": "retry"})
+    assert config_error_policy({}) == "exit"
