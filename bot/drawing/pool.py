@@ -268,7 +268,7 @@ class RenderPool:
 
     def _pump(self) -> None:
         """Start queued requests on idle lanes, oldest first."""
-        for lane in self._lanes:
+        for lane in list(self._lanes):
             if lane.retired or lane.request is not None or (lane.ready and not lane.ready.done()):
                 continue
             while self._backlog:
@@ -334,6 +334,7 @@ class RenderPool:
         log.warning("render worker %s overran %gs; replacing it", lane.pid, self.timeout)
         self._retire(lane, kill=True)
         self._replace()
+        self._update_idle()
 
     def _lost(self, lane: _Lane) -> None:
         """The worker's pipe closed: it died (or we retired it)."""
@@ -361,6 +362,7 @@ class RenderPool:
             else:
                 _fail(request.future, WorkerCrashed("the render worker died drawing this twice"))
         self._replace()
+        self._update_idle()
 
     def _clear(self, lane: _Lane) -> None:
         lane.request = None
@@ -394,6 +396,7 @@ class RenderPool:
         for request in self._backlog.values():
             _fail(request.future, exc)
         self._backlog.clear()
+        self._update_idle()
 
     async def _add_worker(self) -> None:
         assert self._loop is not None
