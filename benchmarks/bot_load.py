@@ -6,6 +6,13 @@ the legal moves the service reports. We time, per move, from pushing INTERACTION
 (a) the bot's first answer (its deferral: what the player waits for before "thinking…") and
 (b) the table message appearing in the channel. Prints ONE JSON line.
 
+The bot runs in its own process, as in a deployment: this process holds only the fake
+Discord and the driver (which reads the legal moves through its own ``GameService`` on the
+same SQLite file). So ``bot_cpu_ms_per_move`` is the bot's CPU alone, read from ``/proc``:
+its event-loop thread, its other threads (SQLite, ``asyncio.to_thread`` renders) and its
+child processes (render workers), split in the JSON line; the harness's own CPU is reported
+beside it, not inside it.
+
     python benchmarks/bot_load.py --games 100 --moves 15
 """
 
@@ -14,29 +21,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import logging
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
-from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
 from bot.engine import Play
-from bot.store import GameStatus
-from tests.fakediscord import (
-    FakeChannel,
-    FakeDiscord,
-    FakeMessage,
-    FakeUser,
-    fake_discord,
-    running_bot,
-)
+from bot.service import GameService
+from bot.store import Store
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fake_discord
+from tests.fakediscord.server import API_PREFIX
+
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -46,25 +52,111 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def open_table(
-    fake: FakeDiscord, bot: MexicanTrainBot, index: int, players: int
-) -> tuple[int, FakeChannel, dict[int, FakeUser]]:
-    channel = fake.channel(f"table-{index}")
-    users = [fake.user(f"p{index}-{i}") for i in range(players)]
-    await (await users[0].slash("mt new", channel=channel, preset="standard")).message(timeout=30)
-    lobby = channel.last_message()
-    assert lobby is not None
-    for user in users[1:]:
-        await (await user.click(lobby, label="Join")).message(timeout=30)
-    await (await users[0].click(lobby, label="Start")).message(timeout=30)
-    game = await bot.service.game_in_channel(channel.id)
-    assert game is not None
-    return game.id, channel, {u.id: u for u in users}
+# ---------------------------------------------------------------------- CPU from /proc
 
 
-#: Public messages posted per channel, counted as the fake publishes them: reading
-#: ``channel.messages()`` scans every message the fake holds, which at 100 games made the
-#: harness, not the bot, the bottleneck.
+def _stat(path: str) -> list[str] | None:
+    """Fields of a /proc stat file after the ``(comm)`` (which may hold spaces)."""
+    try:
+        with open(path) as f:
+            raw = f.read()
+    except OSError:
+        return None
+    return raw[raw.rindex(")") + 2 :].split()
+
+
+def _cpu(fields: list[str], children: bool = False) -> float:
+    # After "(comm)": state=0 ppid=1 ... utime=11 stime=12 cutime=13 cstime=14 (in ticks).
+    used = int(fields[11]) + int(fields[12])
+    if children:
+        used += int(fields[13]) + int(fields[14])
+    return used / TICK
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """CPU seconds used so far by the bot process, its main thread and its descendants."""
+
+    process: float
+    event_loop: float
+    descendants: dict[int, float]
+
+    @classmethod
+    def of(cls, pid: int) -> CpuSample:
+        own = _stat(f"/proc/{pid}/stat")
+        main = _stat(f"/proc/{pid}/task/{pid}/stat")
+        if own is None or main is None:
+            raise RuntimeError(f"the bot process {pid} is gone")
+        parents: dict[int, int] = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and (fields := _stat(f"/proc/{entry}/stat")) is not None:
+                parents[int(entry)] = int(fields[1])
+        tree, frontier = set(), {pid}
+        while frontier:
+            frontier = {child for child, parent in parents.items() if parent in frontier}
+            tree |= frontier
+        descendants = {}
+        for child in tree:
+            if (fields := _stat(f"/proc/{child}/stat")) is not None:
+                descendants[child] = _cpu(fields, children=True)
+        # The process's cutime covers children it already reaped (a replaced worker).
+        return cls(_cpu(own, children=True), _cpu(main), descendants)
+
+    def since(self, before: CpuSample) -> dict[str, float]:
+        workers = sum(
+            used - before.descendants.get(child, 0.0) for child, used in self.descendants.items()
+        )
+        process = self.process - before.process
+        event_loop = self.event_loop - before.event_loop
+        return {
+            "event_loop": event_loop,
+            "other_threads": max(0.0, process - event_loop),
+            "render_workers": workers,
+        }
+
+
+# ---------------------------------------------------------------------- the bot's process
+
+
+async def serve_bot(args: argparse.Namespace) -> None:
+    """The bot alone: connect to the fake at ``--api``/``--gateway``, sync, say "ready" on
+    stdout, and run until stdin closes."""
+    import discord
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    from bot.app import create_bot
+    from tests.fakediscord.harness import GUILD_READY_TIMEOUT
+
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    Route.BASE = args.api
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
+    options: dict[str, object] = {}
+    if args.render_workers is not None and "render_workers" in Config.__dataclass_fields__:
+        options["render_workers"] = args.render_workers
+    config = Config(database=Path(args.database), synchronous=args.synchronous, **options)  # type: ignore[arg-type]
+    bot = create_bot(config, rng=random.Random(1))
+    bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
+    await bot.login("fake-token")
+    runner = asyncio.create_task(bot.connect(reconnect=True))
+    ready = asyncio.create_task(bot.wait_until_ready())
+    await asyncio.wait({ready, runner}, timeout=60, return_when="FIRST_COMPLETED")
+    if runner.done():
+        runner.result()
+    await bot.tree.sync()
+    print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
+    await bot.close()
+    with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+        await asyncio.wait_for(runner, 10)
+
+
+# ---------------------------------------------------------------------- the driver
+
+
+#: Public messages posted per channel, counted as the fake publishes them (cheaper than
+#: reading ``channel.messages()`` after every move).
 posts: collections.Counter[int] = collections.Counter()
 
 
@@ -79,71 +171,127 @@ def count_posts(fake: FakeDiscord) -> None:
     fake._publish = counting  # type: ignore[method-assign]
 
 
+async def open_table(
+    fake: FakeDiscord, service: GameService, index: int, players: int, wait: float
+) -> tuple[int, FakeChannel, dict[int, FakeUser]]:
+    channel = fake.channel(f"table-{index}")
+    users = [fake.user(f"p{index}-{i}") for i in range(players)]
+    await (await users[0].slash("mt new", channel=channel, preset="standard")).message(wait)
+    lobby = channel.last_message()
+    assert lobby is not None
+    for user in users[1:]:
+        await (await user.click(lobby, label="Join")).message(wait)
+    await (await users[0].click(lobby, label="Start")).message(wait)
+    game = await service.game_in_channel(channel.id)
+    assert game is not None
+    return game.id, channel, {u.id: u for u in users}
+
+
 async def play_game(
     fake: FakeDiscord,
-    bot: MexicanTrainBot,
+    service: GameService,
     table: tuple[int, FakeChannel, dict[int, FakeUser]],
-    moves: int,
+    args: argparse.Namespace,
     first: list[float],
     posted: list[float],
     rng: random.Random,
 ) -> int:
     game_id, channel, users = table
     done = 0
-    for _ in range(moves):
-        game = await bot.service.game(game_id)
-        if game.status is not GameStatus.ACTIVE or game.turn is None:
+    for _ in range(args.moves):
+        player = await service.whose_turn(game_id)
+        if player is None or player.user_id is None:
             break
-        uid = game.turn.user_id
-        assert uid is not None
-        view = await bot.service.seat_view(game_id, uid)
+        view = await service.seat_view(game_id, player.user_id)
         move = rng.choice(list(view.legal))
         before = posts[channel.id]
         started = time.perf_counter()
+        user = users[player.user_id]
         if isinstance(move, Play):
             tile, train = str(move).split()
-            invocation = await users[uid].slash("play", channel=channel, tile=tile, train=train)
+            invocation = await user.slash("play", channel=channel, tile=tile, train=train)
         else:
-            invocation = await users[uid].slash(str(move), channel=channel)
-        await invocation.answer(timeout=30)
+            invocation = await user.slash(str(move), channel=channel)
+        await invocation.answer(timeout=args.wait)
         first.append(time.perf_counter() - started)
         await fake.wait_for(
             lambda seen=before: posts[channel.id] > seen,  # type: ignore[misc]
-            timeout=30,
+            timeout=args.wait,
             what="the table message",
+            on=channel,
         )
         posted.append(time.perf_counter() - started)
-        await invocation.message(timeout=30)  # the player's own answer, before their next move
+        # The player's own answer, before their next move: by then the bot has committed the
+        # move, so our own reader (another process's connection) sees the new position.
+        await invocation.message(args.wait)
         done += 1
     return done
 
 
+async def start_bot(
+    fake: FakeDiscord, database: Path, args: argparse.Namespace
+) -> asyncio.subprocess.Process:
+    command = [
+        sys.executable, __file__, "--serve-bot",
+        "--api", fake.base_url + API_PREFIX, "--gateway", fake.gateway_url,
+        "--database", str(database), "--synchronous", args.synchronous,
+    ]  # fmt: skip
+    if args.render_workers is not None:
+        command += ["--render-workers", str(args.render_workers)]
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 120)
+    if line.strip() != b"ready":
+        raise RuntimeError(f"the bot process did not start (said {line!r})")
+    return proc
+
+
 async def main(args: argparse.Namespace) -> dict[str, object]:
     logging.getLogger("discord").setLevel(logging.ERROR)
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "load.sqlite3", synchronous=args.synchronous)
-        bot = create_bot(config, rng=random.Random(1))
-        async with fake_discord() as fake, running_bot(fake, bot):
-            count_posts(fake)
-            tables = []
-            for start in range(0, args.games, 20):  # open lobbies in batches
-                batch = range(start, min(args.games, start + 20))
-                tables += await asyncio.gather(
-                    *(open_table(fake, bot, i, args.players) for i in batch)
+        database = Path(tmp) / "load.sqlite3"
+        async with fake_discord() as fake:
+            proc = await start_bot(fake, database, args)
+            store = await Store.open(database, synchronous=args.synchronous)
+            service = GameService(store, cache_size=max(args.games, 1))
+            try:
+                count_posts(fake)
+                tables = []
+                for start in range(0, args.games, 20):  # open lobbies in batches
+                    batch = range(start, min(args.games, start + 20))
+                    tables += await asyncio.gather(
+                        *(open_table(fake, service, i, args.players, args.wait) for i in batch)
+                    )
+                first: list[float] = []
+                posted: list[float] = []
+                rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
+                woken_before = fake.wakeups
+                bot_before = CpuSample.of(proc.pid)
+                harness_before = time.process_time()
+                t0 = time.perf_counter()
+                counts = await asyncio.gather(
+                    *(
+                        play_game(fake, service, t, args, first, posted, random.Random(i))
+                        for i, t in enumerate(tables)
+                    )
                 )
-            first: list[float] = []
-            posted: list[float] = []
-            rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
-            t0 = time.perf_counter()
-            counts = await asyncio.gather(
-                *(
-                    play_game(fake, bot, t, args.moves, first, posted, random.Random(i))
-                    for i, t in enumerate(tables)
-                )
-            )
-            elapsed = time.perf_counter() - t0
-            rejected = sum(len(r.rejections) for r in fake.interactions.values()) - rejected_before
+                elapsed = time.perf_counter() - t0
+                bot_cpu = CpuSample.of(proc.pid).since(bot_before)
+                harness_cpu = time.process_time() - harness_before
+                woken = fake.wakeups - woken_before
+                rejected = sum(len(r.rejections) for r in fake.interactions.values())
+                rejected -= rejected_before
+            finally:
+                assert proc.stdin is not None
+                proc.stdin.close()
+                await asyncio.wait_for(proc.wait(), 30)
+                await store.close()
+    load_after = os.getloadavg()
     total = sum(counts)
+    per_move = 1000 / max(total, 1)
     return {
         "benchmark": "bot_load",
         "games": args.games,
@@ -157,8 +305,18 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "table_message_p50_ms": round(pct(posted, 0.50), 2),
         "table_message_p99_ms": round(pct(posted, 0.99), 2),
         "mean_table_message_ms": round(statistics.fmean(posted) * 1000, 2) if posted else 0,
+        "bot_cpu_ms_per_move": round(sum(bot_cpu.values()) * per_move, 2),
+        "bot_event_loop_cpu_ms_per_move": round(bot_cpu["event_loop"] * per_move, 2),
+        "bot_other_threads_cpu_ms_per_move": round(bot_cpu["other_threads"] * per_move, 2),
+        "render_workers_cpu_ms_per_move": round(bot_cpu["render_workers"] * per_move, 2),
+        "harness_cpu_ms_per_move": round(harness_cpu * per_move, 2),
+        "harness_wakeups_per_move": round(woken / max(total, 1), 1),
         "rejected_answers": rejected,
         "synchronous": args.synchronous,
+        "render_workers": args.render_workers,
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in load_after],
+        "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
     }
 
@@ -169,4 +327,20 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--moves", type=int, default=15, help="moves per game")
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
-    print(json.dumps(asyncio.run(main(parser.parse_args()))))
+    parser.add_argument(
+        "--wait", type=float, default=120.0,
+        help="seconds one answer or table message may take before the run aborts",
+    )  # fmt: skip
+    parser.add_argument(
+        "--render-workers", type=int, default=None,
+        help="the bot's MT_RENDER_WORKERS (default: the bot's own default)",
+    )  # fmt: skip
+    parser.add_argument("--serve-bot", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--api", help=argparse.SUPPRESS)
+    parser.add_argument("--gateway", help=argparse.SUPPRESS)
+    parser.add_argument("--database", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_bot:
+        asyncio.run(serve_bot(args))
+    else:
+        print(json.dumps(asyncio.run(main(args))))

@@ -77,6 +77,9 @@ class Config:
     #: loopback fake Discord; anything but a loopback address is refused (the token goes there).
     discord_api_base: str | None = None
     discord_gateway: str | None = None
+    #: ``MT_RENDER_WORKERS``: processes drawing pictures; unset: one per CPU, at most 4
+    #: (``bot.drawing.default_workers``); ``0``: draw in a thread of the bot's own process.
+    render_workers: int | None = None
 
     def require_token(self) -> str:
         """The token, or :class:`ConfigError` saying what is wrong with it (never echoing it)."""
@@ -124,6 +127,11 @@ class Config:
             shutdown_grace=_seconds(env, "MT_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE),
             discord_api_base=_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
             discord_gateway=_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
+            render_workers=(
+                _int(env, "MT_RENDER_WORKERS", 0, low=0)
+                if (env.get("MT_RENDER_WORKERS") or "").strip()
+                else None
+            ),
         )
 
 

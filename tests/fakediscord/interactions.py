@@ -82,6 +82,7 @@ class Invocation:
         await self.fake.wait_for(
             lambda: record.callback_type is not None,
             timeout=timeout,
+            on=record,
             what=f"the bot to answer {self._explain()}",
         )
         assert record.callback_type is not None
@@ -98,7 +99,7 @@ class Invocation:
             return shown if shown is not None and not shown.loading else None
 
         return await self.fake.wait_for(
-            ready, timeout=timeout, what=f"a message answering {self._explain()}"
+            ready, timeout=timeout, what=f"a message answering {self._explain()}", on=record
         )
 
     async def followup(self, index: int = 0, timeout: float = DEFAULT_TIMEOUT) -> FakeMessage:
@@ -107,6 +108,7 @@ class Invocation:
         return await self.fake.wait_for(
             lambda: record.followups[index] if len(record.followups) > index else None,
             timeout=timeout,
+            on=record,
             what=f"followup #{index} to {self._explain()}",
         )
 
@@ -116,6 +118,7 @@ class Invocation:
         return await self.fake.wait_for(
             lambda: record.rejections[0] if record.rejections else None,
             timeout=timeout,
+            on=record,
             what=f"a refused answer to {self._explain()}",
         )
 

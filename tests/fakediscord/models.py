@@ -355,10 +355,8 @@ class FakeChannel:
         viewer = None if visible_to is None else visible_to.id
         return [
             m
-            for m in self.fake.messages.values()
-            if m.channel_id == self.id
-            and not m.deleted
-            and (m.visible_to is None or m.visible_to == viewer)
+            for m in self.fake.messages.in_channel(self.id)
+            if not m.deleted and (m.visible_to is None or m.visible_to == viewer)
         ]
 
     def last_message(self, *, visible_to: FakeUser | None = None) -> FakeMessage | None:

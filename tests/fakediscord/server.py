@@ -19,9 +19,9 @@ import secrets
 import socket
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import discord
 import yarl
@@ -156,6 +156,60 @@ class RateLimitRule:
 
 Handler = Callable[["Call"], Awaitable[web.Response]]
 
+#: What a wait can be about: a channel's messages, a user's DMs, one interaction's answers.
+#: ``None`` is the catch-all: waiters on it are woken by every change and also poll.
+WaitKey: TypeAlias = tuple[str, int] | None
+
+
+def wait_key(thing: object) -> WaitKey:
+    """The key a waiter on ``thing`` listens to: a ``FakeChannel`` (its messages), a
+    ``FakeUser`` (their DMs), an interaction record or an ``Invocation`` (its answers)."""
+    if isinstance(thing, FakeChannel):
+        return ("channel", thing.id)
+    if isinstance(thing, FakeUser):
+        return ("dm", thing.id)
+    record = getattr(thing, "record", thing)  # an Invocation holds its record
+    if isinstance(record, InteractionRecord):
+        return ("interaction", record.id)
+    raise TypeError(f"cannot wait on {thing!r}: give a channel, a user or an interaction")
+
+
+class MessageLog(dict[int, FakeMessage]):
+    """Every message by id, in posting order, plus an index by channel.
+
+    Reading one channel's messages used to scan every message the fake holds, which at a
+    few hundred games made the harness, not the bot, the bottleneck. Deleting an entry (as
+    the soak benchmark does to bound memory) removes it from the index too.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._by_channel: dict[int, dict[int, FakeMessage]] = {}
+
+    def __setitem__(self, key: int, message: FakeMessage) -> None:
+        super().__setitem__(key, message)
+        self._by_channel.setdefault(message.channel_id, {})[key] = message
+
+    def __delitem__(self, key: int) -> None:
+        message = self[key]
+        super().__delitem__(key)
+        self._by_channel.get(message.channel_id, {}).pop(key, None)
+
+    def pop(self, key: int, *default: Any) -> Any:
+        if key in self:
+            message = self[key]
+            del self[key]
+            return message
+        return super().pop(key, *default)
+
+    def clear(self) -> None:
+        super().clear()
+        self._by_channel.clear()
+
+    def in_channel(self, channel_id: int) -> list[FakeMessage]:
+        """The channel's messages (deleted ones included), oldest first."""
+        return list(self._by_channel.get(channel_id, {}).values())
+
 
 @dataclass(eq=False)
 class Call:
@@ -233,7 +287,7 @@ class FakeDiscord:
         self.bot_user.role_ids = [bot_role.id]
         self.users: dict[int, FakeUser] = {u.id: u for u in (self.bot_user, self.owner)}
         self.channels: dict[int, FakeChannel] = {}
-        self.messages: dict[int, FakeMessage] = {}  # insertion order is posting order
+        self.messages = MessageLog()  # insertion order is posting order
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self.global_commands: dict[tuple[str, int], JSON] = {}
@@ -246,7 +300,9 @@ class FakeDiscord:
         self.rate_limits: list[RateLimitRule] = []
         self.gateway = Gateway(self)
 
-        self._waiters: set[asyncio.Future[None]] = set()
+        self._waiters: dict[WaitKey, set[asyncio.Future[None]]] = {}
+        #: How many times a waiter was woken (to show the harness's own cost in benchmarks).
+        self.wakeups = 0
         self._runner: web.AppRunner | None = None
         self._saved_targets: tuple[str, yarl.URL] | None = None
         self.port = 0
@@ -380,15 +436,48 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ waiting
 
-    def notify(self) -> None:
-        for waiter in self._waiters:
+    def notify(self, *keys: WaitKey) -> None:
+        """Wake the waiters on ``keys`` and the catch-all waiters (``on=None``)."""
+        for key in {None, *keys}:
+            self._wake(self._waiters.get(key, ()))
+
+    def notify_all(self) -> None:
+        """Wake every waiter, whatever it waits on (the fake crashed, an unknown route)."""
+        for waiters in self._waiters.values():
+            self._wake(waiters)
+
+    def _wake(self, waiters: Iterable[asyncio.Future[None]]) -> None:
+        for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
+                self.wakeups += 1
 
-    async def wait_for(self, check: Callable[[], T | None], *, timeout: float, what: str) -> T:
-        """Wait until ``check()`` returns something other than None/False; no sleeping."""
+    async def wait_for(
+        self,
+        check: Callable[[], T | None],
+        *,
+        timeout: float,
+        what: str,
+        on: object | Iterable[object] = None,
+    ) -> T:
+        """Wait until ``check()`` returns something other than None/False; no sleeping.
+
+        ``on`` names what the check reads: a channel, a user (their DMs), an interaction or
+        ``Invocation``, or a list of them. The waiter is then woken only by changes to those
+        (not by every change in the fake) and does not poll, so hundreds of concurrent waits
+        stay cheap; the check must depend only on the fake's own state for them. Without
+        ``on`` the waiter wakes on every change and polls every 10 ms, which covers checks on
+        the bot's side (its cache, its error list) that the fake cannot see change.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        if on is None:
+            keys: set[WaitKey] = {None}
+        elif isinstance(on, list | tuple | set | frozenset):
+            keys = {wait_key(thing) for thing in on}
+        else:
+            keys = {wait_key(on)}
+        poll = POLL_INTERVAL if None in keys else None
         while True:
             value = check()
             if value is not None and value is not False:
@@ -397,13 +486,18 @@ class FakeDiscord:
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
             waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.add(waiter)
+            for key in keys:
+                self._waiters.setdefault(key, set()).add(waiter)
             try:
-                # Woken by the fake's own changes; the short poll covers checks on the
-                # bot's side (its cache, its error list) that the fake cannot see change.
-                await asyncio.wait({waiter}, timeout=min(remaining, POLL_INTERVAL))
+                wait = remaining if poll is None else min(remaining, poll)
+                await asyncio.wait({waiter}, timeout=wait)
             finally:
-                self._waiters.discard(waiter)
+                for key in keys:
+                    waiting = self._waiters.get(key)
+                    if waiting is not None:
+                        waiting.discard(waiter)
+                        if not waiting:
+                            del self._waiters[key]
 
     # ------------------------------------------------------------------ permissions
 
@@ -550,7 +644,7 @@ class FakeDiscord:
             await request.read()
             self.unknown_routes.append(f"{request.method} {path}")
             log.error("fake Discord: unknown route %s %s", request.method, path)
-            self.notify()
+            self.notify_all()
             return json_response({"message": "404: Not Found", "code": 0}, status=404)
         template, params, handler = matched
         body, files = await _read_body(request)
@@ -580,9 +674,32 @@ class FakeDiscord:
             self.server_errors.append(f"{request.method} {path}\n{traceback.format_exc()}")
             log.exception("fake Discord crashed on %s %s", request.method, path)
             response = json_response({"message": "fake Discord crashed", "code": 0}, status=400)
+            self.notify_all()
         record.status = response.status
-        self.notify()
+        self.notify(*self._touched(params))
         return response
+
+    def _touched(self, params: dict[str, str]) -> list[WaitKey]:
+        """What a call to a route with these parameters may have changed, as wait keys."""
+        channels: list[FakeChannel] = []
+        keys: list[WaitKey] = []
+        record = None
+        if params.get("interaction_id", "").isdigit():
+            record = self.interactions.get(int(params["interaction_id"]))
+        elif "webhook_token" in params:
+            record = self._find_by_token(params["webhook_token"])
+        if record is not None:
+            keys.append(("interaction", record.id))
+            channels.append(record.channel)
+        if params.get("channel_id", "").isdigit():
+            channel = self.channels.get(int(params["channel_id"]))
+            if channel is not None:
+                channels.append(channel)
+        for channel in channels:
+            keys.append(("channel", channel.id))
+            if channel.recipient is not None:
+                keys.append(("dm", channel.recipient.id))
+        return keys
 
     def _note_rejection(self, template: str, params: dict[str, str], error: ApiError) -> None:
         record = None

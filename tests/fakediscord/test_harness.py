@@ -441,3 +441,57 @@ async def test_fake_points_discordpy_at_loopback_and_restores_it() -> None:
         assert f"http://127.0.0.1:{fake.port}/api/v10" == Route.BASE
         assert str(DiscordWebSocket.DEFAULT_GATEWAY) == f"ws://127.0.0.1:{fake.port}/gateway"
     assert before == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+
+
+async def test_a_wait_on_one_channel_is_not_woken_by_another(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """``wait_for(on=channel)`` wakes on that channel's changes only, and never polls: with
+    hundreds of games each waiting on its own table, waking every waiter on every change
+    made the harness eat a third of the CPU."""
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    lobby, games = fake.channel("lobby"), fake.channel("games")
+    checks = {"lobby": 0, "games": 0}
+
+    def said_in(channel: str, word: str) -> bool:
+        checks[channel] += 1
+        found = fake.channel(channel).last_message()
+        return found is not None and word in found.content
+
+    on_lobby = asyncio.ensure_future(
+        fake.wait_for(lambda: said_in("lobby", "go"), timeout=5, what="go", on=lobby)
+    )
+    on_games = asyncio.ensure_future(
+        fake.wait_for(lambda: said_in("games", "never"), timeout=5, what="never", on=games)
+    )
+    await asyncio.sleep(0)
+    assert checks == {"lobby": 1, "games": 1}
+    # Three posts and two interactions' answers in the games channel; nothing in the lobby.
+    for word in ("one", "two", "three"):
+        await (await alice.slash("announce", channel=games, text=word)).followup(0)
+    assert checks["games"] > 1 and not on_games.done()
+    assert checks["lobby"] == 1, "the lobby's waiter was woken by the games channel"
+    # The DM of a third person does not wake either.
+    await (await bob.slash("remind", channel=games, player=fake.user("carol"))).answer()
+    lobby_checks = checks["lobby"]
+    assert lobby_checks == 1
+    await (await alice.slash("announce", channel=lobby, text="go")).followup(0)
+    await asyncio.wait_for(on_lobby, 2)
+    assert checks["lobby"] >= 2
+    on_games.cancel()
+
+
+async def test_waits_on_an_interaction_and_on_dms(fake_discord: FakeDiscord, demo: DemoBot) -> None:
+    fake = fake_discord
+    alice, carol = fake.user("alice"), fake.user("carol")
+    games = fake.channel("games")
+    woken_before = fake.wakeups
+    reminded = await alice.slash("remind", channel=games, player=carol)
+    dm = await fake.wait_for(lambda: carol.dms()[-1] if carol.dms() else None, timeout=2,
+                             what="carol's DM", on=carol)  # fmt: skip
+    assert dm.content == "Your turn in Mexican Train!"
+    assert (await reminded.answer()).ephemeral
+    assert fake.wakeups > woken_before
+    with pytest.raises(TypeError, match="cannot wait on"):
+        await fake.wait_for(lambda: True, timeout=1, what="nothing", on="games")
