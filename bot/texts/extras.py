@@ -321,6 +321,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ("bad-language", "Unknown language.", "Langue inconnue."),
             ("bad-time-zone", "That is not a time zone.", "Ce n'est pas un fuseau horaire."),
             (
+                "bad-tiles",
+                "Tiles are drawn with pips or with big numbers.",
+                "Les dominos se dessinent avec des points ou en grands chiffres.",
+            ),
+            (
                 "bad-reminder",
                 "A reminder waits at least a minute.",
                 "Un rappel attend au moins une minute.",

@@ -179,18 +179,54 @@ async def publish(
         else:
             posts.append((None, embed, False, None))
     open_lines = parts[-1][0] if parts[-1][1] is None else []
+    nxt = last.next_player
+    turn = None
+    if game.status is GameStatus.ACTIVE and nxt is not None and not nxt.is_computer:
+        turn = (game.round_no, nxt.seat, game.turn_since)
+        if not posts and await _add_to_turn_post(bot, game, turn, open_lines, locale):
+            return None  # the same turn goes on (a draw): its post grows, no new one
     if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
         embed = _embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
         view_ = None
-        if last.next_player is not None and not last.next_player.is_computer:
+        if turn is not None:
             view_ = components.turn_view(game.id, game.version, locale, knock=False)
-        posts.append((turn_line(game, last.next_player, locale) or None, embed, True, view_))
+        posts.append((turn_line(game, nxt, locale) or None, embed, True, view_))
     problem = None
-    for content, embed, picture, view_ in posts:
-        problem = await _post(bot, target, game, content, embed, picture, view_, locale)
+    for i, (content, embed, picture, view_) in enumerate(posts):
+        mine = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
+        problem = await _post(bot, target, game, content, embed, picture, view_, locale, mine)
         if problem is not None:
             break
     return problem
+
+
+async def _add_to_turn_post(
+    bot: GameBot, game: GameSummary, turn: tuple[object, ...], lines: Sequence[str], locale: str
+) -> bool:
+    """Add ``lines`` to the live post of this same turn (text, fresh picture and buttons) by
+    an edit; False when there is no such post or Discord refused the edit."""
+    latest = await bot.posts.latest_table(bot.service, game.id)
+    if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
+        return False
+    told = (*latest.lines, *lines)
+    embed = _embed(game, told, locale, round_no=game.round_no)
+    view = await bot.service.table_view(game.id)
+    png = await asyncio.to_thread(table_png, view, game.players, locale)
+    embed.set_image(url="attachment://table.png")
+    message = bot.get_partial_messageable(latest.channel_id).get_partial_message(latest.message_id)
+    try:
+        await message.edit(
+            content=turn_line(game, game.turn, locale) or None,
+            embed=embed,
+            attachments=[discord.File(io.BytesIO(png), filename="table.png")],
+            view=components.turn_view(game.id, game.version, locale, knock=False),
+            allowed_mentions=PING_PEOPLE,
+        )
+    except discord.HTTPException as exc:
+        log.info("game %s: could not add to the turn post: %s", game.id, exc)
+        return False
+    bot.posts.note_table(game.id, dataclasses.replace(latest, lines=told))
+    return True
 
 
 def _embed(
@@ -223,9 +259,11 @@ async def _post(
     picture: bool,
     view_: discord.ui.View | None,
     locale: str,
+    turn: tuple[tuple[object, ...], tuple[str, ...]] | None = None,
 ) -> str | None:
     """Send one game post (with the table picture if ``picture``), then quieten the one
-    before it and remember this one as the latest."""
+    before it and remember this one as the latest (with ``turn``: the turn it is for and
+    its lines)."""
     files: list[discord.File] = []
     if picture and game.round_no is not None and game.status is not GameStatus.LOBBY:
         view = await bot.service.table_view(game.id)
@@ -244,7 +282,10 @@ async def _post(
         log.warning("game %s: could not post the table: %s", game.id, exc)
         return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
     await quieten(bot, game.id)
-    bot.posts.note_table(game.id, Post(message.channel.id, message.id, live=view_ is not None))
+    post = Post(message.channel.id, message.id, live=view_ is not None)
+    if turn is not None:
+        post = dataclasses.replace(post, turn=turn[0], lines=turn[1])
+    bot.posts.note_table(game.id, post)
     # Listeners (the scheduler) note the latest table message, batched: a transaction per
     # move for it would cost more than the move's own.
     bot.dispatch("mt_table_posted", game, message)
@@ -339,7 +380,11 @@ async def _send_hand(
                     raise
                 log.info("game %s: could not edit the hand of %s: %s", game.id, uid, exc)
         if sent is None:
-            message = await dm.send(text, file=discord.File(io.BytesIO(png), filename="hand.png"))
+            # The round's hand message is news only when it is their turn: else it arrives
+            # silently (no push notification), and the turn DM is the notification.
+            message = await dm.send(
+                text, file=discord.File(io.BytesIO(png), filename="hand.png"), silent=not notify
+            )
             sent = Post(dm.id, message.id)
             await bot.posts.note_hand(bot.service, game.id, game.round_no, uid, sent, bot.now())
             notify = False  # a new hand message is itself the news

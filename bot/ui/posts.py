@@ -26,6 +26,11 @@ class Post:
     message_id: int
     #: False once the bot knows the message has no buttons (nothing to quieten).
     live: bool = True
+    #: The turn a turn post is for, (round, seat, turn start), and the lines it tells: a
+    #: move that leaves the same player to play (a draw) is added to it by an edit. Unknown
+    #: after a restart (then a new post goes out).
+    turn: tuple[object, ...] | None = None
+    lines: tuple[str, ...] | None = None
 
 
 def hand_kind(round_no: int, user_id: int) -> str:
