@@ -27,8 +27,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "{name} a posé {tile} sur le train de {owner}",
     },
     "move.play.mexican": {
-        "en": "{name} played {tile} on the Mexican Train — Woo Woo!",
-        "fr": "{name} a posé {tile} sur le Train Mexicain — Tchou tchou !",
+        "en": "{name} played {tile} on the Mexican Train",
+        "fr": "{name} a posé {tile} sur le Train Mexicain",
     },
     "move.start.mexican": {
         "en": "{name} started the Mexican Train with {tile} — Woo Woo!",
@@ -245,8 +245,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "rules.preset": {"en": "**Rules:** {preset}", "fr": "**Règles :** {preset}"},
     "rules.basics": {
-        "en": "{set} set, {rounds} round(s), {low} to {high} players",
-        "fr": "jeu {set}, {rounds} manche(s), {low} à {high} joueurs",
+        "en": "{set} set, {rounds}, {low} to {high} players",
+        "fr": "jeu {set}, {rounds}, {low} à {high} joueurs",
     },
     "rules.house": {"en": "**House rules:** {rules}", "fr": "**Règles maison :** {rules}"},
     "rules.deadline": {
@@ -283,9 +283,13 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "Waiting for {name}. Where your tiles fit now:",
         "fr": "On attend {name}. Où vont tes dominos pour l'instant :",
     },
+    "hand.waiting-none": {
+        "en": "Waiting for {name}. None of your tiles fits an open train now.",
+        "fr": "On attend {name}. Aucun de tes dominos ne va sur un train ouvert pour l'instant.",
+    },
     "standings.line": {
-        "en": "{place}. {name} — {total} points ({won} round(s) won)",
-        "fr": "{place}. {name} — {total} points ({won} manche(s) gagnée(s))",
+        "en": "{place}. {name} — {total} points ({won})",
+        "fr": "{place}. {name} — {total} points ({won})",
     },
     "fact.took-over": {
         "en": "A computer player now plays {name}'s seat.",
@@ -375,8 +379,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "{channels} ; qui peut lancer : {role}.",
     },
     "me.now": {
-        "en": "Hand by DM: {dms}. Language: {language}.",
-        "fr": "Main en MP : {dms}. Langue : {language}.",
+        "en": "Hand by DM: {dms}. Language: {language}. Tiles: {tiles}.",
+        "fr": "Main en MP : {dms}. Langue : {language}. Dominos : {tiles}.",
     },
     "sync.done": {"en": "Commands synced: {what}.", "fr": "Commandes synchronisées : {what}."},
 }
@@ -394,7 +398,14 @@ def _merge_feature_texts() -> None:
 
 
 #: Feature modules in ``bot/texts/`` whose ``TEXTS`` join the catalog (one line each).
-_FEATURE_TEXTS: tuple[str, ...] = ("hint", "pictures", "commands", "extras", "schedule")
+_FEATURE_TEXTS: tuple[str, ...] = (
+    "hint",
+    "pictures",
+    "commands",
+    "extras",
+    "schedule",
+    "channel",
+)
 _merge_feature_texts()
 
 
@@ -416,6 +427,13 @@ def tr(key: str, locale: str | None = None, /, **params: object) -> str:
     entry = CATALOG[key]
     text = entry.get(language_of(locale)) or entry[DEFAULT_LANGUAGE]
     return text.format(**params) if params else text
+
+
+def tr_count(key: str, count: int, locale: str | None = None, /, **params: object) -> str:
+    """``key.one`` or ``key.many`` by the reader's language's rule (French counts 0 and 1 as
+    singular), with ``{count}`` filled in: "1 round", "2 rounds", never "round(s)"."""
+    one = count == 1 or (language_of(locale) == "fr" and count == 0)
+    return tr(f"{key}.{'one' if one else 'many'}", locale, count=count, **params)
 
 
 def placeholders(text: str) -> set[str]:

@@ -16,7 +16,7 @@ from bot.i18n import tr
 def describe_move(
     names: Sequence[str], actor: int, move: Move, applied: Applied, locale: str | None = None
 ) -> str:
-    """One sentence for one move, e.g. "Alice played 12-5 on the Mexican Train — Woo Woo!"."""
+    """One sentence for one move, e.g. "Alice played 12-5 on the Mexican Train"."""
     name = names[actor]
     if isinstance(move, Play):
         tile = str(move.tile)

@@ -10,13 +10,19 @@ database. Output in ``--out DIR``:
   *ephemeral to X* or *DM to X*;
 * every image the bot posted (``001-table.png``, ``002-hand-alice.png`` …), linked from it.
 
-    python scripts/play_through_fake.py --out /tmp/mt-game --players 3 --preset quick
+It also prints ONE JSON line that counts what the channel and the DMs got (the proof for
+issue 17): channel posts against human turns and round ends, new DMs per player against
+that player's turns, hand-message edits, and live buttons left on any post but the latest.
+
+    python scripts/play_through_fake.py --out /tmp/mt-game --players 2 --computers 2 \\
+        --preset standard
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import random
 import sys
@@ -89,6 +95,9 @@ class Transcript:
         body = "\n".join(parts).replace("\n", "\n> ")
         return f"> *bot → {where}*\n> {body}"
 
+    def images_in(self, message: FakeMessage) -> int:
+        return sum(1 for f in message.files if f.is_image)
+
     def write(self) -> Path:
         path = self.out / "transcript.md"
         path.write_text("# Mexican Train through the fake Discord\n" + "\n".join(self.lines) + "\n")
@@ -101,7 +110,9 @@ def choose(view: Any, rng: random.Random, use_ai: bool) -> Move:
     return rng.choice(list(view.legal))
 
 
-async def play(args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot) -> Path:
+async def play(
+    args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot
+) -> tuple[Path, dict[str, Any]]:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     log = Transcript(fake, out)
@@ -120,9 +131,12 @@ async def play(args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot
         log.action(user, "clicks **Join**")
         await (await user.click(lobby, label="Join")).message()
         log.collect()
-    if args.computers:
+    opened = await bot.service.game_in_channel(channel.id)
+    assert opened is not None
+    for _ in range(args.computers):
         log.action(host, "picks **Add computer player: Easy**")
-        await (await host.select(lobby, values=["easy"])).message()
+        add = f"mt:{opened.id}:lobby:cpu"
+        await (await host.select(lobby, values=["easy"], custom_id=add)).message()
         log.collect()
     log.action(host, "clicks **Start**")
     await (await host.click(lobby, label="Start")).message()
@@ -130,6 +144,9 @@ async def play(args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot
     game = await bot.service.game_in_channel(channel.id)
     assert game is not None
 
+    # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
+    turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
+    human_moves = 0
     for turn in range(args.max_moves):
         for _ in range(500):  # computer players move after the human's answer
             summary = await bot.service.game(game.id)
@@ -141,6 +158,8 @@ async def play(args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot
         uid = summary.turn.user_id
         assert uid is not None
         user = by_id[uid]
+        turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
+        human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
         move = choose(view, rng, not args.random)
         table = channel.last_message()
@@ -163,7 +182,47 @@ async def play(args: argparse.Namespace, fake: FakeDiscord, bot: MexicanTrainBot
         log.collect()
     await asyncio.sleep(0.05)
     log.collect()
-    return log.write()
+    rounds = len(await bot.service.round_scores(game.id))
+    return log.write(), counts(fake, channel, users, turns, human_moves, rounds)
+
+
+def counts(
+    fake: FakeDiscord,
+    channel: Any,
+    users: list[FakeUser],
+    turns: dict[int, set[tuple[int | None, int, object]]],
+    human_moves: int,
+    rounds: int,
+) -> dict[str, Any]:
+    """What the channel and each player's DMs hold at the end, against the turns played."""
+    posts = channel.messages()  # public only, in order (the lobby card first)
+    human_turns = sum(len(t) for t in turns.values())
+    dms: dict[str, dict[str, int]] = {}
+    for u in users:
+        mine = fake.dm_channel(u).messages()
+        dms[u.name] = {
+            "new_dms": len(mine),
+            "turns": len(turns[u.id]),
+            "hand_messages": sum(1 for m in mine if m.images()),
+            "turn_dms": sum(1 for m in mine if not m.images()),
+            "hand_edits": sum(m.edits for m in mine),
+        }
+    return {
+        "rounds": rounds,
+        "humans": len(users),
+        "channel_posts": len(posts),
+        "table_pictures": sum(1 for m in posts if m.images()),
+        "human_turns": human_turns,
+        "human_moves": human_moves,
+        "round_ends": rounds,
+        "posts_per_human_turn": round(len(posts) / max(1, human_turns), 3),
+        "posts_minus_turns_and_round_ends": len(posts) - human_turns - rounds,
+        "dms": dms,
+        "new_dms": sum(d["new_dms"] for d in dms.values()),
+        "hand_edits": sum(d["hand_edits"] for d in dms.values()),
+        "table_post_edits": sum(m.edits for m in posts),
+        "live_buttons_on_old_posts": sum(1 for m in posts[:-1] if m.buttons),
+    }
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -172,16 +231,24 @@ async def main(args: argparse.Namespace) -> None:
         config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
         bot = create_bot(config, rng=random.Random(args.seed))
         async with fake_discord() as fake, running_bot(fake, bot):
-            path = await play(args, fake, bot)
-    print(path)
+            path, figures = await play(args, fake, bot)
+    print(path, file=sys.stderr)
+    print(json.dumps({"script": "play_through_fake", **vars(args), **figures}))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="folder for transcript.md and images")
-    parser.add_argument("--players", type=int, default=3, choices=range(2, 9))
+    parser.add_argument("--players", type=int, default=3, choices=range(1, 9), help="humans")
     parser.add_argument("--preset", default="quick")
-    parser.add_argument("--computers", action="store_true", help="add one Easy computer")
+    parser.add_argument(
+        "--computers",
+        type=int,
+        nargs="?",
+        const=1,
+        default=0,
+        help="how many Easy computer players to add (the bare flag: one)",
+    )
     parser.add_argument("--random", action="store_true", help="random legal moves, not the AI")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=2000)

@@ -25,6 +25,7 @@ from bot.ui.choices import (
     POLICY_CHOICES,
     PRESET_CHOICES,
     SERVER_LANGUAGE_CHOICES,
+    TILE_CHOICES,
     time_zone_autocomplete,
 )
 from bot.ui.host import GameBot
@@ -79,11 +80,10 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 await announcer.refresh_lobby(bot, out.game, interaction)
                 problem = None
                 if out.game.status is not GameStatus.LOBBY:
-                    problem = await announcer.publish(bot, [out], interaction)
+                    # The computer now in the seat moves first if it is its turn: one post.
+                    problem = await announcer.announce(bot, [out], interaction)
                 text = tr("lobby.did.kick", locale_of(interaction), name=player.display_name)
                 await reply(interaction, text + (f"\n{problem}" if problem else ""))
-                if out.computer_pending:
-                    await announcer.run_computers(bot, game.id, interaction)
 
     @app_commands.command(name="settings", description="Server defaults (Manage Server only)")
     @app_commands.guild_only()
@@ -195,18 +195,20 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.describe(
         dms="Send me my hand by DM",
         language="The language of my DMs",
+        tiles="How the tiles of my hand pictures show their numbers",
         time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
         quiet_start="Quiet hours start (hour 0-23 in your time zone): no reminders until...",
         quiet_end="...quiet hours end (hour 0-23); equal to the start: no quiet hours",
         reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
         reminders="Remind me when it's my turn and I haven't played",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, tiles=TILE_CHOICES)
     @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def me(
         interaction: Interaction,
         dms: bool | None = None,
         language: str | None = None,
+        tiles: str | None = None,
         time_zone: str | None = None,
         quiet_start: app_commands.Range[int, 0, 23] | None = None,
         quiet_end: app_commands.Range[int, 0, 23] | None = None,
@@ -222,6 +224,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 # Switching DMs on is the player saying "I opened them": try again.
                 dms_open=True if dms else None,
                 language=language,
+                tiles=tiles,
             )
             timing_text = await me_text(
                 interaction,
@@ -238,6 +241,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     locale,
                     dms=tr("word.on" if settings.hand_dms else "word.off", locale),
                     language=tr(f"language.{settings.language}", locale),
+                    tiles=tr(f"tiles.{settings.tiles}", locale),
                 )
                 + "\n"
                 + timing_text,
@@ -275,12 +279,10 @@ async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -
                 player_user_id=None if player is None else player.id,
             )
             moves = ", ".join(out.moves)
+            # One post: the undo, the computer players who now move first, the table.
             problem = await announcer.post_undo(bot, interaction, out)
-            await announcer.send_hands(bot, out.game, out.hands_changed, interaction)
             text = tr("undo.done", locale, moves=moves)
             await reply(interaction, text + (f"\n{problem}" if problem else ""))
-            if out.computer_pending:
-                await announcer.run_computers(bot, game.id, interaction)
 
 
 async def me_text(

@@ -354,13 +354,9 @@ async def lobby_action(
             await announcer.refresh_lobby(bot, out.game, interaction)
             notes = [tr(f"lobby.did.{action}", locale, game=game_id)]
             if out.steps or out.rounds_started or out.game.status is not GameStatus.LOBBY:
-                notes.append(await announcer.publish(bot, [out], interaction) or "")
-                notes.append(
-                    await announcer.send_hands(bot, out.game, out.hands_changed, interaction) or ""
-                )
+                # Computer players who move first join the deal's post.
+                notes.append(await announcer.announce(bot, [out], interaction) or "")
             await reply(interaction, "\n".join(n for n in notes if n))
-            if out.computer_pending:
-                await announcer.run_computers(bot, game_id, interaction)
 
 
 async def rematch_flow(interaction: Interaction, game_id: int) -> None:

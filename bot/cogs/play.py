@@ -280,11 +280,7 @@ async def make_move(
                 computer_moves=0,
             )
             outs, note = [out], None
-        problem = await announcer.publish(bot, outs, interaction)
-        last = outs[-1]
-        changed = {p.seat: p for o in outs for p in o.hands_changed}
-        dm_note = await announcer.send_hands(bot, last.game, list(changed.values()), interaction)
-        names = [p.name for p in last.game.players]
+        names = [p.name for p in outs[-1].game.players]
         mine = [
             line
             for o in outs
@@ -292,10 +288,10 @@ async def make_move(
             if s.player.user_id == uid
             for line in messages.step_lines(names, s, locale)
         ]
+        # The computer players who follow move first, then one post tells the channel all.
+        problem = await announcer.announce(bot, outs, interaction)
         text = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
-        await reply(interaction, "\n".join(t for t in (text, problem, dm_note) if t))
-        if last.computer_pending:
-            await announcer.run_computers(bot, game_id, interaction)
+        await reply(interaction, "\n".join(t for t in (text, problem) if t))
 
 
 async def _after_draw(interaction: Interaction, out: Outcome, outs: list[Outcome]) -> str | None:
@@ -324,7 +320,8 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     locale = locale_of(interaction)
     game = await bot.service.game(game_id) if game_id is not None else await my_game(interaction)
     view = await bot.service.seat_view(game.id, interaction.user.id)
-    png = await asyncio.to_thread(hand_png, view, game.options.hints, locale)
+    tiles = (await bot.service.user_settings(interaction.user.id)).tiles  # /mt me tiles:
+    png = await asyncio.to_thread(hand_png, view, game.options.hints, locale, tiles)
     await interaction.followup.send(
         messages.hand_text(view, game, locale)[:1990],
         file=discord.File(io.BytesIO(png), filename="hand.png"),

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import language_of, tr
+from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
@@ -41,7 +41,7 @@ def stats_text(summary: PlayerSummary, name: str, locale: str | None) -> str:
         tr("stats.rounds", locale, rounds=summary.rounds, won=summary.rounds_won),
         tr("stats.average", locale, avg=f"{summary.average_round or 0:.1f}"),
         tr("stats.best", locale, best=summary.best_total),
-        tr("stats.double-blank", locale, count=summary.double_blank),
+        tr_count("stats.double-blank", summary.double_blank, locale),
         tr("stats.longest", locale, tiles=summary.longest_train),
     ]  # fmt: skip
     if summary.games_vs_computer:
@@ -70,8 +70,8 @@ def leaderboard_text(people: list[PlayerSummary], locale: str | None) -> str:
                 locale,
                 place=place,
                 mention=f"<@{p.user_id}>",
-                wins=p.wins,
-                games=p.games,
+                wins=tr_count("count.wins", p.wins, locale),
+                games=tr_count("count.games", p.games, locale),
                 rate=_rate(p.win_rate),
                 avg=f"{p.average_round or 0:.1f}",
             )

@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import tr
+from bot.i18n import tr, tr_count
 from bot.service import GameSummary
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
@@ -180,11 +180,7 @@ class ScheduleCog(commands.Cog, name="Schedule"):
     async def deliver(self, notice: Notice) -> None:
         """Tell Discord about one piece of due work (called by the scheduler, in order)."""
         if isinstance(notice, TurnPlayed):
-            out = notice.outcome
-            await announcer.publish(self.bot, [out], None)
-            await announcer.send_hands(self.bot, out.game, out.hands_changed, None)
-            if out.computer_pending:
-                await announcer.run_computers(self.bot, out.game_id, None)
+            await announcer.announce(self.bot, [notice.outcome], None)
         elif isinstance(notice, Reminder):
             await self._remind(notice)
         elif isinstance(notice, StallWarning):
@@ -342,7 +338,7 @@ async def _away(interaction: Interaction, state: str) -> None:
         games = await cog.schedule.set_away(user.id, away, bot.now())
         cog.scheduler.wake()
         if away:
-            await reply(interaction, tr("schedule.away.on", locale, count=len(games)))
+            await reply(interaction, tr_count("schedule.away.on", len(games), locale))
         else:
             await reply(interaction, tr("schedule.away.off", locale))
         key = "schedule.away.channel-on" if away else "schedule.away.channel-off"

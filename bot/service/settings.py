@@ -23,6 +23,9 @@ _S = TypeVar("_S", UserSettings, GuildSettings)
 
 #: The languages a player may choose for their DMs.
 LANGUAGES = ("en", "fr")
+#: How a player's own pictures may draw the tiles (``renderers.TILE_MODES``; the service
+#: does not import the renderers, so the names are repeated here and a test compares them).
+TILE_MODES = ("pips", "numerals")
 
 
 class Settings:
@@ -45,9 +48,11 @@ class Settings:
         reminder_after_s: int | None = None,
         time_zone: str | None = None,
         language: str | None = None,
+        tiles: str | None = None,
     ) -> UserSettings:
         """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
-        name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`."""
+        name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`; ``tiles`` one of
+        :data:`TILE_MODES`."""
         changes = _given(
             dms_open=dms_open,
             hand_dms=hand_dms,
@@ -55,11 +60,16 @@ class Settings:
             reminder_after_s=reminder_after_s,
             time_zone=time_zone,
             language=language,
+            tiles=tiles,
         )
         new = _replace_checked(await self.store.user_settings(user_id), changes)
         if new.language not in LANGUAGES:
             raise errors.BadSetting(
                 f"language must be one of {', '.join(LANGUAGES)}", code="bad-language"
+            )
+        if new.tiles not in TILE_MODES:
+            raise errors.BadSetting(
+                f"tiles must be one of {', '.join(TILE_MODES)}", code="bad-tiles"
             )
         _check_time_zone(new.time_zone)
         if new.reminder_after_s < 60:

@@ -333,6 +333,15 @@ _V7_META = (
     """,
 )
 
+#: How a player wants the tiles of their own pictures drawn (``/mt me tiles:``): ``pips``
+#: (pips with a numeral) or ``numerals`` (big black numerals, the high-contrast choice).
+_V8_TILE_MODE = (
+    """
+    ALTER TABLE user_settings ADD COLUMN tiles TEXT NOT NULL DEFAULT 'pips'
+        CHECK (tiles IN ('pips', 'numerals'))
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -342,5 +351,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V5_SCHEDULE,
     _V6_STATS_LANGUAGE,
     _V7_META,
+    _V8_TILE_MODE,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -197,6 +197,8 @@ class UserSettings:
     reminder_after_s: int = 12 * 3600
     time_zone: str = "UTC"
     language: str = "en"
+    #: How the tiles of their own pictures are drawn: ``pips`` or ``numerals``.
+    tiles: str = "pips"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -455,13 +457,13 @@ class Store:
     async def user_settings(self, user_id: int) -> UserSettings:
         row = await self._one(
             "SELECT user_id, dms_open, hand_dms, reminders, reminder_after_s, time_zone, "
-            "language FROM user_settings WHERE user_id = ?",
+            "language, tiles FROM user_settings WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
             return UserSettings(user_id)
         return UserSettings(
-            row[0], bool(row[1]), bool(row[2]), bool(row[3]), row[4], row[5], row[6]
+            row[0], bool(row[1]), bool(row[2]), bool(row[3]), row[4], row[5], row[6], row[7]
         )
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -684,7 +686,8 @@ class Tx:
     async def put_user_settings(self, s: UserSettings, now: datetime) -> None:
         await self._c.execute(
             "INSERT OR REPLACE INTO user_settings (user_id, dms_open, hand_dms, reminders, "
-            "reminder_after_s, time_zone, language, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "reminder_after_s, time_zone, language, tiles, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 s.user_id,
                 int(s.dms_open),
@@ -693,6 +696,7 @@ class Tx:
                 s.reminder_after_s,
                 s.time_zone,
                 s.language,
+                s.tiles,
                 to_db_time(now),
             ),
         )

@@ -85,6 +85,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "dms": "mp",
             "language": "langue",
             "tile": "domino",
+            "tiles": "dominos",
             "train": "train",
             "game": "partie",
             "round": "manche",
@@ -179,6 +180,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
             # /mt me
             "Send me my hand by DM": "M'envoyer ma main en MP",
             "The language of my DMs": "La langue de mes MP",
+            "How the tiles of my hand pictures show their numbers": (
+                "Comment les dominos de mes images de main montrent leurs chiffres"
+            ),
             # /play
             "The tile, e.g. 12-5 (the list shows only tiles you can play)": (
                 "Le domino, ex. 12-5 (la liste ne montre que ceux que tu peux poser)"
@@ -238,6 +242,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "English": "English",
             "Français": "Français",
             "server's Discord language": "langue Discord du serveur",
+            "pips with numbers": "points et chiffres",
+            "big numbers (high contrast)": "grands chiffres (contrasté)",
         }
     ),
 }

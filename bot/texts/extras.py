@@ -73,11 +73,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "stats.games": {
         "en": "**Games:** {games} played, {wins} won ({rate})",
-        "fr": "**Parties :** {games} jouée(s), {wins} gagnée(s) ({rate})",
+        "fr": "**Parties :** jouées {games}, gagnées {wins} ({rate})",
     },
     "stats.rounds": {
         "en": "**Rounds:** {rounds} played, {won} won by going out",
-        "fr": "**Manches :** {rounds} jouée(s), {won} gagnée(s) en posant tout",
+        "fr": "**Manches :** jouées {rounds}, gagnées en posant tout {won}",
     },
     "stats.average": {
         "en": "**Average round score:** {avg} (lower is better)",
@@ -87,9 +87,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "**Best match score:** {best}",
         "fr": "**Meilleur score de partie :** {best}",
     },
-    "stats.double-blank": {
-        "en": "**Caught holding the double blank (0-0):** {count} round(s)",
-        "fr": "**Surpris avec le double blanc (0-0) en main :** {count} manche(s)",
+    "stats.double-blank.one": {
+        "en": "**Caught holding the double blank (0-0):** {count} round",
+        "fr": "**Surpris avec le double blanc (0-0) en main :** {count} manche",
+    },
+    "stats.double-blank.many": {
+        "en": "**Caught holding the double blank (0-0):** {count} rounds",
+        "fr": "**Surpris avec le double blanc (0-0) en main :** {count} manches",
     },
     "stats.longest": {
         "en": "**Longest own train:** {tiles} tiles",
@@ -97,7 +101,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "stats.vs-computer": {
         "en": "**Against computer players:** {wins} won of {games} ({rate})",
-        "fr": "**Contre les ordinateurs :** {wins} gagnée(s) sur {games} ({rate})",
+        "fr": "**Contre les ordinateurs :** gagnées {wins} sur {games} ({rate})",
     },
     "stats.vs-none": {
         "en": "**Against computer players:** no games yet",
@@ -105,9 +109,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "leaderboard.title": {"en": "Leaderboard of this server", "fr": "Classement de ce serveur"},
     "leaderboard.line": {
-        "en": "{place}. {mention} — {wins} win(s) in {games} game(s) ({rate}), {avg} per round",
-        "fr": "{place}. {mention} — {wins} victoire(s) en {games} partie(s) ({rate}), "
-        "{avg} par manche",
+        "en": "{place}. {mention} — {wins} in {games} ({rate}), {avg} per round",
+        "fr": "{place}. {mention} — {wins} en {games} ({rate}), {avg} par manche",
     },
     "leaderboard.empty": {
         "en": "No finished games on this server yet.",
@@ -118,9 +121,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "↩ {host} took back {name}'s turn ({moves}).",
         "fr": "↩ {host} a annulé le tour de {name} ({moves}).",
     },
-    "undo.computers": {
-        "en": "The {count} computer move(s) that followed were taken back too.",
-        "fr": "Les {count} coup(s) d'ordinateur qui ont suivi sont aussi annulés.",
+    "undo.computers.one": {
+        "en": "The computer move that followed was taken back too.",
+        "fr": "Le coup d'ordinateur qui a suivi est aussi annulé.",
+    },
+    "undo.computers.many": {
+        "en": "The {count} computer moves that followed were taken back too.",
+        "fr": "Les {count} coups d'ordinateur qui ont suivi sont aussi annulés.",
     },
     "undo.done": {"en": "Undone: {moves}.", "fr": "Annulé : {moves}."},
     "error.undo-nothing": {
@@ -313,6 +320,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ("bad-name", "A player needs a name.", "Un joueur a besoin d'un nom."),
             ("bad-language", "Unknown language.", "Langue inconnue."),
             ("bad-time-zone", "That is not a time zone.", "Ce n'est pas un fuseau horaire."),
+            (
+                "bad-tiles",
+                "Tiles are drawn with pips or with big numbers.",
+                "Les dominos se dessinent avec des points ou en grands chiffres.",
+            ),
             (
                 "bad-reminder",
                 "A reminder waits at least a minute.",

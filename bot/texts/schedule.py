@@ -57,10 +57,16 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "schedule.link": {"en": "[Jump to the table]({url})", "fr": "[Voir la table]({url})"},
     # ---- away
-    "schedule.away.on": {
-        "en": "You're away: the computer plays your turns at once ({count} game(s) now) until "
+    "schedule.away.on.one": {
+        "en": "You're away: the computer plays your turns at once ({count} game now) until "
         "you use /mt away off.",
-        "fr": "Tu es absent·e : l'ordinateur joue tes tours tout de suite ({count} partie(s) en "
+        "fr": "Tu es absent·e : l'ordinateur joue tes tours tout de suite ({count} partie en "
+        "cours) jusqu'à /mt away off.",
+    },
+    "schedule.away.on.many": {
+        "en": "You're away: the computer plays your turns at once ({count} games now) until "
+        "you use /mt away off.",
+        "fr": "Tu es absent·e : l'ordinateur joue tes tours tout de suite ({count} parties en "
         "cours) jusqu'à /mt away off.",
     },
     "schedule.away.off": {

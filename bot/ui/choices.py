@@ -20,6 +20,11 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Français", value="fr"),
 ]
+#: How a player's own pictures draw the tiles (``/mt me tiles:``; ``renderers.TILE_MODES``).
+TILE_CHOICES = [
+    app_commands.Choice(name="pips with numbers", value="pips"),
+    app_commands.Choice(name="big numbers (high contrast)", value="numerals"),
+]
 #: A server's language for channel messages; "auto" goes back to its Discord locale.
 SERVER_LANGUAGE_CHOICES = [
     *LANGUAGE_CHOICES,

@@ -27,6 +27,7 @@ from bot.ops.logs import note_game
 from bot.ops.metrics import Metrics
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
+from bot.ui.posts import PostBook
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,8 @@ class GameBot(commands.Bot):
         self.metrics = Metrics()
         #: Persistent item class -> what a click does (set by the cog that owns the feature).
         self.click_handlers: dict[type[Any], ClickHandler] = {}
+        #: The latest table post per game and the hand messages of the round (the announcer's).
+        self.posts = PostBook()
         self._service: GameService | None = None
         self._schedule: ScheduleService | None = None
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (

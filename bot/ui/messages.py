@@ -15,8 +15,8 @@ from datetime import datetime
 from discord.utils import escape_markdown
 
 from bot.engine import MEXICAN, Play, Rules, SeatView, Tile, TrainView
-from bot.i18n import CATALOG, tr
-from bot.service import GameSummary, Outcome, Player, Standing, Step
+from bot.i18n import CATALOG, tr, tr_count
+from bot.service import GameSummary, Outcome, Player, RoundEnd, Standing, Step
 from bot.store import GameStatus
 from bot.store.schedule import GameScheduleRow
 from bot.words import describe_move
@@ -101,9 +101,17 @@ def step_lines(names: Sequence[str], step: Step, locale: str | None) -> list[str
 
 def outcome_lines(outcome: Outcome, locale: str | None) -> list[str]:
     """What happened, one line per move, round ends and starts in their place."""
+    return [line for lines, _ in outcome_parts(outcome, locale) for line in lines]
+
+
+def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str], RoundEnd | None]]:
+    """:func:`outcome_lines` cut after each round's end: every part but the last ends with a
+    round's end line and carries that round's :class:`RoundEnd` (the channel gives it a post
+    of its own, with the scores); the last part (``None``) is what follows, up to now."""
     names = [p.name for p in outcome.game.players]
     started = set(outcome.rounds_started)
     ended = {r.round_no: r for r in outcome.rounds_ended}
+    parts: list[tuple[list[str], RoundEnd | None]] = []
     lines: list[str] = []
     for fact in outcome.facts:
         if fact.code in FACT_LINES:
@@ -121,9 +129,12 @@ def outcome_lines(outcome: Outcome, locale: str | None) -> list[str]:
             key = "round.blocked" if end.went_out is None else "round.out"
             who = "" if end.went_out is None else names[end.went_out]
             lines.append(tr(key, locale, name=who, round=end.round_no + 1))
+            parts.append((lines, end))
+            lines = []
             if step.round_no + 1 in started:
                 lines.append(round_start_line(outcome, step.round_no + 1, locale))
-    return lines
+    parts.append((lines, None))
+    return parts
 
 
 def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
@@ -134,6 +145,11 @@ def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
     if code == "game-abandoned":
         return tr("fact.abandoned", locale)
     return tr("fact.ended", locale)
+
+
+def count_text(key: str, count: int, locale: str | None) -> str:
+    """A sentence with a count, in its one/many form (``key.one`` / ``key.many``)."""
+    return tr_count(key, count, locale)
 
 
 def clip(lines: Iterable[str], limit: int = MAX_DESCRIPTION) -> str:
@@ -181,7 +197,7 @@ def standings_text(standings: Sequence[Standing], locale: str | None) -> str:
                 place=s.place,
                 name=f"{medal}{s.player.name}",
                 total=s.total,
-                won=s.rounds_won,
+                won=tr_count("count.rounds-won", s.rounds_won, locale),
             )
         )
     return "\n".join(lines)
@@ -198,7 +214,7 @@ def rules_text(summary: GameSummary, locale: str | None) -> str:
             "rules.basics",
             locale,
             set=f"double-{rules.max_pip}",
-            rounds=rules.rounds_total,
+            rounds=tr_count("count.rounds", rules.rounds_total, locale),
             low=rules.player_range[0],
             high=rules.player_range[1],
         )
@@ -268,7 +284,8 @@ def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
     elif summary.options.hints and view.current is not None:
         hinted = [(t, fits(view, t)) for t in hand]
         hinted = [(t, trains) for t, trains in hinted if trains]
-        lines.append(tr("hand.waiting", locale, name=view.names[view.current]))
+        key = "hand.waiting" if hinted else "hand.waiting-none"
+        lines.append(tr(key, locale, name=view.names[view.current]))
         for tile, trains in hinted[:12]:
             where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
             lines.append(f"• `{tile}` → {where}")

@@ -32,10 +32,15 @@ def table_png(view: SeatView, players: Sequence[Player] = (), language: str = "e
     return to_png(render_table(view, options))
 
 
-def hand_png(view: SeatView, show_plan: bool = True, language: str = "en") -> bytes:
+def hand_png(
+    view: SeatView, show_plan: bool = True, language: str = "en", tiles: str = "pips"
+) -> bytes:
     """One seat's hand as a PNG; with ``show_plan`` (the game's hints option) the longest own
-    train the hand can build is marked as its plan."""
+    train the hand can build is marked as its plan; ``tiles`` is the player's tile mode
+    (``/mt me tiles:``)."""
     plan: tuple[Tile, ...] = ()
     if show_plan and view.hand and view.seat is not None:
         plan = longest_train(view.hand, view.trains[view.seat].end)
-    return to_png(render_hand(view, HandOptions(plan=plan, language=language_of(language))))
+    return to_png(
+        render_hand(view, HandOptions(plan=plan, language=language_of(language), tiles=tiles))
+    )

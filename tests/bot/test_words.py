@@ -33,16 +33,17 @@ def _names() -> tuple[str, ...]:
 def test_plays_are_told_in_words() -> None:
     rnd = table(Rules(), ["12-5 5-5 9-1", "5-2 1-1", "0-0"], trains={"mexican": "12-9"})
     applied = rnd.apply(parse_move("9-1 mexican"))
+    # "Woo Woo!" only for the first tile on the Mexican Train (and the match's winner).
     assert describe_move(_names(), 0, applied.move, applied) == (
-        "Alice played 9-1 on the Mexican Train — Woo Woo!"
+        "Alice played 9-1 on the Mexican Train"
     )
     assert describe_move(_names(), 0, applied.move, applied, "fr") == (
-        "Alice a posé 9-1 sur le Train Mexicain — Tchou tchou !"
+        "Alice a posé 9-1 sur le Train Mexicain"
     )
     rnd = table(Rules(), ["12-5 5-5", "5-2 1-1", "0-0"])
     applied = rnd.apply(parse_move("12-5 mexican"))
-    assert describe_move(_names(), 0, applied.move, applied).startswith(
-        "Alice started the Mexican Train with 12-5"
+    assert describe_move(_names(), 0, applied.move, applied) == (
+        "Alice started the Mexican Train with 12-5 — Woo Woo!"
     )
 
 

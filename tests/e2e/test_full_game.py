@@ -35,12 +35,15 @@ async def test_four_humans_play_a_match_to_the_end(
             assert u.dms() and u.dms()[-1].images(), f"{u.name} got no hand"
             assert "Your hand" in u.dms()[-1].content
 
-        moves = autocompleted = 0
+        moves = autocompleted = turns = 0
+        last_uid = None
         for turn in range(400):
             current = await bot.service.game(game.id)
             if current.status is not GameStatus.ACTIVE:
                 break
             uid, view = await to_move(bot, game.id)
+            turns += uid != last_uid  # four humans: the same one again is the same turn
+            last_uid = uid
             user = by_id[uid]
             table = last_public(games)
             assert f"<@{uid}>" in table.content and table.button_labels == [
@@ -102,6 +105,9 @@ async def test_four_humans_play_a_match_to_the_end(
         # Hidden hands never reached the channel: no public message lists a hand.
         for message in games.messages():
             assert "Your hand" not in message.content
-        # One public table message per move (plus lobby and the deal).
+        # One public post per turn (a draw and the move after it are one turn: the draw is
+        # added to the turn's post; a draw that fits nothing is passed with it), plus the
+        # match's end; only the last has buttons.
         tables = [m for m in games.messages() if m.embeds and "round" in m.embeds[0]["title"]]
-        assert len(tables) >= moves
+        assert len(tables) == turns + 1
+        assert all(m.buttons == [] for m in games.messages()[:-1])

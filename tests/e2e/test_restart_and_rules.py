@@ -33,12 +33,15 @@ async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
         first_table = last_public(games)
+        first_table_buttons = list(first_table.buttons)
         assert re.search(r"Play by <t:\d+:R>", first_table.content)
         uid, view = await to_move(bot, game.id)
         await slash_move(users[uid], games, str(pick(view.legal)))
         await open_game(fake, bot, other_room, carol, [], start=False)
         deadline = (await bot.service.game(game.id)).deadline_at
     old_table = last_public(games)
+    old_table_buttons = list(first_table_buttons)
+    assert first_table.buttons == [], "the first post went quiet when the second went out"
 
     bot = make_bot()  # a new process: same database file, nothing in memory
     clock.tick(3600)
@@ -52,12 +55,18 @@ async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
         answer = await said(await user.select(picker, values=[str(move)]))
         assert answer.content.startswith("✅"), answer.content
         assert re.search(r"<t:\d+:R>", last_public(games).content)
-        # The first table message is from before the last two moves: stale.
+        # The post from before the restart went quiet when the new one went out (the bot
+        # found it in the database): buttons gone, picture kept.
+        assert last_public(games) is not old_table
+        assert old_table.buttons == [] and old_table.images()
+        # The first table message is from before the last two moves: stale, even when a
+        # client still shows its buttons.
         uid, _ = await to_move(bot, game.id)
-        stale = await said(await users[uid].click(first_table, label="Draw"))
+        draw = next(str(b["custom_id"]) for b in old_table_buttons if b.get("label") == "Draw")
+        stale = await said(await users[uid].forge_click(first_table, custom_id=draw))
         assert "table changed" in stale.content
         # Hands still come on request, and the lobby from before the restart still seats people.
-        hand = await said(await users[uid].click(old_table, label="My hand"))
+        hand = await said(await users[uid].click(last_public(games), label="My hand"))
         assert "Your hand" in hand.content
         joined = await said(await alice.click(last_public(other_room), label="Join"))
         assert "joined" in joined.content
@@ -85,6 +94,7 @@ async def test_computer_players_move_like_anyone(
         assert "Only the host" in answer.content
         await said(await alice.click(lobby, label="Start"))
         game = await game_here(bot, games)
+        alice_moves = 0
         for _ in range(300):
             game = await settled(bot, game.id)
             if game.status is not GameStatus.ACTIVE:
@@ -92,13 +102,21 @@ async def test_computer_players_move_like_anyone(
             uid, view = await to_move(bot, game.id)
             assert uid == alice.id  # computers never wait for a click
             await slash_move(alice, games, str(pick(view.legal)))
+            alice_moves += 1
         computer_posts = [
             m for m in games.messages()
             if m.embeds and "(computer)" in (m.embeds[0].get("description") or "")
         ]  # fmt: skip
-        assert computer_posts and all(m.images() for m in computer_posts)
-        # Each computer move has its own message: one line each.
-        assert all(m.embeds[0]["description"].count("(computer)") == 1 for m in computer_posts)
+        turn_posts = [m for m in computer_posts if m.images()]
+        assert turn_posts
+        # The computer moves since Alice's last turn share her next turn's post: a line
+        # each (both computers), never a post each.
+        assert max(m.embeds[0]["description"].count("(computer)") for m in turn_posts) >= 2
+        assert len(turn_posts) <= alice_moves + 1
+        # Only the newest post has buttons (Rematch); every older one went quiet.
+        posts = games.messages()
+        assert posts[-1].button_labels == ["Rematch"]
+        assert all(m.buttons == [] for m in posts[:-1])
 
 
 async def test_the_host_takes_a_computer_player_back_out_of_the_lobby(

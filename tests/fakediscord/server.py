@@ -298,6 +298,8 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.rate_limits: list[RateLimitRule] = []
+        #: Message id -> the error Discord answers to an edit of it (see ``refuse_edits``).
+        self.edit_refusals: dict[int, ApiError] = {}
         self.gateway = Gateway(self)
 
         self._waiters: dict[WaitKey, set[asyncio.Future[None]]] = {}
@@ -409,6 +411,19 @@ class FakeDiscord:
         rule = RateLimitRule(method, template, times, retry_after, is_global)
         self.rate_limits.append(rule)
         return rule
+
+    def refuse_edits(
+        self,
+        message: FakeMessage,
+        *,
+        status: int = 400,
+        code: int = 30046,
+        text: str = "Maximum number of edits to messages older than 1 hour reached. "
+        "Try again later.",
+    ) -> None:
+        """Answer every edit of ``message`` with this error (Discord's 30046 by default: the
+        edit limit on messages older than an hour), leaving the message as it was."""
+        self.edit_refusals[message.id] = ApiError(status, code, text)
 
     @property
     def sessions(self) -> dict[str, GatewaySession]:
@@ -895,6 +910,8 @@ class FakeDiscord:
         message = self._get_message_or_404(channel, call.params["message_id"])
         if message.author is not self.bot_user:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if message.id in self.edit_refusals:
+            raise self.edit_refusals[message.id]
         can_embed = channel.is_dm or bool(
             self.permissions_for(self.bot_user, channel) & EMBED_LINKS
         )

@@ -572,3 +572,20 @@ async def test_paced_computers_wait_while_a_human_knocks(
             return
         await service.advance_computers(gid, clock.tick(), max_moves=None)
     pytest.fail("Alice never got down to one tile with a computer next")
+
+
+async def test_a_player_chooses_the_tile_mode_of_their_pictures(
+    service: GameService, clock: FakeClock
+) -> None:
+    from bot.service.settings import TILE_MODES
+    from renderers import TILE_MODES as DRAWN
+
+    assert set(TILE_MODES) == set(DRAWN)  # the service's names are the renderers' modes
+    assert (await service.user_settings(ALICE)).tiles == "pips"
+    mine = await service.update_user_settings(ALICE, clock.tick(), tiles="numerals")
+    assert mine.tiles == "numerals" and (await service.user_settings(ALICE)).tiles == "numerals"
+    with pytest.raises(errors.BadSetting) as refused:
+        await service.update_user_settings(ALICE, clock.tick(), tiles="braille", hand_dms=False)
+    assert refused.value.code == "bad-tiles"
+    after = await service.user_settings(ALICE)
+    assert after.tiles == "numerals" and after.hand_dms  # the refusal changed nothing

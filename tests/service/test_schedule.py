@@ -501,14 +501,15 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
     gid = await rig.new_game()
     deadline = (await rig.games.game(gid)).deadline_at
     await store.close()
-    # The same file as release 4 left it: no scheduler (5), statistics (6) or meta (7) tables.
+    # The same file as release 4 left it: no scheduler (5), statistics (6) or meta (7) tables,
+    # nor the tile mode (8).
     conn = sqlite3.connect(db_path)
     conn.executescript(
         "DROP TRIGGER due_work_stall_new; DROP TRIGGER due_work_stall_touch; "
         "DROP TRIGGER due_work_turn; "
         "DROP TABLE due_work; DROP TABLE game_schedule; DROP TABLE user_schedule; "
         "DROP TABLE guild_schedule; DROP TABLE player_stats; DROP TABLE guild_language; "
-        "DROP TABLE meta; "
+        "DROP TABLE meta; ALTER TABLE user_settings DROP COLUMN tiles; "
         "PRAGMA user_version = 4;"
     )
     conn.close()
