@@ -29,7 +29,7 @@ from bot.config import Config
 from bot.ops.logs import note_game
 from bot.ops.metrics import Metrics
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +82,7 @@ class MexicanTrainBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         cfg = self.config
-        self._store = await Store.open(
-            cfg.database, synchronous=cfg.synchronous, busy_timeout_ms=cfg.busy_timeout_ms
-        )
+        self._store = await open_store(cfg)
         self._service = GameService(self._store, cache_size=cfg.game_cache, rng=self._rng)
         for name in EXTENSIONS:
             await self.load_extension(name)
