@@ -83,8 +83,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def start() -> Iterator[PgServer]:
-    """Start a server in a new temporary folder; stop it and delete the folder afterwards."""
+def start(*, durable: bool = False) -> Iterator[PgServer]:
+    """Start a server in a new temporary folder; stop it and delete the folder afterwards.
+
+    Tests want speed, not durability (the cluster is deleted at the end anyway), so commits
+    are not flushed unless ``durable`` (benchmarks comparing commit latency with SQLite's
+    ``synchronous=FULL`` must flush too)."""
     bindir = _bindir()
     folder = Path(tempfile.mkdtemp(prefix="mt-pg-"))
     try:
@@ -99,12 +103,12 @@ def start() -> Iterator[PgServer]:
         if run.returncode != 0:
             raise Unavailable(f"initdb failed: {run.stderr.strip().splitlines()[-1:]}")
         port = _free_port()
-        # Tests want speed, not durability: the cluster is deleted at the end anyway.
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
             "-c max_connections=200 -c shared_buffers=32MB"
         )
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         run = subprocess.run(
             [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"),
              "-o", options, "-w", "-t", "60", "start"],
