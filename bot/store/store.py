@@ -425,6 +425,13 @@ class Tx:
         )
         return bool(rows[0][0])
 
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version read inside this transaction (None: no such game). After
+        :meth:`lock_game` this is the version no other process can change until commit: the
+        check that the cached game is still current, made under the lock."""
+        rows = await self._c.fetch("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
     async def insert_game(
         self,
         *,

@@ -247,3 +247,10 @@ async def test_try_lock_game_tells_whether_another_process_holds_it(
     await task
     async with b.transaction() as tx:  # released by the commit
         assert await tx.try_lock_game(g1)
+
+
+def test_without_server_binaries_the_fixture_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pg.shutil, "which", lambda name: None)
+    monkeypatch.setattr(pg.glob, "glob", lambda pattern: [])
+    with pytest.raises(pg.Unavailable, match="no PostgreSQL server binaries"), pg.start():
+        pass

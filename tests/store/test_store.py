@@ -306,6 +306,7 @@ async def test_lock_game_makes_the_second_process_wait_for_the_first(
             locked.set()
             await asyncio.sleep(0.3)
             await tx.append_events(gid, 1, [NewEvent("a", "{}")], NOW)
+            await tx.touch(gid, 1, NOW)
             order.append("first commits")
 
     async def second() -> None:
@@ -314,8 +315,10 @@ async def test_lock_game_makes_the_second_process_wait_for_the_first(
             await tx.lock_game(gid)
             order.append("second holds the game")
             # Under the lock, the second reads the first's result and appends after it.
-            seq = await tx._c.fetch("SELECT MAX(seq) FROM events WHERE game_id = ?", (gid,))
-            await tx.append_events(gid, int(seq[0][0]) + 1, [NewEvent("b", "{}")], NOW)
+            version = await tx.game_version(gid)
+            assert version == 2
+            await tx.append_events(gid, 2, [NewEvent("b", "{}")], NOW)
+            await tx.touch(gid, version, NOW)
 
     await asyncio.gather(first(), second())
     assert order == ["first commits", "second holds the game"]
