@@ -211,7 +211,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]:
         """One transaction: everything written through the :class:`Tx` lands, or nothing
-        does (any exception, cancellation included, rolls it back)."""
+        does (any exception, cancellation included, rolls it back). A statement the database
+        refuses ends the transaction (PostgreSQL accepts nothing more in it): let the error
+        leave the ``async with`` and handle it outside."""
 
     @abc.abstractmethod
     async def load(self, game_id: int) -> GameRecord | None:
