@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "health":
         return _health()
     if args.command == "store":
-        from bot.ops.storecopy import copy_main
+        from bot.service.storecopy import copy_main
 
         code, line = copy_main(args.source, args.destination, replace=args.replace)
         print(line, file=sys.stderr if code == 2 else sys.stdout)

@@ -6,7 +6,10 @@ Callers type against :class:`Store` and open one with :func:`open_store`; see
 :mod:`bot.store.pgschema` for the migrations.
 """
 
+# Importing the two stores here registers how each opens (bot.store.store.OPENERS).
+from bot.store.postgres import PgStore
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.sqlite import SQLiteStore
 from bot.store.store import (
     ChannelBusy,
     Conflict,
@@ -45,7 +48,9 @@ __all__ = [
     "IntegrityRefused",
     "MessageRow",
     "NewEvent",
+    "PgStore",
     "ResultRow",
+    "SQLiteStore",
     "SchemaTooNew",
     "SeatRow",
     "Store",

@@ -349,7 +349,12 @@ _V6_STATS_LANGUAGE = (
 _V7_META = (
     # Small facts about the installation itself (e.g. the hash of the last synced command
     # tree), by key. Same name and columns as SQLite's migration 7.
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)",
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )
+    """,
 )
 
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.

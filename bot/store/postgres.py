@@ -19,6 +19,7 @@ import contextlib
 import functools
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -40,7 +41,8 @@ from bot.store.rows import (
     seat_row,
     to_db_time,
 )
-from bot.store.store import COPY_TABLES, Store, StoreKind, Tx
+from bot.store.sql import COPY_TABLES, StoreKind
+from bot.store.store import OPENERS, OpenOptions, Store, Tx
 
 #: The advisory lock key migrations run under (games lock their own positive ids, so this one
 #: is negative and can never be a game's).
@@ -84,8 +86,8 @@ def safe_url(url: str) -> str:
     if parts.password is None:
         return url
     host = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    netloc = f"{parts.username or ''}:***@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 class PgConn:
@@ -287,6 +289,13 @@ class PgStore(Store):
             await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_truncate")
             await conn.execute(f"TRUNCATE {', '.join(present)} RESTART IDENTITY CASCADE")
             await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_truncate")
+
+
+async def _open(target: str | Path, options: OpenOptions) -> Store:
+    return await PgStore.connect(str(target), pool_size=options.pool_size)
+
+
+OPENERS["postgresql"] = _open
 
 
 async def _migrate(pool: asyncpg.Pool, where: str) -> None:

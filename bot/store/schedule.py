@@ -62,7 +62,7 @@ class ScheduleStore:
         self.store = store
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return await self.store._all(sql, params)
+        return await self.store.fetch_all(sql, params)
 
     async def next_due(self) -> datetime | None:
         """The earliest due time of any work (one read of an index's first entry)."""
@@ -159,7 +159,7 @@ class ScheduleTx:
     """Writes for the scheduler, inside a transaction the caller opened."""
 
     def __init__(self, tx: Tx) -> None:
-        self._c = tx._c
+        self._c = tx.connection
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self._c.fetch(sql, params)

@@ -38,7 +38,8 @@ from bot.store.rows import (
     to_db_time,
 )
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
-from bot.store.store import Store, StoreKind, Tx
+from bot.store.sql import StoreKind
+from bot.store.store import OPENERS, OpenOptions, Store, Tx
 
 #: SQLite names a failed unique key by its columns; the shared SQL asks by PostgreSQL's
 #: constraint names, which the PostgreSQL schema gives the same keys.
@@ -238,6 +239,15 @@ class SQLiteStore(Store):
     async def columns(self, table: str) -> list[str]:
         rows = await self._all("SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
         return [str(r[0]) for r in rows]
+
+
+async def _open(target: str | Path, options: OpenOptions) -> Store:
+    return await SQLiteStore.open_file(
+        Path(target), synchronous=options.synchronous, busy_timeout_ms=options.busy_timeout_ms
+    )
+
+
+OPENERS["sqlite"] = _open
 
 
 # ---------------------------------------------------------------------------- migrations

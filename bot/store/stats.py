@@ -44,6 +44,9 @@ _COLS = (
 )
 
 
+_PUT_STATS = upsert_sql("player_stats", [c.strip() for c in _COLS.split(",")], ("game_id", "seat"))
+
+
 def _row(r: Sequence[Any]) -> PlayerStatsRow:
     return PlayerStatsRow(
         game_id=int(r[0]),
@@ -67,8 +70,8 @@ def _row(r: Sequence[Any]) -> PlayerStatsRow:
 
 async def write_player_stats(tx: Tx, rows: Sequence[PlayerStatsRow]) -> None:
     """Insert (or replace) one game's rows, inside the caller's transaction."""
-    await tx._c.executemany(
-        upsert_sql("player_stats", [c.strip() for c in _COLS.split(",")], ("game_id", "seat")),
+    await tx.connection.executemany(
+        _PUT_STATS,
         [
             (
                 r.game_id,
@@ -96,9 +99,9 @@ async def write_player_stats(tx: Tx, rows: Sequence[PlayerStatsRow]) -> None:
 async def delete_player_stats(tx: Tx, game_id: int | None = None) -> None:
     """Forget derived rows (one game, or all of them) before a rebuild."""
     if game_id is None:
-        await tx._c.execute("DELETE FROM player_stats")
+        await tx.connection.execute("DELETE FROM player_stats")
     else:
-        await tx._c.execute("DELETE FROM player_stats WHERE game_id = ?", (game_id,))
+        await tx.connection.execute("DELETE FROM player_stats WHERE game_id = ?", (game_id,))
 
 
 async def player_games(
@@ -113,12 +116,12 @@ async def player_games(
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)
-    return [_row(r) for r in await store._all(sql, params)]
+    return [_row(r) for r in await store.fetch_all(sql, params)]
 
 
 async def guild_player_rows(store: Store, guild_id: int) -> list[PlayerStatsRow]:
     """Every human seat of every finished game in a server (for the leaderboard)."""
-    rows = await store._all(
+    rows = await store.fetch_all(
         f"SELECT {_COLS} FROM player_stats WHERE guild_id = ? AND user_id IS NOT NULL "
         "AND computer IS NULL ORDER BY finished_at",
         (guild_id,),
@@ -128,7 +131,7 @@ async def guild_player_rows(store: Store, guild_id: int) -> list[PlayerStatsRow]
 
 async def finished_without_stats(store: Store) -> list[int]:
     """Finished games whose statistics are missing (e.g. finished before migration 6)."""
-    rows = await store._all(
+    rows = await store.fetch_all(
         "SELECT id FROM games WHERE status = 'finished' AND NOT EXISTS "
         "(SELECT 1 FROM player_stats p WHERE p.game_id = games.id) ORDER BY id"
     )
@@ -136,25 +139,27 @@ async def finished_without_stats(store: Store) -> list[int]:
 
 
 async def finished_games(store: Store) -> list[int]:
-    rows = await store._all("SELECT id FROM games WHERE status = 'finished' ORDER BY id")
+    rows = await store.fetch_all("SELECT id FROM games WHERE status = 'finished' ORDER BY id")
     return [int(r[0]) for r in rows]
 
 
 async def guild_language(store: Store, guild_id: int) -> str | None:
-    row = await store._one("SELECT language FROM guild_language WHERE guild_id = ?", (guild_id,))
+    row = await store.fetch_one(
+        "SELECT language FROM guild_language WHERE guild_id = ?", (guild_id,)
+    )
     return None if row is None else str(row[0])
 
 
 async def all_guild_languages(store: Store) -> dict[int, str]:
-    rows = await store._all("SELECT guild_id, language FROM guild_language")
+    rows = await store.fetch_all("SELECT guild_id, language FROM guild_language")
     return {int(r[0]): str(r[1]) for r in rows}
 
 
 async def set_guild_language(tx: Tx, guild_id: int, language: str | None, now: datetime) -> None:
     if language is None:
-        await tx._c.execute("DELETE FROM guild_language WHERE guild_id = ?", (guild_id,))
+        await tx.connection.execute("DELETE FROM guild_language WHERE guild_id = ?", (guild_id,))
         return
-    await tx._c.execute(
+    await tx.connection.execute(
         "INSERT INTO guild_language (guild_id, language, updated_at) VALUES (?, ?, ?) "
         "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
         "updated_at = excluded.updated_at",
@@ -164,7 +169,7 @@ async def set_guild_language(tx: Tx, guild_id: int, language: str | None, now: d
 
 async def latest_in_channel(store: Store, channel_id: int) -> int | None:
     """The channel's newest game that was dealt or finished (any status), if any."""
-    row = await store._one(
+    row = await store.fetch_one(
         "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' "
         "ORDER BY (status IN ('active')) DESC, id DESC LIMIT 1",
         (channel_id,),
@@ -173,5 +178,5 @@ async def latest_in_channel(store: Store, channel_id: int) -> int | None:
 
 
 async def has_user_settings(store: Store, user_id: int) -> bool:
-    row = await store._one("SELECT 1 FROM user_settings WHERE user_id = ?", (user_id,))
+    row = await store.fetch_one("SELECT 1 FROM user_settings WHERE user_id = ?", (user_id,))
     return row is not None

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.ops.storecopy import CopyError, copy_store, verify_copy
 from bot.service import GameOptions, GameService
 from bot.service.schedule import ScheduleService
+from bot.service.storecopy import CopyError, copy_store, verify_copy
 from bot.store import GameStatus, GuildSettings, Store, UserSettings, open_store
 from bot.store import stats as stats_rows
 from bot.store.schedule import GuildScheduleRow, ScheduleTx, UserScheduleRow

@@ -323,3 +323,13 @@ async def test_lock_game_makes_the_second_process_wait_for_the_first(
     await asyncio.gather(first(), second())
     assert order == ["first commits", "second holds the game"]
     assert [e.kind for e in (await _load(a, gid)).events] == ["a", "b"]
+
+
+async def test_meta_keeps_one_value_per_key(store: Store) -> None:
+    if not await store.columns("meta"):
+        pytest.skip("this SQLite schema has no meta table yet (migration 7)")
+    assert await store.meta("commands") is None
+    async with store.transaction() as tx:
+        await tx.put_meta("commands", "abc")
+        await tx.put_meta("commands", "def")
+    assert await store.meta("commands") == "def"

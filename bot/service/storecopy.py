@@ -7,9 +7,10 @@ messages, results, statistics, schedule rows, user and server settings) is copie
 in one destination transaction: a copy that fails leaves the destination as it was. Then every
 game is loaded from both stores through the service's replay and compared (position, events,
 history, summary), and the destination's own load is checked against a full replay: a copy
-that says "replay equal" is one the bot can run on. The destination must be empty unless
-``replace`` is given (then it is emptied first). Stop the bot while copying: a running bot
-keeps writing to the source.
+that says "replay equal" is one the bot can run on. (It lives with the use cases because it
+replays games through :class:`~bot.service.GameService`; the command line calls it.) The
+destination must be empty unless ``replace`` is given (then it is emptied first). Stop the bot
+while copying: a running bot keeps writing to the source.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Any
 
 from bot.config import is_postgres_url
 from bot.engine.position import to_position
-from bot.service import GameService, errors
+from bot.service import errors
+from bot.service.games import GameService
 from bot.store import Store, StoreError, open_store
 from bot.store.store import COPY_TABLES
 
