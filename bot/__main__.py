@@ -1,5 +1,7 @@
-"""``python -m bot [--sync]`` (or ``mexican-train-bot``): run the bot; ``backup PATH``: copy the
-database; ``health``: ask a running bot's ``/healthz`` (Docker's HEALTHCHECK).
+"""``python -m bot [--sync]`` (or ``mexican-train-bot``): run the bot; ``try``: a game in the
+terminal; ``backup PATH``: copy the database; ``health``: ask a running bot's ``/healthz``
+(Docker's HEALTHCHECK); ``store copy SRC DST``: move the games between an SQLite file and
+PostgreSQL.
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
@@ -52,7 +54,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
-    commands = parser.add_subparsers(dest="command", metavar="{try,backup,health}")
+    commands = parser.add_subparsers(dest="command", metavar="{try,backup,health,store}")
     game = commands.add_parser(
         "try",
         help="play a game in this terminal against computer players (no token, no network)",
@@ -96,11 +98,30 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "health",
         help="ask the running bot's /healthz; exit 0 if it is healthy (for HEALTHCHECK)",
     )
+    store = commands.add_parser("store", help="move the games between databases")
+    store_commands = store.add_subparsers(dest="store_command", metavar="{copy}", required=True)
+    move = store_commands.add_parser(
+        "copy",
+        help="copy every game and setting from SRC to DST, then check each game replays equal",
+        description="Copy every game, event, seat, setting, schedule row and statistic from "
+        "SRC into DST (each an SQLite file or a postgresql:// URL), then load every game "
+        "from both and check they replay equal. Stop the bot first.",
+    )
+    move.add_argument("source", help="the database to copy (SQLite path or postgresql:// URL)")
+    move.add_argument("destination", help="the database to fill (must be empty)")
+    move.add_argument(
+        "--replace", action="store_true", help="delete everything in DST first if it is not empty"
+    )
     return parser
 
 
 def _backup(args: argparse.Namespace) -> int:
     try:
+        if args.database is None and Config.from_env().database_url is not None:
+            return _fail(
+                "MT_DATABASE is a PostgreSQL server: back it up with pg_dump "
+                "(see docs/postgresql.md)"
+            )
         source = args.database or Config.from_env().database
         report = backup(source, args.path, force=args.force)
     except (ConfigError, BackupError) as exc:
@@ -163,6 +184,12 @@ def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
         return _health()
     if args.command == "try":
         return _try(args)
+    if args.command == "store":
+        from bot.service.storecopy import copy_main
+
+        code, line = copy_main(args.source, args.destination, replace=args.replace)
+        print(line, file=sys.stderr if code == 2 else sys.stdout)
+        return code
     try:
         policy = config_error_policy(os.environ)
     except ConfigError as exc:
@@ -196,7 +223,8 @@ def _start(args: argparse.Namespace) -> int:
     try:
         config = Config.from_env()
         token = config.require_token()
-        check_database_dir(config.database)
+        if config.database_url is None:
+            check_database_dir(config.database)
     except ConfigError as exc:
         return _fail(str(exc))
     if args.sync:

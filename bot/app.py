@@ -26,7 +26,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.ui import announcer, language
 from bot.ui.host import Clock, GameBot
 from bot.ui.interactions import answer_error
@@ -72,9 +72,7 @@ class MexicanTrainBot(GameBot):
 
     async def setup_hook(self) -> None:
         cfg = self.config
-        self._store = await Store.open(
-            cfg.database, synchronous=cfg.synchronous, busy_timeout_ms=cfg.busy_timeout_ms
-        )
+        self._store = await open_store(cfg)
         service = GameService(self._store, cache_size=cfg.game_cache, rng=self._rng)
         self.attach(service, ScheduleService(service))
         await self.tree.set_translator(CatalogTranslator())

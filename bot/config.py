@@ -45,6 +45,10 @@ class ConfigError(ValueError):
 class Config:
     #: The SQLite file (``MT_DATABASE``); its directory is created on open.
     database: Path = DEFAULT_DATABASE
+    #: ``MT_DATABASE=postgresql://…`` (or ``postgres://``): the PostgreSQL server to use
+    #: instead of the SQLite file (see docs/postgresql.md). Kept out of ``repr``: a URL may
+    #: carry a password.
+    database_url: str | None = dataclasses.field(default=None, repr=False)
     #: ``MT_SQLITE_SYNCHRONOUS``: FULL (default) fsyncs the WAL on every commit, so a move the
     #: bot has acknowledged survives a power cut too; NORMAL survives a killed process but may
     #: lose the last commits on a power cut or OS crash (never corrupting the file).
@@ -111,8 +115,10 @@ class Config:
         sync = env.get("MT_SQLITE_SYNCHRONOUS", "FULL").strip().upper()
         if sync not in ("NORMAL", "FULL"):
             raise ConfigError(f"MT_SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {sync!r}")
+        database, database_url = _database(env.get("MT_DATABASE"))
         return cls(
-            database=Path(env.get("MT_DATABASE") or DEFAULT_DATABASE),
+            database=database,
+            database_url=database_url,
             synchronous="FULL" if sync == "FULL" else "NORMAL",
             busy_timeout_ms=_int(env, "MT_SQLITE_BUSY_MS", 5000, low=0),
             game_cache=_int(env, "MT_GAME_CACHE", DEFAULT_GAME_CACHE, low=1),
@@ -148,6 +154,41 @@ def config_error_policy(env: Mapping[str, str]) -> Literal["exit", "wait"]:
     if raw == "wait":
         return "wait"
     raise ConfigError(f"MT_ON_CONFIG_ERROR must be exit or wait, not {raw!r}")
+
+
+#: The URL schemes that choose the PostgreSQL store (libpq's two spellings).
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def is_postgres_url(target: str) -> bool:
+    """Whether ``MT_DATABASE`` names a PostgreSQL server rather than an SQLite file."""
+    scheme, sep, _ = target.strip().partition("://")
+    return bool(sep) and scheme.lower() in POSTGRES_SCHEMES
+
+
+def _database(raw: str | None) -> tuple[Path, str | None]:
+    """``MT_DATABASE``: a path (SQLite) or a ``postgresql://`` URL; another URL is refused
+    rather than taken for a strangely named file."""
+    value = (raw or "").strip()
+    if not value:
+        return DEFAULT_DATABASE, None
+    if is_postgres_url(value):
+        parts = urlsplit(value)
+        try:
+            parts.port  # noqa: B018 - parsing the port is the check
+        except ValueError:
+            raise ConfigError(
+                "MT_DATABASE has a PostgreSQL URL with a bad port; write it as "
+                "postgresql://user:password@host:5432/dbname"
+            ) from None
+        return DEFAULT_DATABASE, value
+    scheme, sep, _ = value.partition("://")
+    if sep and scheme.isidentifier():
+        raise ConfigError(
+            f"MT_DATABASE is a {scheme}:// URL, but the bot stores games only in SQLite (a file "
+            "path) or PostgreSQL (a postgresql:// URL)"
+        )
+    return Path(value), None
 
 
 def check_database_dir(database: Path) -> None:

@@ -55,8 +55,6 @@ NEVER: set[tuple[str, str]] = {("service", "renderers"), ("store", "renderers")}
 LONG_FILES: dict[str, str] = {
     "bot/engine/round.py": "the Round state machine; the engine helper is changing it now "
     "(split it after that work lands: legality vs. applying a move)",
-    "bot/store/store.py": "the SQLite store; the PostgreSQL helper is changing it now "
-    "(split it with the second store: schema, reads, the transaction)",
 }
 
 

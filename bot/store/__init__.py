@@ -1,17 +1,25 @@
-"""Persistence: one SQLite file holding games, seats, the append-only event log and settings.
+"""Persistence: games, seats, the append-only event log and settings, in SQLite (one file, the
+default) or PostgreSQL (one server several bot processes share).
 
-See :mod:`bot.store.store` for the guarantees and :mod:`bot.store.schema` for the migrations.
+Callers type against :class:`Store` and open one with :func:`open_store`; see
+:mod:`bot.store.store` for the guarantees both keep, :mod:`bot.store.schema` and
+:mod:`bot.store.pgschema` for the migrations.
 """
 
+# Importing the two stores here registers how each opens (bot.store.store.OPENERS).
+from bot.store.postgres import PgStore
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.sqlite import SQLiteStore
 from bot.store.store import (
     ChannelBusy,
     Conflict,
+    DueRow,
     EventRow,
     GameRecord,
     GameRow,
     GameStatus,
     GuildSettings,
+    IntegrityRefused,
     MessageRow,
     NewEvent,
     ResultRow,
@@ -22,6 +30,7 @@ from bot.store.store import (
     Tx,
     UserSettings,
     from_db_time,
+    open_store,
     to_db_time,
 )
 
@@ -30,14 +39,18 @@ __all__ = [
     "SCHEMA_VERSION",
     "ChannelBusy",
     "Conflict",
+    "DueRow",
     "EventRow",
     "GameRecord",
     "GameRow",
     "GameStatus",
     "GuildSettings",
+    "IntegrityRefused",
     "MessageRow",
     "NewEvent",
+    "PgStore",
     "ResultRow",
+    "SQLiteStore",
     "SchemaTooNew",
     "SeatRow",
     "Store",
@@ -45,5 +58,6 @@ __all__ = [
     "Tx",
     "UserSettings",
     "from_db_time",
+    "open_store",
     "to_db_time",
 ]

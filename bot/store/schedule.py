@@ -2,32 +2,32 @@
 mode, servers' defaults, nudges, and the latest table message of each game.
 
 Migration 5 made the tables (see :mod:`bot.store.schema`). This module is part of the store:
-it reads on the store's reader and writes inside a :meth:`Store.transaction` on its writer,
-like :mod:`bot.store.store`, and knows rows, not rules.
+it reads through the store and writes inside a :meth:`Store.transaction`, in the SQL both
+databases share (like :mod:`bot.store.store`), and knows rows, not rules.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from bot.store.store import MessageRow, Store, Tx, from_db_time, to_db_time
+from bot.store.rows import DueRow, due_row
+from bot.store.store import MessageRow, Store, Tx, from_db_time, to_db_time, upsert_sql
+
+__all__ = [
+    "TURN_KINDS",
+    "DueRow",
+    "GameScheduleRow",
+    "GuildScheduleRow",
+    "ScheduleStore",
+    "ScheduleTx",
+    "UserScheduleRow",
+]
 
 #: Due work that belongs to the current turn (rewritten when the turn changes).
 TURN_KINDS = ("timeout", "remind", "away")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class DueRow:
-    """One piece of work: ``kind`` for ``game_id`` at ``due_at``, planned for ``turn_key``."""
-
-    game_id: int
-    kind: str
-    turn_key: str
-    user_id: int | None
-    due_at: datetime
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -55,12 +55,8 @@ class GuildScheduleRow:
     stall_days: int = 14
 
 
-def _due(r: Sequence[Any]) -> DueRow:
-    return DueRow(r[0], r[1], r[2], r[3], from_db_time(r[4]))
-
-
 class ScheduleStore:
-    """Reads (on the store's reader connection) for the scheduler."""
+    """Reads for the scheduler."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -73,13 +69,19 @@ class ScheduleStore:
         rows = await self._all("SELECT MIN(due_at) FROM due_work")
         return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
 
+    async def claim_due(
+        self, now: datetime, limit: int, owner: str, lease: timedelta
+    ) -> list[DueRow]:
+        """Due rows handed to this process alone for ``lease``: see :meth:`Store.claim_due`."""
+        return await self.store.claim_due(now, limit, owner, lease)
+
     async def due(self, now: datetime, limit: int) -> list[DueRow]:
         rows = await self._all(
             "SELECT game_id, kind, turn_key, user_id, due_at FROM due_work "
             "WHERE due_at <= ? ORDER BY due_at LIMIT ?",
             (to_db_time(now), limit),
         )
-        return [_due(r) for r in rows]
+        return [due_row(r) for r in rows]
 
     async def work_for(self, game_id: int) -> list[DueRow]:
         rows = await self._all(
@@ -87,7 +89,7 @@ class ScheduleStore:
             "ORDER BY due_at",
             (game_id,),
         )
-        return [_due(r) for r in rows]
+        return [due_row(r) for r in rows]
 
     async def game_schedule(self, game_id: int) -> GameScheduleRow:
         rows = await self._all(
@@ -148,6 +150,11 @@ class ScheduleStore:
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
+_PUT_DUE = upsert_sql(
+    "due_work", ("game_id", "kind", "turn_key", "user_id", "due_at"), ("game_id", "kind")
+)
+
+
 class ScheduleTx:
     """Writes for the scheduler, inside a transaction the caller opened."""
 
@@ -155,7 +162,7 @@ class ScheduleTx:
         self._c = tx.connection
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self._c.execute_fetchall(sql, params))
+        return await self._c.fetch(sql, params)
 
     async def turn_work_keys(self, game_id: int) -> dict[str, str]:
         marks = ",".join("?" * len(TURN_KINDS))
@@ -173,25 +180,23 @@ class ScheduleTx:
 
     async def put_dues(self, rows: Sequence[DueRow]) -> None:
         await self._c.executemany(
-            "INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            _PUT_DUE,
             [(r.game_id, r.kind, r.turn_key, r.user_id, to_db_time(r.due_at)) for r in rows],
         )
 
     async def put_due(self, row: DueRow) -> None:
         await self._c.execute(
-            "INSERT OR REPLACE INTO due_work (game_id, kind, turn_key, user_id, due_at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            _PUT_DUE,
             (row.game_id, row.kind, row.turn_key, row.user_id, to_db_time(row.due_at)),
         )
 
     async def finish_due(self, row: DueRow) -> bool:
         """Remove a row if it is still the one that was read (same plan, same time)."""
-        cur = await self._c.execute(
+        changed = await self._c.execute(
             "DELETE FROM due_work WHERE game_id = ? AND kind = ? AND turn_key = ? AND due_at = ?",
             (row.game_id, row.kind, row.turn_key, to_db_time(row.due_at)),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def finish_away(self, game_id: int, user_id: int) -> None:
         await self._c.execute(
@@ -201,20 +206,20 @@ class ScheduleTx:
 
     async def move_due(self, row: DueRow, turn_key: str, due_at: datetime) -> bool:
         """Re-plan a row (a reminder waiting out quiet hours, a stall warning given)."""
-        cur = await self._c.execute(
+        changed = await self._c.execute(
             "UPDATE due_work SET turn_key = ?, due_at = ? "
             "WHERE game_id = ? AND kind = ? AND turn_key = ? AND due_at = ?",
             (turn_key, to_db_time(due_at), row.game_id, row.kind, row.turn_key,
              to_db_time(row.due_at)),
         )  # fmt: skip
-        return cur.rowcount == 1
+        return changed == 1
 
     async def turn_facts(self, game_id: int, user_id: int) -> tuple[bool, int, bool, int | None]:
         """For planning a turn: (reminders on, reminder_after_s, away, game remind_before_s)."""
         rows = await self._rows(
             "SELECT COALESCE(us.reminders, 1), COALESCE(us.reminder_after_s, 43200), "
             "COALESCE(sc.away, 0), gs.remind_before_s "
-            "FROM (SELECT ? AS uid, ? AS gid) AS k "
+            "FROM (SELECT CAST(? AS BIGINT) AS uid, CAST(? AS BIGINT) AS gid) AS k "
             "LEFT JOIN user_settings us ON us.user_id = k.uid "
             "LEFT JOIN user_schedule sc ON sc.user_id = k.uid "
             "LEFT JOIN game_schedule gs ON gs.game_id = k.gid",
@@ -225,23 +230,32 @@ class ScheduleTx:
 
     async def put_game_schedule(self, row: GameScheduleRow) -> None:
         await self._c.execute(
-            "INSERT OR REPLACE INTO game_schedule (game_id, timeout_policy, replace_after, "
-            "remind_before_s) VALUES (?, ?, ?, ?)",
+            upsert_sql(
+                "game_schedule",
+                ("game_id", "timeout_policy", "replace_after", "remind_before_s"),
+                ("game_id",),
+            ),
             (row.game_id, row.timeout_policy, row.replace_after, row.remind_before_s),
         )
 
     async def put_user_schedule(self, row: UserScheduleRow, now: datetime) -> None:
         await self._c.execute(
-            "INSERT OR REPLACE INTO user_schedule (user_id, quiet_start, quiet_end, remind_dm, "
-            "away, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+            upsert_sql(
+                "user_schedule",
+                ("user_id", "quiet_start", "quiet_end", "remind_dm", "away", "updated_at"),
+                ("user_id",),
+            ),
             (row.user_id, row.quiet_start, row.quiet_end, int(row.remind_dm), int(row.away),
              to_db_time(now)),
         )  # fmt: skip
 
     async def put_guild_schedule(self, row: GuildScheduleRow, now: datetime) -> None:
         await self._c.execute(
-            "INSERT OR REPLACE INTO guild_schedule (guild_id, deadline_s, timeout_policy, "
-            "stall_days, updated_at) VALUES (?, ?, ?, ?, ?)",
+            upsert_sql(
+                "guild_schedule",
+                ("guild_id", "deadline_s", "timeout_policy", "stall_days", "updated_at"),
+                ("guild_id",),
+            ),
             (row.guild_id, row.deadline_s, row.timeout_policy, row.stall_days, to_db_time(now)),
         )
 
@@ -250,8 +264,11 @@ class ScheduleTx:
     ) -> None:
         """Note a reminder or nudge sent (v3's ``reminders`` table: one row per kind)."""
         await self._c.execute(
-            "INSERT OR REPLACE INTO reminders (game_id, user_id, kind, due_at, sent_at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            upsert_sql(
+                "reminders",
+                ("game_id", "user_id", "kind", "due_at", "sent_at"),
+                ("game_id", "user_id", "kind"),
+            ),
             (game_id, user_id, kind, to_db_time(due_at), to_db_time(sent_at)),
         )
 
@@ -259,7 +276,8 @@ class ScheduleTx:
         """Upsert (game, kind, channel, message) rows, skipping games that no longer exist."""
         await self._c.executemany(
             "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
-            "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) "
+            "SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+            "CAST(? AS TEXT) WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) "
             "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
             "message_id = excluded.message_id, updated_at = excluded.updated_at",
             [(g, k, c, m, to_db_time(now), g) for g, k, c, m in rows],

@@ -1,7 +1,8 @@
 """Rows for statistics, leaderboards and the server's language (tables of migration 6).
 
-Kept apart from :mod:`bot.store.store` so the feature's SQL is in one place; it uses the
-store's reader and a transaction's writer like the store itself does (same package). The
+Kept apart from :mod:`bot.store.store` so the feature's SQL is in one place; it reads through
+the store and writes through a transaction like the store itself does (same package, same SQL
+for both databases). The
 ``player_stats`` rows are derived from the event log (see :mod:`bot.service.stats`): they can
 be deleted and rebuilt at any time.
 """
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.store.store import Store, Tx, from_db_time, to_db_time
+from bot.store.store import Store, Tx, from_db_time, to_db_time, upsert_sql
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -43,6 +44,9 @@ _COLS = (
 )
 
 
+_PUT_STATS = upsert_sql("player_stats", [c.strip() for c in _COLS.split(",")], ("game_id", "seat"))
+
+
 def _row(r: Sequence[Any]) -> PlayerStatsRow:
     return PlayerStatsRow(
         game_id=int(r[0]),
@@ -67,8 +71,7 @@ def _row(r: Sequence[Any]) -> PlayerStatsRow:
 async def write_player_stats(tx: Tx, rows: Sequence[PlayerStatsRow]) -> None:
     """Insert (or replace) one game's rows, inside the caller's transaction."""
     await tx.connection.executemany(
-        f"INSERT OR REPLACE INTO player_stats ({_COLS}) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        _PUT_STATS,
         [
             (
                 r.game_id,

@@ -1,4 +1,6 @@
-"""Fixtures for service tests: a real SQLite file per test, a fake clock, seeded deals."""
+"""Fixtures for service tests: a real database per test (an SQLite file, and a PostgreSQL
+database when a server can run here: ``store`` is parametrized over both through the
+project-wide ``db_target``), a fake clock, seeded deals."""
 
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(db_path, synchronous="NORMAL")
+async def store(db_target: str | Path) -> AsyncIterator[Store]:
+    s = await Store.open(db_target, synchronous="NORMAL")
     try:
         yield s
     finally:

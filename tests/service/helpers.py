@@ -8,6 +8,7 @@ from typing import Any
 from bot.engine import Move, Play
 from bot.engine.ai import Level
 from bot.service import GameService, Outcome
+from bot.store import Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, NAMES
 
@@ -55,3 +56,10 @@ async def play_turn(svc: GameService, gid: int, clock: FakeClock) -> Outcome:
     assert turn is not None and turn.user_id is not None, "a human should be to play"
     view = await svc.seat_view(gid, turn.user_id)
     return await svc.move(gid, turn.user_id, pick(view.legal), clock.tick())
+
+
+async def raw_sql(store: Store, sql: str, params: Sequence[Any] = ()) -> int:
+    """Run one statement as someone editing the database by hand would (either store; ``?``
+    placeholders): for tests that damage a game on purpose. Rows changed."""
+    async with store.transaction() as tx:
+        return await tx._c.execute(sql, params)

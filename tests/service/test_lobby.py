@@ -282,10 +282,10 @@ async def test_user_settings(service: GameService, clock: FakeClock) -> None:
     assert await service.user_settings(ALICE) == s
 
 
-async def test_lobby_state_survives_a_restart(db_path: Path, clock: FakeClock) -> None:
-    async with await Store.open(db_path) as store:
+async def test_lobby_state_survives_a_restart(db_target: str | Path, clock: FakeClock) -> None:
+    async with await Store.open(db_target) as store:
         gid = (await new_game(GameService(store), clock, computers=1, start=False)).game.id
-    async with await Store.open(db_path) as store:
+    async with await Store.open(db_target) as store:
         svc = GameService(store)
         g = await svc.game(gid)
         assert [p.name for p in g.players] == ["Alice", "Bob", "CPU 1"]

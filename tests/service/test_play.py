@@ -17,7 +17,7 @@ from bot.service.replay import replay_game
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
-from tests.service.helpers import new_game, pick, play_turn
+from tests.service.helpers import new_game, pick, play_turn, raw_sql
 
 
 async def _events(store: Store, gid: int) -> int:
@@ -350,8 +350,10 @@ async def test_stale_buttons_are_refused(service: GameService, clock: FakeClock)
     assert out.game.version == version + 1
 
 
-async def test_restart_mid_round_gives_the_identical_game(db_path: Path, clock: FakeClock) -> None:
-    async with await Store.open(db_path) as store:
+async def test_restart_mid_round_gives_the_identical_game(
+    db_target: str | Path, clock: FakeClock
+) -> None:
+    async with await Store.open(db_target) as store:
         svc = GameService(store, rng=random.Random(2))
         gid = (await new_game(svc, clock, computers=1, preset="standard")).game.id
         for _ in range(15):
@@ -361,7 +363,7 @@ async def test_restart_mid_round_gives_the_identical_game(db_path: Path, clock: 
         before = to_position(cached)
         history = await svc.history(gid)
         turn = await svc.whose_turn(gid)
-    async with await Store.open(db_path) as store:
+    async with await Store.open(db_target) as store:
         svc = GameService(store, rng=random.Random(2))
         assert svc.cached(gid) is None
         assert await svc.whose_turn(gid) == turn
@@ -404,7 +406,7 @@ async def test_cache_equals_replay_across_rounds(
     "rounds", ["not json", "[]", '[{"scores": [1], "went_out": 0}]', '{"a": 1}']
 )
 async def test_a_bad_round_snapshot_falls_back_to_a_full_replay(
-    service: GameService, store: Store, clock: FakeClock, db_path: Path, rounds: str
+    service: GameService, store: Store, clock: FakeClock, rounds: str
 ) -> None:
     gid = (
         await new_game(service, clock, computers=1, preset="standard", house_rules={"rounds": 3})
@@ -416,12 +418,9 @@ async def test_a_bad_round_snapshot_falls_back_to_a_full_replay(
     assert before is not None
     record = await store.load(gid)
     assert record is not None and record.snapshot is not None
-    conn = sqlite3.connect(db_path)
-    conn.execute(
-        "UPDATE round_snapshots SET rounds = ? WHERE seq = ?", (rounds, record.snapshot[0])
+    await raw_sql(
+        store, "UPDATE round_snapshots SET rounds = ? WHERE seq = ?", (rounds, record.snapshot[0])
     )
-    conn.commit()
-    conn.close()
     fresh = GameService(store)
     await fresh.whose_turn(gid)
     again = fresh.cached(gid)
@@ -429,7 +428,7 @@ async def test_a_bad_round_snapshot_falls_back_to_a_full_replay(
 
 
 async def test_verify_catches_a_snapshot_that_lies(
-    service: GameService, store: Store, clock: FakeClock, db_path: Path
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     gid = (
         await new_game(service, clock, computers=1, preset="standard", house_rules={"rounds": 3})
@@ -437,12 +436,10 @@ async def test_verify_catches_a_snapshot_that_lies(
     while not (await play_turn(service, gid, clock)).rounds_ended:
         pass
     await service.verify_game(gid)
-    conn = sqlite3.connect(db_path)
-    conn.execute(
-        'UPDATE round_snapshots SET rounds = \'[{"scores":[0,0,0],"went_out":0}]\' WHERE seq > 2'
+    await raw_sql(
+        store,
+        'UPDATE round_snapshots SET rounds = \'[{"scores":[0,0,0],"went_out":0}]\' WHERE seq > 2',
     )
-    conn.commit()
-    conn.close()
     with pytest.raises(errors.GameCorrupt, match="disagrees"):
         await service.verify_game(gid)
 

@@ -97,8 +97,8 @@ class Rig:
 
 
 @pytest.fixture
-async def rig(db_path: Path, clock: FakeClock) -> AsyncIterator[Rig]:
-    store = await Store.open(db_path, synchronous="NORMAL")
+async def rig(db_target: str | Path, clock: FakeClock) -> AsyncIterator[Rig]:
+    store = await Store.open(db_target, synchronous="NORMAL")
     try:
         yield Rig(store, clock)
     finally:
@@ -332,16 +332,16 @@ async def test_timeout_replace_after_two_misses_in_a_row(rig: Rig) -> None:
 
 
 async def test_restart_sends_a_reminder_due_while_down_once(
-    db_path: Path, clock: FakeClock
+    db_target: str | Path, clock: FakeClock
 ) -> None:
-    store = await Store.open(db_path, synchronous="NORMAL")
+    store = await Store.open(db_target, synchronous="NORMAL")
     rig = Rig(store, clock)
     gid = await rig.new_game()
     uid = await rig.to_move(gid)
     await store.close()
     clock.tick(13 * 3600)  # down while the reminder fell due
     for attempt in range(2):
-        store = await Store.open(db_path, synchronous="NORMAL")
+        store = await Store.open(db_target, synchronous="NORMAL")
         try:
             rig = Rig(store, clock)
             told = await rig.tick()
@@ -354,14 +354,16 @@ async def test_restart_sends_a_reminder_due_while_down_once(
             await store.close()
 
 
-async def test_restart_plays_a_timeout_due_while_down_once(db_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(db_path, synchronous="NORMAL")
+async def test_restart_plays_a_timeout_due_while_down_once(
+    db_target: str | Path, clock: FakeClock
+) -> None:
+    store = await Store.open(db_target, synchronous="NORMAL")
     rig = Rig(store, clock)
     gid = await rig.new_game()
     uid = await rig.to_move(gid)
     await store.close()
     clock.tick(30 * 3600)  # the reminder and the deadline both passed meanwhile
-    store = await Store.open(db_path, synchronous="NORMAL")
+    store = await Store.open(db_target, synchronous="NORMAL")
     try:
         rig = Rig(store, clock)
         told = await rig.tick()
@@ -369,7 +371,7 @@ async def test_restart_plays_a_timeout_due_while_down_once(db_path: Path, clock:
         assert [type(n) for n in told] == [TurnPlayed]
         assert isinstance(told[0], TurnPlayed) and told[0].player.user_id == uid
         await store.close()
-        store = await Store.open(db_path, synchronous="NORMAL")
+        store = await Store.open(db_target, synchronous="NORMAL")
         rig = Rig(store, clock)
         assert await rig.tick() == []
         assert (await rig.games.game(gid)).turn != told[0].player

@@ -1,29 +1,29 @@
-"""The store on real files: pragmas, migrations, the log's guarantees, settings."""
+"""What both stores must do, run against each (``store`` is parametrized over an SQLite file
+and a fresh PostgreSQL database): the event log's guarantees, settings, scheduled work, and
+two stores over one database behaving as two processes would. Each store's own matters
+(pragmas, migrations, leases) are in test_sqlite.py and test_postgres.py."""
 
 from __future__ import annotations
 
-import json
-import random
-import sqlite3
-from datetime import UTC, datetime
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE, Config, ConfigError
-from bot.engine import PRESETS, Match
-from bot.service import GameService
 from bot.store import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
     ChannelBusy,
     Conflict,
+    GameRecord,
     GuildSettings,
+    IntegrityRefused,
     NewEvent,
-    SchemaTooNew,
     Store,
     UserSettings,
 )
+from bot.store.schedule import ScheduleStore
+from bot.store.store import COPY_TABLES
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -35,34 +35,12 @@ async def _game(store: Store, channel: int = 5) -> int:
             channel_id=channel,
             host_id=9,
             preset="standard",
-            rules_json=PRESETS["standard"].to_json(),
+            rules_json="{}",
             engine_version=1,
             turn_deadline_s=None,
             hints=True,
             now=NOW,
         )
-
-
-async def _pragma(store: Store, name: str) -> object:
-    rows = list(await store._writer.execute_fetchall(f"PRAGMA {name}"))
-    return rows[0][0]
-
-
-async def test_open_creates_directory_and_sets_pragmas(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "er" / "db.sqlite3"
-    async with await Store.open(path, synchronous="FULL") as store:
-        assert path.exists()
-        assert await _pragma(store, "journal_mode") == "wal"
-        assert await _pragma(store, "foreign_keys") == 1
-        assert await _pragma(store, "synchronous") == 2  # FULL
-        assert await _pragma(store, "busy_timeout") == 5000
-        assert await _pragma(store, "user_version") == SCHEMA_VERSION
-        assert await store.integrity_check() == "ok"
-
-
-async def test_reader_cannot_write(store: Store) -> None:
-    with pytest.raises(sqlite3.OperationalError):
-        await store._reader.execute("DELETE FROM games")
 
 
 async def test_one_unfinished_game_per_channel_is_enforced_by_the_database(store: Store) -> None:
@@ -97,19 +75,6 @@ async def test_stale_version_conflicts_and_rolls_back(store: Store) -> None:
             await tx.touch(gid, 1, NOW)
     assert await store.last_seq(gid) == 0
     assert await store.version(gid) == 2
-
-
-async def test_event_log_is_append_only(store: Store) -> None:
-    gid = await _game(store)
-    async with store.transaction() as tx:
-        await tx.append_events(gid, 1, [NewEvent("x", "{}")], NOW)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with store.transaction() as tx:
-            await store._writer.execute("UPDATE events SET payload = '[]'")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with store.transaction() as tx:
-            await store._writer.execute("DELETE FROM events")
-    assert await store.last_seq(gid) == 1
 
 
 async def test_exception_inside_a_transaction_rolls_back(store: Store) -> None:
@@ -152,144 +117,219 @@ async def test_settings_and_messages_round_trip(store: Store) -> None:
     assert (msg.kind, msg.channel_id, msg.message_id) == ("table", 5, 101)
 
 
-# ---------------------------------------------------------------------------- migrations
+async def test_the_event_log_is_append_only(store: Store) -> None:
+    gid = await _game(store)
+    async with store.transaction() as tx:
+        await tx.append_events(gid, 1, [NewEvent("x", "{}")], NOW)
+    for sql in ("UPDATE events SET payload = '[]'", "DELETE FROM events"):
+        with pytest.raises(IntegrityRefused, match="append-only") as refused:
+            async with store.transaction() as tx:
+                await tx._c.execute(sql)
+        assert refused.value.constraint == "events_append_only"
+    assert await store.last_seq(gid) == 1
+    assert [e.payload for e in (await _load(store, gid)).events] == ["{}"]
 
 
-def _make_v1_file(path: Path) -> tuple[Match, list[str]]:
-    """A database as release 1 left it: schema v1 and a game in the middle of a round."""
-    rules = PRESETS["quick"]
-    names = ["Alice", "Bob"]
-    match = Match(rules, names)
-    match.start_round(match.shuffle(random.Random(3)))
-    assert match.round is not None
-    for _ in range(6):
-        match.apply(match.round.legal_moves()[0])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("BEGIN")
-    for sql in MIGRATIONS[0]:
-        conn.execute(sql)
-    conn.execute("PRAGMA user_version = 1")
-    at = NOW.isoformat(timespec="microseconds")
-    conn.execute(
-        "INSERT INTO games (id, guild_id, channel_id, host_id, preset, rules, engine_version, "
-        "status, version, turn_seat, round_no, created_at, updated_at) "
-        "VALUES (1, 10, 20, 11, 'quick', ?, 1, 'active', 5, ?, 0, ?, ?)",
-        (rules.to_json(), match.current_seat, at, at),
-    )
-    for seat, (uid, name) in enumerate([(11, "Alice"), (22, "Bob")]):
-        conn.execute(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, computer, joined_at) "
-            "VALUES (1, ?, ?, ?, NULL, ?)",
-            (seat, uid, name, at),
-        )
-    payloads = ['{"seats":[]}'] + [json.dumps(d) for d in match.event_dicts()]
-    kinds = ["start"] + [d["kind"] for d in match.event_dicts()]
-    for seq, (kind, payload) in enumerate(zip(kinds, payloads, strict=True), start=1):
-        conn.execute(
-            "INSERT INTO events (game_id, seq, kind, payload, actor, at) "
-            "VALUES (1, ?, ?, ?, NULL, ?)",
-            (seq, kind, payload, at),
-        )
-    conn.execute("COMMIT")
-    conn.close()
-    return match, match.history()
+async def _load(store: Store, gid: int) -> GameRecord:
+    record = await store.load(gid)
+    assert record is not None
+    return record
 
 
-async def test_a_version_1_database_is_upgraded_and_its_games_still_load(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    match, history = _make_v1_file(path)
-    async with await Store.open(path) as store:
-        version = await _pragma(store, "user_version")
-        assert version == SCHEMA_VERSION
-        tables = {
-            r[0]
-            for r in await store._writer.execute_fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            )
-        }
-        assert {
-            "user_settings",
-            "guild_settings",
-            "messages",
-            "reminders",
-            "results",
-            "round_snapshots",
-        } <= tables
-        row = await store.game(1)
-        assert row is not None and row.deadline_at is None and row.version == 5
-        svc = GameService(store, rng=random.Random(1))
-        assert await svc.history(1) == history
-        turn = await svc.whose_turn(1)
-        assert turn is not None and turn.user_id is not None
-        view = await svc.seat_view(1, turn.user_id)
-        out = await svc.move(1, turn.user_id, view.legal[0], NOW)
-        assert out.steps[0].seq == 1 + len(match.events) + 1
-        assert await store.integrity_check() == "ok"
-    # Opening again is a no-op: nothing left to migrate.
-    async with await Store.open(path) as store:
-        assert await _pragma(store, "user_version") == SCHEMA_VERSION
+async def test_a_cancelled_transaction_leaves_nothing(store: Store) -> None:
+    gid = await _game(store)
+    inside = asyncio.Event()
+
+    async def slow() -> None:
+        async with store.transaction() as tx:
+            await tx.append_events(gid, 1, [NewEvent("x", "{}")], NOW)
+            inside.set()
+            await asyncio.sleep(30)
+
+    task = asyncio.create_task(slow())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await store.last_seq(gid) == 0
+    async with store.transaction() as tx:  # and the store goes on working
+        await tx.append_events(gid, 1, [NewEvent("y", "{}")], NOW)
+    assert await store.last_seq(gid) == 1
 
 
-async def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "new.sqlite3"
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    conn.close()
-    with pytest.raises(SchemaTooNew, match=f"version {SCHEMA_VERSION + 1}.*newer release"):
-        await Store.open(path)
-    conn = sqlite3.connect(path)  # untouched: not switched to WAL, version as it was
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
-    conn.close()
-
-
-async def test_two_stores_migrating_one_new_file_apply_each_migration_once(
-    tmp_path: Path,
+async def test_a_load_is_one_snapshot_with_seats_events_and_the_latest_round_snapshot(
+    store: Store,
 ) -> None:
-    import asyncio
+    gid = await _game(store)
+    async with store.transaction() as tx:
+        await tx.insert_seat(gid, 0, user_id=11, display_name="Alice", computer=None, now=NOW)
+        await tx.insert_seat(gid, 1, user_id=None, display_name="Bot", computer="easy", now=NOW)
+        await tx.append_events(gid, 1, [NewEvent("a", '{"n": 1}', 11), NewEvent("b", "{}")], NOW)
+        await tx.put_snapshots(gid, [(1, "[]"), (2, '[{"x": 1}]')])
+        await tx.put_snapshots(gid, [(2, '[{"x": 2}]')])  # replaced, not added
+        await tx.touch(gid, 1, NOW, status="active", turn_seat=0, round_no=0, hints=False)
+    record = await _load(store, gid)
+    assert record.game.status == "active" and record.game.version == 2
+    assert record.game.hints is False and record.game.turn_seat == 0
+    assert [(s.seat, s.user_id, s.computer) for s in record.seats] == [
+        (0, 11, None),
+        (1, None, "easy"),
+    ]
+    assert [(e.seq, e.kind, e.payload, e.actor) for e in record.events] == [
+        (1, "a", '{"n": 1}', 11),
+        (2, "b", "{}", None),
+    ]
+    assert record.snapshot == (2, '[{"x": 2}]')
+    assert await store.load(gid + 1000) is None
+    assert await store.computer_turns() == []
+    assert [g.id for g in await store.unfinished_for_user(11)] == [gid]
+    assert await store.count_games() == {"active": 1}
 
-    path = tmp_path / "both.sqlite3"
-    a, b = await asyncio.gather(Store.open(path), Store.open(path))
+
+async def test_a_new_game_gets_its_stall_date_in_the_stored_format(store: Store) -> None:
+    """The triggers that plan stall work compute dates inside the database: both databases
+    must write the same text (milliseconds kept, as SQLite's strftime does)."""
+    at = datetime(2025, 3, 1, 12, 0, 0, 123456, tzinfo=UTC)
+    async with store.transaction() as tx:
+        gid = await tx.insert_game(
+            guild_id=1, channel_id=5, host_id=9, preset="standard", rules_json="{}",
+            engine_version=1, turn_deadline_s=None, hints=True, now=at,
+        )  # fmt: skip
+    [work] = await ScheduleStore(store).work_for(gid)
+    assert (work.kind, work.turn_key) == ("stall", "warn")
+    assert work.due_at == datetime(2025, 3, 15, 12, 0, 0, 123000, tzinfo=UTC)
+    later = at + timedelta(days=1, microseconds=999)
+    async with store.transaction() as tx:
+        await tx.touch(gid, 1, later)
+    [work] = await ScheduleStore(store).work_for(gid)
+    assert work.due_at == datetime(2025, 3, 16, 12, 0, 0, 124000, tzinfo=UTC)
+    async with store.transaction() as tx:
+        await tx.touch(gid, 2, later, status="finished")
+    assert await ScheduleStore(store).work_for(gid) == []
+
+
+async def test_whole_tables_read_back_for_copying(store: Store) -> None:
+    assert await store.is_empty()
+    gid = await _game(store)
+    assert not await store.is_empty()
+    assert await store.game_ids() == [gid]
+    cols = await store.columns("games")
+    assert cols[:3] == ["id", "guild_id", "channel_id"]
+    [row] = await store.table_rows("games", cols)
+    assert row[0] == gid and row[cols.index("status")] == "lobby"
+    assert await store.columns("no_such_table") == []
+    assert "events" in COPY_TABLES
+    with pytest.raises(ValueError, match="not a table"):
+        await store.table_rows("sqlite_master", ["name"])
+
+
+# ---------------------------------------------------------------------------- two stores
+
+
+@pytest.fixture
+async def two(db_target: str | Path) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores over one database: what two bot processes would hold."""
+    a = await Store.open(db_target, synchronous="NORMAL")
+    b = await Store.open(db_target, synchronous="NORMAL")
     try:
-        assert await a.integrity_check() == "ok"
-        assert await _pragma(b, "user_version") == SCHEMA_VERSION
+        yield a, b
     finally:
         await a.close()
         await b.close()
 
 
-# ---------------------------------------------------------------------------- configuration
+async def test_two_stores_appending_the_same_seq_one_lands_one_conflicts(
+    two: tuple[Store, Store],
+) -> None:
+    a, b = two
+    gid = await _game(a)
+    holding = asyncio.Event()
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with a.transaction() as tx:
+            await tx.append_events(gid, 1, [NewEvent("a", "{}")], NOW)
+            holding.set()
+            await release.wait()
+
+    async def second() -> None:
+        await holding.wait()
+        async with b.transaction() as tx:
+            await tx.append_events(gid, 1, [NewEvent("b", "{}")], NOW)
+
+    one = asyncio.create_task(first())
+    two_ = asyncio.create_task(second())
+    await holding.wait()
+    await asyncio.sleep(0.2)  # the second writer is now waiting on the first
+    assert not two_.done()
+    release.set()
+    await one
+    with pytest.raises(Conflict):
+        await two_
+    assert [e.kind for e in (await _load(b, gid)).events] == ["a"]
 
 
-def test_config_defaults_and_environment(tmp_path: Path) -> None:
-    cfg = Config.from_env({})
-    assert cfg.database == DEFAULT_DATABASE == Path("data/mexican-train.sqlite3")
-    assert cfg.synchronous == "FULL"
-    cfg = Config.from_env(
-        {
-            "MT_DATABASE": str(tmp_path / "x.db"),
-            "MT_SQLITE_SYNCHRONOUS": "normal",
-            "MT_GAME_CACHE": "9",
-        }
-    )
-    assert (cfg.database, cfg.synchronous, cfg.game_cache) == (tmp_path / "x.db", "NORMAL", 9)
-    with pytest.raises(ConfigError, match="MT_SQLITE_SYNCHRONOUS"):
-        Config.from_env({"MT_SQLITE_SYNCHRONOUS": "OFF"})
-    with pytest.raises(ConfigError, match="MT_GAME_CACHE"):
-        Config.from_env({"MT_GAME_CACHE": "lots"})
+async def test_racing_pairs_exactly_one_lands_each_time(two: tuple[Store, Store]) -> None:
+    """Both stores read the same seq, then both append it: one lands, one is told."""
+    a, b = two
+    gid = await _game(a)
+    outcomes = []
+    for _ in range(40):
+        seq = await a.last_seq(gid) + 1
+        assert await b.last_seq(gid) + 1 == seq
+
+        async def append(store: Store, kind: str, seq: int = seq) -> str:
+            async with store.transaction() as tx:
+                await tx.append_events(gid, seq, [NewEvent(kind, "{}")], NOW)
+            return kind
+
+        outcomes.append(
+            await asyncio.gather(append(a, "a"), append(b, "b"), return_exceptions=True)
+        )
+    for pair in outcomes:
+        assert sorted(type(r).__name__ for r in pair) == ["Conflict", "str"], pair
+    assert await a.last_seq(gid) == 40
+    assert (await a.integrity_check()) == "ok"
 
 
-async def test_store_from_config(tmp_path: Path) -> None:
-    cfg = Config.from_env(
-        {
-            "MT_DATABASE": str(tmp_path / "cfg" / "x.db"),
-            "MT_SQLITE_SYNCHRONOUS": "NORMAL",
-            "MT_SQLITE_BUSY_MS": "1234",
-        }
-    )
-    async with await Store.from_config(cfg) as store:
-        assert store.path == tmp_path / "cfg" / "x.db"
-        assert await _pragma(store, "synchronous") == 1
-        assert await _pragma(store, "busy_timeout") == 1234
+async def test_lock_game_makes_the_second_process_wait_for_the_first(
+    two: tuple[Store, Store],
+) -> None:
+    a, b = two
+    gid = await _game(a)
+    order: list[str] = []
+    locked = asyncio.Event()
+
+    async def first() -> None:
+        async with a.transaction() as tx:
+            await tx.lock_game(gid)
+            locked.set()
+            await asyncio.sleep(0.3)
+            await tx.append_events(gid, 1, [NewEvent("a", "{}")], NOW)
+            await tx.touch(gid, 1, NOW)
+            order.append("first commits")
+
+    async def second() -> None:
+        await locked.wait()
+        async with b.transaction() as tx:
+            await tx.lock_game(gid)
+            order.append("second holds the game")
+            # Under the lock, the second reads the first's result and appends after it.
+            version = await tx.game_version(gid)
+            assert version == 2
+            await tx.append_events(gid, 2, [NewEvent("b", "{}")], NOW)
+            await tx.touch(gid, version, NOW)
+
+    await asyncio.gather(first(), second())
+    assert order == ["first commits", "second holds the game"]
+    assert [e.kind for e in (await _load(a, gid)).events] == ["a", "b"]
+
+
+async def test_meta_keeps_one_value_per_key(store: Store) -> None:
+    if not await store.columns("meta"):
+        pytest.skip("this SQLite schema has no meta table yet (migration 7)")
+    assert await store.meta("commands") is None
+    async with store.transaction() as tx:
+        await tx.put_meta("commands", "abc")
+        await tx.put_meta("commands", "def")
+    assert await store.meta("commands") == "def"

@@ -1,0 +1,330 @@
+"""The PostgreSQL store: an asyncpg pool over one server that several bot processes share.
+
+:class:`PgStore` runs the same SQL as the SQLite store (:mod:`bot.store.store`) on a pool of
+connections. A change is one ``READ COMMITTED`` transaction on one pooled connection; the event
+log's ``(game_id, seq)`` key and the game's version check are what keep two writers apart, as in
+SQLite: of two processes appending the same seq, the second waits for the first's row lock and
+then fails on the key (:class:`Conflict`), so nothing half-applied ever lands. A game load reads
+in one ``REPEATABLE READ`` snapshot. A deadlock the server breaks is also reported as
+:class:`Conflict` (the table changed; try again).
+
+For a cluster of processes there are two more guards: :meth:`Tx.lock_game` (an advisory lock
+per game, held until commit) and :meth:`PgStore.claim_due` (scheduled work leased to one
+process with ``FOR UPDATE SKIP LOCKED``, taken over when the lease of a dead process ends).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import AsyncIterator, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.store.pgschema import PG_MIGRATIONS, PG_SCHEMA_VERSION
+from bot.store.rows import (
+    GAME_COLS,
+    SEAT_COLS,
+    Conflict,
+    DueRow,
+    EventRow,
+    GameRecord,
+    IntegrityRefused,
+    SchemaTooNew,
+    StoreError,
+    due_row,
+    game_row,
+    seat_row,
+    to_db_time,
+)
+from bot.store.sql import COPY_TABLES, StoreKind
+from bot.store.store import OPENERS, OpenOptions, Store, Tx
+
+#: The advisory lock key migrations run under (games lock their own positive ids, so this one
+#: is negative and can never be a game's).
+MIGRATION_LOCK = -0x4D54_0001
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """The shared SQL's ``?`` placeholders as PostgreSQL's ``$1, $2, …`` (quotes respected)."""
+    out: list[str] = []
+    n = 0
+    quoted = False
+    for ch in sql:
+        if ch == "'":
+            quoted = not quoted
+        if ch == "?" and not quoted:
+            n += 1
+            out.append(f"${n}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _mapped(exc: asyncpg.PostgresError) -> StoreError:
+    if isinstance(exc, asyncpg.DeadlockDetectedError | asyncpg.SerializationError):
+        return Conflict(f"another writer got in the way ({exc})")
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return IntegrityRefused(str(exc), getattr(exc, "constraint_name", None))
+    return StoreError(f"PostgreSQL refused: {exc}")
+
+
+def _changed(status: str) -> int:
+    """Rows changed, from a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def safe_url(url: str) -> str:
+    """The URL with any password masked, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    netloc = f"{parts.username or ''}:***@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+class PgConn:
+    """:class:`~bot.store.store.Conn` over an asyncpg connection (or the pool, for reads)."""
+
+    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool) -> None:
+        self.raw = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        try:
+            return list(await self.raw.fetch(numbered(sql), *params))
+        except asyncpg.PostgresError as exc:
+            raise _mapped(exc) from exc
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            return _changed(await self.raw.execute(numbered(sql), *params))
+        except asyncpg.PostgresError as exc:
+            raise _mapped(exc) from exc
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if not rows:
+            return
+        try:
+            await self.raw.executemany(numbered(sql), rows)
+        except asyncpg.PostgresError as exc:
+            raise _mapped(exc) from exc
+
+
+class PgStore(Store):
+    """A PostgreSQL database. Build with ``await PgStore.connect(url)`` (or ``open_store``)."""
+
+    kind: StoreKind = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self._reads = PgConn(pool)
+        self.url = safe_url(url)
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, pool_size: int = 10, connect_timeout: float = 10.0
+    ) -> PgStore:
+        """Connect a pool of up to ``pool_size`` connections and migrate to the current schema.
+
+        Any failure to reach or log in to the server is one :class:`StoreError` naming the
+        server (never the password).
+        """
+        where = safe_url(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=min(2, pool_size),
+                max_size=pool_size,
+                timeout=connect_timeout,
+            )
+        except (OSError, TimeoutError, ValueError, asyncpg.PostgresError,
+                asyncpg.InterfaceError) as exc:  # fmt: skip
+            raise StoreError(f"cannot open the PostgreSQL database {where}: {exc}") from None
+        try:
+            await _migrate(pool, where)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url)
+
+    def __str__(self) -> str:
+        return self.url
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """One ``READ COMMITTED`` transaction on one pooled connection; any exception
+        (cancellation included) rolls it back."""
+        async with self._pool.acquire() as conn:
+            tr = conn.transaction()
+            try:
+                await tr.start()
+            except asyncpg.PostgresError as exc:
+                raise _mapped(exc) from exc
+            try:
+                yield Tx(PgConn(conn), self.kind)
+            except BaseException:
+                # A broken connection cannot roll back; the pool discards it and the server
+                # drops the transaction with it.
+                with contextlib.suppress(Exception):
+                    await tr.rollback()
+                raise
+            try:
+                await tr.commit()
+            except asyncpg.PostgresError as exc:
+                raise _mapped(exc) from exc
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._reads.fetch(sql, params)
+
+    async def load(self, game_id: int) -> GameRecord | None:
+        """The game row, seats, events and latest snapshot from one ``REPEATABLE READ``
+        snapshot, so a move committed halfway through the read is wholly absent."""
+        async with self._pool.acquire() as conn:
+            c = PgConn(conn)
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                rows = await c.fetch(f"SELECT {GAME_COLS} FROM games WHERE id = ?", (game_id,))
+                if not rows:
+                    return None
+                seats = await c.fetch(
+                    f"SELECT {SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                )
+                events = await c.fetch(
+                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
+                    "WHERE game_id = ? ORDER BY seq",
+                    (game_id,),
+                )
+                snapshot = await c.fetch(
+                    "SELECT seq, rounds FROM round_snapshots WHERE game_id = ? "
+                    "ORDER BY seq DESC LIMIT 1",
+                    (game_id,),
+                )
+        return GameRecord(
+            game_row(rows[0]),
+            tuple(seat_row(s) for s in seats),
+            tuple(EventRow(*e) for e in events),
+            (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
+        )
+
+    async def integrity_check(self) -> str:
+        """The server keeps its own pages consistent; this checks what only the bot knows:
+        the schema version, and that every game's log runs 1, 2, … with no seq missing."""
+        version = await self.schema_version()
+        if version != PG_SCHEMA_VERSION:
+            return f"schema version {version}, expected {PG_SCHEMA_VERSION}"
+        gaps = await self._all(
+            "SELECT game_id FROM events GROUP BY game_id HAVING count(*) <> max(seq) "
+            "ORDER BY game_id LIMIT 10"
+        )
+        if gaps:
+            return "events missing from games " + ", ".join(str(r[0]) for r in gaps)
+        return "ok"
+
+    async def schema_version(self) -> int:
+        row = await self._one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        return int(row[0])
+
+    async def claim_due(
+        self, now: datetime, limit: int, owner: str, lease: timedelta
+    ) -> list[DueRow]:
+        """Lease due rows to ``owner`` until ``now + lease``; each row goes to one caller.
+
+        ``FOR UPDATE SKIP LOCKED`` lets processes claiming at the same moment pass over each
+        other's rows instead of queueing on them, and the lease columns (not a lock held
+        while the work runs: sending a reminder must not keep a transaction open) keep a
+        claimed row from being handed out again. When the claimer dies, its lease runs out and
+        the next claim takes the row over: work is late by at most ``lease``, never lost.
+        A row that is re-planned loses its claim (trigger ``due_work_unclaim``).
+        """
+        at = to_db_time(now)
+        rows = await self._all(
+            "WITH picked AS (SELECT game_id, kind FROM due_work "
+            "WHERE due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) "
+            "ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED) "
+            "UPDATE due_work w SET claimed_by = ?, claimed_until = ? FROM picked p "
+            "WHERE w.game_id = p.game_id AND w.kind = p.kind "
+            "RETURNING w.game_id, w.kind, w.turn_key, w.user_id, w.due_at",
+            (at, at, limit, owner, to_db_time(now + lease)),
+        )
+        return sorted((due_row(r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.kind))
+
+    async def release_claims(self, owner: str) -> int:
+        return await self._reads.execute(
+            "UPDATE due_work SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
+            (owner,),
+        )
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self._all(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [str(r[0]) for r in rows]
+
+    async def finish_import(self) -> None:
+        await self._reads.fetch(
+            "SELECT setval(pg_get_serial_sequence('games', 'id'), "
+            "COALESCE((SELECT MAX(id) FROM games), 1), (SELECT MAX(id) FROM games) IS NOT NULL)"
+        )
+
+    async def erase(self) -> None:
+        """Delete every game and setting (``store copy --replace`` only).
+
+        The log refuses TRUNCATE; its guard is lifted for this one transaction, so a crash
+        halfway leaves the database as it was, guard included.
+        """
+        async with self._pool.acquire() as conn, conn.transaction():
+            present = [t for t in COPY_TABLES if await self.columns(t)]
+            await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_truncate")
+            await conn.execute(f"TRUNCATE {', '.join(present)} RESTART IDENTITY CASCADE")
+            await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_truncate")
+
+
+async def _open(target: str | Path, options: OpenOptions) -> Store:
+    return await PgStore.connect(str(target), pool_size=options.pool_size)
+
+
+OPENERS["postgresql"] = _open
+
+
+async def _migrate(pool: asyncpg.Pool, where: str) -> None:
+    """Apply the missing migrations, each in its own transaction under an advisory lock, so
+    processes starting together apply each one exactly once."""
+    async with pool.acquire() as conn:
+        for number, statements in enumerate(PG_MIGRATIONS, start=1):
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations "
+                    "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+                )
+                found = int(
+                    await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+                )
+                if found > PG_SCHEMA_VERSION:
+                    raise SchemaTooNew(
+                        f"{where} has database schema version {found}, but this version of the "
+                        f"bot only knows up to version {PG_SCHEMA_VERSION}: it was written by a "
+                        "newer release. Run that release (or newer), or use another database."
+                    )
+                if found >= PG_SCHEMA_VERSION:
+                    return
+                if found < number:
+                    for sql in statements:
+                        await conn.execute(sql)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+                        number,
+                        to_db_time(datetime.now(UTC)),
+                    )

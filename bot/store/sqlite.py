@@ -1,0 +1,285 @@
+"""The SQLite store: one file, WAL, one writer connection, the append-only event log.
+
+:class:`SQLiteStore` owns two aiosqlite connections to the same file. The *writer* is the only
+one that changes anything, and only inside :meth:`SQLiteStore.transaction` (``BEGIN IMMEDIATE …
+COMMIT``, rolled back on any exception, cancellation included), serialised by an asyncio lock
+so two coroutines can never interleave statements in one transaction. The *reader* is
+``query_only``: reads never see another coroutine's uncommitted writes, and a long read (a cold
+game load) does not hold up commits. Several processes on one file are safe too: SQLite's own
+locks serialise the writers, ``busy_timeout`` makes them wait, and the ``(game_id, seq)``
+primary key refuses the second of two appends that both read the same seq (:class:`Conflict`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+import aiosqlite
+
+from bot.store.rows import (
+    GAME_COLS,
+    SEAT_COLS,
+    DueRow,
+    EventRow,
+    GameRecord,
+    IntegrityRefused,
+    SchemaTooNew,
+    StoreError,
+    due_row,
+    game_row,
+    seat_row,
+    to_db_time,
+)
+from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.sql import StoreKind
+from bot.store.store import OPENERS, OpenOptions, Store, Tx
+
+#: SQLite names a failed unique key by its columns; the shared SQL asks by PostgreSQL's
+#: constraint names, which the PostgreSQL schema gives the same keys.
+_UNIQUE_NAMES = {
+    "games.channel_id": "games_one_open_per_channel",
+    "events.game_id, events.seq": "events_pkey",
+    "seats.game_id, seats.seat": "seats_pkey",
+    "seats.game_id, seats.user_id": "seats_one_per_user",
+}
+_UNIQUE_RE = re.compile(r"UNIQUE constraint failed: (.+)$")
+
+
+def _refused(exc: sqlite3.IntegrityError) -> IntegrityRefused:
+    text = str(exc)
+    m = _UNIQUE_RE.search(text)
+    name = None
+    if m:
+        name = _UNIQUE_NAMES.get(m.group(1))
+    elif "append-only" in text:
+        name = "events_append_only"
+    return IntegrityRefused(text, name)
+
+
+class SQLiteConn:
+    """:class:`~bot.store.store.Conn` over one aiosqlite connection."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.raw = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        try:
+            return list(await self.raw.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as exc:
+            raise _refused(exc) from exc
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cur = await self.raw.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            raise _refused(exc) from exc
+        return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self.raw.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise _refused(exc) from exc
+
+
+class SQLiteStore(Store):
+    """One SQLite file. Build with ``await SQLiteStore.open_file(path)`` (or ``open_store``)."""
+
+    kind: StoreKind = "sqlite"
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+
+    @classmethod
+    async def open_file(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: Literal["NORMAL", "FULL"] = "FULL",
+        busy_timeout_ms: int = 5000,
+    ) -> SQLiteStore:
+        """Open (creating the directory and file if needed) and migrate to the current schema.
+
+        ``synchronous``: with WAL, NORMAL never corrupts and survives a killed process, but a
+        power cut or OS crash may lose the last commits; FULL syncs the WAL at every commit so
+        an acknowledged move survives those too. It costs well under a millisecond per commit
+        on an SSD, so FULL is the default (see ``bot/config.py``).
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(path, isolation_level=None)
+        reader: aiosqlite.Connection | None = None
+        try:
+            await writer.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            # Refuse a newer file before touching it in any way (even switching to WAL).
+            found = await _user_version(writer)
+            if found > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"{path} has database schema version {found}, but this version of the bot "
+                    f"only knows up to version {SCHEMA_VERSION}: it was written by a newer "
+                    f"release. Run that release (or newer), or point MT_DATABASE at another file."
+                )
+            mode = await _scalar(writer, "PRAGMA journal_mode = WAL")
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{path}: SQLite refused WAL mode (journal_mode is {mode})")
+            await writer.execute(f"PRAGMA synchronous = {synchronous}")
+            await writer.execute("PRAGMA foreign_keys = ON")
+            await _migrate(writer, path)
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            await reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await writer.close()
+            if reader is not None:
+                await reader.close()
+            raise
+        return cls(path, writer, reader)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    async def close(self) -> None:
+        async with self._write_lock, self._read_lock:
+            await self._reader.close()
+            # Fold the WAL into the database so a stopped bot leaves one self-contained file
+            # (closing the last connection usually does this; say it, and never fail on it).
+            with contextlib.suppress(sqlite3.Error):
+                await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            await self._writer.close()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """``BEGIN IMMEDIATE … COMMIT`` on the writer; any exception rolls everything back."""
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(SQLiteConn(self._writer), self.kind)
+                await self._writer.execute("COMMIT")
+            except BaseException:
+                # After a cancelled COMMIT the commit may still have run: nothing to roll back.
+                with contextlib.suppress(sqlite3.Error):
+                    await self._writer.execute("ROLLBACK")
+                raise
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._read_lock:
+            return list(await self._reader.execute_fetchall(sql, params))
+
+    async def load(self, game_id: int) -> GameRecord | None:
+        """The game row, seats and events, read in one snapshot (a read transaction)."""
+        async with self._read_lock:
+            r = self._reader
+            await r.execute("BEGIN")
+            try:
+                rows = list(
+                    await r.execute_fetchall(
+                        f"SELECT {GAME_COLS} FROM games WHERE id = ?", (game_id,)
+                    )
+                )
+                if not rows:
+                    return None
+                seats = await r.execute_fetchall(
+                    f"SELECT {SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                )
+                events = await r.execute_fetchall(
+                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
+                    "WHERE game_id = ? ORDER BY seq",
+                    (game_id,),
+                )
+                snapshot = list(
+                    await r.execute_fetchall(
+                        "SELECT seq, rounds FROM round_snapshots WHERE game_id = ? "
+                        "ORDER BY seq DESC LIMIT 1",
+                        (game_id,),
+                    )
+                )
+            finally:
+                await r.execute("COMMIT")
+        return GameRecord(
+            game_row(rows[0]),
+            tuple(seat_row(s) for s in seats),
+            tuple(EventRow(*e) for e in events),
+            (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
+        )
+
+    async def integrity_check(self) -> str:
+        row = await self._one("PRAGMA integrity_check")
+        return str(row[0])
+
+    async def claim_due(
+        self, now: datetime, limit: int, owner: str, lease: timedelta
+    ) -> list[DueRow]:
+        """Due rows, oldest first. An SQLite file serves one bot process (a cluster needs the
+        PostgreSQL store), so there is no other claimer to keep out: the scheduler's own
+        ``finish_due`` check is enough, and no lease is written."""
+        rows = await self._all(
+            "SELECT game_id, kind, turn_key, user_id, due_at FROM due_work "
+            "WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            (to_db_time(now), limit),
+        )
+        return [due_row(r) for r in rows]
+
+    async def release_claims(self, owner: str) -> int:
+        return 0
+
+    async def finish_import(self) -> None:
+        """Nothing to do: AUTOINCREMENT already numbers after the highest id inserted."""
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self._all("SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
+        return [str(r[0]) for r in rows]
+
+
+async def _open(target: str | Path, options: OpenOptions) -> Store:
+    return await SQLiteStore.open_file(
+        Path(target), synchronous=options.synchronous, busy_timeout_ms=options.busy_timeout_ms
+    )
+
+
+OPENERS["sqlite"] = _open
+
+
+# ---------------------------------------------------------------------------- migrations
+
+
+async def _scalar(conn: aiosqlite.Connection, sql: str) -> Any:
+    rows = list(await conn.execute_fetchall(sql))
+    return rows[0][0] if rows else None
+
+
+async def _user_version(conn: aiosqlite.Connection) -> int:
+    return int(await _scalar(conn, "PRAGMA user_version"))
+
+
+async def _migrate(conn: aiosqlite.Connection, path: Path, upto: int = SCHEMA_VERSION) -> None:
+    """Apply the missing migrations, each in its own ``BEGIN IMMEDIATE`` transaction.
+
+    The version is re-read inside the transaction, so two processes opening one old file at
+    once apply each migration exactly once.
+    """
+    for number, statements in enumerate(MIGRATIONS[:upto], start=1):
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            found = await _user_version(conn)
+            if found > SCHEMA_VERSION:
+                raise SchemaTooNew(f"{path} was upgraded to schema {found} by a newer release")
+            if found < number:
+                for sql in statements:
+                    await conn.execute(sql)
+                await conn.execute(f"PRAGMA user_version = {number}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                await conn.execute("ROLLBACK")
+            raise
