@@ -5,7 +5,7 @@ gain live in the lobby and admin cogs, over the same
 
 The loop (:class:`~bot.service.schedule.Scheduler`) starts once the bot is ready and sleeps
 until the store's next due time; every table message the bot posts wakes it (the move may have
-made new work due sooner, e.g. an away player's turn) and is remembered as the game's latest
+made new work due sooner, e.g. a reminder) and is remembered as the game's latest
 table message, written in batches (one small transaction per :data:`FLUSH_DELAY`, not one per
 move), so ``/mt mygames`` can link to it. Messages the loop sends are spaced out
 (:attr:`ScheduleCog.send_interval`); DMs go only to players who opted in and whose DMs are not
@@ -59,36 +59,6 @@ def _guild_locale(bot: GameBot, guild_id: int) -> str:
     """The language for messages the loop posts in a server's channel (no interaction)."""
     guild = bot.get_guild(guild_id)
     return str(guild.preferred_locale) if guild is not None else "en"
-
-
-def _what(params: dict[str, object], locale: str | None) -> str:
-    tiles = params.get("tiles") or ()
-    shown = ", ".join(str(t) for t in tiles) if isinstance(tiles, tuple) else ""
-    if shown:
-        key = "schedule.what.drew-played" if params.get("drew") else "schedule.what.played"
-        return tr(key, locale, tiles=shown)
-    if params.get("drew"):
-        return tr("schedule.what.drew-passed", locale)
-    if params.get("passed"):
-        return tr("schedule.what.passed", locale)
-    return tr("schedule.what.moved", locale)
-
-
-def played_for_line(params: dict[str, object], locale: str | None) -> str:
-    """The channel's line for a turn played for an absent or away player."""
-    what = _what(params, locale)
-    name = params.get("name", "?")
-    if params.get("reason") == "away":
-        return tr("schedule.away.played", locale, name=name, what=what)
-    if params.get("replaced"):
-        return tr(
-            "schedule.timeout.replaced", locale, name=name, what=what, missed=params.get("missed")
-        )
-    key = "schedule.timeout.skip" if params.get("policy") == "skip" else "schedule.timeout.computer"
-    return tr(key, locale, name=name, what=what)
-
-
-messages.FACT_LINES["turn-played-for"] = played_for_line
 
 
 def _by(game: GameSummary, locale: str | None) -> str:

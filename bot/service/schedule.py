@@ -34,7 +34,7 @@ from bot.engine.ai import Level
 from bot.service.commit import Batch
 from bot.service.games import GameService
 from bot.service.outcome import Fact, Player
-from bot.service.replay import players_of, standings_so_far, summarise
+from bot.service.replay import LoadedGame, players_of, standings_so_far, summarise
 from bot.service.schedule_players import SchedulePlayers
 from bot.service.timing import (
     NUDGE_INTERVAL,
@@ -215,83 +215,116 @@ class ScheduleService:
             language=settings.language,
         )
 
+    async def play_away_turn(self, game_id: int, user_id: int, now: datetime) -> TurnPlayed | None:
+        """Play an away player's turn now, exactly as the scheduler's ``away`` row would (same
+        event, same policy, same fact), so the Discord layer can tell it in the post of the
+        move that made it their turn instead of a post of its own. None, and nothing changed,
+        when it is not ``user_id``'s turn in an active game or they are no longer away.
+
+        The turn's ``away`` row, planned when the turn began, goes with the turn (the
+        ``due_work_turn`` trigger); a tick that read it before is stale and finishes it."""
+        if not (await self.rows.user_schedule(user_id)).away:
+            return None  # the common case, told without taking the game's lock
+        svc = self.games
+        async with svc.ledger.locked(game_id):
+            g = await svc.ledger.get(game_id)
+            key = row_turn_key(g.row)
+            if key is None:
+                return None
+            due = DueRow(game_id, "away", key, user_id, now)
+            if await self._stale(g, due, now):
+                return None
+            return await self._play_locked(g, due, now)
+
     async def _play_for_absent(self, due: DueRow, now: datetime) -> TurnPlayed | None:
         """A deadline passed, or the player is away: their turn is played for them."""
-        svc = self.games
-        async with svc.ledger.locked(due.game_id):
-            g = await svc.ledger.get(due.game_id)
-            m = g.match
-            seat_no = g.row.turn_seat
-            uid = due.user_id
-            stale = (
-                row_turn_key(g.row) != due.turn_key
-                or m is None
-                or m.round is None
-                or seat_no is None
-                or m.round.current_seat != seat_no
-                or g.seats[seat_no].computer is not None
-                or g.seats[seat_no].user_id != uid
-            )
-            if not stale and due.kind == "timeout":
-                stale = g.row.deadline_at is None or g.row.deadline_at > now
-            if not stale and due.kind == "away":
-                assert uid is not None
-                stale = not (await self.rows.user_schedule(uid)).away
-            if stale:
+        async with self.games.ledger.locked(due.game_id):
+            g = await self.games.ledger.get(due.game_id)
+            if await self._stale(g, due, now):
                 await self._finish(due)
                 return None
-            assert m is not None and seat_no is not None and uid is not None
-            options = await self.rows.game_schedule(g.row.id)
-            policy = Policy(options.timeout_policy) if due.kind == "timeout" else Policy.COMPUTER
-            replaced = False
-            seats = g.seats
-            if due.kind == "timeout" and policy is Policy.REPLACE:
-                missed = 1 + await self._missed_in_a_row(g.row.id, seat_no, uid)
-                replaced = missed >= options.replace_after
-            else:
-                missed = 0
-            if replaced:
-                seats = tuple(
-                    dataclasses.replace(s, computer=self.level.value) if s.seat == seat_no else s
-                    for s in seats
-                )
-            batch = Batch(svc.ledger, g, m, seats, now)
-            payload: dict[str, Any] = {"seat": seat_no, "user": uid}
-            if due.kind == "timeout":
-                payload |= {"policy": policy.value, "missed": missed}
-            batch.event(due.kind, payload, None)
-            if replaced:
-                batch.event(
-                    "replace",
-                    {"seat": seat_no, "user": uid, "computer": self.level.value, "by": None},
-                    None,
-                )
-            player = batch.players[seat_no]
-            shown = players_of(g.seats)[seat_no]  # the human, as the channel knows them
-            try:
-                self._play_turn(batch, seat_no, player, policy)
-                pending = svc.ledger.after_move(batch, 0)
-            except BaseException:
-                svc.ledger.forget(g.row.id)
-                raise
-            mine = [s for s in batch.steps if s.player.seat == seat_no]
-            batch.facts.insert(
-                0,
-                Fact.of(
-                    "turn-played-for",
-                    name=shown.name,
-                    user_id=uid,
-                    reason=due.kind,
-                    policy=policy.value,
-                    replaced=replaced,
-                    missed=missed,
-                    tiles=tuple(str(s.move.tile) for s in mine if isinstance(s.move, Play)),
-                    drew=any(isinstance(s.move, Draw) for s in mine),
-                    passed=any(isinstance(s.move, Pass) for s in mine),
-                ),
+            return await self._play_locked(g, due, now)
+
+    async def _stale(self, g: LoadedGame, due: DueRow, now: datetime) -> bool:
+        """True when ``due`` no longer describes the game: another turn, another player, a
+        deadline not passed (``timeout``), a player back (``away``)."""
+        m = g.match
+        seat_no = g.row.turn_seat
+        uid = due.user_id
+        stale = (
+            row_turn_key(g.row) != due.turn_key
+            or m is None
+            or m.round is None
+            or seat_no is None
+            or m.round.current_seat != seat_no
+            or g.seats[seat_no].computer is not None
+            or g.seats[seat_no].user_id != uid
+        )
+        if not stale and due.kind == "timeout":
+            stale = g.row.deadline_at is None or g.row.deadline_at > now
+        if not stale and due.kind == "away":
+            assert uid is not None
+            stale = not (await self.rows.user_schedule(uid)).away
+        return stale
+
+    async def _play_locked(self, g: LoadedGame, due: DueRow, now: datetime) -> TurnPlayed:
+        """Play the turn ``due`` describes (checked, under the game's lock) and commit it."""
+        svc = self.games
+        m = g.match
+        seat_no = g.row.turn_seat
+        uid = due.user_id
+        assert m is not None and seat_no is not None and uid is not None
+        options = await self.rows.game_schedule(g.row.id)
+        policy = Policy(options.timeout_policy) if due.kind == "timeout" else Policy.COMPUTER
+        replaced = False
+        seats = g.seats
+        if due.kind == "timeout" and policy is Policy.REPLACE:
+            missed = 1 + await self._missed_in_a_row(g.row.id, seat_no, uid)
+            replaced = missed >= options.replace_after
+        else:
+            missed = 0
+        if replaced:
+            seats = tuple(
+                dataclasses.replace(s, computer=self.level.value) if s.seat == seat_no else s
+                for s in seats
             )
-            outcome = await svc.ledger.commit_play(g, batch, pending, seats_changed=replaced)
-            return TurnPlayed(due, outcome, due.kind, shown, policy, replaced)
+        batch = Batch(svc.ledger, g, m, seats, now)
+        payload: dict[str, Any] = {"seat": seat_no, "user": uid}
+        if due.kind == "timeout":
+            payload |= {"policy": policy.value, "missed": missed}
+        batch.event(due.kind, payload, None)
+        if replaced:
+            batch.event(
+                "replace",
+                {"seat": seat_no, "user": uid, "computer": self.level.value, "by": None},
+                None,
+            )
+        player = batch.players[seat_no]
+        shown = players_of(g.seats)[seat_no]  # the human, as the channel knows them
+        try:
+            self._play_turn(batch, seat_no, player, policy)
+            pending = svc.ledger.after_move(batch, 0)
+        except BaseException:
+            svc.ledger.forget(g.row.id)
+            raise
+        mine = [s for s in batch.steps if s.player.seat == seat_no]
+        batch.facts.insert(
+            0,
+            Fact.of(
+                "turn-played-for",
+                name=shown.name,
+                user_id=uid,
+                reason=due.kind,
+                policy=policy.value,
+                replaced=replaced,
+                missed=missed,
+                tiles=tuple(str(s.move.tile) for s in mine if isinstance(s.move, Play)),
+                drew=any(isinstance(s.move, Draw) for s in mine),
+                passed=any(isinstance(s.move, Pass) for s in mine),
+            ),
+        )
+        outcome = await svc.ledger.commit_play(g, batch, pending, seats_changed=replaced)
+        return TurnPlayed(due, outcome, due.kind, shown, policy, replaced)
 
     def _play_turn(self, batch: Batch, seat_no: int, player: Player, policy: Policy) -> None:
         """Moves for ``seat_no`` until its turn is over (a drawn tile that fits is played)."""

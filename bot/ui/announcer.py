@@ -5,10 +5,12 @@ new lobby) and it posts, edits and DMs; nothing else in the bot writes to a chan
 game. Its rules:
 
 * the channel gets ONE turn post per human turn (:func:`announce`): computer players move
-  first (:func:`run_computers`), then one post tells every move since the last human turn, a
-  line each, with the table picture (from the spectator's view) in an embed and the next
-  player's mention, deadline and turn buttons. A round's end gets a post of its own (its
-  moves and the scores; the match's end adds the final standings and a Rematch button);
+  first (:func:`run_computers`), and so do away players (``/mt away``: their turns are played
+  for them here, as the scheduler would), then one post tells every move since the last
+  present human's turn, a line each, with the table picture (from the spectator's view) in
+  an embed and the next player's mention, deadline and turn buttons. A round's end gets a
+  post of its own (its moves and the scores; the match's end adds the final standings and a
+  Rematch button);
 * the post before goes quiet (:func:`quieten`): edited without its buttons, picture kept;
   nothing is deleted. Which post was the latest survives a restart (:mod:`bot.ui.posts`);
 * a player's hand is ONE DM per round, edited in place when the hand changes or their turn
@@ -52,6 +54,7 @@ from bot.ui.interactions import (
 from bot.ui.messages import turn_line
 from bot.ui.pictures import hand_png, table_png
 from bot.ui.posts import Post
+from bot.ui.turns import catch_up
 
 log = logging.getLogger(__name__)
 
@@ -79,18 +82,19 @@ async def announce(
 ) -> str | None:
     """Tell the channel and the players what ``outs`` did; returns a problem for the actor.
 
-    When the last outcome leaves a computer player to move, they move first (one commit
-    each), so the channel gets ONE turn post for everything since the last human turn: a
-    line per move (``head`` lines first, e.g. an undo), the table as it stands, and the
-    mention of the player to move with their deadline and the turn buttons. A round that
-    ended on the way gets a post of its own before it (its moves, the scores; the match's
-    end adds the final standings and Rematch). The previous post goes quiet. Then hands:
-    see :func:`send_hands`.
+    When the last outcome leaves a computer player or an away player to move, they move
+    first (one commit each: :func:`~bot.ui.turns.catch_up`), so the channel gets ONE turn
+    post for everything since the last present human's turn: a line per move (``head``
+    lines first, e.g. an undo), the table as it stands, and the mention of the player to
+    move with their deadline and the turn buttons. A round that ended on the way gets a
+    post of its own before it (its moves, the scores; the match's end adds the final
+    standings and Rematch). The previous post goes quiet. Then hands: see
+    :func:`send_hands` (an away player's hand message is edited like anyone's, but no turn
+    DM: their turn was played).
     """
     outs = list(outs)
     gid = game_id if game_id is not None else outs[-1].game_id
-    if not outs or outs[-1].computer_pending:
-        outs += await _computers_move(bot, gid)
+    outs += await catch_up(bot, gid, outs)
     if not outs:
         return None
     problem = await publish(bot, outs, interaction, head=head, colour=colour)
@@ -98,19 +102,6 @@ async def announce(
     changed = {p.seat: p for o in outs for p in o.hands_changed}
     note = await send_hands(bot, outs[-1].game, list(changed.values()), interaction, turn=turn)
     return "\n".join(t for t in (problem, note) if t) or None
-
-
-async def _computers_move(bot: GameBot, game_id: int) -> list[Outcome]:
-    """Computer players' moves, one commit each, until a human is to play (or the end)."""
-    outs: list[Outcome] = []
-    for _ in range(10_000):  # a bound, never reached: a round always ends
-        out = await bot.service.advance_computers(game_id, bot.now(), max_moves=1)
-        if not out.steps:
-            break
-        outs.append(out)
-        if not out.computer_pending:
-            break
-    return outs
 
 
 async def publish(

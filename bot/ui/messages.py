@@ -32,8 +32,38 @@ def timestamp(when: datetime) -> str:
     return f"<t:{unix}:R> (<t:{unix}:f>)"
 
 
+def _what_was_played(params: dict[str, object], locale: str | None) -> str:
+    tiles = params.get("tiles") or ()
+    shown = ", ".join(str(t) for t in tiles) if isinstance(tiles, tuple) else ""
+    if shown:
+        key = "schedule.what.drew-played" if params.get("drew") else "schedule.what.played"
+        return tr(key, locale, tiles=shown)
+    if params.get("drew"):
+        return tr("schedule.what.drew-passed", locale)
+    if params.get("passed"):
+        return tr("schedule.what.passed", locale)
+    return tr("schedule.what.moved", locale)
+
+
+def played_for_line(params: dict[str, object], locale: str | None) -> str:
+    """The line for a turn played for an absent (timeout) or away player: it joins the turn
+    post of whoever moves next, whether the scheduler or the announcer played it."""
+    what = _what_was_played(params, locale)
+    name = params.get("name", "?")
+    if params.get("reason") == "away":
+        return tr("schedule.away.played", locale, name=name, what=what)
+    if params.get("replaced"):
+        return tr(
+            "schedule.timeout.replaced", locale, name=name, what=what, missed=params.get("missed")
+        )
+    key = "schedule.timeout.skip" if params.get("policy") == "skip" else "schedule.timeout.computer"
+    return tr(key, locale, name=name, what=what)
+
+
 #: Sentences for facts that features add (code -> params, locale -> line); told first.
-FACT_LINES: dict[str, Callable[[dict[str, object], str | None], str]] = {}
+FACT_LINES: dict[str, Callable[[dict[str, object], str | None], str]] = {
+    "turn-played-for": played_for_line,
+}
 
 
 def train_label(view_names: Sequence[str], train: int, me: int | None, locale: str | None) -> str:

@@ -179,6 +179,9 @@ async def test_away_nudge_and_mygames(
                 break
             uid, view = await to_move(bot, game.id)
             assert uid == bob.id  # Alice's turns never wait
+            # Time passes between turns: a turn is known by when it began, and Bob's next turn
+            # (after Alice's, played for her in his post) must not look like this one.
+            clock.tick(60)
             seen = len(games.messages())
             await slash_move(users[uid], games, str(pick(view.legal)))
             if (await bot.service.game(game.id)).status is GameStatus.ACTIVE:
@@ -187,6 +190,121 @@ async def test_away_nudge_and_mygames(
         assert "Welcome back" in answer.content
         if (await bot.service.game(game.id)).status is GameStatus.ACTIVE:
             await _wait_for_text(fake, games, "Alice is back and plays their own turns")
+
+
+async def test_an_away_players_turn_joins_the_next_present_players_post(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """Alice present, Bob away, one computer after him: Alice's move, Bob's turn played for
+    him and the computer's move share ONE post, which mentions Alice; the scheduler then has
+    nothing left to post. Bob back: his turn waits for him again."""
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], start=False, preset="standard")
+        added = await said(
+            await alice.select(
+                last_public(games), values=["easy"], custom_id=f"mt:{game.id}:lobby:cpu"
+            )
+        )
+        assert "Computer player added" in added.content
+        await said(await alice.click(last_public(games), label="Start"))
+        scheduler = timing.cog_of(bot).scheduler
+        answer = await said(await bob.slash("mt away", state="on"))
+        assert "You're away" in answer.content
+
+        async def alices_turn() -> None:
+            await scheduler.tick()  # Bob's turn, if it was his when he left, is played
+            uid, _ = await to_move(bot, game.id)
+            assert uid == alice.id  # Bob's turns never wait
+
+        joined = 0
+        for _ in range(8):
+            await alices_turn()
+            _, view = await to_move(bot, game.id)
+            clock.tick(60)  # a turn is known by when it began: time passes between turns
+            posted, bob_dms = len(games.messages()), len(bob.dms())
+            await slash_move(alice, games, str(pick(view.legal)))
+            await scheduler.tick()  # the scheduler finds Bob's away row gone with his turn
+            await alices_turn()
+            new = games.messages()[posted:]
+            assert all(f"<@{bob.id}>" not in m.content for m in new)  # never "Bob, your turn"
+            # Bob's hand message may be edited; he gets no new DM for a turn played for him.
+            assert [m for m in bob.dms()[bob_dms:] if not m.images()] == []
+            if len(new) != 1 or "Bob is away" not in _text(new[0]):
+                continue  # a draw or double (Alice moves again) or a round's end on the way
+            lines = _text(new[0]).splitlines()
+            away = next(i for i, x in enumerate(lines) if "Bob is away: the computer" in x)
+            assert lines[1].startswith("Alice ") and any(
+                "(computer)" in x for x in lines[away + 1 :]
+            ), lines
+            assert f"<@{alice.id}>" in new[0].content and new[0].images()
+            assert new[0].button_labels == ["Play", "Draw", "Pass", "My hand"]
+            joined += 1
+            if joined == 2:
+                break
+        assert joined == 2
+        # Nothing is left for the scheduler to post, now or later.
+        count = len(games.messages())
+        await _tick(bot, clock, 0)
+        await _tick(bot, clock, HOUR)
+        assert len(games.messages()) == count
+        assert all(
+            w.kind != "away" for w in await timing.cog_of(bot).schedule.rows.work_for(game.id)
+        )
+
+        # Bob is back: after Alice's move, the turn post mentions him and waits for him.
+        answer = await said(await bob.slash("mt away", state="off"))
+        assert "Welcome back" in answer.content
+        for _ in range(8):
+            uid, view = await to_move(bot, game.id)
+            if uid == bob.id:
+                break
+            await slash_move(alice, games, str(pick(view.legal)))
+        assert (await to_move(bot, game.id))[0] == bob.id
+        await _tick(bot, clock, 60)
+        assert (await to_move(bot, game.id))[0] == bob.id
+        assert f"<@{bob.id}>" in last_public(games).content
+        assert "Your turn in game" in bob.dms()[-1].content
+
+
+async def test_a_game_where_everyone_is_away_plays_to_its_end_a_round_or_so_a_post(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """Nobody present to stop at: each announcement plays on to a second round end (never a
+    whole match under one lock) and the scheduler takes the next turn, to the match's end."""
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], start=False, preset="double-9")
+        await said(
+            await alice.select(
+                last_public(games), values=["easy"], custom_id=f"mt:{game.id}:lobby:cpu"
+            )
+        )
+        await said(await alice.click(last_public(games), label="Start"))
+        posted = len(games.messages())
+        await said(await bob.slash("mt away", state="on"))
+        await said(await alice.slash("mt away", state="on"))
+        for _ in range(40):
+            await _tick(bot, clock, 60)
+            if (await bot.service.game(game.id)).status is not GameStatus.ACTIVE:
+                break
+        assert (await bot.service.game(game.id)).status is GameStatus.FINISHED
+        posts = [m for m in games.messages()[posted:] if m.embeds]
+        rounds = game.rules.rounds_total
+        scored = [
+            m for m in posts if any(f["name"] == "Scores" for f in m.embeds[0].get("fields", ()))
+        ]
+        assert len(scored) == rounds  # each round's end has its post
+        # Hundreds of turns played for them, yet a turn post only every round or two; and
+        # more than one: no announcement played the whole match.
+        assert 2 <= len(posts) - len(scored) <= rounds // 2 + 2
+        assert sum(_text(m).count("is away: the computer played") for m in posts) > rounds * 4
 
 
 async def test_restart_sends_a_reminder_due_while_down_once(

@@ -401,6 +401,80 @@ async def test_away_turns_are_played_at_once_until_the_player_returns(rig: Rig) 
     assert all(w.kind != "away" for w in await rig.schedule.rows.work_for(gid))
 
 
+async def test_an_away_turn_is_played_on_request_once_and_its_row_goes_with_it(
+    rig: Rig,
+) -> None:
+    gid = await rig.new_game()
+    first = await rig.to_move(gid)
+    other = BOB if first == ALICE else ALICE
+    # Not away: nothing played.
+    assert await rig.schedule.play_away_turn(gid, first, rig.clock()) is None
+    await rig.schedule.set_away(other, True, rig.clock())
+    version = (await rig.games.game(gid)).version
+    # Away, but not their turn: nothing played.
+    assert await rig.schedule.play_away_turn(gid, other, rig.clock()) is None
+    assert (await rig.games.game(gid)).version == version
+    await rig.play(gid)  # now it is the away player's turn: its row is planned at once
+    assert [w.kind for w in await rig.schedule.rows.work_for(gid)].count("away") == 1
+    played = await rig.schedule.play_away_turn(gid, other, rig.clock.tick())
+    assert played is not None and played.reason == "away" and played.player.user_id == other
+    assert played.policy is Policy.COMPUTER and not played.replaced
+    fact = played.outcome.facts[0]
+    assert fact.code == "turn-played-for" and fact.params["reason"] == "away"
+    assert {s.player.seat for s in played.outcome.steps} == {played.player.seat}
+    kinds = [k for _, k, _, _ in await rig.schedule.rows.tail_events(gid, 10)]
+    assert "away" in kinds
+    # The turn's away row went with the turn: the scheduler has nothing to play or tell.
+    assert all(w.kind != "away" for w in await rig.schedule.rows.work_for(gid))
+    assert not [n for n in await rig.tick() if isinstance(n, TurnPlayed)]
+    assert (await rig.games.game(gid)).status is GameStatus.ACTIVE
+    assert await rig.to_move(gid) == first
+    # Played once: asking again for the same player finds it is not their turn.
+    assert await rig.schedule.play_away_turn(gid, other, rig.clock()) is None
+    # Back: their next turn is theirs again.
+    await rig.schedule.set_away(other, False, rig.clock())
+    for _ in range(10):  # a double played gives its player another move
+        if await rig.to_move(gid) == other:
+            break
+        await rig.play(gid)
+    assert await rig.to_move(gid) == other
+    version = (await rig.games.game(gid)).version
+    assert await rig.schedule.play_away_turn(gid, other, rig.clock()) is None
+    assert (await rig.games.game(gid)).version == version
+
+
+async def test_an_away_turn_played_on_request_is_the_one_the_scheduler_plays(
+    tmp_path: Path,
+) -> None:
+    """Same deal, same moves: asked for, or found due by the scheduler, the turn is the same
+    (event, moves, line's facts)."""
+    results = []
+    for name, by_request in (("tick.sqlite", False), ("asked.sqlite", True)):
+        store = await Store.open(tmp_path / name, synchronous="NORMAL")
+        try:
+            r = Rig(store, FakeClock())
+            gid = await r.new_game()
+            first = await r.to_move(gid)
+            other = BOB if first == ALICE else ALICE
+            await r.schedule.set_away(other, True, r.clock())
+            await r.play(gid)
+            if by_request:
+                played = await r.schedule.play_away_turn(gid, other, r.clock.tick())
+            else:
+                r.clock.tick()
+                told = [n for n in await r.tick() if isinstance(n, TurnPlayed)]
+                played = told[0] if told else None
+            assert played is not None
+            events = [(k, p) for _, k, p, _ in await r.schedule.rows.tail_events(gid, 5)]
+            out = played.outcome
+            results.append(
+                (played.reason, played.policy, out.facts, [s.move for s in out.steps], events)
+            )
+        finally:
+            await store.close()
+    assert results[0] == results[1]
+
+
 # ---------------------------------------------------------------------- stalled games
 
 
