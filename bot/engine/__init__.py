@@ -6,6 +6,8 @@ Start with :class:`Match` (rules + seat names), deal with ``match.start_round(or
 engine through :func:`view_for`.
 """
 
+from bot.engine.ending import hand_score
+from bot.engine.legality import IllegalMove, LegalMoves
 from bot.engine.match import Event, EventError, Match, Moved, RoundStarted
 from bot.engine.moves import (
     DONE,
@@ -25,7 +27,7 @@ from bot.engine.moves import (
     parse_train,
     train_name,
 )
-from bot.engine.round import Applied, IllegalMove, LegalMoves, Round, RoundResult, hand_score
+from bot.engine.round import Round
 from bot.engine.rules import (
     ENGINE_VERSION,
     PRESETS,
@@ -39,7 +41,9 @@ from bot.engine.rules import (
     Scoring,
     preset,
 )
+from bot.engine.state import RoundResult
 from bot.engine.tiles import Tile, TileError, double_set, tile
+from bot.engine.turns import Applied
 from bot.engine.view import SeatView, TrainView, round_view, view_for
 
 __all__ = [

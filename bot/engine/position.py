@@ -13,8 +13,9 @@ from typing import Any
 
 from bot.engine.match import Match, check_engine_version
 from bot.engine.moves import MEXICAN, MoveError, parse_move, parse_train, train_name
-from bot.engine.round import LogEntry, Round, RoundResult
+from bot.engine.round import Round
 from bot.engine.rules import ENGINE_VERSION, Rules
+from bot.engine.state import LogEntry, RoundResult
 from bot.engine.tiles import Tile, format_tiles, parse_tiles
 
 FORMAT = 1

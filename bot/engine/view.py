@@ -13,8 +13,9 @@ import dataclasses
 
 from bot.engine.match import Match
 from bot.engine.moves import MEXICAN, Move
-from bot.engine.round import LogEntry, Round, RoundResult
+from bot.engine.round import Round
 from bot.engine.rules import ENGINE_VERSION, Rules
+from bot.engine.state import LogEntry, RoundResult
 from bot.engine.tiles import Tile
 
 

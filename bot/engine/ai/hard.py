@@ -39,8 +39,9 @@ from bot.engine.ai import endgame
 from bot.engine.ai.knowledge import Knowledge, chance_any, read_view
 from bot.engine.ai.state import round_from_view
 from bot.engine.ai.trains import longest_train
+from bot.engine.ending import hand_score
 from bot.engine.moves import DRAW, MEXICAN, PASS, Done, Draw, Move, Pass, Play
-from bot.engine.round import Round, hand_score
+from bot.engine.round import Round
 from bot.engine.tiles import Tile
 from bot.engine.view import SeatView
 
