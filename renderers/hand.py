@@ -205,8 +205,14 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
     status, hint = _hint(view, lang)
     status = text.fit(status, 24, 300, "bold", ltr=True)
     sw = text.width(status, 24, "bold") + 36 if status else 0
-    shown = text.fit(title, 28, x1 - x0 - 84 - sw, "bold", ltr=True)
-    text.draw(d, (x0 + 56, y0 + 34), shown, 28, th.text, "bold")
+    # Beside the "X is playing" chip the title would lose its end (the train's number), so it
+    # shrinks first, down to 22 px (11 px on a phone), and is cut only below that.
+    room = x1 - x0 - 84 - sw
+    title_size = 28
+    while title_size > 22 and text.width(text.prepare(title), title_size, "bold") > room:
+        title_size -= 1
+    shown = text.fit(title, title_size, room, "bold", ltr=True)
+    text.draw(d, (x0 + 56, y0 + 34), shown, title_size, th.text, "bold")
     hint_size = 22
     while hint_size > 18 and text.width(text.prepare(hint), hint_size) > x1 - x0 - 36:
         hint_size -= 1
