@@ -97,6 +97,8 @@ class _Request:
     #: Its place in the backlog: ("key", key) for keyed pictures, else unique.
     slot: Hashable = None
     attempts: int = 0
+    #: Seconds it may take in a worker (the pool's ``timeout`` unless ``run`` was told).
+    timeout: float = DEFAULT_TIMEOUT
 
 
 @dataclass(eq=False)
@@ -152,6 +154,11 @@ class RenderPool:
     @property
     def running(self) -> bool:
         return self._state == "running"
+
+    @property
+    def busy(self) -> int:
+        """Pictures queued or being drawn now (the SIGTERM drain waits for none)."""
+        return len(self._backlog) + sum(1 for lane in self._lanes if lane.request is not None)
 
     @property
     def pids(self) -> list[int]:
@@ -235,9 +242,12 @@ class RenderPool:
             self.stats["hand_cache_hits"] += 1
         return await asyncio.shield(drawing)
 
-    async def run(self, func: Job, *args: Any, key: Hashable = None) -> bytes:
+    async def run(
+        self, func: Job, *args: Any, key: Hashable = None, timeout: float | None = None
+    ) -> bytes:
         """Run ``func(*args)`` (a module-level function returning bytes; its arguments are
-        pickled to a worker) and return its result; see :meth:`table` for ``key``."""
+        pickled to a worker) and return its result; see :meth:`table` for ``key``.
+        ``timeout``: this job's own limit (a replay GIF takes seconds), else the pool's."""
         if self._state != "running":
             raise PoolClosed(f"the render pool is {self._state}")
         if not self._lanes and not self._replacing:
@@ -245,7 +255,10 @@ class RenderPool:
         loop = asyncio.get_running_loop()
         number = next(self._ids)
         slot: Hashable = ("request", number) if key is None else ("key", key)
-        request = _Request(number, func, args, loop.create_future(), slot)
+        limit = self.timeout if timeout is None else timeout
+        if limit <= 0:
+            raise ValueError(f"a render timeout must be positive, not {limit}")
+        request = _Request(number, func, args, loop.create_future(), slot, timeout=limit)
         older = self._backlog.get(slot)
         if older is not None:
             # The newer picture takes the older one's place in the queue: that channel
@@ -282,7 +295,7 @@ class RenderPool:
         assert self._loop is not None
         lane.request = request
         request.attempts += 1
-        lane.timer = self._loop.call_later(self.timeout, self._overran, lane, request)
+        lane.timer = self._loop.call_later(request.timeout, self._overran, lane, request)
         if lane.conn is None:
             task = asyncio.ensure_future(asyncio.to_thread(request.func, *request.args))
             task.add_done_callback(lambda done: self._thread_done(lane, request, done))
@@ -327,11 +340,11 @@ class RenderPool:
             return
         self.stats["timed_out"] += 1
         self._clear(lane)
-        _fail(request.future, RenderTimeout(f"the picture took more than {self.timeout:g}s"))
+        _fail(request.future, RenderTimeout(f"the picture took more than {request.timeout:g}s"))
         if lane.conn is None:
             self._pump()  # the thread cannot be stopped; its result will be dropped
             return
-        log.warning("render worker %s overran %gs; replacing it", lane.pid, self.timeout)
+        log.warning("render worker %s overran %gs; replacing it", lane.pid, request.timeout)
         self._retire(lane, kill=True)
         self._replace()
         self._update_idle()

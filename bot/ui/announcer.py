@@ -45,7 +45,7 @@ from bot.ui.interactions import (
     permission_names,
 )
 from bot.ui.messages import turn_line
-from bot.ui.pictures import hand_png, table_png
+from bot.ui.pictures import Superseded, table_text
 
 log = logging.getLogger(__name__)
 
@@ -120,9 +120,15 @@ async def publish(
     files: list[discord.File] = []
     if game.round_no is not None and game.status is not GameStatus.LOBBY:
         view = await bot.service.table_view(game.id)
-        png = await asyncio.to_thread(table_png, view, game.players, locale)
-        files.append(discord.File(io.BytesIO(png), filename="table.png"))
-        embed.set_image(url="attachment://table.png")
+        try:
+            png = await bot.pictures.table(view, game.players, locale, channel=game.channel_id)
+        except Superseded:  # a newer table of this channel is coming: post the lines only
+            png = b""
+        if png:
+            files.append(discord.File(io.BytesIO(png), filename="table.png"))
+            embed.set_image(url="attachment://table.png")
+        elif png is None:  # no picture could be made: the table as text
+            embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
     content, view_ = turn_line(game, last.next_player, locale), None
     if last.next_player is not None and not last.next_player.is_computer:
         view_ = components.turn_view(game.id, game.version, locale, knock=False)
@@ -176,11 +182,12 @@ async def _send_hand(
     if not settings.hand_dms or not settings.dms_open:
         return None  # switched off, or known closed: never retry a closed DM (Discord counts 403s)
     view = await bot.service.seat_view(game.id, uid)
-    png = await asyncio.to_thread(hand_png, view, game.options.hints, settings.language)
+    png = await bot.pictures.hand(view, game.options.hints, settings.language)
     text = messages.hand_text(view, game, settings.language)[:1990]
     try:
         dm = await bot.create_dm(discord.Object(uid))
-        await dm.send(text, file=discord.File(io.BytesIO(png), filename="hand.png"))
+        picture = discord.File(io.BytesIO(png), filename="hand.png") if png else None
+        await dm.send(text, file=picture or discord.utils.MISSING)
     except discord.Forbidden as exc:
         if exc.code != 50007:
             log.warning("game %s: DM to %s refused: %s", game.id, uid, exc)
@@ -322,8 +329,11 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone) -> str 
         colour=discord.Colour.orange(),
     )
     view = await bot.service.table_view(game.id)
-    png = await asyncio.to_thread(table_png, view, game.players, locale)
-    embed.set_image(url="attachment://table.png")
+    png = await bot.pictures.table(view, game.players, locale)
+    if png:
+        embed.set_image(url="attachment://table.png")
+    else:
+        embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
     turn = None
     if out.next_player is not None and not out.next_player.is_computer:
         turn = components.turn_view(game.id, game.version, locale, knock=False)
@@ -331,7 +341,7 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone) -> str 
         await bot.get_partial_messageable(game.channel_id).send(
             turn_line(game, out.next_player, locale) or None,
             embed=embed,
-            file=discord.File(io.BytesIO(png), filename="table.png"),
+            files=[discord.File(io.BytesIO(png), filename="table.png")] if png else [],
             view=turn or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         )
