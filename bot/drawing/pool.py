@@ -284,6 +284,11 @@ class RenderPool:
         for lane in list(self._lanes):
             if lane.retired or lane.request is not None or (lane.ready and not lane.ready.done()):
                 continue
+            if self._backlog and lane.process is not None and lane.process.poll() is not None:
+                # Dead, and its reader has not told us yet (several workers killed at once):
+                # a request sent there would count as a crash against the request itself.
+                self._lost(lane)
+                continue
             while self._backlog:
                 _, request = self._backlog.popitem(last=False)
                 if not request.future.done():  # a caller that gave up is skipped
@@ -304,6 +309,7 @@ class RenderPool:
             lane.conn.send((request.id, request.func, request.args))
         except (OSError, ValueError) as exc:  # the worker died between requests
             log.warning("render worker %s unreachable (%s); replacing it", lane.pid, exc)
+            request.attempts -= 1  # it never reached a worker: not a crash it caused
             self._lost(lane)
 
     def _thread_done(self, lane: _Lane, request: _Request, done: asyncio.Future[bytes]) -> None:
