@@ -99,6 +99,8 @@ class _Request:
     attempts: int = 0
     #: Seconds it may take in a worker (the pool's ``timeout`` unless ``run`` was told).
     timeout: float = DEFAULT_TIMEOUT
+    #: Drawn before every non-urgent picture waiting (the tables).
+    urgent: bool = False
 
 
 @dataclass(eq=False)
@@ -139,6 +141,8 @@ class RenderPool:
         #: Counters for metrics and benchmarks.
         self.stats: collections.Counter[str] = collections.Counter()
         self._lanes: list[_Lane] = []
+        #: Waiting requests by slot, oldest first: tables (urgent), then everything else.
+        self._urgent: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
         self._backlog: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
         self._hands: collections.OrderedDict[Hashable, bytes] = collections.OrderedDict()
         self._hands_drawing: dict[Hashable, asyncio.Future[bytes]] = {}
@@ -158,7 +162,8 @@ class RenderPool:
     @property
     def busy(self) -> int:
         """Pictures queued or being drawn now (the SIGTERM drain waits for none)."""
-        return len(self._backlog) + sum(1 for lane in self._lanes if lane.request is not None)
+        waiting = len(self._urgent) + len(self._backlog)
+        return waiting + sum(1 for lane in self._lanes if lane.request is not None)
 
     @property
     def pids(self) -> list[int]:
@@ -197,9 +202,10 @@ class RenderPool:
         for task in list(self._replacing):
             task.cancel()
         closed = PoolClosed("the render pool is closed")
-        for request in self._backlog.values():
-            _fail(request.future, closed)
-        self._backlog.clear()
+        for queue in (self._urgent, self._backlog):
+            for request in queue.values():
+                _fail(request.future, closed)
+            queue.clear()
         lanes = list(self._lanes)
         for lane in lanes:
             overran = lane.request is not None  # still drawing after the grace: kill it
@@ -222,8 +228,9 @@ class RenderPool:
     async def table(self, view: SeatView, options: TableOptions, *, key: Hashable = None) -> bytes:
         """The table picture. With ``key`` (e.g. the channel id), a newer table for the same
         key replaces this one if it has not started yet: this call then raises
-        :class:`Superseded`. Raises :class:`RenderFailed` when no picture can be made."""
-        return await self.run(jobs.draw_table, view, options, key=key)
+        :class:`Superseded`. Raises :class:`RenderFailed` when no picture can be made.
+        Tables are urgent: drawn before the hands and other pictures waiting."""
+        return await self.run(jobs.draw_table, view, options, key=key, urgent=True)
 
     async def hand(self, view: SeatView, options: HandOptions) -> bytes:
         """The hand picture; an unchanged hand (same :func:`jobs.hand_key`) is not redrawn."""
@@ -243,11 +250,18 @@ class RenderPool:
         return await asyncio.shield(drawing)
 
     async def run(
-        self, func: Job, *args: Any, key: Hashable = None, timeout: float | None = None
+        self,
+        func: Job,
+        *args: Any,
+        key: Hashable = None,
+        timeout: float | None = None,
+        urgent: bool = False,
     ) -> bytes:
         """Run ``func(*args)`` (a module-level function returning bytes; its arguments are
         pickled to a worker) and return its result; see :meth:`table` for ``key``.
-        ``timeout``: this job's own limit (a replay GIF takes seconds), else the pool's."""
+        ``timeout``: this job's own limit (a replay GIF takes seconds), else the pool's.
+        ``urgent``: start it before every non-urgent request waiting (oldest first within
+        each), for the picture people are waiting on."""
         if self._state != "running":
             raise PoolClosed(f"the render pool is {self._state}")
         if not self._lanes and not self._replacing:
@@ -258,14 +272,17 @@ class RenderPool:
         limit = self.timeout if timeout is None else timeout
         if limit <= 0:
             raise ValueError(f"a render timeout must be positive, not {limit}")
-        request = _Request(number, func, args, loop.create_future(), slot, timeout=limit)
-        older = self._backlog.get(slot)
+        request = _Request(
+            number, func, args, loop.create_future(), slot, timeout=limit, urgent=urgent
+        )
+        queue = self._urgent if urgent else self._backlog
+        older = queue.get(slot)
         if older is not None:
             # The newer picture takes the older one's place in the queue: that channel
             # has waited since then already.
             self.stats["superseded"] += 1
             _fail(older.future, Superseded(f"a newer picture for {key!r} replaced this one"))
-        self._backlog[slot] = request
+        queue[slot] = request
         self._pump()
         return await request.future
 
@@ -284,13 +301,14 @@ class RenderPool:
         for lane in list(self._lanes):
             if lane.retired or lane.request is not None or (lane.ready and not lane.ready.done()):
                 continue
-            if self._backlog and lane.process is not None and lane.process.poll() is not None:
+            waiting = self._urgent or self._backlog
+            if waiting and lane.process is not None and lane.process.poll() is not None:
                 # Dead, and its reader has not told us yet (several workers killed at once):
                 # a request sent there would count as a crash against the request itself.
                 self._lost(lane)
                 continue
-            while self._backlog:
-                _, request = self._backlog.popitem(last=False)
+            while self._urgent or self._backlog:
+                _, request = (self._urgent or self._backlog).popitem(last=False)
                 if not request.future.done():  # a caller that gave up is skipped
                     self._begin(lane, request)
                     break
@@ -372,12 +390,13 @@ class RenderPool:
         self.stats["crashed"] += 1
         log.warning("render worker %s died; replacing it", lane.pid)
         if request is not None and not request.future.done():
-            if request.slot in self._backlog:
+            queue = self._urgent if request.urgent else self._backlog
+            if request.slot in queue:
                 _fail(request.future, Superseded("a newer picture replaced this one"))
             elif request.attempts < 2:
                 # Retry once, first in line.
-                self._backlog[request.slot] = request
-                self._backlog.move_to_end(request.slot, last=False)
+                queue[request.slot] = request
+                queue.move_to_end(request.slot, last=False)
             else:
                 _fail(request.future, WorkerCrashed("the render worker died drawing this twice"))
         self._replace()
@@ -412,9 +431,10 @@ class RenderPool:
                 self._fail_backlog(RenderFailed(f"no render worker could be started: {exc}"))
 
     def _fail_backlog(self, exc: Exception) -> None:
-        for request in self._backlog.values():
-            _fail(request.future, exc)
-        self._backlog.clear()
+        for queue in (self._urgent, self._backlog):
+            for request in queue.values():
+                _fail(request.future, exc)
+            queue.clear()
         self._update_idle()
 
     async def _add_worker(self) -> None:
@@ -462,7 +482,7 @@ class RenderPool:
         _call(loop, self._lost, lane)
 
     def _update_idle(self) -> None:
-        busy = self._backlog or any(lane.request is not None for lane in self._lanes)
+        busy = self._urgent or self._backlog or any(lane.request for lane in self._lanes)
         if busy:
             self._idle.clear()
         else:
