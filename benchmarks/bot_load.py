@@ -4,7 +4,8 @@ Each game has its own channel and players; every player's move goes through Disc
 person's client sends it (``/play`` with a tile and train, ``/draw``, ``/pass``), chosen from
 the legal moves the service reports. We time, per move, from pushing INTERACTION_CREATE to
 (a) the bot's first answer (its deferral: what the player waits for before "thinking…") and
-(b) the table message appearing in the channel. Prints ONE JSON line.
+(b) the table message appearing in the channel and (c) the mover's own answer (the "✅", sent
+after the hand DMs). Prints ONE JSON line.
 
 The bot runs in its own process, as in a deployment: this process holds only the fake
 Discord and the driver (which reads the legal moves through its own ``GameService`` on the
@@ -194,6 +195,7 @@ async def play_game(
     args: argparse.Namespace,
     first: list[float],
     posted: list[float],
+    answered: list[float],
     rng: random.Random,
 ) -> int:
     game_id, channel, users = table
@@ -224,6 +226,7 @@ async def play_game(
         # The player's own answer, before their next move: by then the bot has committed the
         # move, so our own reader (another process's connection) sees the new position.
         await invocation.message(args.wait)
+        answered.append(time.perf_counter() - started)
         done += 1
     return done
 
@@ -267,6 +270,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                     )
                 first: list[float] = []
                 posted: list[float] = []
+                answered: list[float] = []
                 rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
                 woken_before = fake.wakeups
                 bot_before = CpuSample.of(proc.pid)
@@ -274,7 +278,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 t0 = time.perf_counter()
                 counts = await asyncio.gather(
                     *(
-                        play_game(fake, service, t, args, first, posted, random.Random(i))
+                        play_game(fake, service, t, args, first, posted, answered, random.Random(i))
                         for i, t in enumerate(tables)
                     )
                 )
@@ -305,6 +309,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "table_message_p50_ms": round(pct(posted, 0.50), 2),
         "table_message_p99_ms": round(pct(posted, 0.99), 2),
         "mean_table_message_ms": round(statistics.fmean(posted) * 1000, 2) if posted else 0,
+        "answer_p50_ms": round(pct(answered, 0.50), 2),
+        "answer_p99_ms": round(pct(answered, 0.99), 2),
         "bot_cpu_ms_per_move": round(sum(bot_cpu.values()) * per_move, 2),
         "bot_event_loop_cpu_ms_per_move": round(bot_cpu["event_loop"] * per_move, 2),
         "bot_other_threads_cpu_ms_per_move": round(bot_cpu["other_threads"] * per_move, 2),

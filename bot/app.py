@@ -1,7 +1,8 @@
 """The bot itself: :class:`MexicanTrainBot` and :func:`create_bot`, i.e. start-up.
 
 All one-time work happens in :meth:`MexicanTrainBot.setup_hook` (``on_ready`` fires again
-after reconnects): open the SQLite store, build the services, install the command translator
+after reconnects): start the render pool (its workers warm, so the first move's picture is
+not the slow one), open the SQLite store, build the services, install the command translator
 and the servers' languages, load the cogs as extensions by name (each registers its persistent
 ``DynamicItem`` buttons, so messages posted before a restart keep working), install the one
 error funnel on the command tree, and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
@@ -72,6 +73,7 @@ class MexicanTrainBot(GameBot):
 
     async def setup_hook(self) -> None:
         cfg = self.config
+        await self.pictures.start()  # MT_RENDER_WORKERS processes, warm before any move
         self._store = await open_store(cfg)
         service = GameService(self._store, cache_size=cfg.game_cache, rng=self._rng)
         self.attach(service, ScheduleService(service))
@@ -88,6 +90,7 @@ class MexicanTrainBot(GameBot):
 
     async def close(self) -> None:
         self.cancel_background()
+        await self.pictures.close(grace=1.0)  # already closed after a SIGTERM drain (bot.run)
         await super().close()
         if self._store is not None:
             store, self._store = self._store, None

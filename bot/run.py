@@ -3,11 +3,12 @@ cleanly on SIGTERM. (``bot/__main__.py`` parses the command line and calls :func
 
 ``docker stop`` (and systemd, and Ctrl-C) sends SIGTERM, then SIGKILL after a grace period
 (10 s by default in Docker). On the first SIGTERM or SIGINT the bot keeps serving while it
-*drains*: it waits until no interaction is being handled and no game is in the middle of a
-move-and-post, for at most ``MT_SHUTDOWN_GRACE`` seconds; then it closes the gateway and the
-database (which folds the WAL back into the file) and the process exits 0. A move's
-transaction is atomic either way — a move cut off by SIGKILL is simply not there — but
-draining means a move that was acknowledged also got its table message posted.
+*drains*: it waits until no interaction is being handled, no game is in the middle of a
+move-and-post and no picture is being drawn, for at most ``MT_SHUTDOWN_GRACE`` seconds; then
+it stops the render workers, closes the gateway and the database (which folds the WAL back
+into the file) and the process exits 0. A move's transaction is atomic either way — a move
+cut off by SIGKILL is simply not there — but draining means a move that was acknowledged also
+got its table message posted.
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ def point_at_test_discord(config: Config) -> None:
 
 
 async def drain(bot: GameBot, grace: float) -> bool:
-    """Wait until no interaction runs and no game is mid-move (True), or ``grace`` passes."""
+    """Wait until no interaction runs, no game is mid-move and no picture is being drawn
+    (True), or ``grace`` passes."""
     deadline = time.monotonic() + grace
     while True:
         left = deadline - time.monotonic()
-        if bot.metrics.in_flight <= 0 and bot.games_busy() == 0:
+        if bot.metrics.in_flight <= 0 and bot.games_busy() == 0 and bot.pictures.busy == 0:
             return True
         if left <= 0:
             return False
@@ -94,6 +96,7 @@ async def serve(config: Config, token: str) -> None:
                 bot.metrics.in_flight,
                 bot.games_busy(),
             )
+            draining = time.monotonic()
             if not await drain(bot, config.shutdown_grace):
                 log.warning(
                     "stopping anyway after %ss: %d interaction(s) still running "
@@ -101,6 +104,10 @@ async def serve(config: Config, token: str) -> None:
                     config.shutdown_grace,
                     bot.metrics.in_flight,
                 )
+            # The render workers go first, given what is left of the grace (nothing is left
+            # to draw after a full drain); a picture asked for after this is posted as text.
+            left = config.shutdown_grace - (time.monotonic() - draining)
+            await bot.pictures.close(grace=max(0.0, left))
             await bot.close()
             with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
                 await runner

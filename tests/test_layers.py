@@ -37,7 +37,7 @@ LAYERS: dict[str, tuple[str, int]] = {
     "bot.store": ("store", 2),
     "bot.service": ("service", 3),
     "bot.ops": ("ops", 3),
-    # The render pool: worker processes that turn views into PNGs, for the Discord layer.
+    # The render pool: engine views in, renderers' PNG bytes out, in worker processes.
     "bot.drawing": ("drawing", 3),
     "bot.ui": ("ui", 4),
     "bot.cogs": ("cogs", 5),

@@ -9,14 +9,15 @@ game number, so a finished game can still be read after the channel moved on.
 
 from __future__ import annotations
 
-import asyncio
 import io
+import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawing import RenderFailed, draw_replay
 from bot.i18n import language_of, tr
 from bot.service import GameSummary, errors
 from bot.service import history as story
@@ -28,13 +29,16 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, reply
 from bot.ui.pictures import computer_seats
 from renderers import TableOptions
-from renderers.replay import render_replay
+
+log = logging.getLogger(__name__)
 
 #: History lines per page (a page stays well under Discord's 2,000 characters).
 HISTORY_PAGE = 20
 #: Replay bounds: frames per GIF and the frame width (the table is drawn 1400 wide).
 REPLAY_FRAMES = 60
 REPLAY_WIDTH = 700
+#: Seconds a replay GIF may take in a render worker (a 60-frame GIF is ~2 s on an idle core).
+REPLAY_TIMEOUT = 60.0
 #: Files are kept this far under the interaction's upload limit.
 UPLOAD_MARGIN = 64 * 1024
 
@@ -216,16 +220,20 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             )
             frames = min(len(views), REPLAY_FRAMES)
             try:
-                gif = await asyncio.to_thread(
-                    render_replay,
+                gif = await bot.pictures.run(
+                    draw_replay,
                     views,
                     options,
-                    max_frames=REPLAY_FRAMES,
-                    width=REPLAY_WIDTH,
-                    max_bytes=budget,
+                    REPLAY_FRAMES,
+                    REPLAY_WIDTH,
+                    budget,
+                    timeout=REPLAY_TIMEOUT,
                 )
-            except ValueError:
-                raise Refusal("error.replay-too-big") from None
+            except RenderFailed as exc:
+                log.warning("game %s: replay not drawn: %s", found.id, exc)
+                raise Refusal("error.replay-failed") from None
+            if not gif:
+                raise Refusal("error.replay-too-big")
             shown = views[-1]
             embed = discord.Embed(
                 title=tr(

@@ -12,7 +12,6 @@ or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import discord
@@ -37,7 +36,7 @@ from bot.ui.interactions import (
     reply,
 )
 from bot.ui.notation import check_notation, choose_train, parse_tile
-from bot.ui.pictures import hand_png, table_png
+from bot.ui.pictures import table_text
 
 MAX_CHOICES = 25
 
@@ -178,7 +177,7 @@ class Play_(commands.Cog, name="Play"):
             if game.round_no is None:
                 raise Refusal("error.not-started")
             view = await self.bot.service.table_view(game.id)
-            png = await asyncio.to_thread(table_png, view, game.players, locale)
+            png = await self.bot.pictures.table(view, game.players, locale)
             embed = discord.Embed(
                 title=tr(
                     "table.title",
@@ -196,10 +195,14 @@ class Play_(commands.Cog, name="Play"):
                     if t
                 )[:4000]
                 or None,
-            ).set_image(url="attachment://table.png")
-            await interaction.followup.send(
-                embed=embed, file=discord.File(io.BytesIO(png), "table.png"), ephemeral=True
             )
+            files = []
+            if png:
+                embed.set_image(url="attachment://table.png")
+                files.append(discord.File(io.BytesIO(png), "table.png"))
+            else:  # no picture could be made: the table as text
+                embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
+            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
 
 # ---------------------------------------------------------------------- turns and moves
@@ -321,10 +324,10 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     game = await bot.service.game(game_id) if game_id is not None else await my_game(interaction)
     view = await bot.service.seat_view(game.id, interaction.user.id)
     tiles = (await bot.service.user_settings(interaction.user.id)).tiles  # /mt me tiles:
-    png = await asyncio.to_thread(hand_png, view, game.options.hints, locale, tiles)
+    png = await bot.pictures.hand(view, game.options.hints, locale, tiles)
     await interaction.followup.send(
         messages.hand_text(view, game, locale)[:1990],
-        file=discord.File(io.BytesIO(png), filename="hand.png"),
+        file=discord.File(io.BytesIO(png), filename="hand.png") if png else discord.utils.MISSING,
         ephemeral=True,
     )
 

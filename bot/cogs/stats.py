@@ -8,7 +8,6 @@ finished before statistics existed get theirs once, in the background, at start-
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import Any
@@ -17,12 +16,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawing import RenderFailed, draw_chart
 from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
-from renderers.chart import ChartGame, render_stats_chart
-from renderers.png import to_png
+from renderers.chart import ChartGame
 
 log = logging.getLogger(__name__)
 
@@ -96,15 +95,19 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 await reply(interaction, text)
                 return
             games = [ChartGame(gid, scores, won) for gid, scores, won in reversed(summary.recent)]
-            png = await asyncio.to_thread(
-                lambda: to_png(
-                    render_stats_chart(who.display_name, games, language=language_of(locale))
+            try:
+                png = await bot.pictures.run(
+                    draw_chart, who.display_name, games, language_of(locale)
                 )
-            )
+            except RenderFailed as exc:  # the numbers are in the text: send it alone
+                log.warning("stats chart not drawn: %s", exc)
+                png = b""
             await reply(
                 interaction,
                 text,
-                file=discord.File(io.BytesIO(png), filename="stats.png"),
+                file=discord.File(io.BytesIO(png), filename="stats.png")
+                if png
+                else discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 

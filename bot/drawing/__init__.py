@@ -6,7 +6,7 @@ awaits. See ``docs/rendering.md`` for sizing, settings and what happens on a cra
 timeout or a backlog.
 """
 
-from bot.drawing.jobs import draw_hand, draw_table, hand_key
+from bot.drawing.jobs import draw_chart, draw_hand, draw_replay, draw_table, hand_key
 from bot.drawing.pool import (
     PoolClosed,
     RenderFailed,
@@ -25,7 +25,9 @@ __all__ = [
     "Superseded",
     "WorkerCrashed",
     "default_workers",
+    "draw_chart",
     "draw_hand",
+    "draw_replay",
     "draw_table",
     "hand_key",
 ]

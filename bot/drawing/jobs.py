@@ -5,6 +5,8 @@ worker process by name (pickle sends a function as its module and name) or run t
 thread. ``warm_up`` is run once per worker before it takes work: it imports Pillow, loads
 the fonts and draws a small table and hand, so the first real picture is not the slow one.
 ``hand_key`` says when two hand pictures would be the same picture, for the pool's cache.
+``draw_replay`` and ``draw_chart`` are the other pictures the bot posts (``/mt replay``,
+``/mt stats``), run through the pool's ``run``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Hashable, Sequence
 
 from bot.engine import PRESETS, Match, SeatView, view_for
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers.chart import ChartGame, render_stats_chart
+from renderers.replay import render_replay
 
 
 def draw_table(view: SeatView, options: TableOptions) -> bytes:
@@ -26,6 +30,25 @@ def draw_table(view: SeatView, options: TableOptions) -> bytes:
 def draw_hand(view: SeatView, options: HandOptions) -> bytes:
     """One seat's hand picture as PNG bytes (give it that seat's own view)."""
     return to_png(render_hand(view, options))
+
+
+def draw_replay(
+    views: Sequence[SeatView], options: TableOptions, max_frames: int, width: int, max_bytes: int
+) -> bytes:
+    """A round's replay as a GIF of at most ``max_bytes``; empty bytes when even a small one
+    does not fit (the renderer's ValueError, which would not cross the process boundary as
+    such: the caller tells the player the replay is too big)."""
+    try:
+        return render_replay(
+            views, options, max_frames=max_frames, width=width, max_bytes=max_bytes
+        )
+    except ValueError:
+        return b""
+
+
+def draw_chart(name: str, games: Sequence[ChartGame], language: str) -> bytes:
+    """A player's statistics chart as PNG bytes."""
+    return to_png(render_stats_chart(name, games, language=language))
 
 
 def sample_views(players: int = 4, seed: int = 7, moves: int = 12) -> tuple[SeatView, SeatView]:

@@ -97,6 +97,10 @@ class _Request:
     #: Its place in the backlog: ("key", key) for keyed pictures, else unique.
     slot: Hashable = None
     attempts: int = 0
+    #: Seconds it may take in a worker (the pool's ``timeout`` unless ``run`` was told).
+    timeout: float = DEFAULT_TIMEOUT
+    #: Drawn before every non-urgent picture waiting (the tables).
+    urgent: bool = False
 
 
 @dataclass(eq=False)
@@ -137,6 +141,8 @@ class RenderPool:
         #: Counters for metrics and benchmarks.
         self.stats: collections.Counter[str] = collections.Counter()
         self._lanes: list[_Lane] = []
+        #: Waiting requests by slot, oldest first: tables (urgent), then everything else.
+        self._urgent: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
         self._backlog: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
         self._hands: collections.OrderedDict[Hashable, bytes] = collections.OrderedDict()
         self._hands_drawing: dict[Hashable, asyncio.Future[bytes]] = {}
@@ -152,6 +158,12 @@ class RenderPool:
     @property
     def running(self) -> bool:
         return self._state == "running"
+
+    @property
+    def busy(self) -> int:
+        """Pictures queued or being drawn now (the SIGTERM drain waits for none)."""
+        waiting = len(self._urgent) + len(self._backlog)
+        return waiting + sum(1 for lane in self._lanes if lane.request is not None)
 
     @property
     def pids(self) -> list[int]:
@@ -190,9 +202,10 @@ class RenderPool:
         for task in list(self._replacing):
             task.cancel()
         closed = PoolClosed("the render pool is closed")
-        for request in self._backlog.values():
-            _fail(request.future, closed)
-        self._backlog.clear()
+        for queue in (self._urgent, self._backlog):
+            for request in queue.values():
+                _fail(request.future, closed)
+            queue.clear()
         lanes = list(self._lanes)
         for lane in lanes:
             overran = lane.request is not None  # still drawing after the grace: kill it
@@ -215,8 +228,9 @@ class RenderPool:
     async def table(self, view: SeatView, options: TableOptions, *, key: Hashable = None) -> bytes:
         """The table picture. With ``key`` (e.g. the channel id), a newer table for the same
         key replaces this one if it has not started yet: this call then raises
-        :class:`Superseded`. Raises :class:`RenderFailed` when no picture can be made."""
-        return await self.run(jobs.draw_table, view, options, key=key)
+        :class:`Superseded`. Raises :class:`RenderFailed` when no picture can be made.
+        Tables are urgent: drawn before the hands and other pictures waiting."""
+        return await self.run(jobs.draw_table, view, options, key=key, urgent=True)
 
     async def hand(self, view: SeatView, options: HandOptions) -> bytes:
         """The hand picture; an unchanged hand (same :func:`jobs.hand_key`) is not redrawn."""
@@ -235,9 +249,19 @@ class RenderPool:
             self.stats["hand_cache_hits"] += 1
         return await asyncio.shield(drawing)
 
-    async def run(self, func: Job, *args: Any, key: Hashable = None) -> bytes:
+    async def run(
+        self,
+        func: Job,
+        *args: Any,
+        key: Hashable = None,
+        timeout: float | None = None,
+        urgent: bool = False,
+    ) -> bytes:
         """Run ``func(*args)`` (a module-level function returning bytes; its arguments are
-        pickled to a worker) and return its result; see :meth:`table` for ``key``."""
+        pickled to a worker) and return its result; see :meth:`table` for ``key``.
+        ``timeout``: this job's own limit (a replay GIF takes seconds), else the pool's.
+        ``urgent``: start it before every non-urgent request waiting (oldest first within
+        each), for the picture people are waiting on."""
         if self._state != "running":
             raise PoolClosed(f"the render pool is {self._state}")
         if not self._lanes and not self._replacing:
@@ -245,14 +269,20 @@ class RenderPool:
         loop = asyncio.get_running_loop()
         number = next(self._ids)
         slot: Hashable = ("request", number) if key is None else ("key", key)
-        request = _Request(number, func, args, loop.create_future(), slot)
-        older = self._backlog.get(slot)
+        limit = self.timeout if timeout is None else timeout
+        if limit <= 0:
+            raise ValueError(f"a render timeout must be positive, not {limit}")
+        request = _Request(
+            number, func, args, loop.create_future(), slot, timeout=limit, urgent=urgent
+        )
+        queue = self._urgent if urgent else self._backlog
+        older = queue.get(slot)
         if older is not None:
             # The newer picture takes the older one's place in the queue: that channel
             # has waited since then already.
             self.stats["superseded"] += 1
             _fail(older.future, Superseded(f"a newer picture for {key!r} replaced this one"))
-        self._backlog[slot] = request
+        queue[slot] = request
         self._pump()
         return await request.future
 
@@ -271,8 +301,14 @@ class RenderPool:
         for lane in list(self._lanes):
             if lane.retired or lane.request is not None or (lane.ready and not lane.ready.done()):
                 continue
-            while self._backlog:
-                _, request = self._backlog.popitem(last=False)
+            waiting = self._urgent or self._backlog
+            if waiting and lane.process is not None and lane.process.poll() is not None:
+                # Dead, and its reader has not told us yet (several workers killed at once):
+                # a request sent there would count as a crash against the request itself.
+                self._lost(lane)
+                continue
+            while self._urgent or self._backlog:
+                _, request = (self._urgent or self._backlog).popitem(last=False)
                 if not request.future.done():  # a caller that gave up is skipped
                     self._begin(lane, request)
                     break
@@ -282,7 +318,7 @@ class RenderPool:
         assert self._loop is not None
         lane.request = request
         request.attempts += 1
-        lane.timer = self._loop.call_later(self.timeout, self._overran, lane, request)
+        lane.timer = self._loop.call_later(request.timeout, self._overran, lane, request)
         if lane.conn is None:
             task = asyncio.ensure_future(asyncio.to_thread(request.func, *request.args))
             task.add_done_callback(lambda done: self._thread_done(lane, request, done))
@@ -291,6 +327,7 @@ class RenderPool:
             lane.conn.send((request.id, request.func, request.args))
         except (OSError, ValueError) as exc:  # the worker died between requests
             log.warning("render worker %s unreachable (%s); replacing it", lane.pid, exc)
+            request.attempts -= 1  # it never reached a worker: not a crash it caused
             self._lost(lane)
 
     def _thread_done(self, lane: _Lane, request: _Request, done: asyncio.Future[bytes]) -> None:
@@ -327,11 +364,11 @@ class RenderPool:
             return
         self.stats["timed_out"] += 1
         self._clear(lane)
-        _fail(request.future, RenderTimeout(f"the picture took more than {self.timeout:g}s"))
+        _fail(request.future, RenderTimeout(f"the picture took more than {request.timeout:g}s"))
         if lane.conn is None:
             self._pump()  # the thread cannot be stopped; its result will be dropped
             return
-        log.warning("render worker %s overran %gs; replacing it", lane.pid, self.timeout)
+        log.warning("render worker %s overran %gs; replacing it", lane.pid, request.timeout)
         self._retire(lane, kill=True)
         self._replace()
         self._update_idle()
@@ -353,12 +390,13 @@ class RenderPool:
         self.stats["crashed"] += 1
         log.warning("render worker %s died; replacing it", lane.pid)
         if request is not None and not request.future.done():
-            if request.slot in self._backlog:
+            queue = self._urgent if request.urgent else self._backlog
+            if request.slot in queue:
                 _fail(request.future, Superseded("a newer picture replaced this one"))
             elif request.attempts < 2:
                 # Retry once, first in line.
-                self._backlog[request.slot] = request
-                self._backlog.move_to_end(request.slot, last=False)
+                queue[request.slot] = request
+                queue.move_to_end(request.slot, last=False)
             else:
                 _fail(request.future, WorkerCrashed("the render worker died drawing this twice"))
         self._replace()
@@ -393,9 +431,10 @@ class RenderPool:
                 self._fail_backlog(RenderFailed(f"no render worker could be started: {exc}"))
 
     def _fail_backlog(self, exc: Exception) -> None:
-        for request in self._backlog.values():
-            _fail(request.future, exc)
-        self._backlog.clear()
+        for queue in (self._urgent, self._backlog):
+            for request in queue.values():
+                _fail(request.future, exc)
+            queue.clear()
         self._update_idle()
 
     async def _add_worker(self) -> None:
@@ -443,7 +482,7 @@ class RenderPool:
         _call(loop, self._lost, lane)
 
     def _update_idle(self) -> None:
-        busy = self._backlog or any(lane.request is not None for lane in self._lanes)
+        busy = self._urgent or self._backlog or any(lane.request for lane in self._lanes)
         if busy:
             self._idle.clear()
         else:

@@ -62,6 +62,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "That replay is too big to upload here.",
         "fr": "Ce replay est trop lourd pour être envoyé ici.",
     },
+    "error.replay-failed": {
+        "en": "The replay could not be drawn just now; try again in a moment.",
+        "fr": "Le replay n'a pas pu être dessiné ; réessaie dans un instant.",
+    },
     # ---- stats and leaderboard
     "stats.title": {
         "en": "Statistics of {name} on this server",

@@ -35,6 +35,7 @@ import logging
 from collections.abc import Sequence
 
 import discord
+from discord.utils import MISSING
 
 from bot.i18n import tr
 from bot.service import GameSummary, Outcome, Player, RoundEnd
@@ -52,7 +53,7 @@ from bot.ui.interactions import (
     permission_names,
 )
 from bot.ui.messages import turn_line
-from bot.ui.pictures import hand_png, table_png
+from bot.ui.pictures import Superseded, table_text
 from bot.ui.posts import Post
 from bot.ui.turns import catch_up
 
@@ -201,15 +202,13 @@ async def _add_to_turn_post(
         return False
     told = (*latest.lines, *lines)
     embed = _embed(game, told, locale, round_no=game.round_no)
-    view = await bot.service.table_view(game.id)
-    png = await asyncio.to_thread(table_png, view, game.players, locale)
-    embed.set_image(url="attachment://table.png")
+    files = await _table_picture(bot, game, embed, locale)
     message = bot.get_partial_messageable(latest.channel_id).get_partial_message(latest.message_id)
     try:
         await message.edit(
             content=turn_line(game, game.turn, locale) or None,
             embed=embed,
-            attachments=[discord.File(io.BytesIO(png), filename="table.png")],
+            attachments=files,
             view=components.turn_view(game.id, game.version, locale, knock=False),
             allowed_mentions=PING_PEOPLE,
         )
@@ -218,6 +217,24 @@ async def _add_to_turn_post(
         return False
     bot.posts.note_table(game.id, dataclasses.replace(latest, lines=told))
     return True
+
+
+async def _table_picture(
+    bot: GameBot, game: GameSummary, embed: discord.Embed, locale: str
+) -> list[discord.File]:
+    """The table as it stands for ``embed``: its picture from the render pool (keyed by the
+    channel, so a backlog draws only the latest), or the table as text when no picture
+    could be made, or nothing when a newer post of this channel will show the table."""
+    view = await bot.service.table_view(game.id)
+    try:
+        png = await bot.pictures.table(view, game.players, locale, channel=game.channel_id)
+    except Superseded:  # a newer table of this channel is coming: the lines alone
+        return []
+    if png is None:  # no picture could be made: the table as text, the move still posts
+        embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
+        return []
+    embed.set_image(url="attachment://table.png")
+    return [discord.File(io.BytesIO(png), filename="table.png")]
 
 
 def _embed(
@@ -257,10 +274,7 @@ async def _post(
     its lines)."""
     files: list[discord.File] = []
     if picture and game.round_no is not None and game.status is not GameStatus.LOBBY:
-        view = await bot.service.table_view(game.id)
-        png = await asyncio.to_thread(table_png, view, game.players, locale)
-        files.append(discord.File(io.BytesIO(png), filename="table.png"))
-        embed.set_image(url="attachment://table.png")
+        files = await _table_picture(bot, game, embed, locale)
     try:
         message = await target.send(
             content,
@@ -352,7 +366,7 @@ async def _send_hand(
         return None  # switched off, or known closed: never retry a closed DM (Discord counts 403s)
     lang = settings.language
     view = await bot.service.seat_view(game.id, uid)
-    png = await asyncio.to_thread(hand_png, view, game.options.hints, lang, settings.tiles)
+    png = await bot.pictures.hand(view, game.options.hints, lang, settings.tiles)
     text = messages.hand_text(view, game, lang)[:1990]
     known = await bot.posts.hand(bot.service, game.id, game.round_no, uid)
     try:
@@ -361,7 +375,8 @@ async def _send_hand(
         if known is not None:
             try:
                 await dm.get_partial_message(known.message_id).edit(
-                    content=text, attachments=[discord.File(io.BytesIO(png), "hand.png")]
+                    content=text,
+                    attachments=[discord.File(io.BytesIO(png), "hand.png")] if png else [],
                 )
                 sent = known
             except discord.NotFound:
@@ -374,7 +389,9 @@ async def _send_hand(
             # The round's hand message is news only when it is their turn: else it arrives
             # silently (no push notification), and the turn DM is the notification.
             message = await dm.send(
-                text, file=discord.File(io.BytesIO(png), filename="hand.png"), silent=not notify
+                text,
+                file=discord.File(io.BytesIO(png), filename="hand.png") if png else MISSING,
+                silent=not notify,
             )
             sent = Post(dm.id, message.id)
             await bot.posts.note_hand(bot.service, game.id, game.round_no, uid, sent, bot.now())

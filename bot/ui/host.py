@@ -27,6 +27,7 @@ from bot.ops.logs import note_game
 from bot.ops.metrics import Metrics
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
+from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,8 @@ class GameBot(commands.Bot):
         self.now: Clock = clock or utc_now
         #: What ``/metrics`` reports and graceful shutdown waits on (bot/ops).
         self.metrics = Metrics()
+        #: The render pool (``MT_RENDER_WORKERS``): started in setup_hook, closed at shutdown.
+        self.pictures = Pictures(config.render_workers)
         #: Persistent item class -> what a click does (set by the cog that owns the feature).
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).

@@ -1,20 +1,53 @@
-"""The bot's door to pictures: ``table_png`` and ``hand_png`` -> PNG bytes, via ``renderers``.
+"""The bot's door to pictures: :class:`Pictures` draws them in the render pool, and
+:func:`table_text` is what a post carries instead when a picture cannot be made.
+
+Every table post and hand DM needs a picture, tens of milliseconds of Pillow each. The bot
+holds one :class:`Pictures` (``bot.pictures``): a :class:`~bot.drawing.RenderPool` of worker
+processes, started in ``setup_hook`` before any interaction is taken and closed by the
+SIGTERM drain (see ``docs/rendering.md``). Callers hand it plain data (the engine's view, the
+players, the language) and await PNG bytes; the event loop only pickles the view and waits.
+
+When a picture fails (its worker died twice, it overran the timeout, the renderer raised, the
+pool is closing) :meth:`Pictures.table` and :meth:`Pictures.hand` return ``None`` and the
+move still posts: its lines, and the table as text (:func:`table_text`). A channel's table is
+submitted under the channel's id: if a newer table of the same channel arrives while the
+older one still waits for a worker, the older one is never drawn and its caller gets
+:class:`~bot.drawing.Superseded` (post the move's lines without a stale picture).
 
 Hidden hands never reach a picture by construction: the table is drawn from the spectator's
 view (``GameService.table_view``), which holds other hands only under the open-hands rule, and
 a hand picture is only ever made from the viewer's own ``seat_view`` for a DM or an ephemeral.
-Both are blocking CPU work (tens of milliseconds): callers run them with ``asyncio.to_thread``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Hashable, Sequence
+from typing import Any
 
+from bot.drawing import RenderFailed, RenderPool, Superseded, draw_hand, draw_table
 from bot.engine import SeatView, Tile
 from bot.engine.ai import longest_train
-from bot.i18n import language_of
+from bot.i18n import language_of, tr
 from bot.service import Player
-from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers import HandOptions, TableOptions
+from renderers.table import plural
+
+__all__ = [
+    "Pictures",
+    "Superseded",
+    "computer_seats",
+    "hand_options",
+    "hand_png",
+    "table_options",
+    "table_png",
+    "table_text",
+]
+
+log = logging.getLogger(__name__)
+
+#: An embed field holds at most 1024 characters; the text table is clipped below that.
+TEXT_LIMIT = 1000
 
 
 def computer_seats(players: Sequence[Player]) -> tuple[bool, ...]:
@@ -25,22 +58,138 @@ def computer_seats(players: Sequence[Player]) -> tuple[bool, ...]:
     return tuple(flags)
 
 
+def table_options(players: Sequence[Player], language: str | None) -> TableOptions:
+    """The table picture's options: robot badges and labels in ``language`` (a catalog
+    language or a Discord locale)."""
+    return TableOptions(is_computer=computer_seats(players), language=language_of(language))
+
+
+def hand_options(
+    view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
+) -> HandOptions:
+    """The hand picture's options; with ``show_plan`` (the game's hints option) the longest
+    own train the hand can build is marked as its plan (a search of well under 1 ms);
+    ``tiles`` is the player's tile mode (``/mt me tiles:``)."""
+    plan: tuple[Tile, ...] = ()
+    if show_plan and view.hand and view.seat is not None:
+        plan = longest_train(view.hand, view.trains[view.seat].end)
+    return HandOptions(plan=plan, language=language_of(language), tiles=tiles)
+
+
 def table_png(view: SeatView, players: Sequence[Player] = (), language: str = "en") -> bytes:
-    """The public table as a PNG (give it ``table_view``: never a seat's view), its labels in
-    ``language`` (a catalog language or a Discord locale)."""
-    options = TableOptions(is_computer=computer_seats(players), language=language_of(language))
-    return to_png(render_table(view, options))
+    """The table picture drawn here and now, blocking (the terminal game, tests): what the
+    pool's workers draw for the same inputs, byte for byte."""
+    return draw_table(view, table_options(players, language))
 
 
 def hand_png(
     view: SeatView, show_plan: bool = True, language: str = "en", tiles: str = "pips"
 ) -> bytes:
-    """One seat's hand as a PNG; with ``show_plan`` (the game's hints option) the longest own
-    train the hand can build is marked as its plan; ``tiles`` is the player's tile mode
-    (``/mt me tiles:``)."""
-    plan: tuple[Tile, ...] = ()
-    if show_plan and view.hand and view.seat is not None:
-        plan = longest_train(view.hand, view.trains[view.seat].end)
-    return to_png(
-        render_hand(view, HandOptions(plan=plan, language=language_of(language), tiles=tiles))
-    )
+    """One seat's hand picture drawn here and now, blocking; see :func:`table_png`."""
+    return draw_hand(view, hand_options(view, show_plan, language, tiles))
+
+
+class Pictures:
+    """The bot's pictures, drawn by a :class:`~bot.drawing.RenderPool` of ``workers``
+    processes (None: one per CPU, at most 4; 0: a thread of this process)."""
+
+    def __init__(self, workers: int | None = None, **pool_options: Any) -> None:
+        self.pool = RenderPool(workers, **pool_options)
+
+    async def start(self) -> None:
+        """Start the workers and wait until each has drawn once (start-up, before the bot
+        takes interactions)."""
+        await self.pool.start()
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Let queued and running pictures finish for up to ``grace`` seconds, then stop the
+        workers; pictures asked for after this are posted as text."""
+        await self.pool.close(grace)
+
+    @property
+    def busy(self) -> int:
+        """Pictures queued or being drawn now."""
+        return self.pool.busy
+
+    async def table(
+        self,
+        view: SeatView,
+        players: Sequence[Player],
+        language: str | None,
+        *,
+        channel: Hashable = None,
+    ) -> bytes | None:
+        """The table PNG, or None if it could not be made (post :func:`table_text`).
+
+        With ``channel``, raises :class:`Superseded` when a newer table of that channel
+        replaced this one before a worker took it: the newer post shows the table."""
+        try:
+            return await self.pool.table(view, table_options(players, language), key=channel)
+        except RenderFailed as exc:
+            log.warning("table picture not drawn, posting text: %s", exc)
+            return None
+
+    async def hand(
+        self, view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
+    ) -> bytes | None:
+        """The hand PNG (an unchanged hand is not redrawn), or None if it could not be made
+        (the hand's text says it all); ``tiles`` is the player's tile mode."""
+        try:
+            return await self.pool.hand(view, hand_options(view, show_plan, language, tiles))
+        except RenderFailed as exc:
+            log.warning("hand picture not drawn, sending text: %s", exc)
+            return None
+
+    async def run(self, func: Any, *args: Any, timeout: float | None = None) -> bytes:
+        """Any other picture (``bot.drawing.draw_replay``, ``draw_chart``) in a worker;
+        raises :class:`~bot.drawing.RenderFailed` when it cannot be made."""
+        result: bytes = await self.pool.run(func, *args, timeout=timeout)
+        return result
+
+
+def table_text(view: SeatView, players: Sequence[Player], language: str | None) -> str:
+    """The table in a few monospaced lines, for a post whose picture could not be made:
+    the round and engine, one line per train (its open end, the owner's tiles in hand, the
+    marker, an open double), the open doubles to cover and whose turn it is. Drawn from the
+    spectator's view like the picture, in the picture's own words."""
+    lang = language_of(language)
+    lines = [
+        tr(
+            "pic.round-engine",
+            lang,
+            round=view.round_no + 1,
+            rounds=view.rounds_total,
+            engine=view.engine,
+            max=view.rules.max_pip,
+        )
+        + f" · {view.boneyard_count} "
+        + tr("pic.boneyard", lang)
+    ]
+    robots = computer_seats(players) if len(players) == len(view.names) else ()
+    names = []
+    for train in view.trains:
+        if train.is_mexican:
+            names.append(tr("pic.mexican", lang))
+        else:
+            robot = " 🤖" if robots and robots[train.owner] else ""
+            names.append(f"@{train.owner + 1} {view.names[train.owner]}{robot}")
+    width = min(24, max(len(n) for n in names))
+    for train, name in zip(view.trains, names, strict=True):
+        notes = [f"→ {train.end:>2}"]
+        if not train.is_mexican:
+            notes.append(plural("pic.tiles", view.hand_counts[train.owner], lang))
+            if train.marked:
+                notes.append(tr("pic.marker", lang))
+        pointer = "▶" if train.owner == view.current and not train.is_mexican else " "
+        lines.append(f"{pointer} {name[:width]:<{width}} {' · '.join(notes)}")
+    opened = view.open_doubles
+    if opened and view.result is None:
+        doubles = [f"{o.tiles[-1] if o.tiles else view.engine} ({names[view.trains.index(o)]})"
+                   for o in opened]  # fmt: skip
+        lines.append(tr("pic.open-doubles", lang, list=" → ".join(doubles)))
+    if view.current is not None and view.result is None:
+        lines.append(tr("pic.to-play", lang, name=view.names[view.current]))
+    body = "\n".join(lines)
+    if len(body) > TEXT_LIMIT - 8:
+        body = body[: TEXT_LIMIT - 9] + "…"
+    return f"```\n{body}\n```"

@@ -31,7 +31,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MexicanTrainBot]:
-    b = create_bot(Config(database=tmp_path / "db.sqlite3", synchronous="NORMAL"))
+    b = create_bot(Config(database=tmp_path / "db.sqlite3", synchronous="NORMAL", render_workers=0))
     # setup_hook needs no Discord connection: the store, the services and every extension.
     await b.setup_hook()
     assert set(b.extensions) == set(EXTENSIONS)

@@ -112,6 +112,29 @@ async def test_a_newer_table_supersedes_a_queued_older_one(pool: RenderPool) -> 
     await asyncio.gather(*busy)
 
 
+async def test_tables_are_drawn_before_other_pictures_waiting(pool: RenderPool) -> None:
+    # Both workers busy; two other pictures wait, then a table arrives: it goes first.
+    busy = [asyncio.ensure_future(pool.run(slow, 0.3)) for _ in range(2)]
+    await asyncio.sleep(0.05)
+    finished: list[str] = []
+
+    async def timed(name: str, job: asyncio.Future[bytes]) -> None:
+        await job
+        finished.append(name)
+
+    waiting = [
+        asyncio.ensure_future(timed("other-1", asyncio.ensure_future(pool.run(slow, 0.6)))),
+        asyncio.ensure_future(timed("other-2", asyncio.ensure_future(pool.run(slow, 0.6)))),
+    ]
+    await asyncio.sleep(0)
+    table = asyncio.ensure_future(
+        timed("table", asyncio.ensure_future(pool.table(TABLE, TableOptions())))
+    )
+    await asyncio.gather(*busy, *waiting, table)
+    # The table started on the first free worker, before either picture queued ahead of it.
+    assert finished[0] == "table", finished
+
+
 async def test_an_unchanged_hand_is_not_redrawn(pool: RenderPool) -> None:
     options = HandOptions(language="en")
     drawn, hits = pool.stats["drawn"], pool.stats["hand_cache_hits"]

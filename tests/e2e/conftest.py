@@ -1,7 +1,10 @@
 """Fixtures for end-to-end tests: our real bot on the fake Discord, a fake clock, a seeded deal.
 
 ``make_bot()`` builds a fresh bot on the same database file each time it is called, which is
-how a test restarts the bot mid-game.
+how a test restarts the bot mid-game. Its pictures are drawn in a thread of the test's own
+process (``render_workers=0``) unless a test asks for worker processes
+(``make_bot(render_workers=2)``, tests/e2e/test_render_pool.py): the same pictures, without
+starting interpreters for every bot the suite makes.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from tests.clock import FakeClock
 
 @pytest.fixture
 def make_bot(db_path: Path, clock: FakeClock) -> Callable[..., MexicanTrainBot]:
-    def make(seed: int = 7) -> MexicanTrainBot:
-        config = Config(database=db_path, synchronous="NORMAL")
+    def make(seed: int = 7, render_workers: int | None = 0) -> MexicanTrainBot:
+        config = Config(database=db_path, synchronous="NORMAL", render_workers=render_workers)
         return create_bot(config, clock=clock, rng=random.Random(seed))
 
     return make

@@ -59,7 +59,9 @@ def test_buttons_name_their_action_and_game() -> None:
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MexicanTrainBot]:
-    yield create_bot(Config(database=tmp_path / "db.sqlite3", synchronous="NORMAL"))
+    yield create_bot(
+        Config(database=tmp_path / "db.sqlite3", synchronous="NORMAL", render_workers=0)
+    )
 
 
 async def _get(url: str) -> tuple[int, str]:

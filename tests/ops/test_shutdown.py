@@ -1,4 +1,5 @@
-"""SIGTERM (``docker stop``): the move in progress finishes, the database closes clean, exit 0.
+"""SIGTERM (``docker stop``): the move in progress finishes, the database closes clean, the
+render workers stop, exit 0.
 
 ``python -m bot`` runs as a real subprocess against the in-process fake Discord (through the
 test-only ``MT_DISCORD_API_BASE``/``MT_DISCORD_GATEWAY``), so signals, the health endpoint
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sqlite3
 from pathlib import Path
@@ -36,17 +38,37 @@ async def _move(
     return await user.slash(str(move), channel=ch)
 
 
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started (its render workers), from /proc."""
+    found: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found |= {int(child) for child in f.read().split()}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
     db = tmp_path / "data" / "games.sqlite3"
     port = free_port()
-    env = bot_env(fake, db, MT_HEALTH_PORT=str(port), MT_SHUTDOWN_GRACE="10")
+    # Real render worker processes: the drain must stop them too.
+    env = bot_env(fake, db, MT_HEALTH_PORT=str(port), MT_SHUTDOWN_GRACE="10", MT_RENDER_WORKERS="2")
     proc = await start_bot(env, "--sync")
     try:
         health = await wait_healthy(f"http://127.0.0.1:{port}", proc)
         assert health["gateway"] and health["database"]
+        workers = _children(proc.pid)
+        assert len(workers) == 2 and all(_alive(w) for w in workers)
         probe = await start_bot(env, "health")  # what the Docker HEALTHCHECK runs
         out, _ = await probe.communicate()
         assert probe.returncode == 0 and json.loads(out)["status"] == "ok"
@@ -75,6 +97,8 @@ async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
         proc.send_signal(signal.SIGTERM)
         answer = await last.message(timeout=15)
         assert not answer.loading and not last.rejections
+        table = ch.last_message()
+        assert table is not None and table.images()  # the move in flight posted its picture
         await asyncio.wait_for(proc.wait(), 20)
     finally:
         if proc.returncode is None:
@@ -85,6 +109,8 @@ async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
     assert proc.returncode == 0, log
     assert "stopping: waiting up to 10.0s for 1 interaction(s)" in log, log
     assert "stopped cleanly" in log and "Traceback" not in log
+    assert "render pool: 2 worker(s) ready" in log, log
+    assert not any(_alive(w) for w in workers), log  # the workers stopped with the bot
     assert "outcome=ok" in log and "command=play" in log
 
     assert not Path(f"{db}-wal").exists()  # checkpointed and closed: one self-contained file

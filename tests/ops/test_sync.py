@@ -24,7 +24,9 @@ GUILD = "PUT /applications/{app_id}/guilds/{guild_id}/commands"
 
 
 def _bot(db: Path, dev_guild: int | None = None) -> MexicanTrainBot:
-    config = Config(database=db, synchronous="NORMAL", sync_commands=True, dev_guild=dev_guild)
+    config = Config(
+        database=db, synchronous="NORMAL", sync_commands=True, dev_guild=dev_guild, render_workers=0
+    )
     return create_bot(config, rng=random.Random(1))
 
 
