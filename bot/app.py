@@ -112,6 +112,9 @@ class MexicanTrainBot(GameBot):
             return
         for game_id in waiting:
             try:
+                # In a cluster, the process running the game's server resumes it (once).
+                if not self.config.runs_guild((await self.service.where(game_id))[0]):
+                    continue
                 async with self.game_lock(game_id):
                     await announcer.run_computers(self, game_id, None)
             except Exception:
@@ -131,8 +134,14 @@ def create_bot(
     **options: Any,
 ) -> MexicanTrainBot:
     """The bot for ``config`` (default: from the environment); sharded when ``MT_SHARDS`` is
-    set (``auto``: as many shards as Discord recommends)."""
+    set (``auto``: as many shards as Discord recommends), or ``MT_SHARD_COUNT`` (this
+    process runs ``MT_SHARD_IDS`` of them)."""
     config = config or Config.from_env()
+    if config.shard_count is not None:  # MT_SHARD_COUNT/MT_SHARD_IDS: one of a cluster
+        options.setdefault("shard_count", config.shard_count)
+        ids = None if config.shard_ids is None else list(config.shard_ids)
+        options.setdefault("shard_ids", ids)
+        return ShardedMexicanTrainBot(config, clock=clock, rng=rng, **options)
     if config.shards is None:
         return MexicanTrainBot(config, clock=clock, rng=rng, **options)
     options.setdefault("shard_count", None if config.shards == "auto" else config.shards)

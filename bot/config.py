@@ -75,8 +75,16 @@ class Config:
     #: ``MT_SHARDS``: ``None`` runs a plain ``Bot``; ``"auto"`` (Discord's recommended count)
     #: or a number runs ``AutoShardedBot``.
     shards: int | Literal["auto"] | None = None
+    #: ``MT_SHARD_COUNT``/``MT_SHARD_IDS``: a cluster of processes over one PostgreSQL; this
+    #: process runs shards ``shard_ids`` (all of them when None) of ``shard_count``
+    #: (docs/postgresql.md, "Running several processes"). Overrides ``shards``.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     #: ``MT_SHUTDOWN_GRACE``: seconds SIGTERM waits for moves in progress before closing.
     shutdown_grace: float = DEFAULT_SHUTDOWN_GRACE
+    #: ``MT_SCHEDULE_LEASE``: seconds a process keeps the scheduled work it claimed (a cluster:
+    #: the work of a process that died waits at most this long for another to take it).
+    schedule_lease: float = 60.0
     #: ``MT_DISCORD_API_BASE``/``MT_DISCORD_GATEWAY``: FOR TESTS ONLY — point the bot at a
     #: loopback fake Discord; anything but a loopback address is refused (the token goes there).
     discord_api_base: str | None = None
@@ -84,6 +92,19 @@ class Config:
     #: ``MT_RENDER_WORKERS``: processes drawing pictures; unset: one per CPU, at most 4
     #: (``bot.drawing.default_workers``); ``0``: draw in a thread of the bot's own process.
     render_workers: int | None = None
+
+    @property
+    def clustered(self) -> bool:
+        """Whether other processes run the rest of the bot's shards (``MT_SHARD_IDS``)."""
+        return self.shard_ids is not None and len(self.shard_ids) != self.shard_count
+
+    def runs_guild(self, guild_id: int | None) -> bool:
+        """Whether this process's gateway carries ``guild_id`` (None: DMs, which Discord
+        sends to shard 0): always, unless ``MT_SHARD_IDS`` gives it only some shards."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
 
     def require_token(self) -> str:
         """The token, or :class:`ConfigError` saying what is wrong with it (never echoing it)."""
@@ -116,6 +137,12 @@ class Config:
         if sync not in ("NORMAL", "FULL"):
             raise ConfigError(f"MT_SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {sync!r}")
         database, database_url = _database(env.get("MT_DATABASE"))
+        shard_count, shard_ids = _shard_plan(env)
+        if shard_ids is not None and len(shard_ids) != shard_count and database_url is None:
+            raise ConfigError(
+                "MT_SHARD_IDS runs only some shards here, so other processes run the rest: they "
+                "must share a PostgreSQL database (MT_DATABASE=postgresql://…), not an SQLite file"
+            )
         return cls(
             database=database,
             database_url=database_url,
@@ -130,7 +157,10 @@ class Config:
             health_host=(env.get("MT_HEALTH_HOST") or "127.0.0.1").strip(),
             health_port=_health_port(env.get("MT_HEALTH_PORT")),
             shards=_shards(env.get("MT_SHARDS")),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             shutdown_grace=_seconds(env, "MT_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE),
+            schedule_lease=max(0.5, _seconds(env, "MT_SCHEDULE_LEASE", 60.0)),
             discord_api_base=_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
             discord_gateway=_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
             render_workers=(
@@ -272,6 +302,55 @@ def _shards(raw: str | None) -> int | Literal["auto"] | None:
     if count < 1:
         raise ConfigError(f"MT_SHARDS must be auto or at least 1, not {count}")
     return count
+
+
+def _shard_plan(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``MT_SHARD_COUNT`` and ``MT_SHARD_IDS``: which of the bot's shards this process runs.
+
+    Every process of a cluster gets the same count and its own ids; Discord sends a server's
+    events to shard ``(server_id >> 22) % count``, so the ids of all processes together must
+    cover 0…count-1 once (each process can only check its own share)."""
+    raw_count = (env.get("MT_SHARD_COUNT") or "").strip()
+    raw_ids = (env.get("MT_SHARD_IDS") or "").strip()
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError(
+                "MT_SHARD_IDS needs MT_SHARD_COUNT: set the total number of shards of all the "
+                "bot's processes, e.g. MT_SHARD_COUNT=4 MT_SHARD_IDS=0,1"
+            )
+        return None, None
+    if (env.get("MT_SHARDS") or "").strip():
+        raise ConfigError(
+            "set either MT_SHARDS (one process runs every shard) or MT_SHARD_COUNT (with "
+            "MT_SHARD_IDS: a cluster of processes), not both"
+        )
+    try:
+        count = int(raw_count)
+    except ValueError:
+        raise ConfigError(f"MT_SHARD_COUNT must be a number of shards, not {raw_count!r}") from None
+    if count < 1:
+        raise ConfigError(f"MT_SHARD_COUNT must be at least 1, not {count}")
+    if not raw_ids or raw_ids.lower() == "all":
+        return count, None
+    ids: list[int] = []
+    for part in raw_ids.split(","):
+        text = part.strip()
+        try:
+            shard = int(text)
+        except ValueError:
+            raise ConfigError(
+                f"MT_SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not "
+                f"{raw_ids!r}"
+            ) from None
+        if not 0 <= shard < count:
+            raise ConfigError(
+                f"MT_SHARD_IDS has shard {shard}, but with MT_SHARD_COUNT={count} shards are "
+                f"numbered 0 to {count - 1}"
+            )
+        if shard in ids:
+            raise ConfigError(f"MT_SHARD_IDS names shard {shard} twice")
+        ids.append(shard)
+    return count, tuple(sorted(ids))
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:

@@ -130,3 +130,30 @@ def test_compose_does_not_restart_a_configuration_error_in_a_loop() -> None:
     bounded = re.fullmatch(r"on-failure:[1-9]\d?", restart) is not None
     assert waits or bounded, (restart, service["environment"])
     assert restart in ("unless-stopped", "always") or bounded
+
+
+def test_cluster_compose_runs_every_shard_once_over_one_postgresql() -> None:
+    """compose.cluster.yaml (docs/postgresql.md): a PostgreSQL service and bot services that
+    together run shards 0..count-1 once each, all on that database, each valid for the bot."""
+    from bot.config import Config
+
+    compose = yaml.safe_load((ROOT / "compose.cluster.yaml").read_text())
+    services = compose["services"]
+    db = services.pop("db")
+    assert db["image"].startswith("postgres:") and "mt-pg" in compose["volumes"]
+    assert db["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    shards: list[int] = []
+    counts = set()
+    for service in services.values():
+        env = dict(service["environment"])
+        assert env["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")
+        assert env["MT_DATABASE"].startswith("postgresql://") and "@db:5432/" in env["MT_DATABASE"]
+        assert service["depends_on"]["db"]["condition"] == "service_healthy"
+        assert service["restart"] == "unless-stopped" and env["MT_ON_CONFIG_ERROR"] == "wait"
+        filled = {k: v.replace("${POSTGRES_PASSWORD}", "pw") for k, v in env.items()}
+        config = Config.from_env(filled)  # the bot would accept this process's settings
+        assert config.clustered and config.shard_ids is not None
+        shards += config.shard_ids
+        counts.add(config.shard_count)
+    (count,) = counts
+    assert sorted(shards) == list(range(count)) and len(services) >= 2

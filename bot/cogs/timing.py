@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -34,7 +35,7 @@ from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, Turn
 from bot.store import GameStatus
 from bot.store.schedule import ScheduleTx
 from bot.store.store import MessageRow
-from bot.ui import announcer, messages
+from bot.ui import announcer, language, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, game_here, guarded, locale_of, reply
 
@@ -76,12 +77,17 @@ class ScheduleCog(commands.Cog, name="Schedule"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.schedule = bot.schedule
+        lease = bot.config.schedule_lease
+        shared = bot.service.store.kind == "postgresql"  # other processes may plan work too
         self.scheduler = Scheduler(
             self.schedule,
             bot.now,
             self.deliver,
             game_lock=bot.game_lock,
             send_interval=self.send_interval,
+            lease=timedelta(seconds=lease),
+            # A row another process planned, or one whose claimer died, is seen within this.
+            max_sleep=max(0.25, lease / 2) if shared else 3600.0,
         )
         self._task: asyncio.Task[None] | None = None
         self._flush: asyncio.Task[None] | None = None
@@ -108,6 +114,10 @@ class ScheduleCog(commands.Cog, name="Schedule"):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         await self.flush()
+        try:  # the other processes of a cluster take this one's claimed work at once
+            await self.scheduler.release()
+        except Exception:
+            log.exception("could not give back the claimed scheduled work")
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
@@ -148,7 +158,14 @@ class ScheduleCog(commands.Cog, name="Schedule"):
     # ------------------------------------------------------------------ delivering
 
     async def deliver(self, notice: Notice) -> None:
-        """Tell Discord about one piece of due work (called by the scheduler, in order)."""
+        """Tell Discord about one piece of due work (called by the scheduler, in order).
+
+        In a cluster the work may be for a server of another process's shard (claims go to
+        any process): its posts go out through REST all the same, in the server's language
+        read afresh (that process may have changed it since this one started)."""
+        guild_id = _notice_guild(notice)
+        if guild_id is not None and not self.bot.config.runs_guild(guild_id):
+            await language.refresh(self.bot, self.bot.service.store, guild_id)
         if isinstance(notice, TurnPlayed):
             await announcer.announce(self.bot, [notice.outcome], None)
         elif isinstance(notice, Reminder):
@@ -222,6 +239,12 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         await self.post(game.channel_id, text, ping=False)
         if n.game.round_no is None:
             await announcer.close_lobby(self.bot, game, locale)
+
+
+def _notice_guild(notice: Notice) -> int | None:
+    if isinstance(notice, TurnPlayed):
+        return notice.outcome.game.guild_id
+    return notice.game.guild_id
 
 
 def cog_of(bot: GameBot) -> ScheduleCog:
@@ -326,8 +349,17 @@ async def _mygames(interaction: Interaction) -> None:
     cog, locale = cog_of(bot), locale_of(interaction)
     async with guarded(interaction):
         in_dm = interaction.guild is None
-        guilds = {g.id for g in bot.guilds} if in_dm else {interaction.guild_id or 0}
-        mine = await cog.schedule.my_games(interaction.user.id, guilds)
+        if in_dm:
+            # Servers the bot is in; in a cluster this process sees only its shards' servers,
+            # so those of the other shards are taken on trust (the DM comes to shard 0).
+            here = {g.id for g in bot.guilds}
+            mine = [
+                m
+                for m in await cog.schedule.my_games(interaction.user.id, None)
+                if m.game.guild_id in here or not bot.config.runs_guild(m.game.guild_id)
+            ]
+        else:
+            mine = await cog.schedule.my_games(interaction.user.id, {interaction.guild_id or 0})
         if not mine:
             await reply(interaction, tr("schedule.mine.none", locale))
             return

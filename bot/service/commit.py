@@ -9,13 +9,15 @@ through a :class:`Ledger`:
   whose write failed is dropped and replayed again.
 * **Lock.** Calls on one game take that game's asyncio lock (:meth:`Ledger.locked`), so two
   clicks queue instead of failing; calls on different games do not wait for each other (only
-  the commit itself is serialised, by the store's single writer).
+  the commit itself is serialised, by the store's single writer). Across the processes of a
+  cluster, every commit first takes the game's lock in the database (:meth:`Ledger.hold`).
 * **Commit.** A :class:`Batch` collects the events of one call (a move, the computer players'
   replies, a knock, the next deal), applied to the match in memory; :meth:`Ledger.commit_play`
   appends them in one transaction with the game's new columns, so all of it lands or none of
-  it does. Across processes, the ``(game_id, seq)`` primary key and the version check in the
-  same ``BEGIN IMMEDIATE`` transaction refuse the second of two writers that read the same
-  state: it gets :class:`~bot.service.errors.TableChanged` and nothing of it is written.
+  it does. Across processes, the version is checked under that lock in the same transaction
+  (and the ``(game_id, seq)`` primary key stays as the safety net), so the second of two writers
+  that read the same state gets :class:`~bot.service.errors.TableChanged` and nothing of it is
+  written.
 
 The guards (``need_lobby``, ``need_host``, ``seated``…) and small value checks here are what
 every use case checks before it changes a game.
@@ -119,6 +121,18 @@ class Ledger:
         keep their own rows in step with the game this way (the scheduler plans the new turn)."""
         self._commit_hooks.append(hook)
 
+    @staticmethod
+    async def hold(tx: Tx, g: LoadedGame) -> None:
+        """First thing in a transaction that changes ``g``: take the game's cross-process lock
+        (:meth:`Tx.lock_game`), then check under it that nobody changed the game since it was
+        read. Another process acting on the same game (the scheduler of another process, a
+        player's DM handled by shard 0's process) waits here for this commit, then finds the
+        version moved and gets :class:`Conflict`, having written nothing; the append never
+        races on the ``(game_id, seq)`` key. A no-op lock on SQLite (one process per file)."""
+        await tx.lock_game(g.row.id)
+        if await tx.game_version(g.row.id) != g.row.version:
+            raise Conflict(f"game {g.row.id} changed since it was read")
+
     @contextlib.asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[None]:
         lock = self._locks.get(game_id)
@@ -192,6 +206,7 @@ class Ledger:
         seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(seats))
         try:
             async with self.store.transaction() as tx:
+                await self.hold(tx, g)
                 version = await tx.touch(g.row.id, g.row.version, now, **columns)
                 await tx.replace_seats(g.row.id, seats)
         except Conflict:
@@ -289,6 +304,7 @@ class Ledger:
         game_id = g.row.id
         try:
             async with self.store.transaction() as tx:
+                await self.hold(tx, g)
                 if batch.events:
                     await tx.append_events(game_id, g.seq + 1, batch.events, now)
                 version = await tx.touch(game_id, g.row.version, now, **columns)

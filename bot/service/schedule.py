@@ -138,6 +138,15 @@ class ScheduleService:
     async def due(self, now: datetime, limit: int = 50) -> list[DueRow]:
         return await self.rows.due(now, limit)
 
+    async def claim(self, now: datetime, limit: int, owner: str, lease: timedelta) -> list[DueRow]:
+        """Due rows leased to ``owner`` alone (see :meth:`bot.store.Store.claim_due`): the
+        scheduler of each process of a cluster asks this, so each row is handled once."""
+        return await self.rows.claim_due(now, limit, owner, lease)
+
+    async def release(self, owner: str) -> int:
+        """A stopping process gives back the rows it claimed and did not finish."""
+        return await self.games.store.release_claims(owner)
+
     async def handle(self, due: DueRow, now: datetime) -> Notice | None:
         """Do one row's work at ``now``; None when there is nothing to tell (stale, deferred)."""
         if due.kind == "remind":
@@ -414,6 +423,7 @@ class ScheduleService:
             end = NewEvent("end", json.dumps({"by": None, "reason": "stalled"}), None)
             try:
                 async with svc.store.transaction() as tx:
+                    await svc.ledger.hold(tx, g)
                     await tx.append_events(g.row.id, g.seq + 1, [end], now)
                     await tx.touch(
                         g.row.id,

@@ -1,5 +1,12 @@
 """The scheduler's loop: run what is due, then sleep until the next due time or a wake.
 
+Due work is *claimed* (:meth:`bot.store.Store.claim_due`) under this process's ``owner`` name
+for a ``lease``: with several bot processes over one PostgreSQL database each row goes to one
+of them, whichever shard's server the game is on (any process can post to any channel through
+Discord's REST API), and the rows of a process that died are taken over by the others once
+its lease runs out. A process that stops cleanly gives its rows back (:meth:`Scheduler.release`).
+On SQLite (one process per file) claiming is reading the due rows.
+
 Nothing here knows Discord: ``deliver`` is handed each :data:`~bot.service.timing.Notice`
 (the Discord layer posts it, a test records it), and time comes from an injected clock.
 """
@@ -9,8 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.service.schedule import ScheduleService
 from bot.service.timing import RETRY_AFTER, Notice
@@ -30,6 +40,17 @@ GameLock = Callable[[int], contextlib.AbstractAsyncContextManager[None]]
 Waiter = Callable[[asyncio.Event, float], Awaitable[None]]
 
 
+#: How long a claimed row stays this process's (``MT_SCHEDULE_LEASE``): longer than one batch
+#: takes (50 rows, 4 sends a second), short enough that a dead process's work is barely late.
+DEFAULT_LEASE = timedelta(seconds=60)
+
+
+def process_owner() -> str:
+    """This process's name on the rows it claims: host, pid and a random part (a restarted
+    process with the same pid in a new container is still someone else)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
 @contextlib.asynccontextmanager
 async def _no_lock(game_id: int) -> AsyncIterator[None]:
     yield
@@ -43,7 +64,9 @@ class Scheduler:
     channel shows moves in order. Sends are spaced ``send_interval`` seconds apart, so a bot
     coming back to thousands of due reminders drains them at a steady rate instead of
     bursting. ``max_sleep`` bounds a sleep (a backstop against a wake that never came, e.g.
-    another process wrote a deadline): at most one look per ``max_sleep`` when idle.
+    another process wrote a deadline): at most one look per ``max_sleep`` when idle. ``owner``
+    and ``lease``: see the module's docstring; a cluster keeps ``max_sleep`` near the lease, so
+    the work of a process that died is taken over soon after its lease ends.
     """
 
     def __init__(
@@ -57,6 +80,8 @@ class Scheduler:
         send_interval: float = 0.25,
         max_sleep: float = 3600.0,
         waiter: Waiter | None = None,
+        owner: str | None = None,
+        lease: timedelta = DEFAULT_LEASE,
     ) -> None:
         self.schedule = schedule
         self.clock = clock
@@ -65,6 +90,8 @@ class Scheduler:
         self.batch = batch
         self.send_interval = send_interval
         self.max_sleep = max_sleep
+        self.owner = owner or process_owner()
+        self.lease = lease
         self._wake = asyncio.Event()
         self._tick_lock = asyncio.Lock()
         self._wait: Waiter = waiter or _wait_or_wake
@@ -89,7 +116,7 @@ class Scheduler:
                 now = self.clock()
                 rows = [
                     r
-                    for r in await self.schedule.due(now, self.batch)
+                    for r in await self.schedule.claim(now, self.batch, self.owner, self.lease)
                     if (r.game_id, r.kind) not in retried and r not in seen
                 ]
                 if not rows:
@@ -121,6 +148,11 @@ class Scheduler:
             with contextlib.suppress(Exception):
                 await self.schedule.retry_later(row, now)
             return False
+
+    async def release(self) -> int:
+        """Give back the rows this scheduler claimed and has not finished (a clean stop), so
+        another process takes them at once instead of after the lease."""
+        return await self.schedule.release(self.owner)
 
     async def sleep_time(self) -> float:
         """Seconds until the next due work (bounded by ``max_sleep``; 0 if due now)."""

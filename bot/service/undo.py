@@ -161,6 +161,7 @@ async def take_back(
         }
         try:
             async with ledger.store.transaction() as tx:
+                await ledger.hold(tx, g)
                 await tx.append_events(game_id, g.seq + 1, [event], now)
                 await tx.touch(game_id, g.row.version, now, **columns)
         except Conflict:

@@ -65,7 +65,16 @@ class ScheduleStore:
         return await self.store.fetch_all(sql, params)
 
     async def next_due(self) -> datetime | None:
-        """The earliest due time of any work (one read of an index's first entry)."""
+        """The earliest due time of any work (one read of an index's first entry). On
+        PostgreSQL a row leased to a process counts from the end of its lease: until then it is
+        that process's work, and a scheduler that looked at its due time would wake, find
+        nothing to claim and look again at once."""
+        if self.store.kind == "postgresql":
+            rows = await self._all(
+                "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END) "
+                "FROM due_work"
+            )
+            return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
         rows = await self._all("SELECT MIN(due_at) FROM due_work")
         return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
 

@@ -30,6 +30,18 @@ async def load(client: discord.Client, store: Store) -> None:
     _SERVER[client] = await extras_sql.all_guild_languages(store)
 
 
+async def refresh(client: discord.Client, store: Store, guild_id: int) -> None:
+    """Read one server's choice again: in a cluster the server's own process changes it
+    (``/mt settings`` arrives there), and another process posting in that server (its
+    scheduler took the work) must not use what it read at start-up."""
+    chosen = _SERVER.setdefault(client, {})
+    language = await extras_sql.guild_language(store, guild_id)
+    if language is None:
+        chosen.pop(guild_id, None)
+    else:
+        chosen[guild_id] = language
+
+
 def server_language(client: discord.Client | None, guild_id: int | None) -> str | None:
     if client is None or guild_id is None:
         return None

@@ -1,7 +1,8 @@
 """The fake's gateway: the websocket discord.py keeps open for events.
 
-It says HELLO, acknowledges heartbeats, answers IDENTIFY with READY and one GUILD_CREATE,
-and RESUME with the events the session missed plus RESUMED. Sessions outlive their
+It says HELLO, acknowledges heartbeats, answers IDENTIFY with READY and a GUILD_CREATE for
+each server of the connection's shard (``(guild_id >> 22) % shard_count``; DMs go to shard 0,
+like Discord), and RESUME with the events the session missed plus RESUMED. Sessions outlive their
 connection so an op 7 RECONNECT (``FakeDiscord.force_reconnect``) can be resumed, and
 frames leave through one queue per connection so the bot sees them in dispatch order
 (a CHANNEL_UPDATE before the interaction that relies on it). Plain JSON text frames are
@@ -21,6 +22,7 @@ from aiohttp import WSMsgType, web
 from .models import JSON
 
 if TYPE_CHECKING:
+    from .models import FakeGuild, FakeRole, FakeUser
     from .server import FakeDiscord
 
 HEARTBEAT_INTERVAL_MS = 41250
@@ -61,8 +63,24 @@ class GatewaySession:
     seq: int = 0
     missed: list[JSON] = field(default_factory=list)
     resumes: int = 0
-    #: False for a shard that does not carry the guild: it gets READY and nothing else.
-    has_guild: bool = True
+    #: Keep events while disconnected (a RESUME will want them); False once it is replaced.
+    missed_ok: bool = True
+    #: IDENTIFY's ``shard``: (shard id, shard count); (0, 1) unsharded.
+    shard: tuple[int, int] = (0, 1)
+
+    def carries(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this server's events here (None: DMs, shard 0's)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % max(1, count) == shard_id
+
+    @property
+    def has_guild(self) -> bool:
+        """Whether this session carries the first server (the one most tests use)."""
+        return self.carries(self.identify_guild)
+
+    identify_guild: int | None = None
 
     def dispatch(self, event: str, data: JSON) -> None:
         self.seq += 1
@@ -80,15 +98,28 @@ class Gateway:
         self.active: GatewaySession | None = None  # the newest bot; interactions go there
         self.connections: set[Connection] = set()
 
-    def live_session(self) -> GatewaySession:
-        session = self.active
-        if session is None or session.conn is None:
-            raise RuntimeError("no bot is connected to the fake Discord gateway")
-        return session
+    def live_session(self, guild_id: int | None = -1) -> GatewaySession:
+        """The newest connected session carrying ``guild_id`` (None: DMs; default: the first
+        server, i.e. ``active``), where an interaction there is pushed."""
+        if guild_id == -1:
+            session = self.active
+            if session is None or session.conn is None:
+                raise RuntimeError("no bot is connected to the fake Discord gateway")
+            return session
+        for candidate in reversed(list(self.sessions.values())):
+            if candidate.conn is not None and candidate.carries(guild_id):
+                return candidate
+        raise RuntimeError(f"no bot is connected for the shard of server {guild_id}")
 
     def broadcast(self, event: str, data: JSON) -> None:
+        """Dispatch to the sessions of the shard carrying the event's server (DMs: shard 0).
+        A session whose connection dropped keeps the events for its RESUME."""
+        raw = data.get("guild_id")
+        guild_id = int(raw) if raw is not None else None
+        if guild_id is None and event.startswith("CHANNEL_"):
+            guild_id = self.fake.guild_id
         for session in self.sessions.values():
-            if session.has_guild and (session.conn is not None or session is self.active):
+            if session.carries(guild_id) and (session.conn is not None or session.missed_ok):
                 session.dispatch(event, data)
 
     async def close(self) -> None:
@@ -130,22 +161,30 @@ class Gateway:
 
     def _identify(self, conn: Connection, data: JSON) -> GatewaySession:
         fake = self.fake
-        # Sharding: Discord gives a guild to shard (guild_id >> 22) % shard_count only.
-        shard_id, shard_count = data.get("shard") or [0, 1]
-        has_guild = (fake.guild_id >> 22) % max(1, shard_count) == shard_id
+        shard = data.get("shard") or [0, 1]
         session = GatewaySession(
-            id=secrets.token_hex(16), identify=data, conn=conn, has_guild=has_guild
+            id=secrets.token_hex(16),
+            identify=data,
+            conn=conn,
+            shard=(int(shard[0]), int(shard[1])),
+            identify_guild=fake.guild_id,
         )
+        # An older session of the same shard is replaced: it no longer collects events.
+        for old in self.sessions.values():
+            if old.shard == session.shard and old.conn is None:
+                old.missed_ok = False
         self.sessions[session.id] = session
-        if has_guild:
+        if session.has_guild:
             self.active = session
+        # Sharding: Discord gives a server to shard (guild_id >> 22) % shard_count only.
+        guilds = [g for g in fake.guilds.values() if session.carries(g.id)]
         ready = {
             "v": 10,
             "user": fake.bot_user.to_payload(),
-            "guilds": [{"id": str(fake.guild_id), "unavailable": True}] if has_guild else [],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": fake.gateway_url,  # must stay on loopback too
-            "shard": data.get("shard") or [0, 1],
+            "shard": list(session.shard),
             "application": {"id": str(fake.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -155,8 +194,8 @@ class Gateway:
             "geo_ordered_rtc_regions": [],
         }
         session.dispatch("READY", ready)
-        if has_guild:
-            session.dispatch("GUILD_CREATE", guild_payload(fake))
+        for guild in guilds:
+            session.dispatch("GUILD_CREATE", guild_payload(fake, guild))
         return session
 
     def _resume(self, conn: Connection, data: JSON) -> GatewaySession | None:
@@ -176,9 +215,10 @@ class Gateway:
 
     def _send_member_chunk(self, session: GatewaySession, data: JSON) -> None:
         fake = self.fake
+        guild_id = int(data.get("guild_id") or fake.guild_id)
         chunk: JSON = {
-            "guild_id": str(fake.guild_id),
-            "members": [u.member_payload() for u in fake.users.values()],
+            "guild_id": str(guild_id),
+            "members": [_member(fake, u, guild_id) for u in fake.users.values()],
             "chunk_index": 0,
             "chunk_count": 1,
             "not_found": [],
@@ -189,11 +229,26 @@ class Gateway:
         session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
 
-def guild_payload(fake: FakeDiscord, *, with_lists: bool = True) -> JSON:
-    """The guild as GUILD_CREATE carries it (``with_lists=False``: as GET /guilds/{id})."""
+def guild_roles(fake: FakeDiscord, guild: FakeGuild) -> list[FakeRole]:
+    """The server's roles: the first server has every role made; the others @everyone."""
+    return list(fake.roles.values()) if guild.id == fake.guild_id else [guild.everyone]
+
+
+def _member(fake: FakeDiscord, user: FakeUser, guild_id: int) -> JSON:
+    member = user.member_payload()
+    if guild_id != fake.guild_id:
+        member["roles"] = []
+    return member
+
+
+def guild_payload(
+    fake: FakeDiscord, guild: FakeGuild | None = None, *, with_lists: bool = True
+) -> JSON:
+    """The server as GUILD_CREATE carries it (``with_lists=False``: as GET /guilds/{id})."""
+    guild = guild or fake.guilds[fake.guild_id]
     payload: JSON = {
-        "id": str(fake.guild_id),
-        "name": fake.guild_name,
+        "id": str(guild.id),
+        "name": guild.name,
         "icon": None,
         "splash": None,
         "discovery_splash": None,
@@ -215,7 +270,7 @@ def guild_payload(fake: FakeDiscord, *, with_lists: bool = True) -> JSON:
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "vanity_url_code": None,
-        "roles": [r.to_payload() for r in fake.roles.values()],
+        "roles": [r.to_payload() for r in guild_roles(fake, guild)],
         "emojis": [],
         "stickers": [],
         "features": [],
@@ -228,8 +283,8 @@ def guild_payload(fake: FakeDiscord, *, with_lists: bool = True) -> JSON:
             "unavailable": False,
             "member_count": len(members),
             # The bot's own member must be here: guild.me and permissions_for need it.
-            "members": [u.member_payload() for u in members],
-            "channels": [c.to_payload() for c in fake.channels.values() if not c.is_dm],
+            "members": [_member(fake, u, guild.id) for u in members],
+            "channels": [c.to_payload() for c in fake.channels.values() if c.guild_id == guild.id],
             "voice_states": [],
             "threads": [],
             "presences": [],

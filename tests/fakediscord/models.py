@@ -70,6 +70,14 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on(self, shard: int, shards: int) -> int:
+        """An id Discord would route to ``shard`` of ``shards`` (``(id >> 22) % shards``): the
+        next id, its time moved on by at most ``shards - 1`` milliseconds."""
+        stamp = self.next() >> 22
+        stamp += (shard - stamp) % max(1, shards)
+        self._last = max(self._last, (stamp << 22) | (1 << 17))
+        return self._last
+
 
 def iso_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat()
@@ -172,6 +180,18 @@ class FakeRole:
         if self.bot_id is not None:
             payload["tags"] = {"bot_id": str(self.bot_id)}
         return payload
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A server the bot is in: its id (which decides its shard), name and @everyone role."""
+
+    id: int
+    name: str
+    everyone: FakeRole
+
+    def shard(self, shards: int) -> int:
+        return (self.id >> 22) % max(1, shards)
 
 
 @dataclass(eq=False)

@@ -29,7 +29,7 @@ from aiohttp import BodyPartReader, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from .gateway import Gateway, GatewaySession, guild_payload
+from .gateway import Gateway, GatewaySession, guild_payload, guild_roles
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -44,6 +44,7 @@ from .models import (
     FakeAttachment,
     FakeChannel,
     FakeFile,
+    FakeGuild,
     FakeMessage,
     FakeRole,
     FakeUser,
@@ -279,6 +280,11 @@ class FakeDiscord:
         self.guild_id = self.ids.next()
         self.guild_name = guild_name
         self.everyone = FakeRole(self.guild_id, "@everyone", DEFAULT_EVERYONE)
+        #: Every server the bot is in; the first (``guild_id``) holds the roles. More with
+        #: :meth:`guild` (several shards: each server reaches only its shard).
+        self.guilds: dict[int, FakeGuild] = {
+            self.guild_id: FakeGuild(self.guild_id, guild_name, self.everyone)
+        }
         bot_role = FakeRole(
             self.ids.next(), "TrainBot", DEFAULT_EVERYONE, position=1, managed=True,
             bot_id=self.bot_user.id,
@@ -371,14 +377,26 @@ class FakeDiscord:
         self.users[created.id] = created
         return created
 
-    def channel(self, name: str) -> FakeChannel:
-        """The guild text channel called ``name``, created on first use."""
-        for existing in self.channels.values():
-            if existing.name == name and not existing.is_dm:
+    def guild(self, name: str, *, shard: int | None = None) -> FakeGuild:
+        """Another server the bot is in, created on first use; ``shard``: give it an id that
+        Discord sends to that shard (``(id >> 22) % shards``). Every user is a member (with
+        no role but @everyone; the roles of :meth:`role` belong to the first server)."""
+        for existing in self.guilds.values():
+            if existing.name == name:
                 return existing
-        created = FakeChannel(
-            self, self.ids.next(), name, self.guild_id, position=len(self.channels)
-        )
+        guild_id = self.ids.next() if shard is None else self.ids.next_on(shard, self.shards)
+        created = FakeGuild(guild_id, name, FakeRole(guild_id, "@everyone", DEFAULT_EVERYONE))
+        self.guilds[guild_id] = created
+        return created
+
+    def channel(self, name: str, *, guild: FakeGuild | None = None) -> FakeChannel:
+        """The text channel called ``name`` (in ``guild``, default the first server), created
+        on first use."""
+        guild_id = self.guild_id if guild is None else guild.id
+        for existing in self.channels.values():
+            if existing.name == name and existing.guild_id == guild_id:
+                return existing
+        created = FakeChannel(self, self.ids.next(), name, guild_id, position=len(self.channels))
         self.channels[created.id] = created
         self.gateway.broadcast("CHANNEL_CREATE", created.to_payload())
         return created
@@ -522,16 +540,18 @@ class FakeDiscord:
             return DM_PERMISSIONS
         if user.id == self.owner.id:
             return ALL_PERMISSIONS
-        value = self.everyone.permissions
-        for role_id in user.role_ids:
+        guild = self.guilds[channel.guild_id or self.guild_id]
+        value = guild.everyone.permissions
+        role_ids = user.role_ids if guild.id == self.guild_id else []
+        for role_id in role_ids:
             value |= self.roles[role_id].permissions
         if value & ADMINISTRATOR:
             return ALL_PERMISSIONS
         overwrites = channel.overwrites
-        if (everyone := overwrites.get(self.guild_id)) is not None:
+        if (everyone := overwrites.get(guild.id)) is not None:
             value = (value & ~everyone.deny) | everyone.allow
         allow = deny = 0
-        for role_id in user.role_ids:
+        for role_id in role_ids:
             if (o := overwrites.get(role_id)) is not None and o.kind == 0:
                 allow, deny = allow | o.allow, deny | o.deny
         value = (value & ~deny) | allow
@@ -559,7 +579,8 @@ class FakeDiscord:
         """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
 
         ``message_payload`` replaces the source message's own payload (forged clicks only)."""
-        session = self.gateway.live_session()
+        # The interaction goes to the shard carrying the channel's server (DMs: shard 0).
+        session = self.gateway.live_session(channel.guild_id)
         interaction_id = self.ids.next()  # carries "now": discord.py derives expiry from it
         token = secrets.token_urlsafe(32)
         payload: JSON = {
@@ -584,12 +605,16 @@ class FakeDiscord:
         else:
             perms = self.permissions_for(user, channel)
             channel_payload["permissions"] = str(perms)
-            payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            guild_id = channel.guild_id
+            payload["guild_id"] = str(guild_id)
+            payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = user.member_payload(permissions=perms)
+            member = user.member_payload(permissions=perms)
+            if guild_id != self.guild_id:
+                member["roles"] = []
+            payload["member"] = member
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         payload["channel"] = channel_payload
         if source is not None:
             payload["message"] = message_payload or source.to_payload()
@@ -1148,21 +1173,24 @@ class FakeDiscord:
             }
         )
 
-    def _check_guild(self, guild_id: str) -> None:
-        if guild_id != str(self.guild_id):
+    def _check_guild(self, guild_id: str) -> FakeGuild:
+        guild = self.guilds.get(int(guild_id)) if guild_id.isdigit() else None
+        if guild is None:
             raise ApiError(404, 10004, "Unknown Guild")
+        return guild
 
     async def _get_guild(self, call: Call) -> web.Response:
-        self._check_guild(call.params["guild_id"])
-        return json_response(guild_payload(self, with_lists=False))
+        guild = self._check_guild(call.params["guild_id"])
+        return json_response(guild_payload(self, guild, with_lists=False))
 
     async def _get_guild_channels(self, call: Call) -> web.Response:
-        self._check_guild(call.params["guild_id"])
-        return json_response([c.to_payload() for c in self.channels.values() if not c.is_dm])
+        guild = self._check_guild(call.params["guild_id"])
+        channels = [c for c in self.channels.values() if c.guild_id == guild.id]
+        return json_response([c.to_payload() for c in channels])
 
     async def _get_roles(self, call: Call) -> web.Response:
-        self._check_guild(call.params["guild_id"])
-        return json_response([r.to_payload() for r in self.roles.values()])
+        guild = self._check_guild(call.params["guild_id"])
+        return json_response([r.to_payload() for r in guild_roles(self, guild)])
 
     async def _get_member(self, call: Call) -> web.Response:
         self._check_guild(call.params["guild_id"])
@@ -1178,8 +1206,8 @@ class FakeDiscord:
         if call.params["app_id"] != str(self.application_id):
             raise ApiError(403, 50035, "Invalid application id")
         if "guild_id" in call.params:
-            self._check_guild(call.params["guild_id"])
-            return self.guild_commands.setdefault(self.guild_id, {}), self.guild_id
+            guild = self._check_guild(call.params["guild_id"])
+            return self.guild_commands.setdefault(guild.id, {}), guild.id
         return self.global_commands, None
 
     def _register(

@@ -495,3 +495,58 @@ async def test_waits_on_an_interaction_and_on_dms(fake_discord: FakeDiscord, dem
     assert fake.wakeups > woken_before
     with pytest.raises(TypeError, match="cannot wait on"):
         await fake.wait_for(lambda: True, timeout=1, what="nothing", on="games")
+
+
+class ShardBot(discord.ext.commands.AutoShardedBot):
+    """One process of a cluster: runs ``shard`` of 2 and says where each interaction landed."""
+
+    def __init__(self, shard: int) -> None:
+        super().__init__(
+            command_prefix="!",
+            intents=discord.Intents.default(),
+            shard_count=2,
+            shard_ids=[shard],
+        )
+        self.seen: list[tuple[int | None, int | None]] = []
+
+        @self.tree.command(name="where", description="Which shard got this")
+        async def where(interaction: discord.Interaction[ShardBot]) -> None:
+            self.seen.append((interaction.guild_id, shard))
+            await interaction.response.send_message(f"shard {shard}")
+            await interaction.channel.send(f"posted by shard {shard}")  # type: ignore[union-attr]
+
+
+async def test_two_processes_each_get_only_their_shards_servers() -> None:
+    async with fake_discord(shards=2) as fake:
+        first = fake.guilds[fake.guild_id]
+        other = fake.guild("Second Club", shard=1 - first.shard(2))
+        assert other.shard(2) != first.shard(2)
+        here, there = fake.channel("games"), fake.channel("games", guild=other)
+        assert here is not there and there.guild_id == other.id
+        alice = fake.user("alice")
+        zero, one = ShardBot(0), ShardBot(1)
+        async with running_bot(fake, zero), running_bot(fake, one):
+            bots = {0: zero, 1: one}
+            for guild in (first, other):
+                owner = bots[guild.shard(2)]
+                assert [g.id for g in owner.guilds] == [guild.id]
+                assert bots[1 - guild.shard(2)].get_guild(guild.id) is None
+            for channel, guild in ((here, first), (there, other)):
+                answer = await (await alice.slash("where", channel=channel)).message()
+                assert answer.content == f"shard {guild.shard(2)}"
+                posted = await fake.wait_for(
+                    lambda c=channel: (m := c.last_message()) and "posted" in m.content and m,
+                    timeout=2,
+                    what="the bot's post",
+                )
+                assert posted.content == f"posted by shard {guild.shard(2)}"
+                assert posted.guild_id == guild.id
+            dm = await (await alice.slash("where")).message()  # a DM: shard 0, like Discord
+            assert dm.content == "shard 0"
+            assert sorted(zero.seen + one.seen, key=str) == sorted(
+                [(first.id, first.shard(2)), (other.id, other.shard(2)), (None, 0)], key=str
+            )
+            # Channel events reach only the owning shard's process.
+            for channel, guild in ((here, first), (there, other)):
+                assert bots[guild.shard(2)].get_channel(channel.id) is not None
+                assert bots[1 - guild.shard(2)].get_channel(channel.id) is None
