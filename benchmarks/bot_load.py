@@ -165,7 +165,12 @@ def count_posts(fake: FakeDiscord) -> None:
     publish = fake._publish
 
     def counting(event: str, message: FakeMessage) -> None:
-        if event == "MESSAGE_CREATE" and message.visible_to is None and not message.loading:
+        # A move is told by a new public post, or (a draw that leaves the same player to
+        # move) by an edit that grows the live turn post: it keeps its buttons, while the
+        # edit that quietens the previous post takes them off.
+        public = message.visible_to is None and not message.loading
+        grown = event == "MESSAGE_UPDATE" and bool(message.buttons)
+        if public and (event == "MESSAGE_CREATE" or grown):
             posts[message.channel_id] += 1
         publish(event, message)
 
