@@ -16,6 +16,7 @@ import contextlib
 import contextvars
 import functools
 import io
+import math
 import struct
 import unicodedata
 from collections.abc import Iterator
@@ -397,6 +398,30 @@ def draw(
         y += (asc - desc) / 2 - size * 0.12
     for name, part in _runs(text, weight):
         f = font(name, size)
-        d.text((x, y), part, font=f, fill=fill, anchor="ls")
+        # The same labels land at the same sub-pixel offsets on every picture (tile numbers,
+        # "→ mexican", counts): rasterising them once and stamping the coverage with the ink
+        # is what ``ImageDraw.text`` does, without asking FreeType again.
+        fx, fy = math.modf(x)[0], math.modf(y)[0]
+        mask, (left, top) = _glyph_run(name, size, part, round(fx, 3), round(fy, 3))
+        if mask is not None:
+            d.bitmap((int(x) + left, int(y) + top), mask, fill=fill)
         x += f.getlength(part)
     return total
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph_run(
+    name: str, size: int, part: str, fx: float, fy: float
+) -> tuple[Image.Image | None, tuple[int, int]]:
+    """``part`` in font ``name`` at ``size`` drawn white on black at sub-pixel offset
+    (``fx``, ``fy``) from its baseline origin, as an "L" coverage mask and the mask's offset
+    from the origin's whole pixel (None for text that draws nothing, e.g. a space)."""
+    f = font(name, size)
+    left, top, right, bottom = f.getbbox(part, anchor="ls")
+    x0, y0 = math.floor(left) - 1, math.floor(top) - 1
+    w, h = math.ceil(right) + 2 - x0, math.ceil(bottom) + 2 - y0
+    if right <= left or bottom <= top:
+        return None, (0, 0)
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).text((fx - x0, fy - y0), part, font=f, fill=255, anchor="ls")
+    return mask, (x0, y0)
