@@ -88,6 +88,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "pic.tiles.one": {"en": "{n} tile", "fr": "{n} domino"},
     "pic.tiles.many": {"en": "{n} tiles", "fr": "{n} dominos"},
     "pic.marker": {"en": "marker", "fr": "marqueur"},
+    "pic.you": {"en": "you", "fr": "toi"},
     "pic.final": {"en": "Final standings", "fr": "Classement final"},
     "pic.ordinal.1": {"en": "1st", "fr": "1er"},
     "pic.ordinal.2": {"en": "2nd", "fr": "2e"},

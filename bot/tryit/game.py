@@ -28,12 +28,12 @@ from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.service import GameService, GameSummary, Outcome, ServiceError
 from bot.store import GameStatus, Store
-from bot.tryit.text import plain, table_text
+from bot.tryit.text import plain
 from bot.ui import messages as render
 from bot.ui.hints import hint_text
 from bot.ui.interactions import Refusal, error_text
 from bot.ui.notation import check_notation, choose_train, parse_tile
-from bot.ui.pictures import table_png
+from bot.ui.pictures import table_lines, table_png
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
 YOU = 1
@@ -153,7 +153,9 @@ class Terminal:
         game = await self.svc.game(self.game_id)
         view = await self.svc.seat_view(self.game_id, YOU)
         self.say()
-        self.say(table_text(await self.svc.table_view(self.game_id), game.players, view.seat))
+        table = await self.svc.table_view(self.game_id)
+        lines = table_lines(table, game.players, self.locale, laid=True, me=view.seat)
+        self.say("\n".join(lines))
         self.say(render.hand_text(view, game, self.locale))
 
     async def move(self, line: str) -> list[Outcome]:

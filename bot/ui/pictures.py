@@ -26,7 +26,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from bot.drawing import RenderFailed, RenderPool, Superseded, draw_hand, draw_table
-from bot.engine import SeatView, Tile
+from bot.engine import SeatView, Tile, TrainView
 from bot.engine.ai import longest_train
 from bot.i18n import language_of, tr
 from bot.service import Player
@@ -147,11 +147,19 @@ class Pictures:
         return result
 
 
-def table_text(view: SeatView, players: Sequence[Player], language: str | None) -> str:
-    """The table in a few monospaced lines, for a post whose picture could not be made:
-    the round and engine, one line per train (its open end, the owner's tiles in hand, the
-    marker, an open double), the open doubles to cover and whose turn it is. Drawn from the
-    spectator's view like the picture, in the picture's own words."""
+def table_lines(
+    view: SeatView,
+    players: Sequence[Player],
+    language: str | None,
+    *,
+    laid: bool = False,
+    me: int | None = None,
+) -> list[str]:
+    """The table in lines, in the picture's own words, drawn from the view it is given (the
+    spectator's, so no hidden hand): the round, engine and boneyard; one line per train (its
+    open end, the owner's tiles in hand, the marker); the open doubles to cover; whose turn
+    it is. With ``laid`` each train's tiles follow its line (the terminal game, which has no
+    picture beside it), and ``me`` marks that seat's own train."""
     lang = language_of(language)
     lines = [
         tr(
@@ -172,8 +180,9 @@ def table_text(view: SeatView, players: Sequence[Player], language: str | None) 
             names.append(tr("pic.mexican", lang))
         else:
             robot = " 🤖" if robots and robots[train.owner] else ""
-            names.append(f"@{train.owner + 1} {view.names[train.owner]}{robot}")
-    width = min(24, max(len(n) for n in names))
+            you = f" ({tr('pic.you', lang)})" if train.owner == me else ""
+            names.append(f"@{train.owner + 1} {view.names[train.owner]}{robot}{you}")
+    width = min(30, max(len(n) for n in names))
     for train, name in zip(view.trains, names, strict=True):
         notes = [f"→ {train.end:>2}"]
         if not train.is_mexican:
@@ -181,7 +190,10 @@ def table_text(view: SeatView, players: Sequence[Player], language: str | None) 
             if train.marked:
                 notes.append(tr("pic.marker", lang))
         pointer = "▶" if train.owner == view.current and not train.is_mexican else " "
-        lines.append(f"{pointer} {name[:width]:<{width}} {' · '.join(notes)}")
+        line = f"{pointer} {name[:width]:<{width}} {' · '.join(notes)}"
+        if laid:
+            line += f"  |  {laid_tiles(train, view.engine.high)}"
+        lines.append(line)
     opened = view.open_doubles
     if opened and view.result is None:
         doubles = [f"{o.tiles[-1] if o.tiles else view.engine} ({names[view.trains.index(o)]})"
@@ -189,7 +201,34 @@ def table_text(view: SeatView, players: Sequence[Player], language: str | None) 
         lines.append(tr("pic.open-doubles", lang, list=" → ".join(doubles)))
     if view.current is not None and view.result is None:
         lines.append(tr("pic.to-play", lang, name=view.names[view.current]))
-    body = "\n".join(lines)
+    return lines
+
+
+#: The most tiles of one train written out in full; a longer train shows its start and end.
+LONG_TRAIN = 9
+
+
+def laid_tiles(train: TrainView, engine: int) -> str:
+    """The train's tiles as laid, each turned to match the one before (``12-9 9-4 4-7``);
+    a long train keeps its first tile, ``(+N)`` and its last ones."""
+    tiles, end = [], engine
+    for tile in train.tiles:
+        if tile.high == end:
+            tiles.append(f"{tile.high}-{tile.low}")
+            end = tile.low
+        else:
+            tiles.append(f"{tile.low}-{tile.high}")
+            end = tile.high
+    if len(tiles) > LONG_TRAIN:
+        hidden = len(tiles) - LONG_TRAIN + 2
+        tiles = [tiles[0], f"(+{hidden})", *tiles[-(LONG_TRAIN - 2) :]]
+    return " ".join(tiles) if tiles else "—"
+
+
+def table_text(view: SeatView, players: Sequence[Player], language: str | None) -> str:
+    """:func:`table_lines` as a monospaced block that fits an embed field, for a post whose
+    picture could not be made."""
+    body = "\n".join(table_lines(view, players, language))
     if len(body) > TEXT_LIMIT - 8:
         body = body[: TEXT_LIMIT - 9] + "…"
     return f"```\n{body}\n```"
