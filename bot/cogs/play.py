@@ -18,9 +18,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import PASS, Catch, Move, Play, SeatView, Tile, TileError
+from bot.engine import Catch, Move, Play, SeatView, Tile, TileError
 from bot.i18n import tr
-from bot.service import Outcome, ServiceError, errors
+from bot.service import ServiceError, errors
 from bot.store import GameStatus
 from bot.ui import announcer, components, messages
 from bot.ui.components import MoveSelect, TurnButton
@@ -37,6 +37,7 @@ from bot.ui.interactions import (
 )
 from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.pictures import table_text
+from bot.ui.turns import after_draw
 
 MAX_CHOICES = 25
 
@@ -263,8 +264,8 @@ async def make_move(
             out = await svc.draw(
                 game_id, uid, bot.now(), expected_version=expected_version, computer_moves=0
             )
-            outs = [out]
-            note = await _after_draw(interaction, out, outs)
+            note, passed = await after_draw(svc, out, uid, bot.now(), locale)
+            outs = [out] if passed is None else [out, passed]
         elif move == "pass":
             out = await svc.pass_turn(
                 game_id, uid, bot.now(), expected_version=expected_version, computer_moves=0
@@ -295,26 +296,6 @@ async def make_move(
         problem = await announcer.announce(bot, outs, interaction)
         text = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
         await reply(interaction, "\n".join(t for t in (text, problem) if t))
-
-
-async def _after_draw(interaction: Interaction, out: Outcome, outs: list[Outcome]) -> str | None:
-    """Tell the drawer where the tile fits, or pass for them when it fits nowhere."""
-    bot = bot_of(interaction)
-    uid, locale = interaction.user.id, locale_of(interaction)
-    applied = out.steps[0].applied if out.steps else None
-    if applied is None or not applied.drawn:
-        return None
-    tile = applied.drawn[-1]
-    view = await bot.service.seat_view(out.game_id, uid)
-    if applied.must_play_drawn:
-        trains = messages.plays_by_tile(view).get(tile, [])
-        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
-        return tr("draw.fits", locale, tile=str(tile), where=where or "?")
-    if view.my_turn and tuple(view.legal) == (PASS,):
-        passed = await bot.service.pass_turn(out.game_id, uid, bot.now(), computer_moves=0)
-        outs.append(passed)
-        return tr("draw.passed", locale, tile=str(tile))
-    return tr("draw.drew", locale, tile=str(tile))
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:

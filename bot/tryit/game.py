@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine import PASS, IllegalMove, MoveError, Play, TileError
+from bot.engine import IllegalMove, MoveError, Play, TileError
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.service import GameService, GameSummary, Outcome, ServiceError
@@ -34,6 +34,7 @@ from bot.ui.hints import hint_text
 from bot.ui.interactions import Refusal, error_text
 from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.pictures import table_lines, table_png
+from bot.ui.turns import after_draw
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
 YOU = 1
@@ -164,8 +165,8 @@ class Terminal:
         words = line.split()
         if line == "draw":
             out = await svc.draw(gid, YOU, now, computer_moves=0)
-            outs = [out]
-            note = await self._after_draw(out, outs)
+            note, passed = await after_draw(svc, out, YOU, _now(), self.locale)
+            outs = [out] if passed is None else [out, passed]
             if note:
                 self.say(f"(only you) {note}")
             return outs
@@ -189,24 +190,6 @@ class Terminal:
         # done, catch @N…: read as notation first, so a typo gets the notation's own reason.
         move = check_notation(line, await svc.seat_view(gid, YOU))
         return [await svc.move(gid, YOU, move, now, computer_moves=0)]
-
-    async def _after_draw(self, out: Outcome, outs: list[Outcome]) -> str | None:
-        """As in Discord: say where a drawn tile fits, or pass at once when it fits nowhere."""
-        applied = out.steps[0].applied if out.steps else None
-        if applied is None or not applied.drawn:
-            return None
-        tile = applied.drawn[-1]
-        view = await self.svc.seat_view(self.game_id, YOU)
-        if applied.must_play_drawn:
-            trains = render.plays_by_tile(view).get(tile, [])
-            where = ", ".join(
-                render.train_label(view.names, t, view.seat, self.locale) for t in trains
-            )
-            return tr("draw.fits", self.locale, tile=str(tile), where=where or "?")
-        if view.my_turn and tuple(view.legal) == (PASS,):
-            outs.append(await self.svc.pass_turn(self.game_id, YOU, _now(), computer_moves=0))
-            return tr("draw.passed", self.locale, tile=str(tile))
-        return tr("draw.drew", self.locale, tile=str(tile))
 
     async def answer(self, line: str) -> bool:
         """Handle one typed line; False when the player asked to stop."""

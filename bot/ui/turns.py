@@ -9,9 +9,13 @@ commit through the service, exactly as the scheduler or a computer's turn would 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from bot.service import Outcome
+from bot.engine import PASS
+from bot.i18n import tr
+from bot.service import GameService, Outcome
 from bot.store import GameStatus
+from bot.ui import messages
 from bot.ui.host import GameBot
 
 
@@ -64,3 +68,25 @@ async def _computers_move(bot: GameBot, game_id: int) -> list[Outcome]:
         if not out.computer_pending:
             break
     return outs
+
+
+async def after_draw(
+    service: GameService, out: Outcome, user_id: int, now: datetime, locale: str | None
+) -> tuple[str | None, Outcome | None]:
+    """What follows a player's draw, for them alone: where the drawn tile fits (they must
+    play it), or — when it fits nowhere and passing is all that is left — the pass made for
+    them at once (the rules leave no choice), returned as its own outcome to announce. Both
+    front ends (``/draw`` and the Draw button, and the terminal game) say it the same way."""
+    applied = out.steps[0].applied if out.steps else None
+    if applied is None or not applied.drawn:
+        return None, None
+    tile = applied.drawn[-1]
+    view = await service.seat_view(out.game_id, user_id)
+    if applied.must_play_drawn:
+        trains = messages.plays_by_tile(view).get(tile, [])
+        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
+        return tr("draw.fits", locale, tile=str(tile), where=where or "?"), None
+    if view.my_turn and tuple(view.legal) == (PASS,):
+        passed = await service.pass_turn(out.game_id, user_id, now, computer_moves=0)
+        return tr("draw.passed", locale, tile=str(tile)), passed
+    return tr("draw.drew", locale, tile=str(tile)), None
