@@ -15,7 +15,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -44,10 +43,9 @@ from bot.ui.interactions import (
     game_here,
     guarded,
     is_manager,
+    lobby_channel,
     locale_of,
     mention,
-    missing_permissions,
-    permission_names,
     reply,
     role_ids,
 )
@@ -280,15 +278,10 @@ async def open_lobby(
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     async with guarded(interaction):
-        channel = interaction.channel
-        if interaction.guild is None or not isinstance(channel, discord.abc.Messageable):
-            raise Refusal("error.guild-only")
-        missing = missing_permissions(interaction.app_permissions)
-        if missing:
-            raise Refusal("error.missing-perms", perms=permission_names(missing, locale))
+        guild, channel = lobby_channel(interaction)
         await remember_client_language(bot, interaction.user.id, locale)
         out = await bot.service.create_lobby(
-            guild_id=interaction.guild.id,
+            guild_id=guild.id,
             channel_id=interaction.channel_id or 0,
             user_id=interaction.user.id,
             display_name=interaction.user.display_name,
@@ -363,12 +356,7 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     async with guarded(interaction):
-        channel = interaction.channel
-        if interaction.guild is None or not isinstance(channel, discord.abc.Messageable):
-            raise Refusal("error.guild-only")
-        missing = missing_permissions(interaction.app_permissions)
-        if missing:
-            raise Refusal("error.missing-perms", perms=permission_names(missing, locale))
+        _, channel = lobby_channel(interaction)
         user = interaction.user
         out = await bot.service.rematch(
             game_id, user.id, user.display_name, bot.now(), channel_id=interaction.channel_id or 0

@@ -240,3 +240,18 @@ def channel_permissions(channel: object) -> discord.Permissions | None:
 
 def permission_names(missing: Sequence[str], locale: str | None) -> str:
     return ", ".join(tr(f"perm.{name}", locale) for name in missing)
+
+
+def lobby_channel(interaction: Interaction) -> tuple[discord.Guild, discord.abc.Messageable]:
+    """The server and channel a new lobby (``/mt new``, Rematch) is posted in, checked first:
+    a server channel where the bot has every permission a game needs; else a Refusal that
+    names what is missing, before anything is written."""
+    channel = interaction.channel
+    if interaction.guild is None or not isinstance(channel, discord.abc.Messageable):
+        raise Refusal("error.guild-only")
+    missing = missing_permissions(interaction.app_permissions)
+    if missing:
+        raise Refusal(
+            "error.missing-perms", perms=permission_names(missing, locale_of(interaction))
+        )
+    return interaction.guild, channel

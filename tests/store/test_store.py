@@ -326,8 +326,6 @@ async def test_lock_game_makes_the_second_process_wait_for_the_first(
 
 
 async def test_meta_keeps_one_value_per_key(store: Store) -> None:
-    if not await store.columns("meta"):
-        pytest.skip("this SQLite schema has no meta table yet (migration 7)")
     assert await store.meta("commands") is None
     async with store.transaction() as tx:
         await tx.put_meta("commands", "abc")
