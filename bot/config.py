@@ -25,6 +25,12 @@ DEFAULT_GAME_CACHE = 512
 
 #: The health/metrics endpoint's port (``MT_HEALTH_PORT``; ``0`` or ``off`` turns it off).
 DEFAULT_HEALTH_PORT = 8321
+#: Discord's global limit: requests per second per bot token, whatever the number of
+#: processes (interaction answers and their followups are exempt).
+DISCORD_GLOBAL_RATE = 50.0
+#: The part of it the bot plans to use: the rest is a margin for the clocks of Discord and of
+#: this machine not agreeing on where a second starts.
+DEFAULT_REQUEST_RATE = 45.0
 #: Seconds a stopping bot waits for moves in progress (``MT_SHUTDOWN_GRACE``): below Docker's
 #: default 10 s between SIGTERM and SIGKILL.
 DEFAULT_SHUTDOWN_GRACE = 8.0
@@ -92,6 +98,20 @@ class Config:
     #: ``MT_RENDER_WORKERS``: processes drawing pictures; unset: one per CPU, at most 4
     #: (``bot.drawing.default_workers``); ``0``: draw in a thread of the bot's own process.
     render_workers: int | None = None
+    #: ``MT_DISCORD_RATE``: requests per second this process may send that count against
+    #: Discord's global limit (50 per bot token, shared by every process). Unset: 45, or in a
+    #: cluster 45 times the share of the shards this process runs (see :attr:`request_rate`).
+    discord_rate: float | None = None
+
+    @property
+    def request_rate(self) -> float:
+        """This process's share of the global request budget (``MT_DISCORD_RATE``, else 45
+        requests/s split between a cluster's processes by the shards each runs)."""
+        if self.discord_rate is not None:
+            return self.discord_rate
+        if self.shard_ids is not None and self.shard_count:
+            return DEFAULT_REQUEST_RATE * len(self.shard_ids) / self.shard_count
+        return DEFAULT_REQUEST_RATE
 
     @property
     def clustered(self) -> bool:
@@ -168,6 +188,7 @@ class Config:
                 if (env.get("MT_RENDER_WORKERS") or "").strip()
                 else None
             ),
+            discord_rate=_rate(env.get("MT_DISCORD_RATE")),
         )
 
 
@@ -363,6 +384,24 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number of seconds, not {raw!r}") from None
     if not math.isfinite(value) or value < 0:
         raise ConfigError(f"{name} must be zero or more seconds, not {raw!r}")
+    return value
+
+
+def _rate(raw: str | None) -> float | None:
+    """``MT_DISCORD_RATE``: requests per second, more than 0 and at most Discord's 50."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(
+            f"MT_DISCORD_RATE must be a number of requests per second, not {raw!r}"
+        ) from None
+    if not math.isfinite(value) or not 0 < value <= DISCORD_GLOBAL_RATE:
+        raise ConfigError(
+            f"MT_DISCORD_RATE must be more than 0 and at most {DISCORD_GLOBAL_RATE:g} (Discord's "
+            f"global limit per bot token), not {raw!r}"
+        )
     return value
 
 

@@ -22,6 +22,7 @@ from bot.ui import announcer, messages
 from bot.ui.choices import (
     DEADLINE_CHOICES,
     LANGUAGE_CHOICES,
+    PING_CHOICES,
     POLICY_CHOICES,
     PRESET_CHOICES,
     SERVER_LANGUAGE_CHOICES,
@@ -56,11 +57,11 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     game.id, interaction.user.id, bot.now(), is_manager=is_manager(interaction)
                 )
                 await announcer.refresh_lobby(bot, out.game, interaction)
-                problem = None
+                text = tr("lobby.did.end", locale_of(interaction), game=game.id)
                 if game.status is GameStatus.ACTIVE:
-                    problem = await announcer.publish(bot, [out], interaction)
-            text = tr("lobby.did.end", locale_of(interaction), game=game.id)
-            await reply(interaction, text + (f"\n{problem}" if problem else ""))
+                    await announcer.publish(bot, [out], interaction, answer=text)
+                else:
+                    await reply(interaction, text)
 
     @app_commands.command(name="kick", description="Remove a player; a computer takes the seat")
     @app_commands.guild_only()
@@ -78,12 +79,12 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     computer_moves=0,
                 )
                 await announcer.refresh_lobby(bot, out.game, interaction)
-                problem = None
-                if out.game.status is not GameStatus.LOBBY:
-                    # The computer now in the seat moves first if it is its turn: one post.
-                    problem = await announcer.announce(bot, [out], interaction)
                 text = tr("lobby.did.kick", locale_of(interaction), name=player.display_name)
-                await reply(interaction, text + (f"\n{problem}" if problem else ""))
+                if out.game.status is GameStatus.LOBBY:
+                    await reply(interaction, text)
+                else:
+                    # The computer now in the seat moves first if it is its turn: one post.
+                    await announcer.announce(bot, [out], interaction, answer=text)
 
     @app_commands.command(name="settings", description="Server defaults (Manage Server only)")
     @app_commands.guild_only()
@@ -193,7 +194,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         name="me", description="Your own settings: hand DMs, language, time zone, reminders"
     )
     @app_commands.describe(
-        dms="Send me my hand by DM",
+        dms="Let the bot DM me (my turn, with my hand; reminders if I ask for them)",
+        ping="How I hear that it's my turn: one ping by default",
         language="The language of my DMs",
         tiles="How the tiles of my hand pictures show their numbers",
         time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
@@ -202,11 +204,12 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
         reminders="Remind me when it's my turn and I haven't played",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, tiles=TILE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, tiles=TILE_CHOICES, ping=PING_CHOICES)
     @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def me(
         interaction: Interaction,
         dms: bool | None = None,
+        ping: str | None = None,
         language: str | None = None,
         tiles: str | None = None,
         time_zone: str | None = None,
@@ -225,6 +228,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 dms_open=True if dms else None,
                 language=language,
                 tiles=tiles,
+                ping=ping,
             )
             timing_text = await me_text(
                 interaction,
@@ -243,6 +247,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     language=tr(f"language.{settings.language}", locale),
                     tiles=tr(f"tiles.{settings.tiles}", locale),
                 )
+                + " "
+                + tr("me.ping", locale, how=tr(f"ping.{settings.ping}", locale))
                 + "\n"
                 + timing_text,
             )
@@ -278,11 +284,9 @@ async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -
                 is_manager=is_manager(interaction),
                 player_user_id=None if player is None else player.id,
             )
-            moves = ", ".join(out.moves)
             # One post: the undo, the computer players who now move first, the table.
-            problem = await announcer.post_undo(bot, interaction, out)
-            text = tr("undo.done", locale, moves=moves)
-            await reply(interaction, text + (f"\n{problem}" if problem else ""))
+            answer = tr("undo.done", locale, moves=", ".join(out.moves))
+            await announcer.post_undo(bot, interaction, out, answer)
 
 
 async def me_text(

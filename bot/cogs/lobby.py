@@ -345,11 +345,12 @@ async def lobby_action(
                     game_id, user.id, now, level=Level(level or "normal"), is_manager=manager
                 )
             await announcer.refresh_lobby(bot, out.game, interaction)
-            notes = [tr(f"lobby.did.{action}", locale, game=game_id)]
+            answer = tr(f"lobby.did.{action}", locale, game=game_id)
             if out.steps or out.rounds_started or out.game.status is not GameStatus.LOBBY:
                 # Computer players who move first join the deal's post.
-                notes.append(await announcer.announce(bot, [out], interaction) or "")
-            await reply(interaction, "\n".join(n for n in notes if n))
+                await announcer.announce(bot, [out], interaction, answer=answer)
+            else:
+                await reply(interaction, answer)
 
 
 async def rematch_flow(interaction: Interaction, game_id: int) -> None:

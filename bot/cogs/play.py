@@ -33,10 +33,10 @@ from bot.ui.interactions import (
     guarded,
     locale_of,
     my_game,
-    reply,
 )
 from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.pictures import table_text
+from bot.ui.route import click_editor
 from bot.ui.turns import after_draw
 
 MAX_CHOICES = 25
@@ -210,10 +210,18 @@ class Play_(commands.Cog, name="Play"):
 
 
 async def turn_button(interaction: Interaction, game_id: int, version: int, action: str) -> None:
-    """A turn button: only the player to move may use Play/Draw/Pass; My hand is anyone's own."""
+    """A turn button: only the player to move may use Play/Draw/Pass; My hand is anyone's own.
+
+    The click is acknowledged without a message of its own (its answer is a private followup),
+    so the click's token can edit the post it was made on for free: the announcer quietens or
+    grows that post with it, and keeps a Play click's token for the move picked next."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
-    async with guarded(interaction):
+    async with guarded(interaction, defer_first=False):
+        await interaction.response.defer()
+        editor = click_editor(interaction)
+        if editor is not None:
+            bot.posts.note_editor(game_id, editor)
         if action == "hand":
             await show_hand(interaction, game_id)
             return
@@ -237,7 +245,9 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
 
 
 async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
-    async with guarded(interaction):
+    """A move picked in the move list: acknowledged in place, so the list becomes the answer."""
+    async with guarded(interaction, defer_first=False):
+        await interaction.response.defer()
         notation, _, flag = value.partition("|")
         await make_move(
             interaction, game_id, notation, expected_version=version, knock=flag == "knock"
@@ -292,10 +302,10 @@ async def make_move(
             if s.player.user_id == uid
             for line in messages.step_lines(names, s, locale)
         ]
-        # The computer players who follow move first, then one post tells the channel all.
-        problem = await announcer.announce(bot, outs, interaction)
-        text = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
-        await reply(interaction, "\n".join(t for t in (text, problem) if t))
+        answer = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
+        # Their answer first; then the computer players who follow move, and one post tells
+        # the channel all.
+        await announcer.announce(bot, outs, interaction, answer=answer)
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:

@@ -146,7 +146,12 @@ class ScheduleCog(commands.Cog, name="Schedule"):
                 await ScheduleTx(tx).set_messages(
                     [(g, "table", c, m) for g, (c, m) in rows.items()], self.bot.now()
                 )
-        except Exception:
+        except BaseException as exc:
+            # Keep them for the next flush (the one at close, when a stop cancelled this
+            # one mid-write); newer posts noted meanwhile win.
+            self._latest = {**rows, **self._latest}
+            if not isinstance(exc, Exception):
+                raise
             log.exception("could not record %d table messages", len(rows))
 
     def latest_message(self, game: GameSummary, stored: MessageRow | None) -> MessageRow | None:

@@ -60,6 +60,7 @@ class GameService:
         self.leave = lobby.leave
         self.kick = lobby.kick
         self.start = lobby.start
+        self.move_to_thread = lobby.move_to_thread
         self.end = lobby.end
         # Moves.
         self.move = play.move
@@ -90,6 +91,7 @@ class GameService:
         # Settings.
         self.user_settings = settings.user_settings
         self.update_user_settings = settings.update_user_settings
+        self.remember_dm_channel = settings.remember_dm_channel
         self.guild_settings = settings.guild_settings
         self.update_guild_settings = settings.update_guild_settings
 

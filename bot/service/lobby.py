@@ -109,6 +109,24 @@ class Lobbies:
             facts=(Fact.of("lobby-opened", game_id=game_id, host=p.name, preset=name),),
         )
 
+    async def move_to_thread(
+        self, game_id: int, user_id: int, channel_id: int, now: datetime
+    ) -> Outcome:
+        """Move a lobby into the thread just opened for it (``/mt new thread:``): from then on
+        the thread is the game's channel, so one game per channel still holds there. Only its
+        host, only while it is a lobby."""
+        now = utc(now)
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            need_lobby(g)
+            need_host(g, user_id, False, "move the lobby")
+            try:
+                await self.ledger.commit_lobby(g, g.seats, now, channel_id=channel_id)
+            except StoreChannelBusy:
+                existing = await self.ledger.store.unfinished_in_channel(channel_id)
+                raise errors.ChannelBusy(existing.id if existing else 0) from None
+            return Outcome(self.ledger.summary(g))
+
     async def join(self, game_id: int, user_id: int, display_name: str, now: datetime) -> Outcome:
         now = utc(now)
         async with self.ledger.locked(game_id):

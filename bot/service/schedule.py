@@ -88,6 +88,7 @@ class ScheduleService:
         self.default_deadline = self.players.default_deadline
         self.update_guild_schedule = self.players.update_guild_schedule
         self.my_settings = self.players.my_settings
+        self.turn_ping = self.players.turn_ping
         self.update_my_settings = self.players.update_my_settings
         self.set_away = self.players.set_away
         self.nudge = self.players.nudge

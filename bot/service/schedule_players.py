@@ -22,9 +22,11 @@ from bot.service.timing import (
     MySettings,
     Nudge,
     Policy,
+    TurnPing,
     check_time_zone,
     quiet_until,
     turn_key,
+    turn_ping,
 )
 from bot.store import GameStatus
 from bot.store.schedule import (
@@ -117,6 +119,11 @@ class SchedulePlayers:
         async with self.games.store.transaction() as tx:
             await ScheduleTx(tx).put_guild_schedule(row, now)
         return row
+
+    async def turn_ping(self, user_id: int, now: datetime) -> TurnPing:
+        """How ``user_id`` hears now that their turn came (their settings, quiet hours)."""
+        mine = await self.my_settings(user_id)
+        return turn_ping(mine.settings, mine.schedule, now)
 
     async def my_settings(self, user_id: int) -> MySettings:
         return MySettings(

@@ -26,6 +26,9 @@ LANGUAGES = ("en", "fr")
 #: How a player's own pictures may draw the tiles (``renderers.TILE_MODES``; the service
 #: does not import the renderers, so the names are repeated here and a test compares them).
 TILE_MODES = ("pips", "numerals")
+#: How a player may be told it is their turn (``/mt me ping:``): ``auto`` sends ONE ping, a
+#: DM where one can be delivered, else a mention in the game's channel.
+PINGS = ("auto", "dm", "mention", "both")
 
 
 class Settings:
@@ -49,10 +52,11 @@ class Settings:
         time_zone: str | None = None,
         language: str | None = None,
         tiles: str | None = None,
+        ping: str | None = None,
     ) -> UserSettings:
         """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
         name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`; ``tiles`` one of
-        :data:`TILE_MODES`."""
+        :data:`TILE_MODES`; ``ping`` one of :data:`PINGS`."""
         changes = _given(
             dms_open=dms_open,
             hand_dms=hand_dms,
@@ -61,6 +65,7 @@ class Settings:
             time_zone=time_zone,
             language=language,
             tiles=tiles,
+            ping=ping,
         )
         new = _replace_checked(await self.store.user_settings(user_id), changes)
         if new.language not in LANGUAGES:
@@ -71,12 +76,22 @@ class Settings:
             raise errors.BadSetting(
                 f"tiles must be one of {', '.join(TILE_MODES)}", code="bad-tiles"
             )
+        if new.ping not in PINGS:
+            raise errors.BadSetting(f"ping must be one of {', '.join(PINGS)}", code="bad-ping")
         _check_time_zone(new.time_zone)
         if new.reminder_after_s < 60:
             raise errors.BadSetting("a reminder waits at least a minute", code="bad-reminder")
         async with self.store.transaction() as tx:
             await tx.put_user_settings(new, utc(now))
         return new
+
+    async def remember_dm_channel(
+        self, user_id: int, channel_id: int | None, now: datetime
+    ) -> None:
+        """Keep a user's DM channel (None forgets it: Discord said it is gone), touching no
+        other setting."""
+        async with self.store.transaction() as tx:
+            await tx.put_dm_channel(user_id, channel_id, utc(now))
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         return await self.store.guild_settings(guild_id)
@@ -92,6 +107,7 @@ class Settings:
         allowed_channels: Collection[int] | None = None,
         host_role_id: int | None = None,
         clear_host_role: bool = False,
+        threads: bool | None = None,
     ) -> GuildSettings:
         """Change a server's settings (server managers only; None leaves one as it is). An
         empty ``allowed_channels`` allows every channel."""
@@ -104,6 +120,7 @@ class Settings:
             house_rules=None if house_rules is None else dict(house_rules),
             allowed_channels=None if allowed_channels is None else tuple(allowed_channels),
             host_role_id=host_role_id,
+            threads=threads,
         )
         new = _replace_checked(await self.store.guild_settings(guild_id), changes)
         if clear_host_role:

@@ -199,3 +199,31 @@ class MyGame:
 class MySettings:
     settings: UserSettings
     schedule: UserScheduleRow
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnPing:
+    """How a player hears that their turn came: ONE ping by default (``/mt me ping:``,
+    ``auto``: a DM where one can be delivered, else a mention in the game's channel), a DM
+    and a mention if they asked for both; in their quiet hours both arrive without a sound
+    (``quiet_until``: when those hours end). ``here``: they are the one acting, already
+    looking — nothing to ping, their hand comes with their answer."""
+
+    user_id: int
+    dm: bool
+    mention: bool
+    quiet_until: datetime | None
+    here: bool = False
+    settings: UserSettings | None = None
+
+
+def turn_ping(settings: UserSettings, schedule: UserScheduleRow, now: datetime) -> TurnPing:
+    """The ping a player's settings ask for now (see :class:`TurnPing`). A DM needs their DMs
+    on (``/mt me dms:``) and not known closed; without it a DM choice falls back to the
+    mention, so nobody misses a turn for a setting."""
+    can_dm = settings.hand_dms and settings.dms_open
+    wants = settings.ping
+    dm = can_dm and wants in ("auto", "dm", "both")
+    mention = wants in ("mention", "both") or not dm
+    quiet = quiet_until(now, settings.time_zone, schedule.quiet_start, schedule.quiet_end)
+    return TurnPing(settings.user_id, dm, mention, quiet, settings=settings)

@@ -366,6 +366,25 @@ _V8_TILE_MODE = (
     """,
 )
 
+_V9_BUDGET_THREADS_EXPERT = (
+    # DM channel ids, how a player is pinged, games in threads by default, and the Expert
+    # level. Same columns and checks as SQLite's migration 9 (which must rebuild seats).
+    "ALTER TABLE user_settings ADD COLUMN dm_channel_id BIGINT",
+    """
+    ALTER TABLE user_settings ADD COLUMN ping TEXT NOT NULL DEFAULT 'auto'
+        CHECK (ping IN ('auto', 'dm', 'mention', 'both'))
+    """,
+    """
+    ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 0
+        CHECK (threads IN (0, 1))
+    """,
+    "ALTER TABLE seats DROP CONSTRAINT seats_computer_check",
+    """
+    ALTER TABLE seats ADD CONSTRAINT seats_computer_check
+        CHECK (computer IS NULL OR computer IN ('easy', 'normal', 'hard', 'expert'))
+    """,
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -376,5 +395,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V6_STATS_LANGUAGE,
     _V7_META,
     _V8_TILE_MODE,
+    _V9_BUDGET_THREADS_EXPERT,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

@@ -195,6 +195,12 @@ class UserSettings:
     language: str = "en"
     #: How the tiles of their own pictures are drawn: ``pips`` or ``numerals``.
     tiles: str = "pips"
+    #: Their DM channel, once opened: a DM never opens it again (it costs a rate-limited
+    #: request), whichever process sends it.
+    dm_channel_id: int | None = None
+    #: How they are told it is their turn: ``auto`` (a DM where one can be delivered, else a
+    #: mention in the channel), ``dm``, ``mention`` or ``both``.
+    ping: str = "auto"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -204,6 +210,8 @@ class GuildSettings:
     house_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
     allowed_channels: tuple[int, ...] = ()
     host_role_id: int | None = None
+    #: New games open in a thread of their channel (``/mt new thread:`` overrides it).
+    threads: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

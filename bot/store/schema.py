@@ -342,6 +342,47 @@ _V8_TILE_MODE = (
     """,
 )
 
+#: Spending Discord's request budget well, and the Expert level (issues 24, 28, 29):
+#: ``dm_channel_id`` keeps each player's DM channel, so a DM never opens its channel again
+#: (``POST /users/@me/channels`` counts against the bot's global limit) after a restart or
+#: from another process of a cluster; ``ping`` is how a player is told it is their turn
+#: (``auto``: a DM where one can be delivered, else a mention; ``dm``; ``mention``; ``both``);
+#: ``guild_settings.threads`` opens new games in a thread of their channel by default. The
+#: seats table is rebuilt (SQLite cannot alter a CHECK) to accept the ``expert`` level.
+_V9_BUDGET_THREADS_EXPERT = (
+    "ALTER TABLE user_settings ADD COLUMN dm_channel_id INTEGER",
+    """
+    ALTER TABLE user_settings ADD COLUMN ping TEXT NOT NULL DEFAULT 'auto'
+        CHECK (ping IN ('auto', 'dm', 'mention', 'both'))
+    """,
+    """
+    ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 0
+        CHECK (threads IN (0, 1))
+    """,
+    """
+    CREATE TABLE seats_v9 (
+        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL CHECK (seat >= 0),
+        user_id      INTEGER,
+        display_name TEXT NOT NULL,
+        computer     TEXT CHECK (
+                         computer IS NULL OR computer IN ('easy', 'normal', 'hard', 'expert')
+                     ),
+        joined_at    TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        CHECK (user_id IS NOT NULL OR computer IS NOT NULL)
+    ) WITHOUT ROWID
+    """,
+    """
+    INSERT INTO seats_v9 (game_id, seat, user_id, display_name, computer, joined_at)
+    SELECT game_id, seat, user_id, display_name, computer, joined_at FROM seats
+    """,
+    "DROP TABLE seats",
+    "ALTER TABLE seats_v9 RENAME TO seats",
+    "CREATE UNIQUE INDEX seats_one_per_user ON seats (game_id, user_id) WHERE user_id IS NOT NULL",
+    "CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL",
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -352,5 +393,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V6_STATS_LANGUAGE,
     _V7_META,
     _V8_TILE_MODE,
+    _V9_BUDGET_THREADS_EXPERT,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

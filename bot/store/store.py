@@ -267,25 +267,39 @@ class Store(abc.ABC):
     async def user_settings(self, user_id: int) -> UserSettings:
         row = await self._one(
             "SELECT user_id, dms_open, hand_dms, reminders, reminder_after_s, time_zone, "
-            "language, tiles FROM user_settings WHERE user_id = ?",
+            "language, tiles, dm_channel_id, ping FROM user_settings WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
             return UserSettings(user_id)
         return UserSettings(
-            row[0], bool(row[1]), bool(row[2]), bool(row[3]), row[4], row[5], row[6], row[7]
+            row[0],
+            bool(row[1]),
+            bool(row[2]),
+            bool(row[3]),
+            row[4],
+            row[5],
+            row[6],
+            row[7],
+            row[8],
+            row[9],
         )
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
-            "SELECT guild_id, preset, house_rules, allowed_channels, host_role_id "
+            "SELECT guild_id, preset, house_rules, allowed_channels, host_role_id, threads "
             "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(
-            row[0], row[1], dict(json.loads(row[2])), tuple(json.loads(row[3])), row[4]
+            row[0],
+            row[1],
+            dict(json.loads(row[2])),
+            tuple(json.loads(row[3])),
+            row[4],
+            bool(row[5]),
         )
 
     async def results_for_user(self, user_id: int) -> list[tuple[int, ResultRow]]:

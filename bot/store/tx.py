@@ -55,13 +55,28 @@ _PUT_USER_SETTINGS = upsert_sql(
         "time_zone",
         "language",
         "tiles",
+        "dm_channel_id",
+        "ping",
         "updated_at",
     ],
     ("user_id",),
 )
+#: Only the DM channel column: a DM opened for the first time must not overwrite a setting the
+#: player changed meanwhile (read-modify-write of the whole row would).
+_PUT_DM_CHANNEL = upsert_sql(
+    "user_settings", ["user_id", "dm_channel_id", "updated_at"], ("user_id",)
+)
 _PUT_GUILD_SETTINGS = upsert_sql(
     "guild_settings",
-    ["guild_id", "preset", "house_rules", "allowed_channels", "host_role_id", "updated_at"],
+    [
+        "guild_id",
+        "preset",
+        "house_rules",
+        "allowed_channels",
+        "host_role_id",
+        "threads",
+        "updated_at",
+    ],
     ("guild_id",),
 )
 
@@ -297,9 +312,14 @@ class Tx:
                 s.time_zone,
                 s.language,
                 s.tiles,
+                s.dm_channel_id,
+                s.ping,
                 to_db_time(now),
             ),
         )
+
+    async def put_dm_channel(self, user_id: int, channel_id: int | None, now: datetime) -> None:
+        await self._c.execute(_PUT_DM_CHANNEL, (user_id, channel_id, to_db_time(now)))
 
     async def put_guild_settings(self, s: GuildSettings, now: datetime) -> None:
         await self._c.execute(
@@ -310,6 +330,7 @@ class Tx:
                 json.dumps(s.house_rules, sort_keys=True),
                 json.dumps(list(s.allowed_channels)),
                 s.host_role_id,
+                int(s.threads),
                 to_db_time(now),
             ),
         )
@@ -343,5 +364,7 @@ _TOUCHABLE = frozenset(
         "turn_since",
         "hints",
         "turn_deadline_s",
+        # A lobby moves into the thread opened for it (``/mt new thread:``).
+        "channel_id",
     }
 )

@@ -8,12 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 TEXTS: dict[str, Mapping[str, str]] = {
-    # ---- the short DM when a player's turn comes (their hand message is edited in place)
+    # ---- the DM when a player's turn comes: it carries their hand (issue 24)
     "dm.turn": {
-        "en": "🎲 Your turn in game #{game} ({channel}): [the table]({table}) · "
-        "[your hand]({hand}).",
-        "fr": "🎲 À toi de jouer, partie n°{game} ({channel}) : [la table]({table}) · "
-        "[ta main]({hand}).",
+        "en": "🎲 Your turn in game #{game} ({channel}).",
+        "fr": "🎲 À toi de jouer, partie n°{game} ({channel}).",
     },
     # ---- counted nouns, filled into sentences
     "count.rounds.one": {"en": "{count} round", "fr": "{count} manche"},

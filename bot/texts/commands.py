@@ -178,7 +178,6 @@ TEXTS: dict[str, Mapping[str, str]] = {
                 "La langue des messages du bot dans les salons de ce serveur"
             ),
             # /mt me
-            "Send me my hand by DM": "M'envoyer ma main en MP",
             "The language of my DMs": "La langue de mes MP",
             "How the tiles of my hand pictures show their numbers": (
                 "Comment les dominos de mes images de main montrent leurs chiffres"

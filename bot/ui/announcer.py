@@ -2,68 +2,71 @@
 
 Cogs, the scheduler cog and start-up hand it an :class:`~bot.service.Outcome` (or an undo, a
 new lobby) and it posts, edits and DMs; nothing else in the bot writes to a channel about a
-game. Its rules:
+game. :func:`announce` is the turn cycle, top to bottom:
 
-* the channel gets ONE turn post per human turn (:func:`announce`): computer players move
-  first (:func:`run_computers`), and so do away players (``/mt away``: their turns are played
-  for them here, as the scheduler would), then one post tells every move since the last
-  present human's turn, a line each, with the table picture (from the spectator's view) in
-  an embed and the next player's mention, deadline and turn buttons. A round's end gets a
-  post of its own (its moves and the scores; the match's end adds the final standings and a
-  Rematch button);
-* the post before goes quiet (:func:`quieten`): edited without its buttons, picture kept;
-  nothing is deleted. Which post was the latest survives a restart (:mod:`bot.ui.posts`);
-* a player's hand is ONE DM per round, edited in place when the hand changes or their turn
-  comes, plus a short new DM when their turn comes (:func:`send_hands`), unless they switched
-  hand DMs off or their DMs are closed — then the bot remembers (user settings), never
-  retries, and says once to use ``/hand``;
-* the lobby card is posted (:func:`post_lobby`), kept up to date (:func:`refresh_lobby`) and
-  closed (:func:`close_lobby`) here too.
+1. the actor's private answer, at once;
+2. the turns nobody present will take — computer players', away players' — are played
+   (:func:`~bot.ui.turns.catch_up`), so that
+3. the channel gets ONE turn post for everything since the last present human's turn (a line
+   per move, the table picture, the mention of the player to move and the turn buttons), a
+   round's end a post of its own before it; a draw that leaves the same player to move grows
+   the live post instead; the post before goes quiet (its buttons removed, nothing deleted);
+4. the player to move hears of it ONCE, as they chose (``/mt me ping:``: a DM where one can
+   be delivered, else the mention; silently in their quiet hours), with their hand.
+
+Every message takes the cheapest way Discord allows (:mod:`bot.ui.route`): what follows a
+player's own action rides on that action's interaction — free of the bot's global limit of 50
+requests a second — and only what has nothing to ride on (a DM, a move the scheduler made, an
+edit of a post whose token expired) spends the budget. Pictures are drawn when someone will
+look at them: the table once per post, a hand when its owner's turn comes.
 
 Callers hold the game's posting lock (:meth:`~bot.ui.host.GameBot.game_lock`) around a change
 and its announcement, so the channel shows moves in the order they landed. A function that
 returns ``str | None`` returns a problem to tell the acting user privately (e.g. the bot may
-not post in the channel), never raises for a Discord failure after the move was made.
+not post in the channel); it never raises for a Discord failure after the move was made.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import io
 import logging
 from collections.abc import Sequence
 
 import discord
-from discord.utils import MISSING
 
 from bot.i18n import tr
-from bot.service import GameSummary, Outcome, Player, RoundEnd
+from bot.service import GameSummary, Outcome, RoundEnd
+from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.store import GameStatus
 from bot.ui import components, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
-    Refusal,
     channel_locale,
     channel_permissions,
     locale_of,
     missing_permissions,
     permission_names,
 )
+from bot.ui.lobbycard import close_lobby, lobby_embed, post_lobby, refresh_lobby
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded, table_text
 from bot.ui.posts import Post
+from bot.ui.route import Route, send_dm
 from bot.ui.turns import catch_up
 
 log = logging.getLogger(__name__)
 
-#: Mentions a game message may ping: people, never roles or everyone.
-PING_PEOPLE = discord.AllowedMentions(users=True, roles=False, everyone=False)
+#: The lobby card is posted and kept up to date through the announcer too.
+__all__ = ["close_lobby", "lobby_embed", "post_lobby", "refresh_lobby"]
+
+#: A message that names people without pinging them (they are told another way).
+PING_NOBODY = discord.AllowedMentions.none()
 
 
-# ---------------------------------------------------------------------- turns
+# ---------------------------------------------------------------------- the turn cycle
 
 
 async def run_computers(bot: GameBot, game_id: int, interaction: Interaction | None = None) -> None:
@@ -80,29 +83,28 @@ async def announce(
     game_id: int | None = None,
     head: Sequence[str] = (),
     colour: discord.Colour | None = None,
+    answer: str | None = None,
 ) -> str | None:
-    """Tell the channel and the players what ``outs`` did; returns a problem for the actor.
-
-    When the last outcome leaves a computer player or an away player to move, they move
-    first (one commit each: :func:`~bot.ui.turns.catch_up`), so the channel gets ONE turn
-    post for everything since the last present human's turn: a line per move (``head``
-    lines first, e.g. an undo), the table as it stands, and the mention of the player to
-    move with their deadline and the turn buttons. A round that ended on the way gets a
-    post of its own before it (its moves, the scores; the match's end adds the final
-    standings and Rematch). The previous post goes quiet. Then hands: see
-    :func:`send_hands` (an away player's hand message is edited like anyone's, but no turn
-    DM: their turn was played).
-    """
+    """The turn cycle after a change (see the module's docstring); ``answer`` is the actor's
+    private answer, ``head`` lines go first in the post (e.g. an undo). Returns a problem to
+    tell the actor, which is also added to ``answer``."""
+    route = Route(bot, interaction)
+    if answer is not None:
+        await route.tell_actor(answer)  # 1. the actor sees their move at once
     outs = list(outs)
     gid = game_id if game_id is not None else outs[-1].game_id
-    outs += await catch_up(bot, gid, outs)
+    outs += await catch_up(bot, gid, outs)  # 2. computers and away players move first
     if not outs:
         return None
-    problem = await publish(bot, outs, interaction, head=head, colour=colour)
-    turn = outs[-1].next_player
-    changed = {p.seat: p for o in outs for p in o.hands_changed}
-    note = await send_hands(bot, outs[-1].game, list(changed.values()), interaction, turn=turn)
-    return "\n".join(t for t in (problem, note) if t) or None
+    ping = await ping_of(bot, outs[-1], route)
+    problem = await post_turn(bot, route, outs, ping, head=head, colour=colour)  # 3.
+    note = await tell_next_player(bot, route, outs[-1], ping)  # 4.
+    trouble = "\n".join(t for t in (problem, note) if t) or None
+    if trouble is not None and answer is not None:
+        await route.tell_actor(f"{answer}\n{trouble}")
+    if outs[-1].game.status is not GameStatus.ACTIVE:
+        bot.posts.forget(gid)
+    return trouble
 
 
 async def publish(
@@ -110,32 +112,51 @@ async def publish(
     outs: Sequence[Outcome],
     interaction: Interaction | None,
     *,
+    answer: str | None = None,
+) -> str | None:
+    """Tell the actor ``answer``, then post these outcomes as they are (no computer catches
+    up, nobody is pinged: ``/mt end``)."""
+    route = Route(bot, interaction)
+    if answer is not None:
+        await route.tell_actor(answer)
+    problem = await post_turn(bot, route, outs, None)
+    if problem is not None and answer is not None:
+        await route.tell_actor(f"{answer}\n{problem}")
+    if outs[-1].game.status is not GameStatus.ACTIVE:
+        bot.posts.forget(outs[-1].game_id)
+    return problem
+
+
+async def ping_of(bot: GameBot, last: Outcome, route: Route) -> TurnPing | None:
+    """How the human now to move hears of it (None: nobody, or a computer). The actor who moves
+    again is already looking: no ping, their hand comes with their answer."""
+    game, nxt = last.game, last.next_player
+    if game.status is not GameStatus.ACTIVE or nxt is None or nxt.is_computer:
+        return None
+    if nxt.user_id is None:
+        return None
+    if nxt.user_id == route.actor_id:
+        return TurnPing(nxt.user_id, dm=False, mention=False, quiet_until=None, here=True)
+    return await bot.schedule.turn_ping(nxt.user_id, bot.now())
+
+
+async def post_turn(
+    bot: GameBot,
+    route: Route,
+    outs: Sequence[Outcome],
+    ping: TurnPing | None,
+    *,
     head: Sequence[str] = (),
     colour: discord.Colour | None = None,
 ) -> str | None:
-    """Post these outcomes (round ends on their own, then the turn post) and quieten the
-    previous post; returns a problem to tell the actor."""
+    """Step 3: the round ends' posts, then the turn post (or the live post grown), the post
+    before it quietened; returns a problem to tell the actor."""
     last = outs[-1]
     game = last.game
-    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    channel = bot.get_channel(game.channel_id)
-    perms = channel_permissions(channel)
-    if perms is not None:
-        missing = missing_permissions(perms)
-        if missing:
-            log.warning(
-                "game %s: cannot post in channel %s: missing %s", game.id, game.channel_id, missing
-            )
-            return tr(
-                "error.post-missing",
-                locale_of(interaction) if interaction else locale,
-                perms=permission_names(missing, locale),
-            )
-    target: discord.abc.Messageable = (
-        channel
-        if isinstance(channel, discord.abc.Messageable)
-        else bot.get_partial_messageable(game.channel_id)
-    )
+    locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
+    problem = cannot_post(bot, game, route.interaction, locale)
+    if problem is not None:
+        return problem
     # The moves in order, cut after each round's end: those parts get a post of their own.
     parts: list[tuple[list[str], RoundEnd | None]] = [(list(head), None)]
     for o in outs:
@@ -144,21 +165,64 @@ async def publish(
                 parts[-1] = (parts[-1][0] + lines, end)
             else:
                 parts.append((lines, end))
-    ended = [r.round_no for o in outs for r in o.rounds_ended]
-    round_scores = await bot.service.round_scores(game.id) if ended else ()
-    posts: list[tuple[str | None, discord.Embed, bool, discord.ui.View | None]] = []
-    for lines, end in parts:
-        if end is None:
-            continue
+    posts = await round_end_posts(bot, last, parts, locale, colour)
+    open_lines = parts[-1][0] if parts[-1][1] is None else []
+    nxt = last.next_player
+    turn = None
+    if ping is not None and nxt is not None:
+        turn = (game.round_no, nxt.seat, game.turn_since)
+        if not posts and await grow_turn_post(bot, route, game, turn, open_lines, locale):
+            return None  # the same turn goes on (a draw): its post grows, no new one
+    if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
+        embed = game_embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
+        buttons = None
+        if turn is not None:
+            buttons = components.turn_view(game.id, game.version, locale, knock=False)
+        posts.append(TablePost(turn_line(game, nxt, locale) or None, embed, True, buttons))
+    for i, post in enumerate(posts):
+        told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
+        problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told)
+        if problem is not None:
+            return problem
+    return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TablePost:
+    """One post of a game: its text, embed, whether it shows the table, its buttons."""
+
+    content: str | None
+    embed: discord.Embed
+    picture: bool
+    view: discord.ui.View | None
+
+
+async def round_end_posts(
+    bot: GameBot,
+    last: Outcome,
+    parts: Sequence[tuple[list[str], RoundEnd | None]],
+    locale: str,
+    colour: discord.Colour | None,
+) -> list[TablePost]:
+    """A post per round that ended: its last moves and the scores; the match's end adds the
+    final standings and the Rematch button."""
+    game = last.game
+    ends = [(lines, end) for lines, end in parts if end is not None]
+    if not ends:
+        return []
+    round_scores = await bot.service.round_scores(game.id)
+    final = max(end.round_no for _, end in ends)
+    posts = []
+    for lines, end in ends:
         scores = round_scores[: end.round_no + 1]
-        embed = _embed(game, lines, locale, round_no=end.round_no, colour=colour)
+        embed = game_embed(game, lines, locale, round_no=end.round_no, colour=colour)
         totals = [sum(r[p.seat] for r in scores) for p in game.players]
         embed.add_field(
             name=tr("table.scores", locale),
             value=messages.scores_table(game.players, scores, totals, locale),
             inline=False,
         )
-        if last.match_over is not None and end.round_no == max(ended):
+        if last.match_over is not None and end.round_no == final:
             winners = ", ".join(p.name for p in last.match_over.winners)
             embed.add_field(
                 name=tr("table.final", locale),
@@ -167,33 +231,67 @@ async def publish(
                 + tr("match.winner", locale, names=winners),
                 inline=False,
             )
-            posts.append((None, embed, True, components.rematch_view(game.id, locale)))
+            posts.append(TablePost(None, embed, True, components.rematch_view(game.id, locale)))
         else:
-            posts.append((None, embed, False, None))
-    open_lines = parts[-1][0] if parts[-1][1] is None else []
-    nxt = last.next_player
-    turn = None
-    if game.status is GameStatus.ACTIVE and nxt is not None and not nxt.is_computer:
-        turn = (game.round_no, nxt.seat, game.turn_since)
-        if not posts and await _add_to_turn_post(bot, game, turn, open_lines, locale):
-            return None  # the same turn goes on (a draw): its post grows, no new one
-    if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
-        embed = _embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
-        view_ = None
-        if turn is not None:
-            view_ = components.turn_view(game.id, game.version, locale, knock=False)
-        posts.append((turn_line(game, nxt, locale) or None, embed, True, view_))
-    problem = None
-    for i, (content, embed, picture, view_) in enumerate(posts):
-        mine = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
-        problem = await _post(bot, target, game, content, embed, picture, view_, locale, mine)
-        if problem is not None:
-            break
-    return problem
+            posts.append(TablePost(None, embed, False, None))
+    return posts
 
 
-async def _add_to_turn_post(
-    bot: GameBot, game: GameSummary, turn: tuple[object, ...], lines: Sequence[str], locale: str
+def mentions_for(ping: TurnPing | None) -> discord.AllowedMentions:
+    """Who the turn post pings: the player to move, if a mention is how they hear of their
+    turn and it is not their quiet time; else nobody (the mention still reads as a name)."""
+    if ping is None or not ping.mention or ping.quiet_until is not None:
+        return PING_NOBODY
+    return discord.AllowedMentions(
+        users=[discord.Object(ping.user_id)], roles=False, everyone=False
+    )
+
+
+async def send_post(
+    bot: GameBot,
+    route: Route,
+    game: GameSummary,
+    post: TablePost,
+    locale: str,
+    mentions: discord.AllowedMentions,
+    turn: tuple[tuple[object, ...], tuple[str, ...]] | None,
+) -> str | None:
+    """Send one game post (with the table picture if it shows the table), then quieten the one
+    before it and remember this one as the latest (with ``turn``: the turn it is for and its
+    lines, so a draw can grow it)."""
+    files: list[discord.File] = []
+    if post.picture and game.round_no is not None and game.status is not GameStatus.LOBBY:
+        files = await table_picture(bot, game, post.embed, locale)
+    try:
+        message, editor = await route.post(
+            post.content,
+            embed=post.embed,
+            files=files,
+            view=post.view,
+            mentions=mentions,
+            channel_id=game.channel_id,
+        )
+    except discord.HTTPException as exc:
+        log.warning("game %s: could not post the table: %s", game.id, exc)
+        return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
+    await quieten(bot, route, game.id)
+    new = Post(message.channel.id, message.id, live=post.view is not None)
+    if turn is not None:
+        new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
+    bot.posts.note_table(game.id, new, editor)
+    # Listeners (the scheduler) note the latest table message, batched: a transaction per
+    # move for it would cost more than the move's own.
+    bot.dispatch("mt_table_posted", game, message)
+    return None
+
+
+async def grow_turn_post(
+    bot: GameBot,
+    route: Route,
+    game: GameSummary,
+    turn: tuple[object, ...],
+    lines: Sequence[str],
+    locale: str,
 ) -> bool:
     """Add ``lines`` to the live post of this same turn (text, fresh picture and buttons) by
     an edit; False when there is no such post or Discord refused the edit."""
@@ -201,16 +299,18 @@ async def _add_to_turn_post(
     if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
         return False
     told = (*latest.lines, *lines)
-    embed = _embed(game, told, locale, round_no=game.round_no)
-    files = await _table_picture(bot, game, embed, locale)
-    message = bot.get_partial_messageable(latest.channel_id).get_partial_message(latest.message_id)
+    embed = game_embed(game, told, locale, round_no=game.round_no)
+    files = await table_picture(bot, game, embed, locale)
     try:
-        await message.edit(
+        await route.edit(
+            game.id,
+            latest.channel_id,
+            latest.message_id,
             content=turn_line(game, game.turn, locale) or None,
             embed=embed,
             attachments=files,
             view=components.turn_view(game.id, game.version, locale, knock=False),
-            allowed_mentions=PING_PEOPLE,
+            allowed_mentions=PING_NOBODY,
         )
     except discord.HTTPException as exc:
         log.info("game %s: could not add to the turn post: %s", game.id, exc)
@@ -219,7 +319,23 @@ async def _add_to_turn_post(
     return True
 
 
-async def _table_picture(
+async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
+    """Take the buttons off the game's previous post, keeping its text and picture, so the
+    channel reads as a history and only the newest post has controls. Nothing is deleted
+    (the bot may lack Manage Messages); an edit Discord refuses (a deleted message, the edit
+    limit on old messages) is logged and left: its old buttons still answer "the table
+    changed"."""
+    previous = await bot.posts.latest_table(bot.service, game_id)
+    if previous is None or not previous.live:
+        return
+    try:
+        await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
+    except discord.HTTPException as exc:
+        log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
+    bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
+
+
+async def table_picture(
     bot: GameBot, game: GameSummary, embed: discord.Embed, locale: str
 ) -> list[discord.File]:
     """The table as it stands for ``embed``: its picture from the render pool (keyed by the
@@ -237,7 +353,7 @@ async def _table_picture(
     return [discord.File(io.BytesIO(png), filename="table.png")]
 
 
-def _embed(
+def game_embed(
     game: GameSummary,
     lines: Sequence[str],
     locale: str | None,
@@ -258,284 +374,125 @@ def _embed(
     )
 
 
-async def _post(
-    bot: GameBot,
-    target: discord.abc.Messageable,
-    game: GameSummary,
-    content: str | None,
-    embed: discord.Embed,
-    picture: bool,
-    view_: discord.ui.View | None,
-    locale: str,
-    turn: tuple[tuple[object, ...], tuple[str, ...]] | None = None,
+def cannot_post(
+    bot: GameBot, game: GameSummary, interaction: Interaction | None, locale: str
 ) -> str | None:
-    """Send one game post (with the table picture if ``picture``), then quieten the one
-    before it and remember this one as the latest (with ``turn``: the turn it is for and
-    its lines)."""
-    files: list[discord.File] = []
-    if picture and game.round_no is not None and game.status is not GameStatus.LOBBY:
-        files = await _table_picture(bot, game, embed, locale)
+    """Why the bot may not post in the game's channel (missing permissions), if it may not."""
+    perms = channel_permissions(bot.get_channel(game.channel_id))
+    missing = missing_permissions(perms) if perms is not None else []
+    if not missing:
+        return None
+    log.warning("game %s: cannot post in channel %s: missing %s", game.id, game.channel_id, missing)
+    return tr(
+        "error.post-missing",
+        locale_of(interaction) if interaction else locale,
+        perms=permission_names(missing, locale),
+    )
+
+
+# ---------------------------------------------------------------------- the ping
+
+
+async def tell_next_player(
+    bot: GameBot, route: Route, last: Outcome, ping: TurnPing | None
+) -> str | None:
+    """Step 4: the player to move hears of it once — a DM (silent in their quiet hours) if
+    that is their way, with their hand; the actor who moves again gets it with their answer
+    instead (free). A closed DM is remembered, never retried, and said once in the channel.
+    Returns a note for the actor."""
+    game = last.game
+    if ping is None or game.round_no is None:
+        return None
+    if ping.here:
+        lang = locale_of(route.interaction) if route.interaction is not None else None
+        tiles = (await bot.service.user_settings(ping.user_id)).tiles
+        text, files = await turn_news(bot, game, ping.user_id, lang, tiles, hand_only=True)
+        await route.add_for_actor(text, files=files)
+        return None
+    if not ping.dm or ping.settings is None:
+        return None
+    lang, tiles = ping.settings.language, ping.settings.tiles
+    text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
     try:
-        message = await target.send(
-            content,
-            embed=embed,
+        await send_dm(
+            bot,
+            ping.user_id,
+            text,
+            known=ping.settings.dm_channel_id,
             files=files,
-            view=view_ or discord.utils.MISSING,
-            allowed_mentions=PING_PEOPLE,
+            view=await table_link(bot, game, lang),
+            silent=ping.quiet_until is not None,
+            allowed_mentions=PING_NOBODY,
         )
-    except discord.HTTPException as exc:
-        log.warning("game %s: could not post the table: %s", game.id, exc)
-        return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
-    await quieten(bot, game.id)
-    post = Post(message.channel.id, message.id, live=view_ is not None)
-    if turn is not None:
-        post = dataclasses.replace(post, turn=turn[0], lines=turn[1])
-    bot.posts.note_table(game.id, post)
-    # Listeners (the scheduler) note the latest table message, batched: a transaction per
-    # move for it would cost more than the move's own.
-    bot.dispatch("mt_table_posted", game, message)
-    return None
-
-
-async def quieten(bot: GameBot, game_id: int) -> None:
-    """Take the buttons off the game's latest post, keeping its text and picture, so the
-    channel reads as a history and only the newest post has controls. Nothing is deleted
-    (the bot may lack Manage Messages); an edit Discord refuses (a deleted message, the
-    edit limit on old messages) is logged and left: its old buttons still answer "the table
-    changed"."""
-    previous = await bot.posts.latest_table(bot.service, game_id)
-    if previous is None or not previous.live:
-        return
-    message = bot.get_partial_messageable(previous.channel_id).get_partial_message(
-        previous.message_id
-    )
-    try:
-        await message.edit(view=None)
-    except discord.HTTPException as exc:
-        log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
-    bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
-
-
-# ---------------------------------------------------------------------- hands
-
-
-async def send_hands(
-    bot: GameBot,
-    game: GameSummary,
-    players: Sequence[Player],
-    interaction: Interaction | None,
-    *,
-    turn: Player | None = None,
-) -> str | None:
-    """Keep each player's hand message of the round up to date, and tell the player whose
-    turn it now is; returns a note for the acting user if their DMs were refused.
-
-    A player has ONE hand message per round, sent at the deal and then edited in place
-    (text and picture) when their hand changes or their turn comes. When their turn comes
-    they also get a short new DM — the notification — unless they are the one acting now
-    (they are looking) or the hand message itself was just sent. Players who switched hand
-    DMs off (``/mt me dms:False``) get none; a closed DM is remembered and never retried.
-    """
-    if game.status is not GameStatus.ACTIVE or game.round_no is None:
-        if game.status is not GameStatus.ACTIVE:
-            bot.posts.forget(game.id)
-        return None  # after the match, the final message says it all
-    acting = interaction.user.id if interaction is not None else None
-    who = {p.seat: p for p in players if p.user_id is not None and not p.is_computer}
-    if turn is not None and turn.user_id is not None and not turn.is_computer:
-        who.setdefault(turn.seat, turn)
-    notify = turn.seat if turn is not None and turn.user_id != acting else None
-    notes = await asyncio.gather(
-        *(_send_hand(bot, game, p, interaction, notify=p.seat == notify) for p in who.values())
-    )
-    return next((n for n in notes if n), None)
-
-
-async def _send_hand(
-    bot: GameBot,
-    game: GameSummary,
-    player: Player,
-    interaction: Interaction | None,
-    *,
-    notify: bool,
-) -> str | None:
-    uid = player.user_id
-    assert uid is not None and game.round_no is not None
-    settings = await bot.service.user_settings(uid)
-    if not settings.hand_dms or not settings.dms_open:
-        return None  # switched off, or known closed: never retry a closed DM (Discord counts 403s)
-    lang = settings.language
-    view = await bot.service.seat_view(game.id, uid)
-    png = await bot.pictures.hand(view, game.options.hints, lang, settings.tiles)
-    text = messages.hand_text(view, game, lang)[:1990]
-    known = await bot.posts.hand(bot.service, game.id, game.round_no, uid)
-    try:
-        dm = await bot.create_dm(discord.Object(uid))
-        sent = None
-        if known is not None:
-            try:
-                await dm.get_partial_message(known.message_id).edit(
-                    content=text,
-                    attachments=[discord.File(io.BytesIO(png), "hand.png")] if png else [],
-                )
-                sent = known
-            except discord.NotFound:
-                log.info("game %s: hand message of %s is gone: sending a new one", game.id, uid)
-            except discord.HTTPException as exc:
-                if isinstance(exc, discord.Forbidden) and exc.code == 50007:
-                    raise
-                log.info("game %s: could not edit the hand of %s: %s", game.id, uid, exc)
-        if sent is None:
-            # The round's hand message is news only when it is their turn: else it arrives
-            # silently (no push notification), and the turn DM is the notification.
-            message = await dm.send(
-                text,
-                file=discord.File(io.BytesIO(png), filename="hand.png") if png else MISSING,
-                silent=not notify,
-            )
-            sent = Post(dm.id, message.id)
-            await bot.posts.note_hand(bot.service, game.id, game.round_no, uid, sent, bot.now())
-            notify = False  # a new hand message is itself the news
-        if notify:
-            await dm.send(await _turn_text(bot, game, sent, lang), allowed_mentions=PING_PEOPLE)
     except discord.Forbidden as exc:
         if exc.code != 50007:
-            log.warning("game %s: DM to %s refused: %s", game.id, uid, exc)
+            log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)
             return None
-        await bot.service.update_user_settings(uid, bot.now(), dms_open=False)
-        return await _dms_closed_notice(bot, game, uid, interaction)
+        await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
+        return await dms_closed_notice(bot, game, ping.user_id, route.interaction)
     except discord.HTTPException as exc:
-        log.warning("game %s: DM to %s failed: %s", game.id, uid, exc)
+        log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
     return None
 
 
-async def _turn_text(bot: GameBot, game: GameSummary, hand: Post, lang: str) -> str:
-    """The short DM that says it is your turn, with links to the table and your hand."""
+async def turn_news(
+    bot: GameBot,
+    game: GameSummary,
+    user_id: int,
+    lang: str | None,
+    tiles: str,
+    *,
+    hand_only: bool = False,
+) -> tuple[str, list[discord.File]]:
+    """What a player reads when their turn comes: whose game, by when, and their hand (in
+    words and as a picture, drawn now: the one moment they need it)."""
+    view = await bot.service.seat_view(game.id, user_id)
+    png = await bot.pictures.hand(view, game.options.hints, lang, tiles)
+    lines = []
+    if not hand_only:
+        head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
+        if game.deadline_at is not None:
+            head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
+        lines.append(head)
+    lines.append(messages.hand_text(view, game, lang))
+    files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+    return "\n\n".join(lines)[:2000], files
+
+
+async def table_link(bot: GameBot, game: GameSummary, lang: str | None) -> discord.ui.View:
+    """A link button to the live turn post (where the turn buttons are)."""
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
-    table = await bot.posts.latest_table(bot.service, game.id)
-    text = tr(
-        "dm.turn",
-        lang,
-        game=game.id,
-        channel=f"<#{game.channel_id}>",
-        table=f"{base}/{table.message_id}" if table is not None else base,
-        hand=f"https://discord.com/channels/@me/{hand.channel_id}/{hand.message_id}",
+    latest = await bot.posts.latest_table(bot.service, game.id)
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=tr("button.to-table", lang),
+            url=f"{base}/{latest.message_id}" if latest is not None else base,
+        )
     )
-    if game.deadline_at is not None:
-        text += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
-    return text
+    return view
 
 
-async def _dms_closed_notice(
+async def dms_closed_notice(
     bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None
 ) -> str | None:
     """Say once that the hand will not come by DM: privately if they are the one acting
-    (returned, for their answer), else with a short mention in the channel."""
+    (returned, for their answer), else with a short mention in the channel — the ping they
+    would have had by DM."""
     if interaction is not None and interaction.user.id == uid:
         return tr("dm.closed.you", locale_of(interaction))
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    channel = bot.get_partial_messageable(game.channel_id)
-    try:
-        await channel.send(
-            tr("dm.closed.channel", locale, mention=f"<@{uid}>"), allowed_mentions=PING_PEOPLE
-        )
-    except discord.HTTPException:
-        log.warning("game %s: could not tell %s that their DMs are closed", game.id, uid)
+    await post(bot, game.channel_id, tr("dm.closed.channel", locale, mention=f"<@{uid}>"))
     return None
-
-
-# ---------------------------------------------------------------------- the lobby card
-
-
-async def post_lobby(
-    bot: GameBot,
-    channel: discord.abc.Messageable,
-    game: GameSummary,
-    locale: str | None,
-    *,
-    ended_by: int,
-    content: str | None = None,
-) -> discord.Message:
-    """Post a new lobby's card and remember it as the game's lobby message. If Discord refuses
-    the post, nobody could join: the game is ended (``ended_by`` acting) and the refusal says
-    why."""
-    try:
-        message = await channel.send(
-            content,
-            embed=lobby_embed(game, locale),
-            view=lobby_controls(game, locale),
-            allowed_mentions=PING_PEOPLE,
-        )
-    except discord.HTTPException as exc:
-        # No lobby message means nobody can join: do not leave a ghost game behind.
-        await bot.service.end(game.id, ended_by, bot.now(), is_manager=True)
-        raise Refusal("error.cannot-post", detail=exc.text or str(exc.status)) from None
-    await bot.service.record_message(game.id, "lobby", message.channel.id, message.id, bot.now())
-    return message
-
-
-def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
-    status = {
-        GameStatus.LOBBY: "lobby.waiting",
-        GameStatus.ACTIVE: "lobby.started",
-        GameStatus.FINISHED: "lobby.finished",
-        GameStatus.ABANDONED: "lobby.cancelled",
-    }[game.status]
-    embed = discord.Embed(
-        title=tr("lobby.title", locale, game=game.id),
-        description=messages.rules_text(game, locale),
-        colour=discord.Colour.dark_green(),
-    )
-    low, high = game.rules.player_range
-    embed.add_field(
-        name=tr("lobby.seats", locale, count=len(game.players), low=low, high=high),
-        value=messages.seats_text(game, locale),
-        inline=False,
-    )
-    embed.set_footer(text=tr(status, locale))
-    return embed
-
-
-def lobby_controls(game: GameSummary, locale: str | None) -> discord.ui.View:
-    """The lobby's buttons and selects, with a way to take out each computer player seated."""
-    computers = [(p.seat, p.name) for p in game.players if p.is_computer]
-    return components.lobby_view(game.id, locale, computers)
-
-
-async def refresh_lobby(
-    bot: GameBot, game: GameSummary, interaction: Interaction | None = None
-) -> None:
-    """Edit the lobby message to show the seats now (buttons go once the lobby closes)."""
-    row = (await bot.service.messages(game.id)).get("lobby")
-    if row is None:
-        return
-    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    view = lobby_controls(game, locale) if game.status is GameStatus.LOBBY else None
-    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-    try:
-        await message.edit(embed=lobby_embed(game, locale), view=view)
-    except discord.HTTPException:
-        log.warning("game %s: could not update the lobby message", game.id, exc_info=True)
-
-
-async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> None:
-    """Show a lobby that will never start as closed, without its buttons."""
-    row = (await bot.service.messages(game.id)).get("lobby")
-    if row is None:
-        return
-    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-    try:
-        await message.edit(embed=lobby_embed(game, locale), view=None)
-    except discord.HTTPException:
-        log.warning("game %s: could not close the lobby message", game.id, exc_info=True)
 
 
 # ---------------------------------------------------------------------- undo
 
 
-async def post_undo(bot: GameBot, interaction: Interaction, out: Undone) -> str | None:
+async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer: str) -> str | None:
     """Tell the channel, with the table as it is again and the turn buttons (the computer
-    players that now move first join the same post); hands as after any move."""
+    players that now move first join the same post); the player to move is told as after
+    any move."""
     game = out.game
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     host = interaction.user.display_name
@@ -550,7 +507,9 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone) -> str 
         hands_changed=out.hands_changed,
         computer_pending=out.computer_pending,
     )
-    return await announce(bot, [back], interaction, head=lines, colour=discord.Colour.orange())
+    return await announce(
+        bot, [back], interaction, head=lines, colour=discord.Colour.orange(), answer=answer
+    )
 
 
 # ---------------------------------------------------------------------- plain messages
@@ -568,8 +527,7 @@ async def post(bot: GameBot, channel_id: int, text: str, *, ping: bool = True) -
 async def dm(bot: GameBot, user_id: int, text: str) -> bool:
     """DM a player; False (and remembered, never retried) when their DMs are closed."""
     try:
-        channel = await bot.create_dm(discord.Object(user_id))
-        await channel.send(text)
+        await send_dm(bot, user_id, text)
     except discord.Forbidden as exc:
         if exc.code == 50007:
             await bot.service.update_user_settings(user_id, bot.now(), dms_open=False)

@@ -25,6 +25,13 @@ TILE_CHOICES = [
     app_commands.Choice(name="pips with numbers", value="pips"),
     app_commands.Choice(name="big numbers (high contrast)", value="numerals"),
 ]
+#: How a player hears that their turn came (``/mt me ping:``; ``bot.service.settings.PINGS``).
+PING_CHOICES = [
+    app_commands.Choice(name="one ping: a DM, or a mention if DMs fail (default)", value="auto"),
+    app_commands.Choice(name="a DM", value="dm"),
+    app_commands.Choice(name="a mention in the game's channel", value="mention"),
+    app_commands.Choice(name="both a DM and a mention", value="both"),
+]
 #: A server's language for channel messages; "auto" goes back to its Discord locale.
 SERVER_LANGUAGE_CHOICES = [
     *LANGUAGE_CHOICES,

@@ -27,6 +27,7 @@ from bot.ops.logs import note_game
 from bot.ops.metrics import Metrics
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
+from bot.ui import budget
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
 
@@ -48,6 +49,10 @@ class GameBot(commands.Bot):
         super().__init__(**options)
         self.config = config
         self.now: Clock = clock or utc_now
+        #: This process's share of Discord's global limit: every bot-token request waits its
+        #: turn here (interaction answers and followups do not count, and do not wait).
+        self.budget = budget.RequestBudget(config.request_rate)
+        budget.install(self, self.budget)
         #: What ``/metrics`` reports and graceful shutdown waits on (bot/ops).
         self.metrics = Metrics()
         #: The render pool (``MT_RENDER_WORKERS``): started in setup_hook, closed at shutdown.

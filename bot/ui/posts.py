@@ -1,21 +1,28 @@
-"""The bot's memory of its own game messages: the latest table post of each game, and each
-player's hand message of the round.
+"""The bot's memory of each game's live post: the latest turn post, the one that carries the
+turn buttons, and the free ways to edit it.
 
-The announcer needs both to keep the channel and the DMs readable: when a new turn post goes
-out, the previous one is edited quiet (its buttons removed, its picture kept); a player's hand
-is one DM per round, edited in place. Both must survive a restart, so the memory here is a
-cache over the ``messages`` table (kind ``table``; kind ``hand:<round>:<user>``). The table
-post is written in batches by the scheduler cog (``mt_table_posted``), which also flushes it
-when the bot closes; a hand message is written once, when it is created (once per player per
-round).
+When a new turn post goes out, the one before it is edited quiet (its buttons removed, its
+picture kept); a draw that leaves the same player to move grows the live post by an edit. An
+edit made with the bot token counts against Discord's global limit; one made with an
+interaction's token does not. So besides where the post is, the book keeps, in memory only,
+the interaction tokens that can still edit it for 15 minutes: the token of the followup that
+created it, and that of a click on it acknowledged without a new message (the Play button).
+Tokens are secrets that die within 15 minutes: they never go to the database. The post itself
+survives a restart through the ``messages`` table (kind ``table``, written in batches by the
+scheduler cog, which also flushes it when the bot closes).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime
+import datetime as dt
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.service import GameService
+
+#: How long before Discord's 15 minutes a token is no longer trusted (a request takes time).
+TOKEN_MARGIN = dt.timedelta(minutes=1)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -33,17 +40,22 @@ class Post:
     lines: tuple[str, ...] | None = None
 
 
-def hand_kind(round_no: int, user_id: int) -> str:
-    """The ``messages`` kind of a player's hand message of one round."""
-    return f"hand:{round_no}:{user_id}"
+@dataclasses.dataclass(frozen=True, slots=True)
+class Editor:
+    """A way to edit one message with an interaction's token (free of the global limit)
+    until ``expires``: ``edit(**fields)`` takes ``discord.Message.edit``'s keywords."""
+
+    message_id: int
+    expires: dt.datetime
+    edit: Callable[..., Awaitable[Any]]
 
 
 class PostBook:
-    """The latest table post per game and the hand messages of the rounds being played."""
+    """The latest table post of each game, and the tokens that can still edit it."""
 
     def __init__(self) -> None:
         self._tables: dict[int, Post] = {}
-        self._hands: dict[tuple[int, int, int], Post] = {}
+        self._editors: dict[int, list[Editor]] = {}
 
     async def latest_table(self, service: GameService, game_id: int) -> Post | None:
         """The game's latest table post (from the database after a restart)."""
@@ -57,45 +69,32 @@ class PostBook:
         self._tables[game_id] = post
         return post
 
-    def note_table(self, game_id: int, post: Post) -> None:
-        """The game's newest table post (the scheduler cog writes it to the database)."""
+    def note_table(self, game_id: int, post: Post, editor: Editor | None = None) -> None:
+        """The game's newest table post (the scheduler cog writes it to the database), with
+        the token that made it, if any. Tokens for older posts are dropped."""
+        if self._tables.get(game_id, post).message_id != post.message_id:
+            self._editors.pop(game_id, None)
         self._tables[game_id] = post
+        if editor is not None:
+            self.note_editor(game_id, editor)
 
-    async def hand(
-        self, service: GameService, game_id: int, round_no: int, user_id: int
-    ) -> Post | None:
-        """The player's hand message of this round, if one was sent."""
-        key = (game_id, round_no, user_id)
-        post = self._hands.get(key)
-        if post is not None:
-            return post
-        row = (await service.messages(game_id)).get(hand_kind(round_no, user_id))
-        if row is None:
-            return None
-        post = Post(row.channel_id, row.message_id)
-        self._hands[key] = post
-        return post
+    def note_editor(self, game_id: int, editor: Editor) -> None:
+        """One more token that can edit a message of this game (newest first)."""
+        kept = [e for e in self._editors.get(game_id, ()) if e.message_id == editor.message_id]
+        self._editors[game_id] = [editor, *kept[:2]]
 
-    async def note_hand(
-        self,
-        service: GameService,
-        game_id: int,
-        round_no: int,
-        user_id: int,
-        post: Post,
-        now: datetime,
-    ) -> None:
-        """Remember a new hand message at once (one write per player per round), dropping
-        the player's earlier rounds from memory."""
-        for key in [k for k in self._hands if k[0] == game_id and k[2] == user_id]:
-            del self._hands[key]
-        self._hands[(game_id, round_no, user_id)] = post
-        await service.record_message(
-            game_id, hand_kind(round_no, user_id), post.channel_id, post.message_id, now
-        )
+    def editor(self, game_id: int, message_id: int, now: dt.datetime) -> Editor | None:
+        """A token that can still edit ``message_id``, if one is alive."""
+        for e in self._editors.get(game_id, ()):
+            if e.message_id == message_id and now < e.expires - TOKEN_MARGIN:
+                return e
+        return None
+
+    def drop_editor(self, game_id: int, editor: Editor) -> None:
+        """A token Discord no longer takes (expired early, message gone)."""
+        self._editors[game_id] = [e for e in self._editors.get(game_id, ()) if e is not editor]
 
     def forget(self, game_id: int) -> None:
         """A finished game's messages stay in the database; memory lets them go."""
         self._tables.pop(game_id, None)
-        for key in [k for k in self._hands if k[0] == game_id]:
-            del self._hands[key]
+        self._editors.pop(game_id, None)

@@ -13,8 +13,19 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, I
 
 
 async def said(invocation: Invocation, timeout: float = 5.0) -> FakeMessage:
-    """The (ephemeral) answer an action got, once it is no longer "thinking"."""
-    return await invocation.message(timeout=timeout)
+    """The (ephemeral) answer an action got, once it is no longer "thinking", and once the
+    bot has finished handling it: the answer comes first, the channel's posts and the DMs
+    after it, and a test reads them next."""
+    message = await invocation.message(timeout=timeout)
+    await idle(invocation.fake, timeout)
+    return message
+
+
+async def idle(fake: FakeDiscord, timeout: float = 5.0) -> None:
+    """Wait until every bot on ``fake`` has finished the interactions it is handling."""
+    for bot in fake.bots:
+        if isinstance(bot, MexicanTrainBot):
+            assert await bot.metrics.wait_idle(timeout), "the bot is still busy"
 
 
 def last_public(channel: FakeChannel) -> FakeMessage:

@@ -1,6 +1,7 @@
-"""What players see over a match, on the fake Discord: one post per human turn, old posts
-quiet, one hand DM per round edited in place, a short DM when a turn comes, the tile mode of
-``/mt me tiles:`` — and all of it after a restart too (issue 17)."""
+"""What players see over a match, and what it costs in Discord's request budget, on the fake
+Discord: one post per human turn, old posts quiet, ONE ping per turn carrying the player's
+hand, and everything that follows an action riding on that action's interaction (free of the
+bot's global limit) — and all of it after a restart too (issues 17, 24, 29)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,29 @@ from bot.engine import Play
 from bot.ui.pictures import hand_png
 from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+from tests.fakediscord.server import RecordedRequest
+
+#: Routes made with an interaction's token: exempt from the bot's global limit.
+EXEMPT = ("/interactions/", "/webhooks/")
 
 
-def hand_messages(user: FakeUser) -> list[FakeMessage]:
-    return [m for m in user.dms() if m.images()]
-
-
-def turn_dms(user: FakeUser) -> list[FakeMessage]:
-    return [m for m in user.dms() if not m.images()]
+def limited(fake: FakeDiscord, since: int) -> list[RecordedRequest]:
+    """The requests since ``since`` that count against the global limit, but for opening a
+    DM channel (done once per player, ever: checked on its own)."""
+    return [
+        r
+        for r in fake.requests[since:]
+        if not r.path.startswith(EXEMPT) and r.route != "/users/@me/channels"
+    ]
 
 
 def live_posts(channel: FakeChannel) -> list[FakeMessage]:
     return [m for m in channel.messages() if m.buttons]
+
+
+def everything(fake: FakeDiscord) -> list[FakeMessage]:
+    """Every message in every channel and DM, ephemeral ones included, in posting order."""
+    return [m for m in fake.messages.values() if not m.deleted]
 
 
 async def add_computers(bot: MexicanTrainBot, host: FakeUser, channel: FakeChannel, n: int) -> None:
@@ -35,6 +47,11 @@ async def add_computers(bot: MexicanTrainBot, host: FakeUser, channel: FakeChann
             )
         )
         assert "Computer player added" in answer.content
+
+
+def _tile_move(legal: object) -> object:
+    moves = list(legal)  # type: ignore[call-overload]
+    return next((m for m in moves if isinstance(m, Play)), moves[0])
 
 
 async def test_computer_moves_share_the_next_turn_post_and_old_posts_go_quiet(
@@ -55,6 +72,7 @@ async def test_computer_moves_share_the_next_turn_post_and_old_posts_go_quiet(
             assert uid == alice.id
             before = last_public(games)
             posted = len(games.messages())
+            since = len(fake.requests)
             await slash_move(alice, games, str(pick(view.legal)))
             await to_move(bot, game.id)
             now = last_public(games)
@@ -70,9 +88,13 @@ async def test_computer_moves_share_the_next_turn_post_and_old_posts_go_quiet(
             assert now.button_labels == ["Play", "Draw", "Pass", "My hand"]
             assert f"<@{alice.id}>" in now.content
             assert live_posts(games) == [now]
+            # Alone against computers she is always the one acting: nothing needs the bot
+            # token (her answer, the post, the quietening edit, her hand: all on her command).
+            assert limited(fake, since) == []
+            assert not alice.dms()
 
 
-async def test_one_hand_message_per_round_edited_and_a_short_dm_when_the_turn_comes(
+async def test_a_human_turn_spends_one_limited_request_the_ping(
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
     fake = fake_discord
@@ -82,36 +104,143 @@ async def test_one_hand_message_per_round_edited_and_a_short_dm_when_the_turn_co
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="standard")
-        first, _ = await to_move(bot, game.id)
-        for u in users.values():
-            assert len(hand_messages(u)) == 1 and "Your hand" in u.dms()[0].content
-            assert turn_dms(u) == []  # the deal's hand message is the news
-        # The hand of a player who is not to play comes silently (no push notification).
-        waiting = next(u for u in users.values() if u.id != first)
-        assert waiting.dms()[0].flags & 4096
-
-        hand = users[first].dms()[0]
-        picture = hand.attachments[0].id
-        for _ in range(4):
+        for _ in range(8):
             uid, view = await to_move(bot, game.id)
-            mover, other = users[uid], next(u for u in users.values() if u.id != uid)
-            dms_before = {u.id: len(u.dms()) for u in users.values()}
-            await slash_move(mover, games, str(pick(view.legal)))
+            before = last_public(games)
+            since = len(fake.requests)
+            tile, _, train = str(_tile_move(view.legal)).partition(" ")
+            user = users[uid]
+            invocation = await (
+                user.slash("play", channel=games, tile=tile, train=train)
+                if train
+                else user.slash(tile, channel=games)
+            )
+            await said(invocation)
             nxt, _ = await to_move(bot, game.id)
+            spent = limited(fake, since)
             if nxt == uid:
-                continue  # a draw: still their turn, nobody is told anything new
-            # The mover gets nothing new (their hand message was edited); the next player
-            # gets ONE short DM with links to the table post and their hand message.
-            assert len(mover.dms()) == dms_before[mover.id]
-            assert len(other.dms()) == dms_before[other.id] + 1
-            note = other.dms()[-1]
-            assert "Your turn in game" in note.content and not note.images()
-            assert f"/{last_public(games).id})" in note.content
-            assert f"/{hand_messages(other)[0].id})" in note.content
-        # Still one hand message each this round, edited in place with a new picture.
-        assert len(hand_messages(alice)) == len(hand_messages(bob)) == 1
-        assert hand.edits >= 2 and hand.attachments[0].id != picture
-        assert len(hand.attachments) == 1
+                assert spent == []  # a draw: the live post grew through the token
+                continue
+            # The only request on the bot's own budget: the DM that tells the next player.
+            dm = users[nxt].dm_channel
+            assert dm is not None
+            assert [(r.method, r.path) for r in spent] == [("POST", f"/channels/{dm.id}/messages")]
+            # The new turn post is a followup of the mover's command; the old one went quiet
+            # through the token that posted it.
+            post = last_public(games)
+            assert post is not before and post in invocation.followups
+            assert before.buttons == [] and post.button_labels[0] == "Play"
+        # Each player's DM channel was opened once, at their first ping.
+        opened = fake.requests_to("POST /users/@me/channels")
+        assert len(opened) == len({r.body["recipient_id"] for r in opened}) <= 2
+
+
+async def test_the_play_button_quietens_its_post_through_the_click(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="standard")
+        for _ in range(3):
+            uid, view = await to_move(bot, game.id)
+            move = next((m for m in view.legal if isinstance(m, Play)), None)
+            if move is None:
+                await slash_move(users[uid], games, str(view.legal[0]))
+                continue
+            post = last_public(games)
+            picker = await said(await users[uid].click(post, label="Play"))
+            assert picker.ephemeral and picker.selects
+            since = len(fake.requests)
+            done = await said(await users[uid].select(picker, values=[str(move)]))
+            # The move list itself became the answer.
+            assert done is picker and done.content.startswith("✅") and not done.selects
+            edits = [r for r in fake.requests[since:] if r.method == "PATCH"]
+            assert edits and all(r.path.startswith("/webhooks/") for r in edits)
+            assert post.buttons == [] and post.edits == 1
+            nxt, _ = await to_move(bot, game.id)
+            assert len(limited(fake, since)) == (1 if nxt != uid else 0)
+
+
+async def test_one_ping_per_turn_a_dm_with_the_hand_and_a_link_to_the_table(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard")
+        for _ in range(9):
+            uid, view = await to_move(bot, game.id)
+            seen = len(everything(fake))
+            await slash_move(users[uid], games, str(pick(view.legal)))
+            nxt, mine = await to_move(bot, game.id)
+            pings = [p for m in everything(fake)[seen:] for p in m.pinged]
+            if nxt == uid:
+                assert pings == []  # the same turn goes on: nobody is pinged
+                continue
+            assert pings == [nxt]  # ONE ping, for the player now to move
+            note = users[nxt].dms()[-1]
+            assert note.content.startswith("🎲 Your turn in game #1")
+            assert "Your hand" in note.content
+            assert note.images() == [hand_png(mine, True, "en", "pips")]
+            # Its button jumps to the live turn post (where the turn buttons are).
+            link = note.buttons[0]
+            assert link["url"].endswith(f"/{games.id}/{last_public(games).id}")
+            # The turn post names them without pinging them again.
+            assert f"<@{nxt}>" in last_public(games).content
+
+
+async def test_the_ping_setting_mention_both_and_quiet_hours(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    bot = make_bot()
+
+    async def until_bobs_turn() -> list[FakeMessage]:
+        """Play until Bob is told it is his turn; the messages sent on the way."""
+        for _ in range(10):
+            uid, view = await to_move(bot, game.id)
+            if uid != bob.id:
+                seen = len(everything(fake))
+                await slash_move(users[uid], games, str(pick(view.legal)))
+                if (await to_move(bot, game.id))[0] == bob.id:
+                    return everything(fake)[seen:]
+            else:
+                await slash_move(bob, games, str(pick(view.legal)))
+        raise AssertionError("Bob's turn never came")
+
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="standard")
+        answer = await said(await bob.slash("mt me", channel=games, ping="mention"))
+        assert "Your turn is announced by a mention in the game's channel" in answer.content
+        sent = await until_bobs_turn()
+        assert [m.pinged for m in sent if m.pinged] == [[bob.id]]
+        assert not any(m.channel_id == (bob.dm_channel and bob.dm_channel.id) for m in sent)
+
+        await said(await bob.slash("mt me", channel=games, ping="both"))
+        sent = await until_bobs_turn()
+        pinged = [(m.channel_id, m.pinged) for m in sent if m.pinged]
+        assert bob.dm_channel is not None
+        assert sorted(pinged) == sorted([(games.id, [bob.id]), (bob.dm_channel.id, [bob.id])])
+
+        # Quiet hours around now (12:00 UTC on the fake clock): the DM comes silently and
+        # the mention pings nobody; the reminder waits for the end of the quiet hours.
+        answer = await said(
+            await bob.slash("mt me", channel=games, time_zone="UTC", quiet_start=11, quiet_end=14)
+        )
+        sent = await until_bobs_turn()
+        assert [m.pinged for m in sent if m.pinged] == []
+        dm = bob.dms()[-1]
+        assert dm in sent and dm.flags & 4096 and dm.images()
 
 
 async def test_tile_mode_changes_the_hand_pictures(
@@ -129,11 +258,11 @@ async def test_tile_mode_changes_the_hand_pictures(
         answer = await said(await waiter.slash("mt me", channel=games, tiles="numerals"))
         assert "Tiles: big numbers (high contrast)" in answer.content
         assert (await bot.service.user_settings(waiter.id)).tiles == "numerals"
-        # Their hand message is redrawn in numerals when it is next edited (their turn).
+        # The hand in their turn DM is drawn in numerals.
         await slash_move(users[uid], games, str(_tile_move(view.legal)))
         nxt, mine = await to_move(bot, game.id)
         assert nxt == waiter.id
-        shown = hand_messages(waiter)[0].images()[0]
+        shown = waiter.dms()[-1].images()[0]
         assert shown == hand_png(mine, True, "en", "numerals")
         assert shown != hand_png(mine, True, "en", "pips")
         # /hand draws their private picture the same way.
@@ -145,12 +274,7 @@ async def test_tile_mode_changes_the_hand_pictures(
         assert "Dominos : points et chiffres" in answer.content
 
 
-def _tile_move(legal: object) -> object:
-    moves = list(legal)  # type: ignore[call-overload]
-    return next((m for m in moves if isinstance(m, Play)), moves[0])
-
-
-async def test_after_a_restart_old_posts_still_go_quiet_and_hands_are_still_edited(
+async def test_after_a_restart_old_posts_still_go_quiet_and_dm_channels_stay_open(
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
     fake = fake_discord
@@ -160,29 +284,31 @@ async def test_after_a_restart_old_posts_still_go_quiet_and_hands_are_still_edit
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="standard")
-        uid, view = await to_move(bot, game.id)
-        await slash_move(users[uid], games, str(_tile_move(view.legal)))
+        for _ in range(3):
+            uid, view = await to_move(bot, game.id)
+            await slash_move(users[uid], games, str(_tile_move(view.legal)))
         await to_move(bot, game.id)
     before = last_public(games)
-    hands = {u.id: hand_messages(u)[0] for u in users.values()}
-    edits = {i: m.edits for i, m in hands.items()}
     assert before.buttons
+    opened = len(fake.requests_to("POST /users/@me/channels"))
+    assert opened >= 1
 
     bot = make_bot()  # a new process: nothing in memory
     async with running_bot(fake, bot):
-        uid, view = await to_move(bot, game.id)
-        other = next(u for u in users.values() if u.id != uid)
-        dms_before = len(other.dms())
-        await slash_move(users[uid], games, str(_tile_move(view.legal)))
-        nxt, _ = await to_move(bot, game.id)
+        for _ in range(3):
+            uid, view = await to_move(bot, game.id)
+            other = next(u for u in users.values() if u.id != uid)
+            dms_before = len(other.dms())
+            await slash_move(users[uid], games, str(_tile_move(view.legal)))
+            nxt, _ = await to_move(bot, game.id)
+            if nxt == other.id:
+                assert len(other.dms()) == dms_before + 1
+                assert "Your turn" in other.dms()[-1].content
         # The post from before the restart went quiet; the new one is the only live one.
         assert before.buttons == [] and before.images()
         assert live_posts(games) == [last_public(games)]
-        # The same hand message was edited (found in the database), not a new one sent.
-        assert [hand_messages(u) for u in users.values()] == [[hands[u.id]] for u in users.values()]
-        assert hands[uid].edits > edits[uid]
-        if nxt == other.id:
-            assert len(other.dms()) == dms_before + 1 and "Your turn" in other.dms()[-1].content
+    # The DM channels came from the database: none was opened again.
+    assert len(fake.requests_to("POST /users/@me/channels")) == opened
 
 
 async def test_an_old_post_discord_will_not_edit_is_left_and_its_buttons_are_stale(

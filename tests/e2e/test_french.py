@@ -54,8 +54,16 @@ async def test_a_french_game_from_lobby_to_rematch(
         started = await said(await alice.click(lobby, label="Commencer"))
         assert started.content.startswith("La partie n°1 a commencé")
         game = await game_here(bot, games)
-        for user in (alice, bob):
-            assert user.dms()[-1].content.startswith("**Ta main**") and user.dms()[-1].images()
+        # The player to move is told in French, with their hand: Bob by DM, Alice (who
+        # pressed Start) privately beside her answer.
+        first, _ = await to_move(bot, game.id)
+        if first == bob.id:
+            dm = bob.dms()[-1]
+            assert dm.content.startswith("🎲 À toi de jouer") and dm.images()
+            assert "**Ta main**" in dm.content
+        else:
+            hands = [m for m in games.messages(visible_to=alice) if m.images()]
+            assert hands and hands[-1].content.startswith("**Ta main**")
 
         refusals = moves = 0
         while (await settled(bot, game.id)).status is GameStatus.ACTIVE:

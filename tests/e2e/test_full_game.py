@@ -30,13 +30,18 @@ async def test_four_humans_play_a_match_to_the_end(
         assert [p.name for p in game.players] == ["Alice", "Bob", "Carol", "Dave"]
         lobby = games.messages()[0]
         assert lobby.button_labels == [] and "started" in lobby.embeds[0]["footer"]["text"]
-        # The deal: everyone got their hand by DM, picture and text.
+        # The deal: the player to move is told, once, with their hand; nobody else is.
+        first, _ = await to_move(bot, game.id)
         for u in users:
-            assert u.dms() and u.dms()[-1].images(), f"{u.name} got no hand"
-            assert "Your hand" in u.dms()[-1].content
+            if u.id == first and u is not users[0]:
+                assert len(u.dms()) == 1 and u.dms()[0].images(), f"{u.name} got no hand"
+                assert "Your hand" in u.dms()[0].content and "Your turn" in u.dms()[0].content
+            else:
+                assert not u.dms(), f"{u.name} was told of a turn that is not theirs"
 
         moves = autocompleted = turns = 0
         last_uid = None
+        dms = {u.id: len(u.dms()) for u in users}
         for turn in range(400):
             current = await bot.service.game(game.id)
             if current.status is not GameStatus.ACTIVE:
@@ -87,6 +92,16 @@ async def test_four_humans_play_a_match_to_the_end(
             assert answer.ephemeral and answer.content.startswith("✅"), answer.content
             assert (await bot.service.game(game.id)).version > before
             moves += 1
+            # One ping per turn: the next player (if it is someone else) gets exactly one DM,
+            # carrying their hand; nobody else gets any.
+            after = await bot.service.game(game.id)
+            nxt = after.turn.user_id if after.turn is not None else None
+            for u in users:
+                grew = len(u.dms()) - dms[u.id]
+                assert grew == (1 if u.id == nxt and nxt != uid else 0), (u.name, grew)
+                if grew:
+                    assert u.dms()[-1].images() and "Your turn" in u.dms()[-1].content
+                dms[u.id] = len(u.dms())
         else:
             raise AssertionError("the match did not end")
 

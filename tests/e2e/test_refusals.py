@@ -144,45 +144,54 @@ async def test_closed_dms_are_remembered_and_hand_is_ephemeral(
     games = fake.channel("games")
     alice, bob = fake.user("alice"), fake.user("bob")
     fake.close_dms(bob)
+
+    async def move() -> int:
+        uid, view = await to_move(bot, game.id)
+        user = alice if uid == alice.id else bob
+        chosen = pick(view.legal)
+        if isinstance(chosen, Play):
+            await said(await user.slash("play", channel=games, tile=str(chosen.tile),
+                                        train=str(chosen).split()[1]))  # fmt: skip
+        else:
+            await said(await user.slash(str(chosen), channel=games))
+        return uid
+
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
-        assert alice.dms() and not bob.dms()
+        # Play until Bob's turn has come three times: the first time his DM is refused, the
+        # bot says so once in the channel (the mention is his ping), and never tries again.
+        bob_turns = 0
+        for _ in range(40):
+            if bob_turns >= 3:
+                break
+            uid, _ = await to_move(bot, game.id)
+            bob_turns += uid == bob.id
+            await move()
+        assert bob_turns >= 3
+        assert not (await bot.service.user_settings(bob.id)).dms_open
         notices = [m for m in games.messages() if bob.mention in m.content and "/hand" in m.content]
         assert len(notices) == 1 and "can't DM" in notices[0].content
-        assert not (await bot.service.user_settings(bob.id)).dms_open
-        # Play on a few turns: Bob's hand changes, but the bot never tries a closed DM again.
-        for _ in range(6):
-            uid, view = await to_move(bot, game.id)
-            user = alice if uid == alice.id else bob
-            move = pick(view.legal)
-            if isinstance(move, Play):
-                await said(await user.slash("play", channel=games, tile=str(move.tile),
-                                            train=str(move).split()[1]))  # fmt: skip
-            else:
-                await said(await user.slash(str(move), channel=games))
+        assert bob.id in notices[0].pinged
         dm = bob.dm_channel
         assert dm is not None
         tries = [r for r in fake.requests_to("POST /channels/{channel_id}/messages")
                  if r.path.endswith(f"/channels/{dm.id}/messages")]  # fmt: skip
         assert len(tries) == 1 and tries[0].status == 403
-        notices = [m for m in games.messages() if bob.mention in m.content and "/hand" in m.content]
-        assert len(notices) == 1
+        # From then on his turn posts ping him by their mention instead (one ping a turn).
+        his = [m for m in games.messages() if m.content.startswith(bob.mention)]
+        assert his and his[-1].pinged == [bob.id]
         # /hand always answers privately, with the picture.
         answer = await said(await bob.slash("hand", channel=games))
         assert answer.ephemeral and "Your hand" in answer.content and answer.images()
-        # Alice switches hand DMs off: no more DMs for her.
+        # Alice switches DMs off: no more DMs for her, her turn posts ping her instead.
         answer = await said(await alice.slash("mt me", channel=games, dms=False))
         assert "off" in answer.content
         before = len(alice.dms())
-        uid, view = await to_move(bot, game.id)
-        user = alice if uid == alice.id else bob
-        move = next(iter(view.legal))
-        if isinstance(move, Play):
-            await said(await user.slash("play", channel=games, tile=str(move.tile),
-                                        train=str(move).split()[1]))  # fmt: skip
-        else:
-            await said(await user.slash(str(move), channel=games))
+        for _ in range(6):
+            await move()
         assert len(alice.dms()) == before
+        hers = [m for m in games.messages() if m.content.startswith(alice.mention)]
+        assert hers and hers[-1].pinged == [alice.id]
 
 
 async def test_missing_channel_permissions_are_explained(

@@ -19,9 +19,18 @@ async def test_open_start_and_play(
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         table = last_public(games)
         assert table.button_labels == ["Play", "Draw", "Pass", "My hand"]
-        assert alice.dms() and bob.dms()
         uid, view = await to_move(bot, game.id)
         user = alice if uid == alice.id else bob
+        # Only the player to move is told, once, with their hand: Bob by DM; Alice, who
+        # pressed Start, privately in her answer (she is looking).
+        if user is bob:
+            assert [m.files[0].filename for m in bob.dms()] == ["hand.png"] and not alice.dms()
+        else:
+            assert not alice.dms() and not bob.dms()
+            private = games.messages(visible_to=alice)
+            assert any(
+                m.ephemeral and m.files and m.files[0].filename == "hand.png" for m in private
+            )
         move = view.legal[0]
         ans = await said(await user.click(table, label="Play"))
         assert ans.ephemeral and ans.selects

@@ -63,8 +63,11 @@ async def running_bot(
             guild = discord.Object(fake.guild_id)
             if bot.tree.get_commands(guild=guild):
                 await bot.tree.sync(guild=guild)
+        fake.bots.append(bot)
         yield bot
     finally:
+        if bot in fake.bots:
+            fake.bots.remove(bot)
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
             await asyncio.wait_for(runner, timeout)

@@ -91,11 +91,18 @@ class Invocation:
         )
 
     async def message(self, timeout: float = DEFAULT_TIMEOUT) -> FakeMessage:
-        """The message this interaction shows once it is no longer "thinking"."""
+        """The message this interaction shows once it is no longer "thinking". After a
+        silent acknowledgement of a click (type 6), what the user reads next: the first
+        followup, or the clicked message once the bot edited it."""
         record = self.record
 
         def ready() -> FakeMessage | None:
             shown = record.original
+            if record.callback_type == 6:
+                if record.followups:
+                    return record.followups[0]
+                edited = shown is not None and shown.edits > record.source_edits_at_answer
+                return shown if edited else None
             return shown if shown is not None and not shown.loading else None
 
         return await self.fake.wait_for(

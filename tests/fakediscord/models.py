@@ -414,6 +414,10 @@ class FakeMessage:
     edited_timestamp: str | None = None
     deleted: bool = False
     edits: int = 0
+    #: Who this message notified when it was posted (a DM's recipient; people its mentions
+    #: pinged, as ``allowed_mentions`` let them), unless it was sent silently. Edits never
+    #: notify anyone.
+    pinged: list[int] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:

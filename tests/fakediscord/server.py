@@ -57,6 +57,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 API_PREFIX = "/api/v10"
+#: Message flag: sent without a push notification (``@silent``).
+SILENT = 4096
+#: A user mention in message content.
+MENTION = re.compile(r"<@!?(\d+)>")
 POLL_INTERVAL = 0.01
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 EMBED_LINKS = discord.Permissions(embed_links=True).value
@@ -143,6 +147,9 @@ class InteractionRecord:
     choices: list[JSON] | None = None
     modal: JSON | None = None
     rejections: list[Rejection] = field(default_factory=list)
+    #: Edits the clicked message had when a silent acknowledgement (type 6) answered: the
+    #: answer the user reads is then a later edit of it, or a followup.
+    source_edits_at_answer: int = 0
 
 
 @dataclass(eq=False)
@@ -307,6 +314,8 @@ class FakeDiscord:
         #: Message id -> the error Discord answers to an edit of it (see ``refuse_edits``).
         self.edit_refusals: dict[int, ApiError] = {}
         self.gateway = Gateway(self)
+        #: The bots ``running_bot`` has connected now (tests wait for them to finish work).
+        self.bots: list[Any] = []
 
         self._waiters: dict[WaitKey, set[asyncio.Future[None]]] = {}
         #: How many times a waiter was woken (to show the harness's own cost in benchmarks).
@@ -887,6 +896,24 @@ class FakeDiscord:
             message.content or message.embeds or message.attachments or message.components
         ):
             raise ApiError(400, 50006, "Cannot send an empty message")
+        if creating:
+            message.pinged = self._pings(message, body)
+
+    def _pings(self, message: FakeMessage, body: JSON) -> list[int]:
+        """Who a new message notifies, as Discord decides it: the recipient of a DM; in a
+        channel, the people mentioned in its content whom ``allowed_mentions`` allows (all of
+        them when it is absent); nobody for a silent (4096) or ephemeral message."""
+        if message.flags & SILENT or message.ephemeral:
+            return []
+        channel = self.channels.get(message.channel_id)
+        if channel is not None and channel.recipient is not None:
+            return [channel.recipient.id]
+        mentioned = list(dict.fromkeys(int(m) for m in MENTION.findall(message.content)))
+        allowed = body.get("allowed_mentions")
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        users = {int(u) for u in allowed.get("users") or []}
+        return [u for u in mentioned if u in users]
 
     def _link_embed_images(self, message: FakeMessage) -> None:
         # Discord swaps "attachment://name" in embeds for the uploaded file's URL.
@@ -1027,6 +1054,7 @@ class FakeDiscord:
             self._publish("MESSAGE_CREATE", message)
         elif kind in (6, 7):
             message = record.original = record.source
+            record.source_edits_at_answer = message.edits if message is not None else 0
             if kind == 7 and message is not None:
                 self._apply(message, data, call.files, creating=False)
                 self._mark_edited(message)
@@ -1099,6 +1127,8 @@ class FakeDiscord:
     async def _webhook_edit(self, call: Call) -> web.Response:
         record = self._webhook_record(call)
         message = self._webhook_message(record, call.params["message_id"])
+        if message.id in self.edit_refusals:
+            raise self.edit_refusals[message.id]
         was_loading = message.loading
         message.flags &= ~LOADING
         self._apply(message, call.body or {}, call.files, creating=was_loading)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import sqlite3
 from pathlib import Path
@@ -107,7 +108,9 @@ async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
     assert proc.stderr is not None
     log = (await proc.stderr.read()).decode()
     assert proc.returncode == 0, log
-    assert "stopping: waiting up to 10.0s for 1 interaction(s)" in log, log
+    # The move held up, and perhaps the one before it still sending its ping (the mover's
+    # answer comes first, the rest after it).
+    assert re.search(r"stopping: waiting up to 10\.0s for [12] interaction\(s\)", log), log
     assert "stopped cleanly" in log and "Traceback" not in log
     assert "render pool: 2 worker(s) ready" in log, log
     assert not any(_alive(w) for w in workers), log  # the workers stopped with the bot

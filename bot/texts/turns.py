@@ -1,0 +1,74 @@
+"""Texts of the turn cycle's pings and threads (issues 24 and 29): the link from a turn DM to
+the table, ``/mt me ping:``, ``/mt new thread:`` and ``/mt settings threads:``, and what a
+thread game says in its parent channel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+TEXTS: dict[str, Mapping[str, str]] = {
+    # ---- command metadata (see bot/texts/commands.py for the key scheme)
+    "cmd.name.ping": {"en": "ping", "fr": "notification"},
+    "cmd.desc.How I hear that it's my turn: one ping by default": {
+        "en": "How I hear that it's my turn: one ping by default",
+        "fr": "Comment j'apprends que c'est mon tour : une seule notification par défaut",
+    },
+    "cmd.desc.Let the bot DM me (my turn, with my hand; reminders if I ask for them)": {
+        "en": "Let the bot DM me (my turn, with my hand; reminders if I ask for them)",
+        "fr": "Autoriser le bot à m'écrire en MP (mon tour, avec ma main ; les rappels si je "
+        "les demande)",
+    },
+    "cmd.choice.one ping: a DM, or a mention if DMs fail (default)": {
+        "en": "one ping: a DM, or a mention if DMs fail (default)",
+        "fr": "une notification : un MP, ou une mention si les MP échouent (défaut)",
+    },
+    "cmd.choice.a DM": {"en": "a DM", "fr": "un MP"},
+    "cmd.choice.a mention in the game's channel": {
+        "en": "a mention in the game's channel",
+        "fr": "une mention dans le salon de la partie",
+    },
+    "cmd.choice.both a DM and a mention": {
+        "en": "both a DM and a mention",
+        "fr": "un MP et une mention",
+    },
+    "button.to-table": {"en": "Go to the table", "fr": "Aller à la table"},
+    # ---- /mt me ping:
+    "ping.auto": {
+        "en": "one ping: a DM, or a mention when I can't DM you",
+        "fr": "une notification : un MP, ou une mention si je ne peux pas t'écrire",
+    },
+    "ping.dm": {"en": "a DM", "fr": "un MP"},
+    "ping.mention": {"en": "a mention in the game's channel", "fr": "une mention dans le salon"},
+    "ping.both": {"en": "a DM and a mention", "fr": "un MP et une mention"},
+    "me.ping": {
+        "en": "Your turn is announced by {how}.",
+        "fr": "Ton tour t'est annoncé par {how}.",
+    },
+    # ---- games in threads
+    "thread.name": {"en": "Mexican Train #{game}", "fr": "Train Mexicain n°{game}"},
+    "thread.opened": {
+        "en": "Game #{game} is open in its own thread: {thread}",
+        "fr": "La partie n°{game} est ouverte dans son propre fil : {thread}",
+    },
+    "thread.result": {
+        "en": "🏁 Game #{game} is over ({thread}). {standings}",
+        "fr": "🏁 La partie n°{game} est finie ({thread}). {standings}",
+    },
+    "thread.cannot": {
+        "en": "I couldn't open a thread here ({detail}); the game stays in this channel.",
+        "fr": "Je n'ai pas pu ouvrir de fil ici ({detail}) ; la partie reste dans ce salon.",
+    },
+    "settings.threads": {
+        "en": "New games open in their own thread: {value}",
+        "fr": "Les nouvelles parties s'ouvrent dans leur propre fil : {value}",
+    },
+    "perm.create_public_threads": {
+        "en": "Create Public Threads",
+        "fr": "Créer des fils publics",
+    },
+    "perm.send_messages_in_threads": {
+        "en": "Send Messages in Threads",
+        "fr": "Envoyer des messages dans les fils",
+    },
+}

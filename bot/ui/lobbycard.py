@@ -1,0 +1,105 @@
+"""The lobby card: a game's first message, posted when the lobby opens, kept up to date as
+seats fill and closed when the lobby starts or ends. Part of the announcer's job (the cogs
+reach these through :mod:`bot.ui.announcer`); kept apart so the turn cycle reads alone.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.i18n import tr
+from bot.service import GameSummary
+from bot.store import GameStatus
+from bot.ui import components, messages
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, Refusal, channel_locale
+
+log = logging.getLogger(__name__)
+
+#: Mentions a lobby card may ping: people (a rematch names the players), never roles.
+PING_PEOPLE = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+async def post_lobby(
+    bot: GameBot,
+    channel: discord.abc.Messageable,
+    game: GameSummary,
+    locale: str | None,
+    *,
+    ended_by: int,
+    content: str | None = None,
+) -> discord.Message:
+    """Post a new lobby's card and remember it as the game's lobby message. If Discord refuses
+    the post, nobody could join: the game is ended (``ended_by`` acting) and the refusal says
+    why."""
+    try:
+        message = await channel.send(
+            content,
+            embed=lobby_embed(game, locale),
+            view=lobby_controls(game, locale),
+            allowed_mentions=PING_PEOPLE,
+        )
+    except discord.HTTPException as exc:
+        # No lobby message means nobody can join: do not leave a ghost game behind.
+        await bot.service.end(game.id, ended_by, bot.now(), is_manager=True)
+        raise Refusal("error.cannot-post", detail=exc.text or str(exc.status)) from None
+    await bot.service.record_message(game.id, "lobby", message.channel.id, message.id, bot.now())
+    return message
+
+
+def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
+    status = {
+        GameStatus.LOBBY: "lobby.waiting",
+        GameStatus.ACTIVE: "lobby.started",
+        GameStatus.FINISHED: "lobby.finished",
+        GameStatus.ABANDONED: "lobby.cancelled",
+    }[game.status]
+    embed = discord.Embed(
+        title=tr("lobby.title", locale, game=game.id),
+        description=messages.rules_text(game, locale),
+        colour=discord.Colour.dark_green(),
+    )
+    low, high = game.rules.player_range
+    embed.add_field(
+        name=tr("lobby.seats", locale, count=len(game.players), low=low, high=high),
+        value=messages.seats_text(game, locale),
+        inline=False,
+    )
+    embed.set_footer(text=tr(status, locale))
+    return embed
+
+
+def lobby_controls(game: GameSummary, locale: str | None) -> discord.ui.View:
+    """The lobby's buttons and selects, with a way to take out each computer player seated."""
+    computers = [(p.seat, p.name) for p in game.players if p.is_computer]
+    return components.lobby_view(game.id, locale, computers)
+
+
+async def refresh_lobby(
+    bot: GameBot, game: GameSummary, interaction: Interaction | None = None
+) -> None:
+    """Edit the lobby message to show the seats now (buttons go once the lobby closes)."""
+    row = (await bot.service.messages(game.id)).get("lobby")
+    if row is None:
+        return
+    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
+    view = lobby_controls(game, locale) if game.status is GameStatus.LOBBY else None
+    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+    try:
+        await message.edit(embed=lobby_embed(game, locale), view=view)
+    except discord.HTTPException:
+        log.warning("game %s: could not update the lobby message", game.id, exc_info=True)
+
+
+async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> None:
+    """Show a lobby that will never start as closed, without its buttons."""
+    row = (await bot.service.messages(game.id)).get("lobby")
+    if row is None:
+        return
+    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+    try:
+        await message.edit(embed=lobby_embed(game, locale), view=None)
+    except discord.HTTPException:
+        log.warning("game %s: could not close the lobby message", game.id, exc_info=True)

@@ -1,0 +1,246 @@
+"""How one announcement reaches Discord, spending the request budget only where it must.
+
+Discord exempts an interaction's own endpoints from the bot's global limit of 50 requests a
+second: its answer, the followups made with its token, and edits made with that token, for
+15 minutes. So what follows a player's action rides on that action's interaction: their
+private answer, the public turn post (a followup in the game's channel), and the edits of
+posts that token made or was clicked on. Only what has no interaction to ride on goes through
+the REST API with the bot token, and waits its turn in :mod:`bot.ui.budget`: a move the
+scheduler made, a DM, an edit of a post made by an interaction that has expired.
+
+:class:`Route` is that choice for one announcement; :func:`dm_channel` opens a player's DM
+channel once and keeps it in the database, so neither a restart nor another process of a
+cluster opens it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.utils import MISSING
+
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction
+from bot.ui.posts import TOKEN_MARGIN, Editor
+
+log = logging.getLogger(__name__)
+
+#: Discord's answers that mean an interaction token can no longer be used.
+DEAD_TOKEN = (10015, 50027, 10062)
+
+
+def token_alive(interaction: Interaction) -> bool:
+    """Whether the interaction's token still takes followups and edits (15 minutes, less a
+    margin for the request itself)."""
+    return discord.utils.utcnow() < interaction.expires_at - TOKEN_MARGIN
+
+
+def editor_of(message: discord.WebhookMessage, interaction: Interaction) -> Editor:
+    """The free way to edit a followup: with the token that sent it."""
+    return Editor(message.id, interaction.expires_at, message.edit)
+
+
+def click_editor(interaction: Interaction) -> Editor | None:
+    """The free way to edit the message a button was clicked on, when the click was
+    acknowledged without a message of its own (then the token's "original" IS that message)."""
+    message = interaction.message
+    deferred_update = discord.InteractionResponseType.deferred_message_update
+    if message is None or interaction.response.type is not deferred_update:
+        return None
+    return Editor(message.id, interaction.expires_at, interaction.edit_original_response)
+
+
+class Route:
+    """Where one announcement's messages go: through ``interaction`` where that is free, else
+    through the channel with the bot token."""
+
+    def __init__(self, bot: GameBot, interaction: Interaction | None) -> None:
+        self.bot = bot
+        self.interaction = interaction
+        #: The actor's private answer once it is a message of its own (after a silent
+        #: acknowledgement), so a later word edits it instead of adding another.
+        self._answer: discord.WebhookMessage | None = None
+        self._told = False
+
+    @property
+    def actor_id(self) -> int | None:
+        return self.interaction.user.id if self.interaction is not None else None
+
+    def rides(self, channel_id: int) -> bool:
+        """Whether a public post in ``channel_id`` can ride on the interaction: it was
+        answered, its token lives and it was made in that channel (a followup goes where the
+        interaction was)."""
+        i = self.interaction
+        return (
+            i is not None and i.response.is_done() and i.channel_id == channel_id and token_alive(i)
+        )
+
+    # ------------------------------------------------------------------ the actor
+
+    async def tell_actor(
+        self,
+        text: str,
+        *,
+        files: Sequence[discord.File] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """The actor's private answer (free): the first replaces "thinking…" (or, after a
+        silent acknowledgement of a click, is a private message of its own); later ones edit
+        it, so the actor reads one answer that grows."""
+        i = self.interaction
+        if i is None:
+            return
+        try:
+            if not i.response.is_done():
+                await i.response.send_message(
+                    text, files=list(files), view=view or MISSING, ephemeral=True
+                )
+            elif self._answer is not None:
+                await self._answer.edit(content=text, attachments=list(files), view=view)
+            elif self._answers_in_place(i):
+                await i.edit_original_response(content=text, attachments=list(files), view=view)
+            else:
+                self._answer = await i.followup.send(
+                    text, files=list(files), view=view or MISSING, ephemeral=True, wait=True
+                )
+            self._told = True
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s", i.id, exc)
+
+    @staticmethod
+    def _answers_in_place(i: Interaction) -> bool:
+        """Whether the answer replaces the interaction's own message: the "thinking…" it was
+        acknowledged with, or the private message whose control was used (the move list
+        becomes the move's answer). A click on a public post is answered privately apart."""
+        kind = i.response.type
+        if kind is discord.InteractionResponseType.deferred_channel_message:
+            return True
+        on_private = i.message is not None and i.message.flags.ephemeral
+        return kind is discord.InteractionResponseType.deferred_message_update and on_private
+
+    async def add_for_actor(self, text: str, *, files: Sequence[discord.File] = ()) -> None:
+        """A second private message to the actor (e.g. their hand when they move again),
+        after their answer, free."""
+        i = self.interaction
+        if i is None or not token_alive(i):
+            return
+        if not self._told:
+            await self.tell_actor(text, files=files)
+            return
+        try:
+            await i.followup.send(text, files=list(files), ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not tell the actor of interaction %s: %s", i.id, exc)
+
+    # ------------------------------------------------------------------ the channel
+
+    async def post(
+        self,
+        content: str | None,
+        *,
+        embed: discord.Embed,
+        files: Sequence[discord.File],
+        view: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+        channel_id: int,
+    ) -> tuple[discord.Message, Editor | None]:
+        """A public post in ``channel_id``: a followup of the interaction when it rides
+        (free; the token that sent it can edit it later, also free), else a channel message.
+        Raises :class:`discord.HTTPException` when Discord refuses both."""
+        i = self.interaction
+        if i is not None and self.rides(channel_id):
+            if not self._told:
+                # The first followup after a private "thinking…" would replace it, privately.
+                await self.tell_actor("✅")
+            try:
+                sent = await i.followup.send(
+                    content or MISSING,
+                    embed=embed,
+                    files=list(files),
+                    view=view or MISSING,
+                    allowed_mentions=mentions,
+                    wait=True,
+                )
+                return sent, editor_of(sent, i)
+            except discord.HTTPException as exc:
+                if exc.code not in DEAD_TOKEN:
+                    raise
+                log.info("interaction %s: token refused (%s), posting instead", i.id, exc.code)
+                for file in files:
+                    file.reset(seek=True)
+        channel = self.bot.get_channel(channel_id)
+        target = (
+            channel
+            if isinstance(channel, discord.abc.Messageable)
+            else self.bot.get_partial_messageable(channel_id)
+        )
+        message = await target.send(
+            content,
+            embed=embed,
+            files=list(files),
+            view=view or MISSING,
+            allowed_mentions=mentions,
+        )
+        return message, None
+
+    async def edit(
+        self, game_id: int, channel_id: int, message_id: int, **fields: Any
+    ) -> discord.Message | None:
+        """Edit one of the game's posts, free where a token can: the acting click's own
+        message, else a live token that made it or was clicked on it; else with the bot
+        token. Raises :class:`discord.HTTPException` when Discord refuses."""
+        book = self.bot.posts
+        i = self.interaction
+        mine = click_editor(i) if i is not None else None
+        if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
+            editor: Editor | None = mine
+        else:
+            editor = book.editor(game_id, message_id, discord.utils.utcnow())
+        if editor is not None:
+            try:
+                edited: discord.Message | None = await editor.edit(**fields)
+                return edited
+            except discord.HTTPException as exc:
+                if exc.code not in DEAD_TOKEN:
+                    raise
+                book.drop_editor(game_id, editor)
+                log.info("game %s: token refused an edit (%s), editing directly", game_id, exc)
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        return await partial.edit(**fields)
+
+
+# ---------------------------------------------------------------------- DMs
+
+
+async def dm_channel(
+    bot: GameBot, user_id: int, known: int | None = None
+) -> discord.abc.Messageable:
+    """The player's DM channel: ``known`` or the one kept in the database, else opened once
+    (a request that counts against the global limit) and kept. Raises like ``create_dm``."""
+    if known is None:
+        known = (await bot.service.user_settings(user_id)).dm_channel_id
+    if known is not None:
+        return bot.get_partial_messageable(known, type=discord.ChannelType.private)
+    channel = await bot.create_dm(discord.Object(user_id))
+    await bot.service.remember_dm_channel(user_id, channel.id, bot.now())
+    return channel
+
+
+async def send_dm(
+    bot: GameBot, user_id: int, content: str, *, known: int | None = None, **kwargs: Any
+) -> discord.Message:
+    """Send a DM through the kept channel (``known``: its id, already read); if Discord says
+    that channel is gone, open a new one once. Raises :class:`discord.Forbidden` (50007: DMs
+    closed) like ``send``."""
+    channel = await dm_channel(bot, user_id, known)
+    try:
+        return await channel.send(content, **kwargs)
+    except discord.NotFound:
+        await bot.service.remember_dm_channel(user_id, None, bot.now())
+        for file in kwargs.get("files") or ([kwargs["file"]] if kwargs.get("file") else []):
+            file.reset(seek=True)
+        channel = await dm_channel(bot, user_id)
+        return await channel.send(content, **kwargs)
