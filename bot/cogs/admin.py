@@ -38,6 +38,7 @@ from bot.ui.interactions import (
     guarded,
     is_manager,
     locale_of,
+    on_off,
     reply,
 )
 from bot.ui.language import server_language, set_server_language
@@ -102,6 +103,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         deadline_hours="Default turn deadline for new games",
         on_timeout="Default: what happens when a player's time runs out",
         stall_days="Warn, then close, games nobody moved in this many days (0: never; 14)",
+        threads="New games open in their own thread of the channel",
     )
     @app_commands.choices(
         preset=PRESET_CHOICES, language=SERVER_LANGUAGE_CHOICES, on_timeout=POLICY_CHOICES
@@ -122,6 +124,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         deadline_hours: int | None = None,
         on_timeout: str | None = None,
         stall_days: app_commands.Range[int, 0, 365] | None = None,
+        threads: bool | None = None,
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
@@ -156,6 +159,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 allowed_channels=channels,
                 host_role_id=None if host_role is None else host_role.id,
                 clear_host_role=no_host_role,
+                threads=threads,
             )
             if language is not None:
                 chosen = None if language == "auto" else language
@@ -186,6 +190,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     locale,
                     language=_server_language_name(bot, guild.id, locale),
                 )
+                + "\n"
+                + tr("settings.threads", locale, value=on_off(new.threads, locale))
                 + "\n"
                 + timing_text,
             )

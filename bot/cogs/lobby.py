@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -40,6 +41,7 @@ from bot.ui.interactions import (
     Refusal,
     bot_of,
     channel_locale,
+    check_thread_permissions,
     game_here,
     guarded,
     is_manager,
@@ -100,6 +102,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         on_timeout="When a player's time runs out (default: the server's, else computer)",
         replace_after="replace: missed turns in a row before a computer takes the seat (3)",
         remind_hours="Remind the player this many hours before the deadline (default: half-way)",
+        thread="Play in a new thread of this channel (default: the server's setting)",
     )
     @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     @app_commands.choices(
@@ -129,6 +132,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         on_timeout: str | None = None,
         replace_after: app_commands.Range[int, 1, 10] | None = None,
         remind_hours: app_commands.Range[int, 1, 71] | None = None,
+        thread: bool | None = None,
     ) -> None:
         house: dict[str, object] = {
             key: value
@@ -161,6 +165,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 replace_after=replace_after,
                 remind_hours=remind_hours,
             ),
+            thread=thread,
         )
 
     @app_commands.command(name="join", description="Join the game in this channel")
@@ -272,13 +277,20 @@ async def open_lobby(
     house_rules: dict[str, object],
     options: GameOptions,
     on_open: Callable[[GameSummary], Awaitable[None]] | None = None,
+    thread: bool | None = None,
 ) -> None:
-    """``/mt new``: check the channel, open the lobby, post its message. ``on_open`` keeps a
-    feature's options for the new game before the host is told it is open."""
+    """``/mt new``: check the channel, open the lobby, post its card. ``on_open`` keeps a
+    feature's options for the new game before the host is told it is open. ``thread`` (else
+    the server's setting) opens the game in a new thread of the channel, from its card."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     async with guarded(interaction):
         guild, channel = lobby_channel(interaction)
+        if thread is None:
+            thread = (await bot.service.guild_settings(guild.id)).threads
+        in_thread = thread and not isinstance(interaction.channel, discord.Thread)
+        if in_thread:
+            check_thread_permissions(interaction)
         await remember_client_language(bot, interaction.user.id, locale)
         out = await bot.service.create_lobby(
             guild_id=guild.id,
@@ -294,12 +306,16 @@ async def open_lobby(
         )
         game = out.game
         note_game(game.id)
-        await announcer.post_lobby(
-            bot, channel, game, channel_locale(interaction), ended_by=interaction.user.id
-        )
+        public = channel_locale(interaction)
+        card = await announcer.post_lobby(bot, channel, game, public, ended_by=interaction.user.id)
+        if in_thread:
+            game = await announcer.open_thread(bot, card, game, interaction.user.id, public)
         if on_open is not None:
             await on_open(game)
-        await reply(interaction, tr("lobby.opened", locale, game=game.id))
+        text = tr("lobby.opened", locale, game=game.id)
+        if in_thread:
+            text = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
+        await reply(interaction, text)
 
 
 async def lobby_action(
@@ -354,13 +370,27 @@ async def lobby_action(
 
 
 async def rematch_flow(interaction: Interaction, game_id: int) -> None:
+    """Rematch: a new lobby with the same players, posted where the game was opened (a game
+    played in a thread gets its rematch in a new thread from the same channel)."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     async with guarded(interaction):
         _, channel = lobby_channel(interaction)
+        channel_id = interaction.channel_id or 0
+        old_card = (await bot.service.messages(game_id)).get("lobby")
+        in_thread = old_card is not None and old_card.channel_id != channel_id
+        if old_card is not None and in_thread:
+            check_thread_permissions(interaction)
+            channel_id = old_card.channel_id
+            found = bot.get_channel(channel_id)
+            channel = (
+                found
+                if isinstance(found, discord.abc.Messageable)
+                else bot.get_partial_messageable(channel_id)
+            )
         user = interaction.user
         out = await bot.service.rematch(
-            game_id, user.id, user.display_name, bot.now(), channel_id=interaction.channel_id or 0
+            game_id, user.id, user.display_name, bot.now(), channel_id=channel_id
         )
         game = out.game
         public = channel_locale(interaction)
@@ -374,8 +404,14 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
             mentions=mentions,
             host=mention(user.id, user.display_name),
         )
-        await announcer.post_lobby(bot, channel, game, public, ended_by=user.id, content=text)
-        await reply(interaction, tr("lobby.opened", locale, game=game.id))
+        card = await announcer.post_lobby(
+            bot, channel, game, public, ended_by=user.id, content=text
+        )
+        answer = tr("lobby.opened", locale, game=game.id)
+        if in_thread:
+            game = await announcer.open_thread(bot, card, game, user.id, public)
+            answer = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
+        await reply(interaction, answer)
 
 
 # ---------------------------------------------------------------------- clicks

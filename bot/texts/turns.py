@@ -24,6 +24,16 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "une notification : un MP, ou une mention si les MP échouent (défaut)",
     },
     "cmd.choice.a DM": {"en": "a DM", "fr": "un MP"},
+    "cmd.name.threads": {"en": "threads", "fr": "fils"},
+    "cmd.name.thread": {"en": "thread", "fr": "fil"},
+    "cmd.desc.New games open in their own thread of the channel": {
+        "en": "New games open in their own thread of the channel",
+        "fr": "Les nouvelles parties s'ouvrent dans leur propre fil du salon",
+    },
+    "cmd.desc.Play in a new thread of this channel (default: the server's setting)": {
+        "en": "Play in a new thread of this channel (default: the server's setting)",
+        "fr": "Jouer dans un nouveau fil de ce salon (par défaut : le réglage du serveur)",
+    },
     "cmd.choice.a mention in the game's channel": {
         "en": "a mention in the game's channel",
         "fr": "une mention dans le salon de la partie",
@@ -52,12 +62,24 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "La partie n°{game} est ouverte dans son propre fil : {thread}",
     },
     "thread.result": {
-        "en": "🏁 Game #{game} is over ({thread}). {standings}",
-        "fr": "🏁 La partie n°{game} est finie ({thread}). {standings}",
+        "en": "🏁 Game #{game} is over ({thread}).",
+        "fr": "🏁 La partie n°{game} est finie ({thread}).",
     },
     "thread.cannot": {
-        "en": "I couldn't open a thread here ({detail}); the game stays in this channel.",
-        "fr": "Je n'ai pas pu ouvrir de fil ici ({detail}) ; la partie reste dans ce salon.",
+        "en": "I couldn't open a thread for the game ({detail}), so the lobby is closed. "
+        "Try again with thread:False to play in this channel.",
+        "fr": "Je n'ai pas pu ouvrir de fil pour la partie ({detail}), le salon d'attente est "
+        "fermé. Réessaie avec fil:False pour jouer dans ce salon.",
+    },
+    "thread.card": {
+        "en": "The game is played in its thread: {thread}",
+        "fr": "La partie se joue dans son fil : {thread}",
+    },
+    "error.thread-perms": {
+        "en": "I can't run a game in a thread here: I'm missing {perms} in this channel. "
+        "Ask an admin, or use thread:False.",
+        "fr": "Je ne peux pas mener de partie dans un fil ici : il me manque {perms} dans ce "
+        "salon. Demande à un admin, ou utilise fil:False.",
     },
     "settings.threads": {
         "en": "New games open in their own thread: {value}",

@@ -50,7 +50,14 @@ from bot.ui.interactions import (
     missing_permissions,
     permission_names,
 )
-from bot.ui.lobbycard import close_lobby, lobby_embed, post_lobby, refresh_lobby
+from bot.ui.lobbycard import (
+    close_lobby,
+    close_thread,
+    lobby_embed,
+    open_thread,
+    post_lobby,
+    refresh_lobby,
+)
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded, table_text
 from bot.ui.posts import Post
@@ -60,7 +67,7 @@ from bot.ui.turns import catch_up
 log = logging.getLogger(__name__)
 
 #: The lobby card is posted and kept up to date through the announcer too.
-__all__ = ["close_lobby", "lobby_embed", "post_lobby", "refresh_lobby"]
+__all__ = ["close_lobby", "lobby_embed", "open_thread", "post_lobby", "refresh_lobby"]
 
 #: A message that names people without pinging them (they are told another way).
 PING_NOBODY = discord.AllowedMentions.none()
@@ -102,9 +109,21 @@ async def announce(
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
-    if outs[-1].game.status is not GameStatus.ACTIVE:
-        bot.posts.forget(gid)
+    await after_the_match(bot, route, outs[-1])
     return trouble
+
+
+async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
+    """Once a game is over, memory lets its posts go; a game played in a thread also says its
+    result where the thread was opened from, and the thread is archived."""
+    game = last.game
+    if game.status is GameStatus.ACTIVE:
+        return
+    bot.posts.forget(game.id)
+    if last.match_over is not None:
+        locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
+        standings = messages.standings_text(last.match_over.standings, locale)
+        await close_thread(bot, game, standings, locale)
 
 
 async def publish(

@@ -215,10 +215,23 @@ async def check_place(interaction: Interaction, game_id: int, place: str) -> Non
     on_answer = message is not None and message.flags.ephemeral
     if place == "answer" and on_answer:
         return
-    if channel_id != interaction.channel_id:
+    if channel_id != interaction.channel_id and not await _on_lobby_card(interaction, game_id):
         raise Refusal("error.other-channel", game=game_id)
     if place == "answer":  # its own channel, but not on an answer: not a history page
         raise Refusal("error.not-allowed")
+
+
+async def _on_lobby_card(interaction: Interaction, game_id: int) -> bool:
+    """Whether the click is on the game's own lobby card: a game played in a thread keeps
+    its card (and its Join and Start buttons) in the channel the thread was opened from."""
+    message = interaction.message
+    if message is None:
+        return False
+    card = (await bot_of(interaction).service.messages(game_id)).get("lobby")
+    return card is not None and (card.channel_id, card.message_id) == (
+        interaction.channel_id,
+        message.id,
+    )
 
 
 # ---------------------------------------------------------------------- permissions
@@ -240,6 +253,17 @@ def channel_permissions(channel: object) -> discord.Permissions | None:
 
 def permission_names(missing: Sequence[str], locale: str | None) -> str:
     return ", ".join(tr(f"perm.{name}", locale) for name in missing)
+
+
+#: What the bot needs, beside :data:`NEEDED`, to run a game in a thread it opens.
+THREAD_NEEDED = ("create_public_threads", "send_messages_in_threads")
+
+
+def check_thread_permissions(interaction: Interaction) -> None:
+    """Refuse, naming what is missing, when the bot may not open a game's thread here."""
+    missing = [n for n in THREAD_NEEDED if not getattr(interaction.app_permissions, n)]
+    if missing:
+        raise Refusal("error.thread-perms", perms=permission_names(missing, locale_of(interaction)))
 
 
 def lobby_channel(interaction: Interaction) -> tuple[discord.Guild, discord.abc.Messageable]:

@@ -103,3 +103,45 @@ async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> No
         await message.edit(embed=lobby_embed(game, locale), view=None)
     except discord.HTTPException:
         log.warning("game %s: could not close the lobby message", game.id, exc_info=True)
+
+
+# ---------------------------------------------------------------------- games in threads
+
+
+async def open_thread(
+    bot: GameBot, card: discord.Message, game: GameSummary, host_id: int, locale: str | None
+) -> GameSummary:
+    """Open the game's own thread from its lobby card and move the lobby into it: from then
+    on the thread is the game's channel, and the card (with its buttons) stays where the
+    thread was opened from. If Discord refuses the thread, the lobby ends and the refusal
+    says why."""
+    try:
+        thread = await card.create_thread(
+            name=tr("thread.name", locale, game=game.id)[:100], auto_archive_duration=10080
+        )
+    except discord.HTTPException as exc:
+        out = await bot.service.end(game.id, host_id, bot.now(), is_manager=True)
+        await close_lobby(bot, out.game, locale)
+        raise Refusal("thread.cannot", detail=exc.text or str(exc.status)) from None
+    return (await bot.service.move_to_thread(game.id, host_id, thread.id, bot.now())).game
+
+
+async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: str) -> None:
+    """A thread game's match is over: its result goes to the channel the thread was opened
+    from (with a link), the card shows it finished, and the thread is archived. Nothing for
+    a game played in its own channel."""
+    card = (await bot.service.messages(game.id)).get("lobby")
+    if card is None or card.channel_id == game.channel_id:
+        return
+    text = tr("thread.result", locale, game=game.id, thread=f"<#{game.channel_id}>")
+    try:
+        await bot.get_partial_messageable(card.channel_id).send(
+            f"{text}\n{standings}"[:2000], allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException as exc:
+        log.warning("game %s: could not post the result beside the thread: %s", game.id, exc)
+    await refresh_lobby(bot, game)
+    try:
+        await bot.http.edit_channel(game.channel_id, archived=True)
+    except discord.HTTPException as exc:
+        log.info("game %s: could not archive its thread: %s", game.id, exc)

@@ -332,3 +332,35 @@ async def test_an_old_post_discord_will_not_edit_is_left_and_its_buttons_are_sta
         nxt, _ = await to_move(bot, game.id)
         stale = await said(await users[nxt].click(old, label="Draw"))
         assert "table changed" in stale.content
+
+
+async def test_an_expired_interaction_token_falls_back_to_a_plain_post(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="standard")
+        uid, view = await to_move(bot, game.id)
+        before = last_public(games)
+        # Discord takes the acknowledgement, then refuses the token (401/50027) as it does
+        # 15 minutes on: the turn post goes through the channel instead, and is not lost.
+        fake.token_lifetime = 0.0
+        tile, _, train = str(_tile_move(view.legal)).partition(" ")
+        invocation = await (
+            users[uid].slash("play", channel=games, tile=tile, train=train)
+            if train
+            else users[uid].slash(tile, channel=games)
+        )
+        await invocation.answer()
+        post = await fake.wait_for(
+            lambda: last_public(games) if last_public(games) is not before else None,
+            timeout=10,
+            what="the turn post",
+        )
+        assert post.webhook_id is None and post.images() and post.buttons
+        assert any(r.code == 50027 for r in invocation.rejections)
+        await fake.wait_for(lambda: before.buttons == [], timeout=10, what="the quiet edit")

@@ -1,0 +1,87 @@
+"""The bot's share of Discord's global request budget (bot/ui/budget.py) and how a cluster's
+processes split it (bot/config.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.config import Config, ConfigError
+from bot.ui.budget import RequestBudget
+
+
+class Clock:
+    """Time that moves only when the budget sleeps (asyncio.sleep is patched to advance it)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    clock = Clock()
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        clock.now += seconds
+        await real_sleep(0)
+
+    monkeypatch.setattr("bot.ui.budget.asyncio.sleep", sleep)
+    return clock
+
+
+async def test_no_window_of_one_second_holds_more_than_the_rate(clock: Clock) -> None:
+    budget = RequestBudget(45, clock=clock)
+    sent: list[float] = []
+    for _ in range(200):
+        await budget.take()
+        sent.append(clock())
+    for i, at in enumerate(sent):
+        in_window = [t for t in sent[i:] if t < at + 1.0]
+        assert len(in_window) <= 45
+    # ... and it does not go slower than it must: 45 at once, then 45 each second after.
+    assert sent[-1] - sent[0] == pytest.approx(199 // 45)
+
+
+async def test_a_fractional_share_keeps_its_rate(clock: Clock) -> None:
+    budget = RequestBudget(22.5, clock=clock)  # two processes sharing 45
+    assert (budget.burst, budget.window) == (22, pytest.approx(22 / 22.5))
+    for _ in range(100):
+        await budget.take()
+    assert budget.taken == 100
+    assert 100 / (clock() - 100.0) <= 22.5 * 1.3  # the first burst goes at once
+
+
+async def test_waiters_go_in_the_order_they_came(clock: Clock) -> None:
+    budget = RequestBudget(2, clock=clock)
+    order: list[int] = []
+
+    async def one(i: int) -> None:
+        await budget.take()
+        order.append(i)
+
+    await asyncio.gather(*(one(i) for i in range(8)))
+    assert order == list(range(8))
+    assert budget.waited > 0
+
+
+def test_a_cluster_splits_the_budget_by_the_shards_each_process_runs() -> None:
+    assert Config().request_rate == 45
+    env = {
+        "MT_SHARD_COUNT": "4",
+        "MT_SHARD_IDS": "0,1,2",
+        "MT_DATABASE": "postgresql://mt@localhost/mt",
+    }
+    assert Config.from_env(env).request_rate == pytest.approx(45 * 3 / 4)
+    assert Config.from_env({**env, "MT_DISCORD_RATE": "10"}).request_rate == 10
+    assert Config.from_env({"MT_DISCORD_RATE": "12.5"}).request_rate == 12.5
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "51", "fast", "nan"])
+def test_a_rate_beyond_discords_limit_is_one_clear_line(raw: str) -> None:
+    with pytest.raises(ConfigError, match="MT_DISCORD_RATE"):
+        Config.from_env({"MT_DISCORD_RATE": raw})
