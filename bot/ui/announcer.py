@@ -104,8 +104,10 @@ async def announce(
     if not outs:
         return None
     ping = await ping_of(bot, outs[-1], route)
+    was = await bot.posts.latest_table(bot.service, gid)
     problem = await post_turn(bot, route, outs, ping, head=head, colour=colour)  # 3.
-    note = await tell_next_player(bot, route, outs[-1], ping)  # 4.
+    new_turn = was is None or was.turn != turn_of(outs[-1])
+    note = await tell_next_player(bot, route, outs[-1], ping, new_turn=new_turn)  # 4.
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
@@ -187,11 +189,14 @@ async def post_turn(
     posts = await round_end_posts(bot, last, parts, locale, colour)
     open_lines = parts[-1][0] if parts[-1][1] is None else []
     nxt = last.next_player
-    turn = None
-    if ping is not None and nxt is not None:
-        turn = (game.round_no, nxt.seat, game.turn_since)
-        if not posts and await grow_turn_post(bot, route, game, turn, open_lines, locale):
-            return None  # the same turn goes on (a draw): its post grows, no new one
+    turn = turn_of(last) if ping is not None else None
+    # The same turn may go on (a draw): then its post grows instead of a new one.
+    if (
+        turn is not None
+        and not posts
+        and await grow_turn_post(bot, route, game, turn, open_lines, locale)
+    ):
+        return None
     if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
         embed = game_embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
         buttons = None
@@ -204,6 +209,14 @@ async def post_turn(
         if problem is not None:
             return problem
     return None
+
+
+def turn_of(last: Outcome) -> tuple[object, ...] | None:
+    """The turn now being played, as a turn post knows it: (round, seat, turn start)."""
+    game, nxt = last.game, last.next_player
+    if game.status is not GameStatus.ACTIVE or nxt is None:
+        return None
+    return (game.round_no, nxt.seat, game.turn_since)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -413,16 +426,19 @@ def cannot_post(
 
 
 async def tell_next_player(
-    bot: GameBot, route: Route, last: Outcome, ping: TurnPing | None
+    bot: GameBot, route: Route, last: Outcome, ping: TurnPing | None, *, new_turn: bool
 ) -> str | None:
     """Step 4: the player to move hears of it once — a DM (silent in their quiet hours) if
-    that is their way, with their hand; the actor who moves again gets it with their answer
-    instead (free). A closed DM is remembered, never retried, and said once in the channel.
-    Returns a note for the actor."""
+    that is their way, with their hand; the actor whose new turn it is gets it with their
+    answer instead (free), and nothing more when their turn simply goes on (a draw: their
+    answer said where the tile fits). A closed DM is remembered, never retried, and said
+    once in the channel. Returns a note for the actor."""
     game = last.game
     if ping is None or game.round_no is None:
         return None
     if ping.here:
+        if not new_turn:
+            return None
         lang = locale_of(route.interaction) if route.interaction is not None else None
         tiles = (await bot.service.user_settings(ping.user_id)).tiles
         text, files = await turn_news(bot, game, ping.user_id, lang, tiles, hand_only=True)
