@@ -55,6 +55,7 @@ from bot.ui.interactions import (
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded, table_text
 from bot.ui.posts import Post
+from bot.ui.roundend import round_end_post
 from bot.ui.turns import catch_up
 
 log = logging.getLogger(__name__)
@@ -145,31 +146,18 @@ async def publish(
             else:
                 parts.append((lines, end))
     ended = [r.round_no for o in outs for r in o.rounds_ended]
-    round_scores = await bot.service.round_scores(game.id) if ended else ()
-    posts: list[tuple[str | None, discord.Embed, bool, discord.ui.View | None]] = []
+    posts: list[tuple[str | None, discord.Embed, bool | list[discord.File], discord.ui.View | None]]
+    posts = []
     for lines, end in parts:
         if end is None:
             continue
-        scores = round_scores[: end.round_no + 1]
-        embed = _embed(game, lines, locale, round_no=end.round_no, colour=colour)
-        totals = [sum(r[p.seat] for r in scores) for p in game.players]
-        embed.add_field(
-            name=tr("table.scores", locale),
-            value=messages.scores_table(game.players, scores, totals, locale),
-            inline=False,
+        embed, files = await round_end_post(
+            bot, game, end.round_no, locale, lines=lines, colour=colour
         )
-        if last.match_over is not None and end.round_no == max(ended):
-            winners = ", ".join(p.name for p in last.match_over.winners)
-            embed.add_field(
-                name=tr("table.final", locale),
-                value=messages.standings_text(last.match_over.standings, locale)
-                + "\n\n"
-                + tr("match.winner", locale, names=winners),
-                inline=False,
-            )
-            posts.append((None, embed, True, components.rematch_view(game.id, locale)))
-        else:
-            posts.append((None, embed, False, None))
+        final = last.match_over is not None and end.round_no == max(ended)
+        posts.append(
+            (None, embed, files, components.rematch_view(game.id, locale) if final else None)
+        )
     open_lines = parts[-1][0] if parts[-1][1] is None else []
     nxt = last.next_player
     turn = None
@@ -264,16 +252,16 @@ async def _post(
     game: GameSummary,
     content: str | None,
     embed: discord.Embed,
-    picture: bool,
+    picture: bool | list[discord.File],
     view_: discord.ui.View | None,
     locale: str,
     turn: tuple[tuple[object, ...], tuple[str, ...]] | None = None,
 ) -> str | None:
-    """Send one game post (with the table picture if ``picture``), then quieten the one
-    before it and remember this one as the latest (with ``turn``: the turn it is for and
-    its lines)."""
-    files: list[discord.File] = []
-    if picture and game.round_no is not None and game.status is not GameStatus.LOBBY:
+    """Send one game post (with the table picture if ``picture`` is True, or with the files
+    given), then quieten the one before it and remember this one as the latest (with
+    ``turn``: the turn it is for and its lines)."""
+    files: list[discord.File] = [] if isinstance(picture, bool) else picture
+    if picture is True and game.round_no is not None and game.status is not GameStatus.LOBBY:
         files = await _table_picture(bot, game, embed, locale)
     try:
         message = await target.send(

@@ -95,7 +95,8 @@ class PostBook:
         )
 
     def forget(self, game_id: int) -> None:
-        """A finished game's messages stay in the database; memory lets them go."""
-        self._tables.pop(game_id, None)
+        """A finished game's messages stay in the database; memory lets its hands go. Its
+        last post (the result) is kept: ``/hand`` links to it after the match, and the
+        database may not have it yet (table posts are written in batches)."""
         for key in [k for k in self._hands if k[0] == game_id]:
             del self._hands[key]
