@@ -13,7 +13,7 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import PRESETS, Match, RoundResult, view_for
+from bot.engine import PRESETS, Match, RoundResult
 from bot.engine.simulate import random_move
 from bot.service import Player
 from bot.service.replay import standings_from
