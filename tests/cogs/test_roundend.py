@@ -199,3 +199,15 @@ def test_the_alt_text_tells_the_round_in_words() -> None:
     long = _report(["W" * 32] * PLAYERS, history, [None, None, None], final=True)
     text = alt_text(long, "en")
     assert "blocked" in text and size(text) <= ALT_TEXT and text.endswith("…")
+
+
+def test_the_leaderboard_shares_places_on_ties() -> None:
+    from bot.cogs.stats import leaderboard_text
+    from bot.service.stats import PlayerSummary
+
+    def person(uid: int, wins: int, games: int, points: int) -> PlayerSummary:
+        return PlayerSummary(uid, None, games, wins, 10, 2, points, None, 0, 0, 0, 0, ())
+
+    people = [person(1, 3, 4, 90), person(2, 3, 4, 90), person(3, 3, 4, 120), person(4, 1, 4, 50)]
+    places = [line.split(".")[0] for line in leaderboard_text(people, "en").splitlines()[1:]]
+    assert places == ["1", "1", "3", "4"]
