@@ -7,10 +7,11 @@ from the event log: the board and every leftover hand as the round ended (public
 the standings after it with places shared on ties. :func:`round_end_post` is the one call the
 announcer makes for a round's end (the match's end included): an embed with the round's last
 moves, the scores, and the round-end picture with a description of it in words (its alt
-text). The scores are a vertical list, one player to an entry ("1. **Alice** — 12 (this
-round +0)"), each player's points round by round under it, shortened to the latest rounds
-when they do not all fit: 10 players, 19 rounds and 32-character names stay inside
-Discord's limits (checked in tests), where the old table of columns did not.
+text). The scores are a vertical list, one player to an entry ("1. **Alice** — 12 pts
+(this round +0)"), each player's points round by round under it from the second round on,
+shortened to the latest rounds when they do not all fit: 10 players, 19 rounds and
+32-character names stay inside Discord's limits (checked in tests), where the old table of
+columns did not.
 """
 
 from __future__ import annotations
@@ -126,9 +127,10 @@ def score_entries(
 ) -> list[str]:
     """One entry per player, best first: "1. **Alice** — 12 pts (this round +0)" (at the
     match's end "(3 rounds won)", with a trophy for the winners), then on a second line the
-    player's points round by round. Together, joined by newlines, at most ``budget``
-    characters: names are cut first if even the first lines would not fit, and each round
-    by round line keeps only the latest rounds its share of the room allows."""
+    player's points round by round (from the second round on). Together, joined by
+    newlines, at most ``budget`` characters: names are cut first if even the first lines
+    would not fit, and each round by round line keeps only the latest rounds its share of
+    the room allows."""
     players = max(1, len(standings))
     last = history[-1] if history else ()
     keep = NAME_MAX
@@ -151,7 +153,9 @@ def score_entries(
     room = min(HISTORY_MAX, (budget - used) // players - 1)
     entries = []
     for s, head in zip(standings, heads, strict=True):
-        line = history_line([r[s.player.seat] for r in history], room, locale) if history else ""
+        # After one round "this round" says it all; from the second on, the rounds so far.
+        rounds = [r[s.player.seat] for r in history]
+        line = history_line(rounds, room, locale) if len(rounds) > 1 else ""
         entries.append(f"{head}\n{line}" if line else head)
     return entries
 
