@@ -1,7 +1,9 @@
-"""Render figures: the worst table (8 players, long trains, markers, two open doubles) and a hand.
+"""Render figures: the worst table (8 players, long trains, markers, two open doubles), a hand,
+and the largest round-end picture (10 players with 32-character names, a blocked round of a
+double-18 set, so every hand is left with tiles).
 
 Prints one JSON line: median render time, median PNG encode time, their sum, and PNG sizes,
-for the table and for the hand.
+for the table, the hand and the round end.
 Run: ``python benchmarks/render.py`` (``--repeat N`` for more samples). Not a unit test.
 """
 
@@ -21,6 +23,7 @@ from bot.engine import PRESETS, Match, Round, SeatView, Tile, round_view, view_f
 from bot.engine.moves import MEXICAN
 from bot.engine.tiles import double_set
 from renderers import render_hand, render_table, to_png
+from renderers.round_end import render_round_end
 
 
 def worst_table() -> SeatView:
@@ -73,6 +76,28 @@ def a_hand() -> SeatView:
     return view_for(m, m.round.current if m.round else 0)
 
 
+def worst_round_end() -> SeatView:
+    """10 players, 32-character names, a double-18 round played to its end by random moves:
+    of 30 seeded rounds, the one that leaves the most tiles in hands to draw."""
+    from bot.engine.simulate import random_move
+
+    names = [f"Player with a long name, seat {i + 1:>2}" for i in range(10)]
+    best: tuple[int, SeatView] | None = None
+    for seed in range(30):
+        rng = random.Random(seed)
+        m = Match(PRESETS["double-18"], names)
+        m.start_round(m.shuffle(rng))
+        rnd = m.round
+        assert rnd is not None
+        while rnd.result is None:
+            m.apply(random_move(rnd, rng))
+        left = sum(len(h) for h in rnd.hands)
+        if best is None or left > best[0]:
+            best = (left, view_for(m, None))
+    assert best is not None
+    return best[1]
+
+
 def timed(fn, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
     out = []
     for _ in range(repeat):
@@ -99,6 +124,12 @@ def main() -> None:
     hand_render = timed(lambda: render_hand(hand), args.repeat)
     hand_encode = timed(lambda: to_png(himg), args.repeat)
     hand_both = timed(lambda: to_png(render_hand(hand)), args.repeat)
+    ended = worst_round_end()
+    to_png(render_round_end(ended))
+    rimg = render_round_end(ended)
+    round_render = timed(lambda: render_round_end(ended), args.repeat)
+    round_encode = timed(lambda: to_png(rimg), args.repeat)
+    round_both = timed(lambda: to_png(render_round_end(ended)), args.repeat)
     print(
         json.dumps(
             {
@@ -112,6 +143,11 @@ def main() -> None:
                 "hand_png_ms": round(statistics.median(hand_encode), 1),
                 "hand_total_ms": round(statistics.median(hand_both), 1),
                 "hand_png_kb": round(len(to_png(himg)) / 1024, 1),
+                "round_end_size_px": list(rimg.size),
+                "round_end_render_ms": round(statistics.median(round_render), 1),
+                "round_end_png_ms": round(statistics.median(round_encode), 1),
+                "round_end_total_ms": round(statistics.median(round_both), 1),
+                "round_end_png_kb": round(len(to_png(rimg)) / 1024, 1),
                 "repeat": args.repeat,
             }
         )

@@ -406,6 +406,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "schedule",
     "channel",
     "turns",
+    "roundend",
 )
 _merge_feature_texts()
 

@@ -1,6 +1,8 @@
-"""``python -m renderers``: draw a table or a hand to a PNG file from the command line.
+"""``python -m renderers``: draw a table, a hand or a round's end to a PNG file from the
+command line.
 
-``table`` plays a seeded random game to a point and draws it; ``position`` draws a position
+``table`` plays a seeded random game to a point and draws it; ``round-end`` plays seeded
+random rounds to the end of one and draws that round's end; ``position`` draws a position
 saved as JSON (see ``bot/engine/position.py``). For looking at the pictures while working on
 them, and for bug reports: the same seed always gives the same picture.
 """
@@ -17,6 +19,7 @@ from bot.engine.position import PositionError, loads
 from bot.engine.simulate import random_move
 from bot.i18n import LANGUAGES
 from renderers import TILE_MODES, HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers.round_end import RoundEndOptions, render_round_end
 from renderers.theme import THEMES
 
 
@@ -38,8 +41,26 @@ def _play(preset: str, players: int, seed: int, moves: int) -> Match:
     return match
 
 
+def _play_rounds(preset: str, players: int, seed: int, rounds: int) -> Match:
+    """Random moves from a seed until round ``rounds`` (1-based) is over."""
+    rules = PRESETS[preset]
+    rules.check(players)
+    if not 1 <= rounds <= rules.rounds_total:
+        raise ValueError(f"the {preset} preset has rounds 1 to {rules.rounds_total}")
+    match = Match(rules, [f"Player {i + 1}" for i in range(players)])
+    rng = random.Random(seed)
+    while match.rounds_played < rounds:
+        rnd = match.start_round(match.shuffle(rng))
+        while rnd.result is None:
+            match.apply(random_move(rnd, rng))
+    return match
+
+
 def _write(match: Match, args: argparse.Namespace) -> int:
-    if args.hand is not None:
+    if args.command == "round-end":
+        ended = RoundEndOptions(theme=args.theme, language=args.language, tiles=args.tiles)
+        image = render_round_end(view_for(match, None), ended)
+    elif args.hand is not None:
         seat = args.hand - 1
         if not 0 <= seat < match.players:
             print(f"error: there is no seat {args.hand}", file=sys.stderr)
@@ -70,12 +91,19 @@ def main(argv: list[str] | None = None) -> int:
     table.add_argument("--players", type=int, default=4)
     table.add_argument("--moves", type=int, default=40, help="random moves to play first")
     table.add_argument("--preset", choices=sorted(PRESETS), default="standard")
+    end = sub.add_parser("round-end", parents=[common], help="draw a seeded random round's end")
+    end.add_argument("--seed", type=int, default=1)
+    end.add_argument("--players", type=int, default=4)
+    end.add_argument("--round", type=int, default=1, help="the round to end (1-based)")
+    end.add_argument("--preset", choices=sorted(PRESETS), default="standard")
     pos = sub.add_parser("position", parents=[common], help="draw a position saved as JSON")
     pos.add_argument("file")
     args = parser.parse_args(argv)
     try:
         if args.command == "table":
             match = _play(args.preset, args.players, args.seed, args.moves)
+        elif args.command == "round-end":
+            match = _play_rounds(args.preset, args.players, args.seed, args.round)
         else:
             match = loads(Path(args.file).read_text(encoding="utf-8"))
             if match.round is None:

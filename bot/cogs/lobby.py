@@ -25,7 +25,7 @@ from bot.ops.logs import note_game
 from bot.service import GameOptions, GameSummary
 from bot.service.timing import Policy
 from bot.store import GameStatus
-from bot.ui import announcer, components, messages
+from bot.ui import announcer, components, messages, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES
 from bot.ui.components import (
     LEVELS,
@@ -229,20 +229,9 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def scores(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await game_here(interaction)
-            svc = self.bot.service
-            rounds = await svc.round_scores(game.id)
-            standings = await svc.standings(game.id)
-            if not standings:
-                raise Refusal("error.no-scores")
-            totals = [0] * len(game.players)
-            for s in standings:
-                totals[s.player.seat] = s.total
-            await reply(
-                interaction,
-                messages.scores_table(game.players, rounds, totals, locale)
-                + messages.standings_text(standings, locale),
-            )
+            # After the match, its final standings, until a new lobby opens here.
+            game = await roundend.game_or_finished(interaction)
+            await reply(interaction, await roundend.scores_answer(self.bot, game, locale))
 
     @app_commands.command(name="hint", description="Your best move, privately (Hard's advice)")
     @app_commands.guild_only()

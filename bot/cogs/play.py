@@ -22,7 +22,7 @@ from bot.engine import Catch, Move, Play, SeatView, Tile, TileError
 from bot.i18n import tr
 from bot.service import ServiceError, errors
 from bot.store import GameStatus
-from bot.ui import announcer, components, messages
+from bot.ui import announcer, components, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -174,7 +174,14 @@ class Play_(commands.Cog, name="Play"):
     async def table(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await game_here(interaction)
+            game = await roundend.game_or_finished(interaction)
+            if game.status is GameStatus.FINISHED:  # until a new lobby opens here
+                head = tr("re.table-over", locale, game=game.id)
+                embed, files = await roundend.round_end_post(
+                    self.bot, game, None, locale, lines=[head]
+                )
+                await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+                return
             if game.round_no is None:
                 raise Refusal("error.not-started")
             view = await self.bot.service.table_view(game.id)
@@ -312,7 +319,15 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     """``/hand`` and the My hand button: always ephemeral, picture + text."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
-    game = await bot.service.game(game_id) if game_id is not None else await my_game(interaction)
+    if game_id is not None:
+        game = await bot.service.game(game_id)
+    elif interaction.guild is not None:
+        game = await roundend.game_or_finished(interaction)
+    else:
+        game = await my_game(interaction)
+    if game.status is GameStatus.FINISHED:
+        # Nothing is left to show privately: every hand was laid down at the end.
+        raise Refusal("re.hand-over", game=game.id, link=await roundend.result_link(bot, game))
     view = await bot.service.seat_view(game.id, interaction.user.id)
     tiles = (await bot.service.user_settings(interaction.user.id)).tiles  # /mt me tiles:
     png = await bot.pictures.hand(view, game.options.hints, locale, tiles)

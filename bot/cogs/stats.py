@@ -62,7 +62,10 @@ def leaderboard_text(people: list[PlayerSummary], locale: str | None) -> str:
     if not people:
         return tr("leaderboard.empty", locale)
     lines = ["**" + tr("leaderboard.title", locale) + "**"]
-    for place, p in enumerate(people, start=1):
+    # Players level on every count share a place ("1, 1, 3"), as in a match's standings.
+    level = [(p.wins, p.win_rate or 0.0, p.average_round) for p in people]
+    for i, p in enumerate(people):
+        place = level.index(level[i]) + 1
         lines.append(
             tr(
                 "leaderboard.line",

@@ -6,7 +6,14 @@ awaits. See ``docs/rendering.md`` for sizing, settings and what happens on a cra
 timeout or a backlog.
 """
 
-from bot.drawing.jobs import draw_chart, draw_hand, draw_replay, draw_table, hand_key
+from bot.drawing.jobs import (
+    draw_chart,
+    draw_hand,
+    draw_replay,
+    draw_round_end,
+    draw_table,
+    hand_key,
+)
 from bot.drawing.pool import (
     PoolClosed,
     RenderFailed,
@@ -28,6 +35,7 @@ __all__ = [
     "draw_chart",
     "draw_hand",
     "draw_replay",
+    "draw_round_end",
     "draw_table",
     "hand_key",
 ]

@@ -5,8 +5,8 @@ worker process by name (pickle sends a function as its module and name) or run t
 thread. ``warm_up`` is run once per worker before it takes work: it imports Pillow, loads
 the fonts and draws a small table and hand, so the first real picture is not the slow one.
 ``hand_key`` says when two hand pictures would be the same picture, for the pool's cache.
-``draw_replay`` and ``draw_chart`` are the other pictures the bot posts (``/mt replay``,
-``/mt stats``), run through the pool's ``run``.
+``draw_round_end``, ``draw_replay`` and ``draw_chart`` are the other pictures the bot posts
+(a round's end, ``/mt replay``, ``/mt stats``), run through the pool's ``run``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from bot.engine import PRESETS, Match, SeatView, view_for
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
 from renderers.chart import ChartGame, render_stats_chart
 from renderers.replay import render_replay
+from renderers.round_end import RoundEndOptions, render_round_end
 
 
 def draw_table(view: SeatView, options: TableOptions) -> bytes:
@@ -30,6 +31,11 @@ def draw_table(view: SeatView, options: TableOptions) -> bytes:
 def draw_hand(view: SeatView, options: HandOptions) -> bytes:
     """One seat's hand picture as PNG bytes (give it that seat's own view)."""
     return to_png(render_hand(view, options))
+
+
+def draw_round_end(view: SeatView, options: RoundEndOptions) -> bytes:
+    """The round-end picture as PNG bytes (give it the spectator's view of an ended round)."""
+    return to_png(render_round_end(view, options))
 
 
 def draw_replay(

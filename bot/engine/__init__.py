@@ -8,7 +8,7 @@ engine through :func:`view_for`.
 
 from bot.engine.ending import hand_score
 from bot.engine.legality import IllegalMove, LegalMoves
-from bot.engine.match import Event, EventError, Match, Moved, RoundStarted
+from bot.engine.match import Event, EventError, Match, Moved, RoundStarted, standing_places
 from bot.engine.moves import (
     DONE,
     DRAW,
@@ -90,6 +90,7 @@ __all__ = [
     "parse_train",
     "preset",
     "round_view",
+    "standing_places",
     "tile",
     "train_name",
     "view_for",

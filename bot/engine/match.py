@@ -228,6 +228,28 @@ class Match:
         return lines
 
 
+def standing_places(totals: Sequence[int], winners: Iterable[int] = ()) -> tuple[int, ...]:
+    """Each seat's place, 1 the best: a lower total ranks higher and equal totals share a
+    place ("1. Alice 12, 1. Bob 12, 3. Carol 20"). Only the match's ``winners`` go before
+    an equal total: when a tie-break picked one winner among equal totals (see
+    :meth:`Match.winners`), the standings must agree with who won.
+
+    >>> standing_places([12, 12, 20])
+    (1, 1, 3)
+    >>> standing_places([12, 12, 20], winners=[1])
+    (2, 1, 3)
+    """
+    won = set(winners)
+
+    def better(a: int, b: int) -> bool:
+        if totals[a] != totals[b]:
+            return totals[a] < totals[b]
+        return a in won and b not in won
+
+    seats = range(len(totals))
+    return tuple(1 + sum(better(o, s) for o in seats) for s in seats)
+
+
 def check_engine_version(version: object) -> int:
     """``version`` if this engine can play a game recorded by it, else a clear ValueError."""
     if type(version) is not int or version < 1:
@@ -260,4 +282,5 @@ __all__ = [
     "RoundStarted",
     "check_engine_version",
     "event_from_dict",
+    "standing_places",
 ]

@@ -74,6 +74,7 @@ class GameService:
         # Reads.
         self.game = queries.game
         self.game_in_channel = queries.game_in_channel
+        self.finished_in_channel = queries.finished_in_channel
         self.where = queries.where
         self.games_for_user = queries.games_for_user
         self.seat_view = queries.seat_view
@@ -82,6 +83,7 @@ class GameService:
         self.history = queries.history
         self.standings = queries.standings
         self.round_scores = queries.round_scores
+        self.round_report = queries.round_report
         self.verify_game = queries.verify_game
         self.computer_turns = queries.computer_turns
         self.due_deadlines = queries.due_deadlines

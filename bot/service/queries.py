@@ -15,7 +15,8 @@ from bot.service import errors
 from bot.service.commit import Ledger, dealt, seated, utc
 from bot.service.outcome import GameSummary, Player, Standing
 from bot.service.replay import players_of, replay_game, standings_of, summarise
-from bot.store import GameRecord, MessageRow
+from bot.service.roundend import RoundReport, round_report
+from bot.store import GameRecord, GameStatus, MessageRow
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,14 @@ class Queries:
         """The channel's unfinished game (lobby or in play), if any."""
         row = await self.ledger.store.unfinished_in_channel(channel_id)
         if row is None:
+            return None
+        return summarise(row, tuple(await self.ledger.store.seats(row.id)))
+
+    async def finished_in_channel(self, guild_id: int, channel_id: int) -> GameSummary | None:
+        """The channel's last match, when it was played to its end and no game has been
+        opened there since (a new lobby, even one cancelled, takes its place)."""
+        row = await self.ledger.store.newest_in_channel(guild_id, channel_id)
+        if row is None or row.status is not GameStatus.FINISHED:
             return None
         return summarise(row, tuple(await self.ledger.store.seats(row.id)))
 
@@ -94,6 +103,19 @@ class Queries:
         async with self.ledger.locked(game_id):
             g = await self.ledger.get(game_id)
             return () if g.match is None else tuple(r.scores for r in g.match.results)
+
+    async def round_report(self, game_id: int, round_no: int | None = None) -> RoundReport:
+        """Round ``round_no`` (default: the latest one finished) as it ended: its board,
+        every leftover hand (public once a round is over), its scores and the standings
+        after it, rebuilt from the event log (see :mod:`bot.service.roundend`)."""
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            match = g.match
+            if match is None or match.rounds_played == 0:
+                raise errors.WrongPhase("no round is over yet", code="no-round-over")
+            wanted = match.rounds_played - 1 if round_no is None else round_no
+            # One round's deal and moves: a few milliseconds, once per round end.
+            return round_report(game_id, match, players_of(g.seats), wanted)
 
     async def verify_game(self, game_id: int) -> None:
         """Replay every event of a game and check the usual load (cache, round snapshot) gives

@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 
-from bot.engine import Match, Rules
+from bot.engine import Match, Rules, standing_places
 from bot.engine.ai import Level
 from bot.engine.match import Event, RoundStarted, event_from_dict
 from bot.engine.position import FORMAT as POSITION_FORMAT
@@ -211,23 +211,28 @@ def decode_event(row: EventRow, rules: Rules, players: int) -> Event:
 
 
 def standings_of(m: Match, players: tuple[Player, ...]) -> tuple[Standing, ...]:
-    winners = set(m.winners())
-    totals = m.totals
-    n = len(players)
+    """Totals so far, best first; equal totals share a place (the winners of a finished
+    match go first: see :func:`~bot.engine.standing_places`)."""
+    winners = m.winners()
+    return standings_from(players, m.totals, [r.went_out for r in m.results], winners)
 
-    def better(a: int, b: int) -> bool:
-        if totals[a] != totals[b]:
-            return totals[a] < totals[b]
-        return a in winners and b not in winners
 
-    places = [1 + sum(better(o, s) for o in range(n)) for s in range(n)]
-    order = sorted(range(n), key=lambda s: (places[s], s))
+def standings_from(
+    players: tuple[Player, ...],
+    totals: Sequence[int],
+    went_out: Sequence[int | None],
+    winners: Sequence[int] = (),
+) -> tuple[Standing, ...]:
+    """Standings from totals, who went out in each round so far, and the winners (none
+    before the match is over): best first, ties sharing a place, seat order within one."""
+    places = standing_places(totals, winners)
+    order = sorted(range(len(players)), key=lambda s: (places[s], s))
     return tuple(
         Standing(
             players[s],
             totals[s],
             places[s],
-            sum(1 for r in m.results if r.went_out == s),
+            sum(1 for w in went_out if w == s),
             s in winners,
         )
         for s in order
@@ -236,12 +241,7 @@ def standings_of(m: Match, players: tuple[Player, ...]) -> tuple[Standing, ...]:
 
 def standings_so_far(g: LoadedGame) -> tuple[Standing, ...]:
     """Standings of a match that stops early: totals so far, lower is better; nobody won."""
-    players = players_of(g.seats)
     m = g.match
     if m is None:
         return ()
-    totals = list(m.totals)
-    places = [1 + sum(t < totals[s] for t in totals) for s in range(len(players))]
-    rounds_won = [sum(1 for r in m.results if r.went_out == s) for s in range(len(players))]
-    order = sorted(range(len(players)), key=lambda s: (places[s], s))
-    return tuple(Standing(players[s], totals[s], places[s], rounds_won[s], False) for s in order)
+    return standings_from(players_of(g.seats), m.totals, [r.went_out for r in m.results])

@@ -228,6 +228,16 @@ class Store(abc.ABC):
         )
         return None if row is None else game_row(row)
 
+    async def newest_in_channel(self, guild_id: int, channel_id: int) -> GameRow | None:
+        """The channel's most recently opened game, whatever its status (through the
+        ``games_by_guild`` index: the server narrows the search)."""
+        row = await self._one(
+            f"SELECT {GAME_COLS} FROM games WHERE guild_id = ? AND channel_id = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (guild_id, channel_id),
+        )
+        return None if row is None else game_row(row)
+
     async def unfinished_for_user(self, user_id: int) -> list[GameRow]:
         """Unfinished games where ``user_id`` holds a seat (not one a computer took over)."""
         rows = await self._all(

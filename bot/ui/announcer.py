@@ -61,6 +61,7 @@ from bot.ui.lobbycard import (
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded, table_text
 from bot.ui.posts import Post
+from bot.ui.roundend import round_end_post
 from bot.ui.route import Route, send_dm
 from bot.ui.turns import catch_up
 
@@ -221,11 +222,12 @@ def turn_of(last: Outcome) -> tuple[object, ...] | None:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TablePost:
-    """One post of a game: its text, embed, whether it shows the table, its buttons."""
+    """One post of a game: its text, its embed, its picture (True: the table as it stands,
+    drawn when sent; else the files it carries) and its buttons."""
 
     content: str | None
     embed: discord.Embed
-    picture: bool
+    picture: bool | list[discord.File]
     view: discord.ui.View | None
 
 
@@ -236,36 +238,20 @@ async def round_end_posts(
     locale: str,
     colour: discord.Colour | None,
 ) -> list[TablePost]:
-    """A post per round that ended: its last moves and the scores; the match's end adds the
-    final standings and the Rematch button."""
+    """A post per round that ended: its last moves, its picture (every leftover hand, the
+    points, the totals) and the scores; the match's end adds the final standings and the
+    Rematch button (:mod:`bot.ui.roundend`)."""
     game = last.game
     ends = [(lines, end) for lines, end in parts if end is not None]
-    if not ends:
-        return []
-    round_scores = await bot.service.round_scores(game.id)
-    final = max(end.round_no for _, end in ends)
+    final = max((end.round_no for _, end in ends), default=-1)
     posts = []
     for lines, end in ends:
-        scores = round_scores[: end.round_no + 1]
-        embed = game_embed(game, lines, locale, round_no=end.round_no, colour=colour)
-        totals = [sum(r[p.seat] for r in scores) for p in game.players]
-        embed.add_field(
-            name=tr("table.scores", locale),
-            value=messages.scores_table(game.players, scores, totals, locale),
-            inline=False,
+        embed, files = await round_end_post(
+            bot, game, end.round_no, locale, lines=lines, colour=colour
         )
-        if last.match_over is not None and end.round_no == final:
-            winners = ", ".join(p.name for p in last.match_over.winners)
-            embed.add_field(
-                name=tr("table.final", locale),
-                value=messages.standings_text(last.match_over.standings, locale)
-                + "\n\n"
-                + tr("match.winner", locale, names=winners),
-                inline=False,
-            )
-            posts.append(TablePost(None, embed, True, components.rematch_view(game.id, locale)))
-        else:
-            posts.append(TablePost(None, embed, False, None))
+        rematch = last.match_over is not None and end.round_no == final
+        view = components.rematch_view(game.id, locale) if rematch else None
+        posts.append(TablePost(None, embed, files, view))
     return posts
 
 
@@ -291,8 +277,8 @@ async def send_post(
     """Send one game post (with the table picture if it shows the table), then quieten the one
     before it and remember this one as the latest (with ``turn``: the turn it is for and its
     lines, so a draw can grow it)."""
-    files: list[discord.File] = []
-    if post.picture and game.round_no is not None and game.status is not GameStatus.LOBBY:
+    files = [] if isinstance(post.picture, bool) else post.picture
+    if post.picture is True and game.round_no is not None and game.status is not GameStatus.LOBBY:
         files = await table_picture(bot, game, post.embed, locale)
     try:
         message, editor = await route.post(

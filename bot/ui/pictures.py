@@ -25,12 +25,20 @@ import logging
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from bot.drawing import RenderFailed, RenderPool, Superseded, draw_hand, draw_table
+from bot.drawing import (
+    RenderFailed,
+    RenderPool,
+    Superseded,
+    draw_hand,
+    draw_round_end,
+    draw_table,
+)
 from bot.engine import SeatView, Tile, TrainView
 from bot.engine.ai import longest_train
 from bot.i18n import language_of, tr
 from bot.service import Player
 from renderers import HandOptions, TableOptions
+from renderers.round_end import RoundEndOptions
 from renderers.table import plural
 
 __all__ = [
@@ -39,6 +47,8 @@ __all__ = [
     "computer_seats",
     "hand_options",
     "hand_png",
+    "round_end_options",
+    "round_end_png",
     "table_options",
     "table_png",
     "table_text",
@@ -74,6 +84,17 @@ def hand_options(
     if show_plan and view.hand and view.seat is not None:
         plan = longest_train(view.hand, view.trains[view.seat].end)
     return HandOptions(plan=plan, language=language_of(language), tiles=tiles)
+
+
+def round_end_options(players: Sequence[Player], language: str | None) -> RoundEndOptions:
+    """The round-end picture's options: robot badges and labels in ``language``."""
+    return RoundEndOptions(is_computer=computer_seats(players), language=language_of(language))
+
+
+def round_end_png(view: SeatView, players: Sequence[Player] = (), language: str = "en") -> bytes:
+    """A round's end drawn here and now, blocking (tests): what the pool's workers draw for
+    the same inputs, byte for byte."""
+    return draw_round_end(view, round_end_options(players, language))
 
 
 def table_png(view: SeatView, players: Sequence[Player] = (), language: str = "en") -> bytes:
@@ -138,6 +159,19 @@ class Pictures:
             return await self.pool.hand(view, hand_options(view, show_plan, language, tiles))
         except RenderFailed as exc:
             log.warning("hand picture not drawn, sending text: %s", exc)
+            return None
+
+    async def round_end(
+        self, view: SeatView, players: Sequence[Player], language: str | None
+    ) -> bytes | None:
+        """The round-end PNG from the spectator's view of an ended round (every hand is
+        public then), or None if it could not be made (the post's text says it all). Never
+        superseded: each round's end is posted once, and people wait for it."""
+        options = round_end_options(players, language)
+        try:
+            return await self.pool.run(draw_round_end, view, options, urgent=True)
+        except RenderFailed as exc:
+            log.warning("round-end picture not drawn, posting text: %s", exc)
             return None
 
     async def run(self, func: Any, *args: Any, timeout: float | None = None) -> bytes:

@@ -95,6 +95,7 @@ class PostBook:
         self._editors[game_id] = [e for e in self._editors.get(game_id, ()) if e is not editor]
 
     def forget(self, game_id: int) -> None:
-        """A finished game's messages stay in the database; memory lets them go."""
-        self._tables.pop(game_id, None)
+        """A finished game's tokens go. Its last post (the result) is kept: ``/hand`` links
+        to it after the match, and the database may not have it yet (table posts are written
+        in batches)."""
         self._editors.pop(game_id, None)

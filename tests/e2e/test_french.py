@@ -12,7 +12,7 @@ from collections.abc import Callable
 from bot.app import MexicanTrainBot
 from bot.engine import DRAW, PASS, Play
 from bot.store import GameStatus
-from bot.ui.pictures import table_png
+from bot.ui.pictures import round_end_png
 from tests.e2e.helpers import game_here, last_public, pick, said, settled, to_move
 from tests.fakediscord import FakeDiscord, running_bot
 
@@ -95,13 +95,15 @@ async def test_a_french_game_from_lobby_to_rematch(
 
         final = last_public(games)
         fields = {f["name"]: f["value"] for f in final.embeds[0]["fields"]}
-        assert "Classement final" in fields and "Tchou tchou" in fields["Classement final"]
-        assert "Scores" in fields and "Total" in fields["Scores"]
+        assert "Classement final" in fields and "Tchou tchou" in final.embeds[0]["description"]
+        assert fields["Classement final"].startswith("1. ")
         assert final.button_labels == ["Revanche"]
-        # The picture's labels are French too: exactly the French drawing of the final table.
-        view = await bot.service.table_view(game.id)
-        assert final.images() == [table_png(view, game.players, "fr")]
-        assert final.images() != [table_png(view, game.players, "en")]
+        # The picture's labels are French too: exactly the French drawing of the round's end,
+        # and so is its description.
+        report = await bot.service.round_report(game.id)
+        assert final.images() == [round_end_png(report.board, game.players, "fr")]
+        assert final.images() != [round_end_png(report.board, game.players, "en")]
+        assert final.files[0].description.startswith("La manche 1 sur 1 est finie")
         for message in games.messages():
             text = message.content + "".join(e.get("description") or "" for e in message.embeds)
             assert not any(word in text for word in ENGLISH), text

@@ -109,11 +109,15 @@ async def test_four_humans_play_a_match_to_the_end(
         final = last_public(games)
         embed = final.embeds[0]
         fields = {f["name"]: f["value"] for f in embed.get("fields", [])}
-        assert "Final standings" in fields and "Woo Woo" in fields["Final standings"]
-        assert "Scores" in fields and "Total" in fields["Scores"]
+        # The final standings as a list, best first, the winner's "Woo Woo!" under the moves.
+        assert "Final standings" in fields and "Woo Woo" in embed["description"]
+        assert fields["Final standings"].startswith("1. ")
         assert (
             "round 1 is over" in embed["description"].lower() or "blocked" in embed["description"]
         )
+        # The round-end picture, described in words for screen readers.
+        assert embed["image"]["url"].endswith("round.png") and len(final.images()) == 1
+        assert "Round 1 of 1 is over" in final.files[0].description
         assert final.button_labels == ["Rematch"]  # the only button left on a finished game
         standings = await bot.service.standings(game.id)
         assert standings[0].place == 1 and standings[0].player.name in fields["Final standings"]

@@ -297,9 +297,7 @@ async def test_a_game_where_everyone_is_away_plays_to_its_end_a_round_or_so_a_po
         assert (await bot.service.game(game.id)).status is GameStatus.FINISHED
         posts = [m for m in games.messages()[posted:] if m.embeds]
         rounds = game.rules.rounds_total
-        scored = [
-            m for m in posts if any(f["name"] == "Scores" for f in m.embeds[0].get("fields", ()))
-        ]
+        scored = [m for m in posts if any(f.filename == "round.png" for f in m.files)]
         assert len(scored) == rounds  # each round's end has its post
         # Hundreds of turns played for them, yet a turn post only every round or two; and
         # more than one: no announcement played the whole match.

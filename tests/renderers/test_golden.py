@@ -6,7 +6,22 @@ import pytest
 
 from bot.engine import MEXICAN, view_for
 from renderers import HandOptions, TableOptions, render_hand, render_table
+from renderers.round_end import RoundEndOptions, render_round_end
 from tests.renderers.positions import built, match_over, playout, spectator
+
+#: Discord allows 32 characters in a display name.
+LONG = [
+    "Alexandra-Maximiliana Rosenthal",
+    "Jean-Baptiste de La Fontaine-Ho",
+    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+    "Bartholomew Fitzgerald-Ngozi 3rd",
+    "Zoë Ødegård-Łukasiewicz Ñúñez",
+    "Marie-Ève Beauchemin-Tremblay!!",
+    "Christopher Alexander Johnson Jr",
+    "Anastasia Konstantinopoulou-Bee",
+    "中文名字很长很长很长很长很长很长很长很长",
+    "محمد عبد الله الطويل جدا جدا",
+]
 
 CASES = {
     "table_2p_light": lambda: render_table(
@@ -32,6 +47,26 @@ CASES = {
     "table_match_over": lambda: render_table(spectator(match_over())),
     "table_8p_numerals_fr": lambda: render_table(
         _worst(), TableOptions(language="fr", tiles="numerals", theme="light")
+    ),
+    # The end of a round: every leftover hand, points and totals, the board (issue 29).
+    "round_end_2p_long_names": lambda: render_round_end(
+        spectator(playout(2, 1, 10_000, names=LONG[:2])),
+        RoundEndOptions(is_computer=[False, True]),
+    ),
+    "round_end_3p_blocked_light_fr": lambda: render_round_end(
+        spectator(playout(3, 0, 10_000, names=["Alice", "Bob", "Chloé"])),
+        RoundEndOptions(theme="light", language="fr"),
+    ),
+    "round_end_6p": lambda: render_round_end(spectator(playout(6, 4, 10_000, names=LONG[:6]))),
+    "round_end_10p_double15_light": lambda: render_round_end(
+        spectator(playout(10, 2, 10_000, preset="double-15", names=LONG)),
+        RoundEndOptions(theme="light", is_computer=[i % 4 == 3 for i in range(10)]),
+    ),
+    "round_end_match_over_4p_fr": lambda: render_round_end(
+        spectator(match_over(4)), RoundEndOptions(language="fr")
+    ),
+    "round_end_match_over_8p_numerals_light": lambda: render_round_end(
+        spectator(match_over(8, 3)), RoundEndOptions(theme="light", tiles="numerals")
     ),
     "hand_playable_plan": lambda: _hand(),
     "hand_playable_plan_numerals_fr": lambda: _hand(language="fr", tiles="numerals"),

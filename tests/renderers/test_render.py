@@ -13,6 +13,7 @@ from bot.engine.position import dumps, loads
 from bot.engine.simulate import random_move
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
 from renderers import text as rtext
+from renderers.round_end import round_end_size
 from renderers.table import fit_train, table_size
 from tests.renderers.positions import built, playout, spectator
 
@@ -178,6 +179,10 @@ def test_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert main(["position", str(pos), "--hand", "1", "--theme", "light", "-o", str(hand)]) == 0
     assert Image.open(hand).width == 800
     assert main(["position", str(tmp_path / "missing.json")]) == 2
+    ended = tmp_path / "r.png"
+    assert main(["round-end", "--players", "6", "--round", "2", "-o", str(ended)]) == 0
+    assert Image.open(ended).size == round_end_size(6)
+    assert main(["round-end", "--round", "14", "-o", str(ended)]) == 2  # 13 rounds
 
 
 def test_tile_modes() -> None:
