@@ -137,8 +137,6 @@ class Digest:
     turn: int | None
     totals: tuple[int, ...]
     match_over: bool
-    #: Players a computer plays now (robot badges in words).
-    computers: tuple[int, ...] = ()
 
     @property
     def spectator(self) -> bool:
@@ -199,13 +197,10 @@ class _Fold:
     cut: int | None
 
 
-def digest_of(
-    record: GameRecord, user_id: int | None, *, recent: int = RECENT, game_id: int | None = None
-) -> Digest:
+def digest_of(record: GameRecord, user_id: int | None, *, recent: int = RECENT) -> Digest:
     """The digest of ``record`` for ``user_id`` (None, or a user without a seat: a spectator's
     last ``recent`` moves). Raises ``WrongPhase`` before the first deal."""
     row = record.game
-    gid = row.id if game_id is None else game_id
     rules = read_rules(row)
     players = players_of(record.seats)
     names = tuple(p.name for p in players)
@@ -236,7 +231,7 @@ def digest_of(
     else:
         since = "recent"
         cut = max(0, len(fold.moves) - recent)
-    return _digest(gid, names, rules, reader.seat if reader else None, since, cut, fold, players)
+    return _digest(row.id, names, rules, reader.seat if reader else None, since, cut, fold)
 
 
 def _earlier_scores(record: GameRecord, start: int, players: int) -> list[tuple[int, ...]] | None:
@@ -345,7 +340,6 @@ def _digest(
     since: str,
     cut: int,
     fold: _Fold,
-    players: Sequence[Player],
 ) -> Digest:
     rnd = fold.rnd
     n = len(names)
@@ -389,7 +383,6 @@ def _digest(
         turn=rnd.current_seat,
         totals=tuple(fold.totals),
         match_over=not playing and rnd.round_no + 1 >= rules.rounds_total,
-        computers=tuple(p.seat for p in players if p.is_computer),
     )
 
 

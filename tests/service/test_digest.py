@@ -7,6 +7,7 @@ moves are written in notation and the digest is checked exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 
 from bot.engine import Tile, double_set
 from bot.service import GameService, errors
+from bot.service.digest import digest_of
 from bot.service.schedule import ScheduleService
 from bot.store import Store
 from bot.ui.catchup import catchup_text
@@ -26,10 +28,10 @@ STRANGER = 99
 
 
 class FixedDeal(random.Random):
-    """Deals the first round from fixed tiles: each seat's ``hands`` entry first, then tiles
-    without a 12 (and, for the seats in ``no_fives``, without a 5) up to the hand size; the
-    boneyard's first draw is ``first_draw``, and every other 12 lies at its bottom. Later
-    rounds are shuffled from the seed."""
+    """Deals one round (``rigged``, 0-based; the others are shuffled from the seed) from fixed
+    tiles: each seat's ``hands`` entry first, then tiles without the engine's pip (and, for the
+    seats in ``no_fives``, without a 5) up to the hand size; the boneyard's first draw is
+    ``first_draw``, and every other tile with the engine's pip lies at its bottom."""
 
     def __init__(
         self,
@@ -38,6 +40,8 @@ class FixedDeal(random.Random):
         hand_size: int,
         first_draw: str,
         no_fives: Sequence[int] = (),
+        rigged: int = 0,
+        engine_pip: int = 12,
         seed: int = 7,
     ) -> None:
         super().__init__(seed)
@@ -45,15 +49,17 @@ class FixedDeal(random.Random):
         self.hand_size = hand_size
         self.first_draw = Tile.parse(first_draw)
         self.no_fives = set(no_fives)
-        self.dealt = False
+        self.rigged = rigged
+        self.pip = engine_pip
+        self.deals = 0
 
     def shuffle(self, x: list[Tile]) -> None:  # type: ignore[override]
-        if self.dealt:
+        self.deals += 1
+        if self.deals - 1 != self.rigged:
             super().shuffle(x)
             return
-        self.dealt = True
         named = {t for h in self.named for t in h} | {self.first_draw}
-        pool = [t for t in sorted(x) if t not in named and not t.has(12)]
+        pool = [t for t in sorted(x) if t not in named and not t.has(self.pip)]
         order: list[Tile] = []
         for seat, hand in enumerate(self.named):
             fill = [t for t in pool if seat not in self.no_fives or not t.has(5)]
@@ -61,7 +67,7 @@ class FixedDeal(random.Random):
             pool = [t for t in pool if t not in fill]
             order += hand + fill
         order.append(self.first_draw)
-        order += pool + [t for t in sorted(x) if t.has(12) and t not in order]
+        order += pool + [t for t in sorted(x) if t.has(self.pip) and t not in order]
         assert sorted(order) == sorted(x)
         x[:] = order
 
@@ -335,3 +341,57 @@ async def test_digest_reads_only(store: Store, clock: FakeClock) -> None:
     assert ((await svc.game(gid)).version, await store.last_seq(gid)) == before
     view = await svc.seat_view(gid, BOB)
     assert str(pick(view.legal)) == "9-5 @2"
+
+
+async def test_the_snapshot_is_only_a_shortcut(store: Store, clock: FakeClock) -> None:
+    """Without the round snapshot, or with a damaged one, the whole match is replayed and the
+    digest is the same."""
+    svc = GameService(store, cache_size=8, rng=random.Random(4))
+    gid = (
+        await new_game(
+            svc, clock, humans=(ALICE, BOB), preset="standard", house_rules={"rounds": 3}
+        )
+    ).game.id
+    while (await svc.game(gid)).round_no != 2:
+        await play_turn(svc, gid, clock)
+    for _ in range(3):
+        await play_turn(svc, gid, clock)
+    record = await svc.game_record(gid)
+    assert record.snapshot is not None
+    for user in (ALICE, BOB, STRANGER):
+        quick = digest_of(record, user)
+        assert digest_of(dataclasses.replace(record, snapshot=None), user) == quick
+        damaged = (record.snapshot[0], '[{"scores": [1], "went_out": 0}]')
+        assert digest_of(dataclasses.replace(record, snapshot=damaged), user) == quick
+    # Over the round end, the totals are the match's.
+    assert digest_of(record, STRANGER, recent=40).totals == tuple(
+        sum(r) for r in zip(*await svc.round_scores(gid), strict=True)
+    )
+
+
+async def test_a_last_move_that_ended_no_turn(store: Store, clock: FakeClock) -> None:
+    """Bob drew (his own move), then went away and the bot finished that turn for him: his
+    last turn is the one before, a round earlier here, and the digest reaches back to it."""
+    # Round 2 (engine 11-11) is dealt so that Bob, who starts it, holds no 11 and must draw.
+    deal = FixedDeal(("", ""), hand_size=16, first_draw="0-1", rigged=1, engine_pip=11)
+    svc = GameService(store, cache_size=8, rng=deal)
+    schedule = ScheduleService(svc)
+    gid = (
+        await new_game(
+            svc, clock, humans=(ALICE, BOB), preset="standard", house_rules={"rounds": 3}
+        )
+    ).game.id
+    while (await svc.game(gid)).round_no == 0:
+        await play_turn(svc, gid, clock)
+    assert [str(m) for m in (await svc.seat_view(gid, BOB)).legal] == ["draw"]
+    await svc.draw(gid, BOB, clock.tick())
+    await schedule.set_away(BOB, True, clock.tick())
+    assert await schedule.play_away_turn(gid, BOB, clock.tick()) is not None
+    bob = await svc.digest(gid, BOB)
+    # Since his last own turn, in the round before: its end and the new deal are told.
+    assert bob.since == "turn" and bob.since_round == bob.round_no - 1 and bob.rounds_over
+    record = await svc.game_record(gid)
+    own = [e.seq for e in record.events if e.kind == "move" and e.actor == BOB]
+    assert own[-2] < bob.moves[0].seq  # after his last own turn …
+    assert own[-1] not in {m.seq for m in bob.moves}  # … and his own draw is not told back
+    assert bob.played_for_me and bob.played_for_me[-1].applied.turn_over
