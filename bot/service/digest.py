@@ -117,6 +117,7 @@ class Digest:
     #: Every move since, oldest first: undone moves left out, and the reader's own moves too
     #: (they know them; a turn played for them is not theirs and is in).
     moves: tuple[SeenMove, ...]
+    #: Rounds that ended since, the one the reader's own last move ended included.
     rounds_over: tuple[RoundOver, ...]
     taken_over: tuple[TakenOver, ...]
     # ---- the table now
@@ -268,6 +269,7 @@ def _fold(
     rounds_over: list[tuple[int, RoundOver]] = []
     taken_over: list[tuple[int, TakenOver]] = []
     pending: dict[int, str] = {}
+    done_for: set[int] = set()
     rnd: Round | None = None
     cut: int | None = None
     my_seat = None if reader is None else reader.seat
@@ -280,13 +282,21 @@ def _fold(
                 if first_round < 0:
                     first_round = rnd.round_no
                 pending.clear()
+                done_for.clear()
                 continue
             assert rnd is not None
             applied = rnd.apply(event.move, event.seat)
             seat = event.seat
+            # A turn played for a human runs from its timeout/away event to the end of the
+            # turn, and takes in the knock the bot makes for them right after it.
+            for other in [s for s in done_for if s != seat]:
+                pending.pop(other, None)
+                done_for.discard(other)
             played_for = pending.get(seat) if e.actor is None else None
-            if e.actor is not None or applied.turn_over or applied.round_over:
+            if e.actor is not None:
                 pending.pop(seat, None)
+            elif played_for is not None and (applied.turn_over or applied.round_over):
+                done_for.add(seat)
             drawn = len(applied.drawn)
             moves.append(
                 SeenMove(
@@ -318,6 +328,7 @@ def _fold(
                 continue
             if e.kind in PLAYED_FOR_KINDS:
                 pending[seat_no] = e.kind
+                done_for.discard(seat_no)
             else:
                 taken_over.append((len(moves), TakenOver(seat_no, e.kind)))
     assert rnd is not None
@@ -364,7 +375,8 @@ def _digest(
         round_no=rnd.round_no,
         rounds_total=rules.rounds_total,
         moves=moves,
-        rounds_over=tuple(r for at, r in fold.rounds_over if at > cut),
+        # A round the reader ended themselves (going out) is told too: its scores are news.
+        rounds_over=tuple(r for at, r in fold.rounds_over if at >= cut),
         taken_over=tuple(t for at, t in fold.taken_over if at >= cut),
         engine=rnd.engine,
         open_doubles=tuple(OpenDouble(t, rnd.trains[t].tiles[-1]) for t in rnd.open_doubles)

@@ -292,8 +292,10 @@ class _Words:
     def header(self, on: bool) -> _Part:
         if not on:
             return _Part("header", [])
-        if self.d.since == "recent":
+        if self.d.since == "recent" and self.d.moves:
             text = self.count("catchup.head.recent", len(self.d.moves))
+        elif self.d.since == "recent":  # nothing played yet: the deal is all there is
+            text = self.tr("catchup.head.start")
         else:
             text = self.tr(f"catchup.head.{self.d.since}")
         return _Part("header", [text])

@@ -395,3 +395,21 @@ async def test_a_last_move_that_ended_no_turn(store: Store, clock: FakeClock) ->
     assert own[-2] < bob.moves[0].seq  # after his last own turn …
     assert own[-1] not in {m.seq for m in bob.moves}  # … and his own draw is not told back
     assert bob.played_for_me and bob.played_for_me[-1].applied.turn_over
+
+
+async def test_the_round_you_ended_is_told(store: Store, clock: FakeClock) -> None:
+    """Going out is the reader's own move, but the round's scores and the new deal are news."""
+    svc = GameService(store, cache_size=8, rng=random.Random(6))
+    gid = (
+        await new_game(
+            svc, clock, humans=(ALICE, BOB), preset="standard", house_rules={"rounds": 2}
+        )
+    ).game.id
+    while not (out := await play_turn(svc, gid, clock)).rounds_ended:
+        pass
+    ender = out.steps[-1]
+    assert ender.applied.round_over and ender.player.user_id is not None
+    d = await svc.digest(gid, ender.player.user_id)
+    assert d.moves == () and d.new_round and [r.round_no for r in d.rounds_over] == [0]
+    text = catchup_text(d, "en")
+    assert "🏁 Round 1 is over:" in text and "🎲 Round 2/2 is being played" in text, text
