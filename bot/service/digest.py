@@ -200,7 +200,19 @@ class _Fold:
 
 def digest_of(record: GameRecord, user_id: int | None, *, recent: int = RECENT) -> Digest:
     """The digest of ``record`` for ``user_id`` (None, or a user without a seat: a spectator's
-    last ``recent`` moves). Raises ``WrongPhase`` before the first deal."""
+    last ``recent`` moves). Raises ``WrongPhase`` before the first deal, and ``GameCorrupt``
+    for a log that does not replay (as loading the game would)."""
+    if recent < 1:
+        raise ValueError("a spectator's digest goes back at least one move")
+    try:
+        return _digest_of(record, user_id, recent)
+    except errors.ServiceError:
+        raise
+    except Exception as exc:  # an event that does not read or apply fails this game only
+        raise errors.GameCorrupt(record.game.id, str(exc)) from None
+
+
+def _digest_of(record: GameRecord, user_id: int | None, recent: int) -> Digest:
     row = record.game
     rules = read_rules(row)
     players = players_of(record.seats)

@@ -413,3 +413,21 @@ async def test_the_round_you_ended_is_told(store: Store, clock: FakeClock) -> No
     assert d.moves == () and d.new_round and [r.round_no for r in d.rounds_over] == [0]
     text = catchup_text(d, "en")
     assert "🏁 Round 1 is over:" in text and "🎲 Round 2/2 is being played" in text, text
+
+
+async def test_a_damaged_log_is_refused_for_that_game_only(store: Store, clock: FakeClock) -> None:
+    svc = fixed_service(store)
+    gid = await four(svc, clock)
+    await moves(svc, gid, clock, *OPENING)
+    record = await svc.game_record(gid)
+    bad = [
+        dataclasses.replace(e, payload=e.payload.replace("12-5 @2", "12-5 @1"))
+        if e.kind == "move"
+        else e
+        for e in record.events
+    ]
+    with pytest.raises(errors.GameCorrupt, match=f"game #{gid} cannot be loaded"):
+        digest_of(dataclasses.replace(record, events=tuple(bad)), BOB)
+    with pytest.raises(ValueError, match="at least one move"):
+        digest_of(record, STRANGER, recent=0)
+    assert (await svc.digest(gid, BOB)).on_my_train  # the stored game is untouched
