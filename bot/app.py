@@ -42,6 +42,7 @@ EXTENSIONS = (
     "bot.cogs.play",
     "bot.cogs.admin",
     "bot.cogs.history",
+    "bot.cogs.catchup",
     "bot.cogs.stats",
     "bot.cogs.schedule",
 )

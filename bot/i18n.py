@@ -407,6 +407,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "channel",
     "turns",
     "roundend",
+    "catchup",
 )
 _merge_feature_texts()
 

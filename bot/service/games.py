@@ -9,7 +9,8 @@ The work is split by use case over one shared commit path (:class:`~bot.service.
 load, lock, commit): :mod:`~bot.service.lobby` (open, join, seats, start, end),
 :mod:`~bot.service.play` (moves and computer players), :mod:`~bot.service.queries` (reads),
 :mod:`~bot.service.settings` (user and server settings), and the features built on the same
-path — :mod:`~bot.service.undo`, :mod:`~bot.service.rematch`, :mod:`~bot.service.stats`. This
+path — :mod:`~bot.service.undo`, :mod:`~bot.service.rematch`, :mod:`~bot.service.stats`,
+:mod:`~bot.service.digest` (what changed since a player's last turn). This
 class only composes them, so a caller has one object and one place to read the whole API.
 """
 
@@ -22,6 +23,7 @@ from bot.engine import Match
 from bot.engine.ai import Level
 from bot.service import stats
 from bot.service.commit import CommitHook, Ledger
+from bot.service.digest import RECENT, Digest, digest_of
 from bot.service.lobby import Lobbies
 from bot.service.outcome import Outcome
 from bot.service.play import Plays
@@ -139,6 +141,11 @@ class GameService:
         return await open_rematch(
             self.ledger, game_id, user_id, display_name, now, channel_id=channel_id
         )
+
+    async def digest(self, game_id: int, user_id: int | None, *, recent: int = RECENT) -> Digest:
+        """What changed in the game since ``user_id``'s last turn; for a user without a seat,
+        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only."""
+        return digest_of(await self.game_record(game_id), user_id, recent=recent)
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:
         return await stats.player(self.store, guild_id, user_id)

@@ -330,6 +330,49 @@ class RematchButton(
         await _clicked(interaction, self)
 
 
+class CatchUpButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mt:(?P<game>\d+):catchup"
+):
+    """Catch me up: what happened since your last turn, the table and your hand, answered
+    privately. It goes on turn posts (the game's channel) and on turn DMs, so it may act in
+    the game's channel or in a DM to one of its players (``place`` ``player``)."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr("button.catchup", locale),
+                style=discord.ButtonStyle.secondary,
+                emoji="🔎",
+                custom_id=f"mt:{game_id}:catchup",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CatchUpButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
+def catchup_button(game_id: int, locale: str | None) -> CatchUpButton:
+    """The Catch me up button of a game, labelled in ``locale``: add it to a turn post's or a
+    turn DM's view (``view.add_item(...)``)."""
+    return CatchUpButton(game_id, locale)
+
+
+def catchup_view(game_id: int, locale: str | None) -> discord.ui.View:
+    """A view holding only the Catch me up button (a message with no other controls)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CatchUpButton(game_id, locale))
+    return view
+
+
 def lobby_view(
     game_id: int, locale: str | None, computers: Sequence[tuple[int, str]] = ()
 ) -> discord.ui.View:

@@ -23,6 +23,7 @@ from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
 from bot.ops.logs import note_game, track
 from bot.service import GameSummary, ServiceError
+from bot.service.errors import GameNotFound
 from bot.ui.host import GameBot
 from bot.ui.language import channel_language
 
@@ -197,8 +198,9 @@ async def my_game(interaction: Interaction) -> GameSummary:
 #: Where a persistent control may act on its game: ``channel`` — only in the game's own
 #: server and channel (the lobby, turn and Rematch controls, posted there); ``answer`` — on an
 #: answer only the clicker sees, in the game's server (history pages: ``/mt history game:N``
-#: reads any game of the server, from any channel).
-PLACES = ("channel", "answer")
+#: reads any game of the server, from any channel); ``player`` — in the game's own channel,
+#: or in a DM by a player seated in the game (Catch me up, on turn posts and turn DMs).
+PLACES = ("channel", "answer", "player")
 
 
 async def check_place(interaction: Interaction, game_id: int, place: str) -> None:
@@ -208,6 +210,15 @@ async def check_place(interaction: Interaction, game_id: int, place: str) -> Non
     click is trusted to come from the game's own message: a game of another server is
     refused as unknown (nothing about it is told), a game of another channel as elsewhere.
     Raises before anything is read or changed beyond the game's place."""
+    if place == "player" and interaction.guild_id is None:
+        # A DM: only a player of the game may ask about it there (a client can send any id).
+        try:
+            game = await bot_of(interaction).service.game(game_id)
+        except GameNotFound:
+            game = None
+        if game is None or game.player(interaction.user.id) is None:
+            raise Refusal("error.not-your-game", game=game_id)
+        return
     guild_id, channel_id = await bot_of(interaction).service.where(game_id)
     if guild_id != interaction.guild_id:
         raise Refusal("error.no-such-game", game=game_id)

@@ -1,0 +1,116 @@
+"""``/mt catchup`` and the Catch me up button: what happened since your last turn, with the
+table and your hand, answered privately.
+
+The command joins the ``/mt`` group that :mod:`bot.cogs.lobby` declares (this extension loads
+after it). It works in the game's channel and in a DM, where it finds the user's most
+recently active game as ``/hand`` does. The button (:class:`~bot.ui.components.CatchUpButton`)
+carries its game in its ``custom_id``; the announcer puts it on turn posts and turn DMs, and
+it passes ``check_place`` (the game's channel, or a DM to one of its players). Both answer
+with one ephemeral message (free of Discord's global rate limit): the digest in words
+(:mod:`bot.ui.catchup` over ``GameService.digest``), the table picture and, for a player, the
+hand picture. A user without a seat gets the last moves and the table, never a hand.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import tr
+from bot.service import GameSummary
+from bot.store import GameStatus
+from bot.ui import components, messages
+from bot.ui.catchup import catchup_text
+from bot.ui.components import CatchUpButton
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, my_game
+from bot.ui.pictures import table_text
+
+#: The digest's share of the answer's embed (Discord allows 4,096 characters in a
+#: description and 6,000 in all the embeds of a message; the hand's text takes the rest).
+DIGEST_BUDGET = 2000
+HAND_TEXT_LIMIT = 2500
+
+
+async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
+    """Answer ``interaction`` (already deferred, privately) with the catch-up of ``game``."""
+    bot, locale = bot_of(interaction), locale_of(interaction)
+    if game.status is GameStatus.LOBBY or game.round_no is None:
+        raise Refusal("error.not-started")
+    uid = interaction.user.id
+    digest = await bot.service.digest(game.id, uid)
+    table = await bot.service.table_view(game.id)
+    embed = discord.Embed(
+        title=tr(
+            "catchup.title",
+            locale,
+            game=game.id,
+            round=table.round_no + 1,
+            rounds=table.rounds_total,
+        ),
+        description=catchup_text(digest, locale, DIGEST_BUDGET) or None,
+    )
+    files = []
+    png = await bot.pictures.table(table, game.players, locale)
+    if png:
+        embed.set_image(url="attachment://table.png")
+        files.append(discord.File(io.BytesIO(png), filename="table.png"))
+    else:  # no picture could be made: the table as text
+        embed.add_field(name="\u200b", value=table_text(table, game.players, locale))
+    embeds = [embed]
+    if digest.seat is not None:  # a player: their own hand, which only they see here
+        view = await bot.service.seat_view(game.id, uid)
+        tiles = (await bot.service.user_settings(uid)).tiles
+        hand = discord.Embed(
+            title=tr("catchup.hand-title", locale),
+            description=messages.hand_text(view, game, locale)[:HAND_TEXT_LIMIT],
+        )
+        hand_png = await bot.pictures.hand(view, game.options.hints, locale, tiles)
+        if hand_png:
+            hand.set_image(url="attachment://hand.png")
+            files.append(discord.File(io.BytesIO(hand_png), filename="hand.png"))
+        embeds.append(hand)
+    await interaction.followup.send(
+        embeds=embeds,
+        files=files,
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+async def _clicked(interaction: Interaction, item: CatchUpButton) -> None:
+    async with guarded(interaction):
+        await show_catchup(interaction, await bot_of(interaction).service.game(item.game_id))
+
+
+def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
+    """Fresh command objects for one bot (tests start several bots in one process)."""
+
+    @app_commands.command(
+        name="catchup",
+        description="What happened since your last turn, with the table and your hand (only you)",
+    )
+    async def catchup(interaction: Interaction) -> None:
+        async with guarded(interaction):
+            await show_catchup(interaction, await my_game(interaction))
+
+    return [catchup]
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, GameBot)
+    group = bot.tree.get_command("mt")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("bot.cogs.catchup loads after bot.cogs.lobby, which declares /mt")
+    for command in build_commands():
+        group.add_command(command)
+    # Registered in setup_hook: a button on a post or DM sent before a restart answers again.
+    components.listen(bot, CatchUpButton, _clicked)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    components.unlisten(bot, CatchUpButton)

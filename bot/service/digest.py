@@ -1,0 +1,421 @@
+"""The catch-up digest: what changed in a game since a player's last turn, read off the log.
+
+A player coming back after hours wants the few facts that changed their position, not the
+channel's scroll: the moves made on their own train, trains opened or closed, the Mexican
+Train started, doubles waiting to be covered, players down to one tile, rounds that ended,
+turns the bot played for them, and where their own train ends now. :func:`digest_of` folds a
+game's event log (:mod:`bot.service.eventlog` decides which events count, so an undo's
+cancelled moves never show) into a :class:`Digest`: plain frozen data, no Discord and no
+language, which :mod:`bot.ui.catchup` puts into words.
+
+"Since your last turn" means since the end of the last turn the player took themselves (a
+move whose actor is their user id and which ended their turn); turns played for them while
+they were away or out of time come after that point, so the digest tells them. Before their
+first turn it is everything since the deal of the first round. A reader without a seat (a
+spectator, or a player whose seat a computer took over) gets the last few moves instead.
+Hidden information never enters a digest: drawn tiles are only counted, and a hand appears
+only as the reader's own tile count.
+
+Only the rounds the digest needs are replayed (from the round of the reader's last move):
+the scores of the rounds before come from the round snapshot, and without a usable one the
+whole match is replayed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+
+from bot.engine import Applied, Catch, Draw, Move, Play, Round, Rules, Tile
+from bot.engine.match import RoundStarted
+from bot.service import errors
+from bot.service.eventlog import ENGINE_KINDS, cancelled_seqs
+from bot.service.outcome import Player
+from bot.service.replay import decode_event, players_of, read_rules
+from bot.store import EventRow, GameRecord
+
+#: How many moves a spectator's digest goes back.
+RECENT = 10
+#: Events that hand a human's seat to a computer player for good.
+TAKEOVER_KINDS = frozenset({"leave", "kick", "replace"})
+#: Events after which the scheduler plays a human's turn for them (``payload.seat``).
+PLAYED_FOR_KINDS = frozenset({"timeout", "away"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeenMove:
+    """One move as the table saw it (what a drawn tile was stays hidden: only counted)."""
+
+    seq: int
+    round_no: int
+    #: Who moved (for a catch: the catcher; ``applied.seat`` is the one caught).
+    seat: int
+    move: Move
+    #: The engine's record of what the move did, with ``drawn`` emptied (private to the drawer).
+    applied: Applied
+    #: Tiles the move made someone draw (a draw: 1; a catch: the penalty drawn).
+    drawn: int
+    #: A computer player's move (not a turn played for a human).
+    by_computer: bool
+    #: ``timeout`` or ``away``: the bot played this human's turn for them.
+    played_for: str | None
+
+    @property
+    def train(self) -> int | None:
+        """The train a tile went on (a seat, or :data:`~bot.engine.MEXICAN`), else None."""
+        return self.move.train if isinstance(self.move, Play) else None
+
+    @property
+    def tile(self) -> Tile | None:
+        return self.move.tile if isinstance(self.move, Play) else None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundOver:
+    """A round that ended within the digest."""
+
+    round_no: int
+    scores: tuple[int, ...]
+    #: The seat that went out, or None for a blocked round.
+    went_out: int | None
+    #: Match totals after this round.
+    totals: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenDouble:
+    """A double waiting to be covered: the train it ends and the double's tile."""
+
+    train: int
+    tile: Tile
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TakenOver:
+    """A seat a computer player took over within the digest (``kind``: leave, kick, replace)."""
+
+    seat: int
+    kind: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Digest:
+    """What changed in a game since a moment that matters to its reader (see the module)."""
+
+    game_id: int
+    names: tuple[str, ...]
+    #: The reader's seat; None for a spectator.
+    seat: int | None
+    #: ``turn`` (since the reader's last turn), ``start`` (they have not played a turn yet:
+    #: since the first deal) or ``recent`` (a spectator: the last :data:`RECENT` moves).
+    since: str
+    #: The round the digest starts in, and the round being played now (0-based).
+    since_round: int
+    round_no: int
+    rounds_total: int
+    #: Every move since, oldest first: undone moves left out, and the reader's own moves too
+    #: (they know them; a turn played for them is not theirs and is in).
+    moves: tuple[SeenMove, ...]
+    #: Rounds that ended since, the one the reader's own last move ended included.
+    rounds_over: tuple[RoundOver, ...]
+    taken_over: tuple[TakenOver, ...]
+    # ---- the table now
+    engine: Tile
+    #: Doubles to cover, in the order they must be covered (empty once the round is over).
+    open_doubles: tuple[OpenDouble, ...]
+    #: Other players holding one tile now, and whether each has knocked.
+    one_tile: tuple[tuple[int, bool], ...]
+    #: Trains whose marker is up now and was not at the start of the digest (in this round),
+    #: and trains whose marker came off since.
+    opened: tuple[int, ...]
+    closed: tuple[int, ...]
+    #: The reader's train: the pip it ends on, whether its marker is up; their tile count.
+    my_end: int | None
+    my_marked: bool
+    my_tiles: int | None
+    #: Whose turn it is (None when the round or the match is over).
+    turn: int | None
+    totals: tuple[int, ...]
+    match_over: bool
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
+    @property
+    def on_my_train(self) -> tuple[SeenMove, ...]:
+        """Tiles others laid on the reader's train in the round being played, in order (a
+        turn played for the reader is told on its own, as theirs)."""
+        if self.seat is None:
+            return ()
+        return tuple(
+            m
+            for m in self.moves
+            if m.round_no == self.round_no and m.train == self.seat and m.seat != self.seat
+        )
+
+    @property
+    def played_for_me(self) -> tuple[SeenMove, ...]:
+        """Moves the bot made for the reader (their turns while away or out of time)."""
+        return tuple(m for m in self.moves if m.seat == self.seat and m.played_for is not None)
+
+    @property
+    def elsewhere(self) -> tuple[SeenMove, ...]:
+        """The other moves: neither on the reader's train this round nor made for them."""
+        mine = {m.seq for m in self.on_my_train} | {m.seq for m in self.played_for_me}
+        return tuple(m for m in self.moves if m.seq not in mine)
+
+    @property
+    def mexican_started(self) -> SeenMove | None:
+        """The move that started the Mexican Train in this round, if it came since."""
+        for m in self.moves:
+            if m.round_no == self.round_no and m.applied.started_mexican:
+                return m
+        return None
+
+    @property
+    def new_round(self) -> bool:
+        """A round was dealt since the digest's start."""
+        return self.round_no != self.since_round
+
+
+@dataclasses.dataclass(slots=True)
+class _Fold:
+    """The moves of the rounds replayed, and where the reader's last turn ended in them."""
+
+    moves: list[SeenMove]
+    mine: list[bool]
+    #: Markers (per seat) after each move.
+    marks: list[tuple[bool, ...]]
+    rounds_over: list[tuple[int, RoundOver]]
+    taken_over: list[tuple[int, TakenOver]]
+    rnd: Round
+    #: The round the fold started with.
+    first_round: int
+    totals: list[int]
+    #: Index into ``moves`` just after the reader's last turn (None: no turn of theirs).
+    cut: int | None
+
+
+def digest_of(record: GameRecord, user_id: int | None, *, recent: int = RECENT) -> Digest:
+    """The digest of ``record`` for ``user_id`` (None, or a user without a seat: a spectator's
+    last ``recent`` moves). Raises ``WrongPhase`` before the first deal, and ``GameCorrupt``
+    for a log that does not replay (as loading the game would)."""
+    if recent < 1:
+        raise ValueError("a spectator's digest goes back at least one move")
+    try:
+        return _digest_of(record, user_id, recent)
+    except errors.ServiceError:
+        raise
+    except Exception as exc:  # an event that does not read or apply fails this game only
+        raise errors.GameCorrupt(record.game.id, str(exc)) from None
+
+
+def _digest_of(record: GameRecord, user_id: int | None, recent: int) -> Digest:
+    row = record.game
+    rules = read_rules(row)
+    players = players_of(record.seats)
+    names = tuple(p.name for p in players)
+    reader = next((p for p in players if user_id is not None and p.user_id == user_id), None)
+    gone = cancelled_seqs(row.id, record.events)
+    rows = [e for e in record.events if e.seq not in gone]
+    deals = [i for i, e in enumerate(rows) if e.kind == "round"]
+    if not deals:
+        raise errors.WrongPhase("the game has not started yet", code="not-started")
+    moves_at = [i for i, e in enumerate(rows) if e.kind == "move"]
+    if reader is not None:
+        own = [i for i in moves_at if rows[i].actor == user_id]
+        anchor = own[-1] if own else None
+    else:
+        anchor = moves_at[-recent] if len(moves_at) >= recent else None
+    start = 0 if anchor is None else sum(1 for d in deals if d < anchor) - 1
+    earlier = _earlier_scores(record, start, len(names))
+    if earlier is None:
+        start, earlier = 0, []
+    fold = _fold(rows, deals[start], rules, names, row.engine_version, earlier, user_id, reader)
+    if reader is not None and fold.cut is None and start > 0:
+        # The reader's last move (a draw, a knock) ended no turn of theirs in that round:
+        # look further back, through the whole match.
+        fold = _fold(rows, deals[0], rules, names, row.engine_version, [], user_id, reader)
+    if reader is not None:
+        since = "turn" if fold.cut is not None else "start"
+        cut = fold.cut or 0
+    else:
+        since = "recent"
+        cut = max(0, len(fold.moves) - recent)
+    return _digest(row.id, names, rules, reader.seat if reader else None, since, cut, fold)
+
+
+def _earlier_scores(record: GameRecord, start: int, players: int) -> list[tuple[int, ...]] | None:
+    """Each round's scores before round ``start``, from the round snapshot (None: unusable)."""
+    if start == 0:
+        return []
+    if record.snapshot is None:
+        return None
+    try:
+        rounds = json.loads(record.snapshot[1])
+        scores = [tuple(int(x) for x in r["scores"]) for r in rounds[:start]]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if len(scores) != start or any(len(s) != players for s in scores):
+        return None
+    return scores
+
+
+def _fold(
+    rows: Sequence[EventRow],
+    first: int,
+    rules: Rules,
+    names: tuple[str, ...],
+    engine_version: int,
+    earlier: list[tuple[int, ...]],
+    user_id: int | None,
+    reader: Player | None,
+) -> _Fold:
+    """Replay ``rows`` from index ``first`` (a deal), noting each move as the table saw it."""
+    totals = [sum(s[i] for s in earlier) for i in range(len(names))]
+    moves: list[SeenMove] = []
+    mine: list[bool] = []
+    marks: list[tuple[bool, ...]] = []
+    rounds_over: list[tuple[int, RoundOver]] = []
+    taken_over: list[tuple[int, TakenOver]] = []
+    pending: dict[int, str] = {}
+    done_for: set[int] = set()
+    rnd: Round | None = None
+    cut: int | None = None
+    my_seat = None if reader is None else reader.seat
+    first_round = -1
+    for e in rows[first:]:
+        if e.kind in ENGINE_KINDS:
+            event = decode_event(e, rules, len(names))
+            if isinstance(event, RoundStarted):
+                rnd = Round.deal(rules, names, event.round_no, event.order, engine_version)
+                if first_round < 0:
+                    first_round = rnd.round_no
+                pending.clear()
+                done_for.clear()
+                continue
+            assert rnd is not None
+            applied = rnd.apply(event.move, event.seat)
+            seat = event.seat
+            # A turn played for a human runs from its timeout/away event to the end of the
+            # turn, and takes in the knock the bot makes for them right after it.
+            for other in [s for s in done_for if s != seat]:
+                pending.pop(other, None)
+                done_for.discard(other)
+            played_for = pending.get(seat) if e.actor is None else None
+            if e.actor is not None:
+                pending.pop(seat, None)
+            elif played_for is not None and (applied.turn_over or applied.round_over):
+                done_for.add(seat)
+            drawn = len(applied.drawn)
+            moves.append(
+                SeenMove(
+                    seq=e.seq,
+                    round_no=rnd.round_no,
+                    seat=seat,
+                    move=event.move,
+                    applied=Applied(applied.seat, applied.move, (), *applied[3:]),
+                    drawn=drawn if isinstance(event.move, Draw | Catch) else 0,
+                    by_computer=e.actor is None and played_for is None,
+                    played_for=played_for,
+                )
+            )
+            by_reader = user_id is not None and e.actor == user_id
+            mine.append(by_reader)
+            marks.append(tuple(t.marked for t in rnd.trains[: len(names)]))
+            if by_reader and seat == my_seat and (applied.turn_over or applied.round_over):
+                cut = len(moves)
+            if applied.round_over and rnd.result is not None:
+                for i, pts in enumerate(rnd.result.scores):
+                    totals[i] += pts
+                over = RoundOver(
+                    rnd.round_no, rnd.result.scores, rnd.result.went_out, tuple(totals)
+                )
+                rounds_over.append((len(moves), over))
+        elif e.kind in PLAYED_FOR_KINDS or e.kind in TAKEOVER_KINDS:
+            seat_no = _payload_seat(e)
+            if seat_no is None or not 0 <= seat_no < len(names):
+                continue
+            if e.kind in PLAYED_FOR_KINDS:
+                pending[seat_no] = e.kind
+                done_for.discard(seat_no)
+            else:
+                taken_over.append((len(moves), TakenOver(seat_no, e.kind)))
+    assert rnd is not None
+    return _Fold(moves, mine, marks, rounds_over, taken_over, rnd, first_round, totals, cut)
+
+
+def _payload_seat(e: EventRow) -> int | None:
+    try:
+        seat = json.loads(e.payload).get("seat")
+    except (ValueError, AttributeError):
+        return None
+    return seat if isinstance(seat, int) else None
+
+
+def _digest(
+    game_id: int,
+    names: tuple[str, ...],
+    rules: Rules,
+    seat: int | None,
+    since: str,
+    cut: int,
+    fold: _Fold,
+) -> Digest:
+    rnd = fold.rnd
+    n = len(names)
+    since_round = fold.moves[cut - 1].round_no if cut > 0 else fold.first_round
+    now_marks = tuple(t.marked for t in rnd.trains[:n])
+    if cut > 0 and fold.moves[cut - 1].round_no == rnd.round_no:
+        before = fold.marks[cut - 1]
+    else:
+        before = (False,) * n  # a new round: every train starts closed
+    opened = tuple(s for s in range(n) if now_marks[s] and not before[s])
+    closed = tuple(s for s in range(n) if before[s] and not now_marks[s])
+    playing = rnd.result is None
+    moves = tuple(
+        m for m, by_reader in zip(fold.moves[cut:], fold.mine[cut:], strict=True) if not by_reader
+    )
+    return Digest(
+        game_id=game_id,
+        names=names,
+        seat=seat,
+        since=since,
+        since_round=since_round,
+        round_no=rnd.round_no,
+        rounds_total=rules.rounds_total,
+        moves=moves,
+        # A round the reader ended themselves (going out) is told too: its scores are news.
+        rounds_over=tuple(r for at, r in fold.rounds_over if at >= cut),
+        taken_over=tuple(t for at, t in fold.taken_over if at >= cut),
+        engine=rnd.engine,
+        open_doubles=tuple(OpenDouble(t, rnd.trains[t].tiles[-1]) for t in rnd.open_doubles)
+        if playing
+        else (),
+        one_tile=tuple(
+            (s, rnd.knocked[s])
+            for s in range(n)
+            if s != seat and playing and len(rnd.hands[s]) == 1
+        ),
+        opened=opened,
+        closed=closed,
+        my_end=None if seat is None else rnd.trains[seat].end,
+        my_marked=seat is not None and rnd.trains[seat].marked,
+        my_tiles=None if seat is None else len(rnd.hands[seat]),
+        turn=rnd.current_seat,
+        totals=tuple(fold.totals),
+        match_over=not playing and rnd.round_no + 1 >= rules.rounds_total,
+    )
+
+
+__all__ = [
+    "RECENT",
+    "Digest",
+    "OpenDouble",
+    "RoundOver",
+    "SeenMove",
+    "TakenOver",
+    "digest_of",
+]

@@ -1,0 +1,561 @@
+"""The catch-up digest in words: what happened since your last turn, in a character budget.
+
+:func:`catchup_text` turns a :class:`~bot.service.digest.Digest` into a few short lines in
+the reader's language: the tiles laid on their own train first, each named (who played
+what), then the turns played for them, the round ends and scores, the doubles to cover, the
+players down to one tile, the Mexican Train started, the trains opened or closed, the other
+moves, and where their own train ends. The text goes where space is counted (a DM beside
+other lines, an embed), so it takes a ``budget`` in characters and never exceeds it: long
+stretches are summarised rather than listed ("Bob and Carol played 14 tiles (3 on the
+Mexican Train); Dave drew 4 times"), and when even that is too long the least useful lines
+go first, always whole: a sentence is never cut in the middle.
+
+How a budget is met: every part of the text has a few forms, longest first, and a fixed
+ladder says which part gives up a form next (the other moves are summarised before the
+tiles on your train are; the trains opened and closed go before the doubles to cover).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from discord.utils import escape_markdown
+
+from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
+from bot.i18n import tr, tr_count
+from bot.service.digest import Digest, SeenMove
+
+#: What a caller that does not say gets: room for the digest beside a few other lines.
+DEFAULT_BUDGET = 1000
+#: Tiles on your train named one by one up to this many; more are counted, the last named.
+NAMED_ON_MY_TRAIN = 6
+#: Of a long run on your train, how many of the last tiles are still named.
+LAST_NAMED = 3
+#: Other turns listed one by one up to this many; a longer stretch is summarised.
+LISTED_TURNS = 6
+#: Turns played for you that are told move by move.
+LISTED_FOR_YOU = 3
+#: Names written out before "and N others".
+NAMES_SHOWN = 3
+#: First letters a French "de" elides before ("d'Alice").
+VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+
+#: Which part gives up a form next, for a seated reader: summarise the other moves, drop
+#: what matters least, then shorten what matters more. Afterwards, whatever is still too long
+#: goes whole in :data:`_SEATED_DROP` order.
+_SEATED_LADDER = (
+    "elsewhere",
+    "taken",
+    "rounds",
+    "markers",
+    "mexican",
+    "elsewhere",
+    "one_tile",
+    "doubles",
+    "for_you",
+    "rounds",
+    "mine",
+    "elsewhere",
+    "mine",
+)
+_SEATED_DROP = (
+    "taken",
+    "markers",
+    "mexican",
+    "elsewhere",
+    "rounds",
+    "one_tile",
+    "doubles",
+    "for_you",
+    "status",
+    "mine",
+    "nothing",
+    "header",
+)
+_SPECTATOR_LADDER = ("taken", "markers", "mexican", "rounds", "moves", "one_tile", "doubles")
+_SPECTATOR_DROP = (
+    "taken",
+    "markers",
+    "mexican",
+    "one_tile",
+    "doubles",
+    "rounds",
+    "status",
+    "moves",
+    "nothing",
+    "header",
+)
+
+
+@dataclasses.dataclass(slots=True)
+class _Part:
+    """One part of the text: its forms, longest first (``level`` picks one; past the end,
+    the part is left out)."""
+
+    key: str
+    forms: list[str]
+    level: int = 0
+
+    @property
+    def text(self) -> str:
+        return self.forms[self.level] if self.level < len(self.forms) else ""
+
+
+def catchup_text(
+    digest: Digest, locale: str | None, budget: int = DEFAULT_BUDGET, *, header: bool = True
+) -> str:
+    """The digest in at most ``budget`` characters, in whole lines (empty if not even its
+    first line fits). ``header`` starts it with "Since your last turn:" (or what the digest
+    covers); leave it out where the message says so already."""
+    w = _Words(digest, locale)
+    ladder: Sequence[str]
+    drop: Sequence[str]
+    if digest.spectator:
+        parts = w.spectator_parts(header)
+        ladder, drop = _SPECTATOR_LADDER, _SPECTATOR_DROP
+    else:
+        parts = w.seated_parts(header)
+        ladder, drop = _SEATED_LADDER, _SEATED_DROP
+    return fit(parts, budget, ladder, drop)
+
+
+def fit(parts: list[_Part], budget: int, ladder: Sequence[str], drop: Sequence[str]) -> str:
+    """Join the parts' chosen forms, shortening along ``ladder`` and then leaving parts out
+    in ``drop`` order until the text is at most ``budget`` characters."""
+    live = [p for p in parts if p.forms]
+    by_key = {p.key: p for p in live}
+
+    def text() -> str:
+        return "\n".join(t for t in (p.text for p in live) if t)
+
+    for key in ladder:
+        if len(text()) <= budget:
+            return text()
+        part = by_key.get(key)
+        if part is not None and part.level < len(part.forms) - 1:
+            part.level += 1
+    for key in drop:
+        if len(text()) <= budget:
+            return text()
+        part = by_key.get(key)
+        if part is not None:
+            part.level = len(part.forms)
+    return text() if len(text()) <= budget else ""
+
+
+def turns_of(moves: Sequence[SeenMove]) -> list[list[SeenMove]]:
+    """Moves grouped into turns: one seat's moves in a row up to the one that ended its turn
+    (a draw and the pass after it are one turn); a knock or a catch stands alone."""
+    turns: list[list[SeenMove]] = []
+    for m in moves:
+        last = turns[-1][-1] if turns else None
+        if (
+            last is not None
+            and last.seat == m.seat
+            and last.round_no == m.round_no
+            and not (last.applied.turn_over or last.applied.round_over)
+            and not isinstance(last.move, Knock | Catch)
+            and not isinstance(m.move, Knock | Catch)
+        ):
+            turns[-1].append(m)
+        else:
+            turns.append([m])
+    return turns
+
+
+class _Words:
+    """The sentences of one digest, in one language."""
+
+    def __init__(self, digest: Digest, locale: str | None) -> None:
+        self.d = digest
+        self.locale = locale
+
+    def tr(self, key: str, **params: object) -> str:
+        return tr(key, self.locale, **params)
+
+    def count(self, key: str, count: int, **params: object) -> str:
+        return tr_count(key, count, self.locale, **params)
+
+    # ------------------------------------------------------------------ small words
+
+    def name(self, seat: int, *, robot: bool = False) -> str:
+        if seat == self.d.seat:
+            return self.tr("catchup.you")
+        shown = escape_markdown(self.d.names[seat])
+        return f"{shown} 🤖" if robot else shown
+
+    def names(self, items: Sequence[str], shown: int = NAMES_SHOWN) -> str:
+        """ "A", "A and B", "A, B and C", "A, B, C and 4 others"."""
+        if len(items) <= 1:
+            return "".join(items)
+        if len(items) > shown + 1:
+            return self.tr(
+                "catchup.names.more", list=", ".join(items[:shown]), count=len(items) - shown
+            )
+        return self.tr("catchup.names.two", a=", ".join(items[:-1]), b=items[-1])
+
+    def train(self, ref: int, mover: int | None = None) -> str:
+        if ref == MEXICAN:
+            return self.tr("catchup.train.mexican")
+        if ref == self.d.seat:
+            return self.tr("catchup.train.yours")
+        if ref == mover:
+            return self.tr("catchup.train.own")
+        name = self.d.names[ref]
+        # French elides before a vowel: "le train d'Alice" (English reads the same either way).
+        key = "catchup.train.of-vowel" if name[:1].lower() in VOWELS else "catchup.train.of"
+        return self.tr(key, name=escape_markdown(name))
+
+    def bit(self, m: SeenMove) -> str:
+        """One move, short: "5-3 on the Mexican Train", "drew", "passed (train open)"."""
+        move = m.move
+        if isinstance(move, Play):
+            text = self.tr(
+                "catchup.bit.play", tile=str(move.tile), train=self.train(move.train, m.seat)
+            )
+            if m.applied.opened_double:
+                text += " " + self.tr("catchup.bit.double")
+            return text
+        if isinstance(move, Draw):
+            return self.tr("catchup.bit.draw")
+        if isinstance(move, Pass):
+            return self.tr(
+                "catchup.bit.pass-open" if m.applied.marker_raised else "catchup.bit.pass"
+            )
+        if isinstance(move, Done):
+            return self.tr("catchup.bit.done")
+        if isinstance(move, Knock):
+            return self.tr("catchup.bit.knock")
+        if isinstance(move, Catch):
+            return self.tr("catchup.bit.catch", name=self.name(move.seat), count=m.drawn)
+        return str(move)
+
+    def turn(self, turn: Sequence[SeenMove]) -> str:
+        """One turn: "Carol: drew, passed (train open)"."""
+        first = turn[0]
+        bits = ", ".join(self.bit(m) for m in turn)
+        who = self.name(first.seat, robot=first.by_computer)
+        if first.played_for is not None:
+            why = self.tr(f"catchup.bit.{first.played_for}")
+            return self.tr("catchup.turn.for", name=who, why=why, bits=bits)
+        return self.tr("catchup.turn", name=who, bits=bits)
+
+    @property
+    def sep(self) -> str:
+        """Between the items of a list of clauses ("; ", and " ; " in French)."""
+        return self.tr("catchup.sep")
+
+    def tiles(self, count: int) -> str:
+        return self.count("catchup.count.tiles", count)
+
+    def points(self, count: int) -> str:
+        return self.count("catchup.count.points", count)
+
+    def tally(self, moves: Sequence[SeenMove]) -> list[str]:
+        """A stretch in counts: "Bob and Carol played 14 tiles (3 on the Mexican Train)",
+        "Dave drew 4 times", "Carol passed twice"."""
+        plays = [m for m in moves if isinstance(m.move, Play)]
+        draws = [m for m in moves if isinstance(m.move, Draw)]
+        passes = [m for m in moves if isinstance(m.move, Pass)]
+        out = []
+        if plays:
+            who = self.movers(plays)
+            text = self.count(
+                "catchup.sum.played", len(who), names=self.names(who), tiles=self.tiles(len(plays))
+            )
+            mexican = sum(1 for m in plays if m.train == MEXICAN)
+            if mexican and mexican < len(plays):
+                text += " " + self.tr("catchup.sum.mexican", count=mexican)
+            elif mexican:
+                text += " " + self.tr("catchup.sum.all-mexican")
+            out.append(text)
+        for kind, group in (("drew", draws), ("passed", passes)):
+            if group:
+                who = self.movers(group)
+                times = self.count("catchup.count.times", len(group))
+                out.append(
+                    self.count(f"catchup.sum.{kind}", len(who), names=self.names(who), times=times)
+                )
+        return out
+
+    def movers(self, moves: Sequence[SeenMove]) -> list[str]:
+        """The names of who made ``moves``, most moves first."""
+        counts: dict[int, int] = {}
+        for m in moves:
+            counts[m.seat] = counts.get(m.seat, 0) + 1
+        order = sorted(counts, key=lambda s: (-counts[s], s))
+        return [self.name(s) for s in order]
+
+    # ------------------------------------------------------------------ the parts
+
+    def header(self, on: bool) -> _Part:
+        if not on:
+            return _Part("header", [])
+        if self.d.since == "recent" and self.d.moves:
+            text = self.count("catchup.head.recent", len(self.d.moves))
+        elif self.d.since == "recent":  # nothing played yet: the deal is all there is
+            text = self.tr("catchup.head.start")
+        else:
+            text = self.tr(f"catchup.head.{self.d.since}")
+        return _Part("header", [text])
+
+    def nothing(self) -> _Part:
+        d = self.d
+        if d.moves or d.rounds_over or d.taken_over:
+            return _Part("nothing", [])
+        key = "catchup.nothing-yet" if d.since == "start" or d.spectator else "catchup.nothing"
+        return _Part("nothing", [self.tr(key)])
+
+    def mine(self) -> _Part:
+        on = self.d.on_my_train
+        if not on:
+            return _Part("mine", [])
+
+        def item(m: SeenMove) -> str:
+            tile = str(m.tile)
+            if m.applied.opened_double:
+                tile += " " + self.tr("catchup.bit.double")
+            return self.tr(
+                "catchup.mine.item", name=self.name(m.seat, robot=m.by_computer), tile=tile
+            )
+
+        forms = []
+        if len(on) <= NAMED_ON_MY_TRAIN:
+            forms.append(self.tr("catchup.mine", list=" · ".join(item(m) for m in on)))
+        counts: dict[int, int] = {}
+        for m in on:
+            counts[m.seat] = counts.get(m.seat, 0) + 1
+        order = sorted(counts, key=lambda s: (-counts[s], s))
+        who = ", ".join(f"{self.name(s)} {counts[s]}" for s in order[:NAMES_SHOWN])
+        if len(order) > NAMES_SHOWN:
+            who = self.tr("catchup.names.more", list=who, count=len(order) - NAMES_SHOWN)
+        tiles = self.tiles(len(on))
+        if len(on) > LAST_NAMED:
+            last = " · ".join(item(m) for m in on[-LAST_NAMED:])
+            forms.append(self.tr("catchup.mine.sum", tiles=tiles, who=who, list=last))
+        forms.append(self.tr("catchup.mine.short", tiles=tiles, who=who))
+        return _Part("mine", _unique(forms))
+
+    def for_you(self) -> _Part:
+        moves = self.d.played_for_me
+        if not moves:
+            return _Part("for_you", [])
+        turns = turns_of(moves)
+        reasons = {m.played_for for m in moves}
+        why = self.tr("catchup.why.both" if len(reasons) > 1 else f"catchup.why.{reasons.pop()}")
+        forms = []
+        if len(turns) <= LISTED_FOR_YOU:
+            what = self.sep.join(", ".join(self.bit(m) for m in t) for t in turns)
+            forms.append(self.count("catchup.for-you", len(turns), why=why, what=what))
+        forms.append(self.count("catchup.for-you.short", len(turns), why=why))
+        return _Part("for_you", forms)
+
+    def doubles(self) -> _Part:
+        doubles = self.d.open_doubles
+        if not doubles:
+            return _Part("doubles", [])
+        items = [
+            self.tr("catchup.bit.play", tile=str(o.tile), train=self.train(o.train))
+            for o in doubles
+        ]
+        forms = [self.count("catchup.doubles", len(items), list=" → ".join(items))]
+        if len(items) > 1:
+            forms.append(self.tr("catchup.doubles.short", count=len(items), first=items[0]))
+        return _Part("doubles", forms)
+
+    def one_tile(self) -> _Part:
+        held = self.d.one_tile
+        if not held:
+            return _Part("one_tile", [])
+        knocked = self.tr("catchup.knocked")
+        items = [self.name(s) + (f" {knocked}" if k else "") for s, k in held]
+        return _Part(
+            "one_tile",
+            [
+                self.tr("catchup.one-tile", list=self.names(items, 5)),
+                self.count("catchup.one-tile.short", len(items)),
+            ],
+        )
+
+    def markers(self) -> _Part:
+        d = self.d
+        lines = []
+        if d.opened:
+            lines.append(
+                self.tr("catchup.opened", list=self.names([self.train(s) for s in d.opened], 4))
+            )
+        if d.closed:
+            lines.append(
+                self.tr("catchup.closed", list=self.names([self.train(s) for s in d.closed], 4))
+            )
+        return _Part("markers", [" ".join(lines)] if lines else [])
+
+    def mexican(self) -> _Part:
+        m = self.d.mexican_started
+        if m is None:
+            return _Part("mexican", [])
+        if m.seat == self.d.seat:
+            return _Part("mexican", [self.tr("catchup.mexican.you", tile=str(m.tile))])
+        return _Part(
+            "mexican", [self.tr("catchup.mexican", name=self.name(m.seat), tile=str(m.tile))]
+        )
+
+    def taken(self) -> _Part:
+        seats = [t.seat for t in self.d.taken_over if t.seat != self.d.seat]
+        if not seats:
+            return _Part("taken", [])
+        names = self.names([self.name(s) for s in dict.fromkeys(seats)])
+        return _Part("taken", [self.tr("catchup.taken-over", list=names)])
+
+    def rounds(self) -> _Part:
+        d = self.d
+        over = d.rounds_over
+        if not over:
+            return _Part("rounds", [])
+        lines = [self.round_line(r.round_no, r.went_out, r.scores) for r in over]
+        summary = lines
+        if len(over) > 2:
+            text = self.tr("catchup.rounds", first=over[0].round_no + 1, last=over[-1].round_no + 1)
+            if d.seat is not None:
+                points = sum(r.scores[d.seat] for r in over)
+                text += " " + self.tr("catchup.rounds.score", points=self.points(points))
+            summary = [text]
+        if d.match_over:
+            now = [self.tr("catchup.match-over")]
+        elif d.new_round:
+            now = [
+                self.tr(
+                    "catchup.dealt",
+                    round=d.round_no + 1,
+                    rounds=d.rounds_total,
+                    engine=str(d.engine),
+                )
+            ]
+        else:
+            now = []
+        full = [*summary, *now, self.totals()]
+        short = [*summary, *now, self.place()]
+        least = [summary[-1], self.place()]
+        return _Part("rounds", _unique(["\n".join(full), "\n".join(short), "\n".join(least)]))
+
+    def round_line(self, round_no: int, went_out: int | None, scores: tuple[int, ...]) -> str:
+        if went_out is None:
+            text = self.tr("catchup.round.blocked", round=round_no + 1)
+        elif went_out == self.d.seat:
+            text = self.tr("catchup.round.out.you", round=round_no + 1)
+        else:
+            text = self.tr("catchup.round.out", round=round_no + 1, name=self.name(went_out))
+        if self.d.seat is not None and went_out != self.d.seat:
+            text += " " + self.tr("catchup.round.score", points=self.points(scores[self.d.seat]))
+        return text
+
+    def places(self) -> list[tuple[int, int]]:
+        """(place, seat) best first; equal totals share a place."""
+        totals = self.d.totals
+        order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
+        return [(1 + sum(t < totals[s] for t in totals), s) for s in order]
+
+    def totals(self) -> str:
+        totals = self.d.totals
+        items = [f"{place}. {self.name(s)} {totals[s]}" for place, s in self.places()]
+        return self.tr("catchup.totals", list=" · ".join(items))
+
+    def place(self) -> str:
+        d = self.d
+        places = self.places()
+        low = min(d.totals)
+        leaders = self.names([self.name(s) for p, s in places if p == 1], 2)
+        if d.seat is None:
+            return self.tr("catchup.leading", leaders=leaders, low=low)
+        mine = next(p for p, s in places if s == d.seat)
+        return self.tr(
+            "catchup.place",
+            place=mine,
+            players=len(d.totals),
+            total=self.points(d.totals[d.seat]),
+            leaders=leaders,
+            low=low,
+        )
+
+    def elsewhere(self) -> _Part:
+        moves = self.d.elsewhere
+        if not moves:
+            return _Part("elsewhere", [])
+        turns = turns_of(moves)
+        forms = []
+        one_round = all(m.round_no == self.d.round_no for m in moves)
+        if len(turns) <= LISTED_TURNS and one_round:
+            forms.append(self.tr("catchup.others", list=self.sep.join(self.turn(t) for t in turns)))
+        tally = self.tally(moves)
+        if tally:
+            forms.append(self.tr("catchup.others", list=self.sep.join(tally)))
+        forms.append(
+            self.count("catchup.sum.short", len(moves), names=self.names(self.movers(moves)))
+        )
+        return _Part("elsewhere", _unique(forms))
+
+    def moves(self) -> _Part:
+        """A spectator's last moves: listed turn by turn, else counted."""
+        moves = self.d.moves
+        if not moves:
+            return _Part("moves", [])
+        forms = ["\n".join(f"• {self.turn(t)}." for t in turns_of(moves))]
+        tally = self.tally(moves)
+        if tally:
+            forms.append(self.tr("catchup.moves", list=self.sep.join(tally)))
+        return _Part("moves", _unique(forms))
+
+    def status(self) -> _Part:
+        d = self.d
+        lines = []
+        if d.seat is not None and d.turn is not None and d.my_end is not None:
+            is_open = self.tr("catchup.status.open") if d.my_marked else ""
+            lines.append(
+                self.tr(
+                    "catchup.status", end=d.my_end, open=is_open, tiles=self.tiles(d.my_tiles or 0)
+                )
+            )
+        if d.turn is not None:
+            if d.turn == d.seat:
+                lines.append(self.tr("catchup.status.your-turn"))
+            else:
+                lines.append(self.tr("catchup.status.turn", name=self.name(d.turn)))
+        if not lines:
+            return _Part("status", [])
+        return _Part("status", _unique(["\n".join(lines), lines[0]]))
+
+    def seated_parts(self, header: bool) -> list[_Part]:
+        return [
+            self.header(header),
+            self.nothing(),
+            self.mine(),
+            self.for_you(),
+            self.rounds(),
+            self.doubles(),
+            self.one_tile(),
+            self.mexican(),
+            self.markers(),
+            self.taken(),
+            self.elsewhere(),
+            self.status(),
+        ]
+
+    def spectator_parts(self, header: bool) -> list[_Part]:
+        return [
+            self.header(header),
+            self.nothing(),
+            self.moves(),
+            self.rounds(),
+            self.doubles(),
+            self.one_tile(),
+            self.mexican(),
+            self.markers(),
+            self.taken(),
+            self.status(),
+        ]
+
+
+def _unique(forms: list[str]) -> list[str]:
+    """The forms without repeats (a short stretch's summary can equal its listing)."""
+    return list(dict.fromkeys(f for f in forms if f))
