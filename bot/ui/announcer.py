@@ -41,6 +41,7 @@ from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.store import GameStatus
 from bot.ui import components, messages
+from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -66,6 +67,9 @@ from bot.ui.route import Route, send_dm
 from bot.ui.turns import catch_up
 
 log = logging.getLogger(__name__)
+
+#: Characters of a turn DM given to what changed since the player's last turn.
+DIGEST_BUDGET = 1000
 
 #: The lobby card is posted and kept up to date through the announcer too.
 __all__ = ["close_lobby", "lobby_embed", "open_thread", "post_lobby", "refresh_lobby"]
@@ -203,7 +207,12 @@ async def post_turn(
         buttons = None
         if turn is not None:
             buttons = components.turn_view(game.id, game.version, locale, knock=False)
-        posts.append(TablePost(turn_line(game, nxt, locale) or None, embed, True, buttons))
+        content = turn_line(game, nxt, locale)
+        if ping is not None and ping.mention and not ping.dm and not ping.here:
+            # The mention is their one notification: it tells them what changed too.
+            since = await since_your_turn(bot, game, ping.user_id, locale, 1900 - len(content))
+            content = "\n".join(t for t in (content, since) if t)
+        posts.append(TablePost(content or None, embed, True, buttons))
     for i, post in enumerate(posts):
         told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
         problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told)
@@ -465,23 +474,37 @@ async def turn_news(
     *,
     hand_only: bool = False,
 ) -> tuple[str, list[discord.File]]:
-    """What a player reads when their turn comes: whose game, by when, and their hand (in
-    words and as a picture, drawn now: the one moment they need it)."""
+    """What a player reads when their turn comes: whose game and by when, what changed since
+    their last turn (their own train first), and their hand — in words and as a picture,
+    drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
+    looking at the table already)."""
     view = await bot.service.seat_view(game.id, user_id)
     png = await bot.pictures.hand(view, game.options.hints, lang, tiles)
-    lines = []
-    if not hand_only:
-        head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
-        if game.deadline_at is not None:
-            head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
-        lines.append(head)
-    lines.append(messages.hand_text(view, game, lang))
     files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
-    return "\n\n".join(lines)[:2000], files
+    hand = messages.hand_text(view, game, lang)
+    if hand_only:
+        return hand[:2000], files
+    head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
+    if game.deadline_at is not None:
+        head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
+    room = min(DIGEST_BUDGET, 2000 - len(head) - len(hand) - 4)
+    since = await since_your_turn(bot, game, user_id, lang, room)
+    return "\n\n".join(t for t in (head, since, hand) if t)[:2000], files
+
+
+async def since_your_turn(
+    bot: GameBot, game: GameSummary, user_id: int, lang: str | None, budget: int
+) -> str:
+    """What changed since the player's last turn, in at most ``budget`` characters (the
+    catch-up digest: :mod:`bot.ui.catchup`); empty when nothing fits."""
+    if budget <= 0:
+        return ""
+    return catchup_text(await bot.service.digest(game.id, user_id), lang, budget)
 
 
 async def table_link(bot: GameBot, game: GameSummary, lang: str | None) -> discord.ui.View:
-    """A link button to the live turn post (where the turn buttons are)."""
+    """A turn DM's buttons: a link to the live turn post (where the turn buttons are), and
+    Catch me up (the table picture too, privately)."""
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
     latest = await bot.posts.latest_table(bot.service, game.id)
     view = discord.ui.View(timeout=None)
@@ -491,6 +514,7 @@ async def table_link(bot: GameBot, game: GameSummary, lang: str | None) -> disco
             url=f"{base}/{latest.message_id}" if latest is not None else base,
         )
     )
+    view.add_item(components.catchup_button(game.id, lang))
     return view
 
 

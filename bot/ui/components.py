@@ -387,10 +387,13 @@ def lobby_view(
 
 
 def turn_view(game_id: int, version: int, locale: str | None, *, knock: bool) -> discord.ui.View:
+    """A turn post's controls: Play, Draw, Pass, My hand (Knock with that house rule) and
+    Catch me up, for anyone coming back to the game."""
     view = discord.ui.View(timeout=None)
     for action in TURN_ACTIONS:
         if action != "knock" or knock:
             view.add_item(TurnButton(game_id, version, action, locale))
+    view.add_item(CatchUpButton(game_id, locale))
     return view
 
 

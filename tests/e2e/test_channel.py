@@ -85,7 +85,7 @@ async def test_computer_moves_share_the_next_turn_post_and_old_posts_go_quiet(
                 assert lines[0].startswith("Alice ") and sum("(computer)" in x for x in lines) >= 2
                 # The post before went quiet: no buttons, text and picture kept.
                 assert before.buttons == [] and before.images() and before.embeds
-            assert now.button_labels == ["Play", "Draw", "Pass", "My hand"]
+            assert now.button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
             assert f"<@{alice.id}>" in now.content
             assert live_posts(games) == [now]
             # Alone against computers she is always the one acting: nothing needs the bot
@@ -175,10 +175,23 @@ async def test_one_ping_per_turn_a_dm_with_the_hand_and_a_link_to_the_table(
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard")
-        for _ in range(9):
+        seat = {p.user_id: p.seat for p in game.players}
+        played: list[tuple[int, Play]] = []  # (who, tile move), in order
+        named = 0  # notifications that named a tile laid on the reader's train
+        for _ in range(80):
+            if named >= 2:
+                break
             uid, view = await to_move(bot, game.id)
             seen = len(everything(fake))
-            await slash_move(users[uid], games, str(pick(view.legal)))
+            # Prefer another player's (open) train, so some notifications have news on it.
+            others = [
+                m for m in view.legal if isinstance(m, Play) and m.train not in (seat[uid], None)
+                and m.train in seat.values()
+            ]  # fmt: skip
+            move = others[0] if others else pick(view.legal)
+            await slash_move(users[uid], games, str(move))
+            if isinstance(move, Play):
+                played.append((uid, move))
             nxt, mine = await to_move(bot, game.id)
             pings = [p for m in everything(fake)[seen:] for p in m.pinged]
             if nxt == uid:
@@ -188,12 +201,19 @@ async def test_one_ping_per_turn_a_dm_with_the_hand_and_a_link_to_the_table(
             note = users[nxt].dms()[-1]
             assert note.content.startswith("🎲 Your turn in game #1")
             assert "Your hand" in note.content
+            # It names every tile laid on their own train since their last move.
+            last = max((i for i, (who, _) in enumerate(played) if who == nxt), default=-1)
+            on_mine = [m for who, m in played[last + 1 :] if m.train == seat[nxt]]
+            for m in on_mine:
+                assert "On your train" in note.content and str(m.tile) in note.content
+            named += bool(on_mine)
             assert note.images() == [hand_png(mine, True, "en", "pips")]
             # Its button jumps to the live turn post (where the turn buttons are).
             link = note.buttons[0]
             assert link["url"].endswith(f"/{games.id}/{last_public(games).id}")
             # The turn post names them without pinging them again.
             assert f"<@{nxt}>" in last_public(games).content
+        assert named >= 2
 
 
 async def test_the_ping_setting_mention_both_and_quiet_hours(
@@ -225,6 +245,9 @@ async def test_the_ping_setting_mention_both_and_quiet_hours(
         sent = await until_bobs_turn()
         assert [m.pinged for m in sent if m.pinged] == [[bob.id]]
         assert not any(m.channel_id == (bob.dm_channel and bob.dm_channel.id) for m in sent)
+        # The mention is his one notification, so the post tells him what changed.
+        post = next(m for m in sent if m.pinged)
+        assert post.content.startswith(bob.mention) and "Since your last turn" in post.content
 
         await said(await bob.slash("mt me", channel=games, ping="both"))
         sent = await until_bobs_turn()
@@ -328,7 +351,10 @@ async def test_an_old_post_discord_will_not_edit_is_left_and_its_buttons_are_sta
         assert answer.startswith("✅")
         new = last_public(games)
         assert new is not old and new.buttons
-        assert old.button_labels == ["Play", "Draw", "Pass", "My hand"] and old.edits == 0
+        assert (
+            old.button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
+            and old.edits == 0
+        )
         nxt, _ = await to_move(bot, game.id)
         stale = await said(await users[nxt].click(old, label="Draw"))
         assert "table changed" in stale.content

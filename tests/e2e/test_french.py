@@ -70,7 +70,13 @@ async def test_a_french_game_from_lobby_to_rematch(
             table = last_public(games)
             assert table.embeds[0]["title"].startswith("Partie n°1 — manche 1/1")
             assert "à toi de jouer" in table.content
-            assert table.button_labels == ["Jouer", "Piocher", "Passer", "Ma main"]
+            assert table.button_labels == [
+                "Jouer",
+                "Piocher",
+                "Passer",
+                "Ma main",
+                "Quoi de neuf ?",
+            ]
             uid, view = await to_move(bot, game.id)
             user = users[uid]
             other = bob if user is alice else alice

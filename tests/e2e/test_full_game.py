@@ -52,7 +52,7 @@ async def test_four_humans_play_a_match_to_the_end(
             user = by_id[uid]
             table = last_public(games)
             assert f"<@{uid}>" in table.content and table.button_labels == [
-                "Play", "Draw", "Pass", "My hand",
+                "Play", "Draw", "Pass", "My hand", "Catch me up",
             ]  # fmt: skip
             move = pick(view.legal)
             if turn % 7 == 0:

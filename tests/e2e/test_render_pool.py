@@ -143,7 +143,7 @@ async def test_a_picture_that_fails_posts_the_move_with_the_table_as_text(
         assert field["value"].startswith("```\nRound 1/")
         assert f"@1 {view.names[0]}" in field["value"] and "in boneyard" in field["value"]
         assert f"{view.names[view.current]} to play" in field["value"]  # type: ignore[index]
-        assert table.button_labels == ["Play", "Draw", "Pass", "My hand"]
+        assert table.button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
         # The hand DM still comes, as text.
         sent = [u for u in users.values() if len(u.dms()) > dms_before[u]]
         assert sent and all(not u.dms()[-1].images() and u.dms()[-1].content for u in sent)

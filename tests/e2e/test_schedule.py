@@ -241,7 +241,7 @@ async def test_an_away_players_turn_joins_the_next_present_players_post(
                 "(computer)" in x for x in lines[away + 1 :]
             ), lines
             assert f"<@{alice.id}>" in new[0].content and new[0].images()
-            assert new[0].button_labels == ["Play", "Draw", "Pass", "My hand"]
+            assert new[0].button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
             joined += 1
             if joined == 2:
                 break

@@ -18,7 +18,7 @@ async def test_open_start_and_play(
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         table = last_public(games)
-        assert table.button_labels == ["Play", "Draw", "Pass", "My hand"]
+        assert table.button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
         uid, view = await to_move(bot, game.id)
         user = alice if uid == alice.id else bob
         # Only the player to move is told, once, with their hand: Bob by DM; Alice, who
