@@ -499,7 +499,8 @@ async def since_your_turn(
     catch-up digest: :mod:`bot.ui.catchup`); empty when nothing fits."""
     if budget <= 0:
         return ""
-    return catchup_text(await bot.service.digest(game.id, user_id), lang, budget)
+    digest = await bot.service.digest(game.id, user_id)
+    return catchup_text(digest, lang, budget, whose_turn=False)
 
 
 async def table_link(bot: GameBot, game: GameSummary, lang: str | None) -> discord.ui.View:

@@ -103,12 +103,18 @@ class _Part:
 
 
 def catchup_text(
-    digest: Digest, locale: str | None, budget: int = DEFAULT_BUDGET, *, header: bool = True
+    digest: Digest,
+    locale: str | None,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    header: bool = True,
+    whose_turn: bool = True,
 ) -> str:
     """The digest in at most ``budget`` characters, in whole lines (empty if not even its
     first line fits). ``header`` starts it with "Since your last turn:" (or what the digest
-    covers); leave it out where the message says so already."""
-    w = _Words(digest, locale)
+    covers); ``whose_turn`` ends it with whose turn it is. Leave either out where the message
+    says so already (a turn notification names the player to move)."""
+    w = _Words(digest, locale, whose_turn=whose_turn)
     ladder: Sequence[str]
     drop: Sequence[str]
     if digest.spectator:
@@ -167,9 +173,10 @@ def turns_of(moves: Sequence[SeenMove]) -> list[list[SeenMove]]:
 class _Words:
     """The sentences of one digest, in one language."""
 
-    def __init__(self, digest: Digest, locale: str | None) -> None:
+    def __init__(self, digest: Digest, locale: str | None, *, whose_turn: bool = True) -> None:
         self.d = digest
         self.locale = locale
+        self.whose_turn = whose_turn
 
     def tr(self, key: str, **params: object) -> str:
         return tr(key, self.locale, **params)
@@ -516,7 +523,7 @@ class _Words:
                     "catchup.status", end=d.my_end, open=is_open, tiles=self.tiles(d.my_tiles or 0)
                 )
             )
-        if d.turn is not None:
+        if d.turn is not None and self.whose_turn:
             if d.turn == d.seat:
                 lines.append(self.tr("catchup.status.your-turn"))
             else:

@@ -247,7 +247,8 @@ async def test_the_ping_setting_mention_both_and_quiet_hours(
         assert not any(m.channel_id == (bob.dm_channel and bob.dm_channel.id) for m in sent)
         # The mention is his one notification, so the post tells him what changed.
         post = next(m for m in sent if m.pinged)
-        assert post.content.startswith(bob.mention) and "Since your last turn" in post.content
+        assert post.content.startswith(bob.mention) and "**Since " in post.content
+        assert "It is your turn" not in post.content  # the mention line says so already
 
         await said(await bob.slash("mt me", channel=games, ping="both"))
         sent = await until_bobs_turn()
