@@ -336,21 +336,33 @@ def shorten(text: str, size: int, max_width: int, weight: Weight = "regular") ->
 
 Anchor = Literal["ls", "ms", "rs", "lm", "mm", "rm"]
 
-#: What a render drew so far: (font px, the text) pairs. A context variable, so renders in
-#: parallel threads or tasks each keep their own list.
-_DRAWN: contextvars.ContextVar[list[tuple[int, str]] | None] = contextvars.ContextVar(
-    "drawn_text", default=None
-)
+RGB = tuple[int, int, int]
+
+
+class Drawn(list[tuple[int, str]]):
+    """What a render drew: (font px, text) pairs, and in :attr:`inks` each text's ink and the
+    ground under it (label, ink, ground), so a test can measure every text's contrast."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inks: list[tuple[str, RGB, RGB]] = []
+
+
+#: What a render drew so far. A context variable, so renders in parallel threads or tasks
+#: each keep their own record.
+_DRAWN: contextvars.ContextVar[Drawn | None] = contextvars.ContextVar("drawn_text", default=None)
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[list[tuple[int, str]]]:
-    """Collect the (font px, text) of everything drawn inside the block.
+def recording() -> Iterator[Drawn]:
+    """Collect the (font px, text) of everything drawn inside the block, and its ink on its
+    ground.
 
-    The renderers attach the result to the image (``image.info["text_px"]``) so a test can
-    check every piece of text is readable once the picture is scaled to a phone's width.
+    The renderers attach the result to the image (``image.info["text_px"]`` and
+    ``image.info["text_ink"]``) so a test can check every piece of text is readable once the
+    picture is scaled to a phone's width, and has enough contrast on what it is drawn on.
     """
-    drawn: list[tuple[int, str]] = []
+    drawn = Drawn()
     token = _DRAWN.set(drawn)
     try:
         yield drawn
@@ -364,11 +376,35 @@ def text_sizes(image: Image.Image) -> tuple[tuple[int, str], ...]:
     return tuple((int(px), str(label)) for px, label in drawn)
 
 
-def note(size: int, label: str) -> None:
-    """Record text drawn outside :func:`draw` (a numeral baked into a cached tile sprite)."""
+def text_inks(image: Image.Image) -> tuple[tuple[str, RGB, RGB], ...]:
+    """The (text, ink, ground) of everything a renderer wrote on ``image``."""
+    return tuple(image.info.get("text_ink", ()))
+
+
+def note(size: int, label: str, ink: RGB | None = None, ground: RGB | None = None) -> None:
+    """Record text drawn outside :func:`draw` (a numeral baked into a cached tile sprite),
+    with its ink and ground when known."""
     drawn = _DRAWN.get()
     if drawn is not None and label:
         drawn.append((size, label))
+        if ink is not None and ground is not None:
+            drawn.inks.append((label, ink, ground))
+
+
+def _ground(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> RGB | None:
+    """The colour most of ``box`` has before the text goes on it (nine samples)."""
+    x0, y0, x1, y1 = box
+    w, h = d.im.size
+    seen: dict[RGB, int] = {}
+    for fx in (0.1, 0.5, 0.9):
+        for fy in (0.15, 0.5, 0.85):
+            x = min(w - 1, max(0, round(x0 + (x1 - x0) * fx)))
+            y = min(h - 1, max(0, round(y0 + (y1 - y0) * fy)))
+            px = d.im.getpixel((x, y))
+            if isinstance(px, tuple) and len(px) >= 3:
+                colour = (int(px[0]), int(px[1]), int(px[2]))
+                seen[colour] = seen.get(colour, 0) + 1
+    return max(seen, key=lambda c: seen[c]) if seen else None
 
 
 def draw(
@@ -386,7 +422,6 @@ def draw(
     mixed-script names sit on one line. Returns the drawn width.
     """
     x, y = xy
-    note(size, text)
     total = width(text, size, weight)
     if anchor[0] == "m":
         x -= total / 2
@@ -396,6 +431,11 @@ def draw(
         # Baseline for a visually centred line of the main font.
         asc, desc = main_font(size, weight).getmetrics()
         y += (asc - desc) / 2 - size * 0.12
+    if _DRAWN.get() is not None and isinstance(fill, tuple):
+        ink = (fill[0], fill[1], fill[2])
+        note(size, text, ink, _ground(d, (x, y - size * 0.7, x + total, y)))
+    else:
+        note(size, text)
     for name, part in _runs(text, weight):
         f = font(name, size)
         # The same labels land at the same sub-pixel offsets on every picture (tile numbers,

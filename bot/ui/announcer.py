@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import io
 import logging
 from collections.abc import Sequence
 
@@ -41,7 +40,7 @@ from bot.i18n import tr
 from bot.service import GameSummary, Outcome, Player, RoundEnd
 from bot.service.undo import Undone
 from bot.store import GameStatus
-from bot.ui import components, messages
+from bot.ui import alt_text, components, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -234,7 +233,7 @@ async def _table_picture(
         embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
         return []
     embed.set_image(url="attachment://table.png")
-    return [discord.File(io.BytesIO(png), filename="table.png")]
+    return [alt_text.table_file(png, view, game.players, locale)]
 
 
 def _embed(
@@ -376,7 +375,9 @@ async def _send_hand(
             try:
                 await dm.get_partial_message(known.message_id).edit(
                     content=text,
-                    attachments=[discord.File(io.BytesIO(png), "hand.png")] if png else [],
+                    attachments=[alt_text.hand_file(png, view, game.options.hints, lang)]
+                    if png
+                    else [],
                 )
                 sent = known
             except discord.NotFound:
@@ -390,7 +391,7 @@ async def _send_hand(
             # silently (no push notification), and the turn DM is the notification.
             message = await dm.send(
                 text,
-                file=discord.File(io.BytesIO(png), filename="hand.png") if png else MISSING,
+                file=alt_text.hand_file(png, view, game.options.hints, lang) if png else MISSING,
                 silent=not notify,
             )
             sent = Post(dm.id, message.id)
