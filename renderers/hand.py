@@ -275,19 +275,23 @@ def _cell(
         paint.rounded(img, box, 12, mix(th.background, th.playable, 0.18), th.playable, 2)
     elif c.plan_no is not None:
         paint.rounded(img, box, 12, mix(th.background, th.plan, 0.14), th.plan, 2)
-    paint.paste_tile(img, (cx - S // 2, y + 10), th, S, c.tile.high, c.tile.low, True, mode)
+    # A planned tile stands a little left of centre so its badge fits beside it, inside the
+    # cell and off the numerals, even as "#10".
+    tx = cx - S // 2 - (6 if c.plan_no is not None else 0)
+    paint.paste_tile(img, (tx, y + 10), th, S, c.tile.high, c.tile.low, True, mode)
     if c.plan_no is not None:
         # Its place in the train plan (the legend under the header says so).
         label = f"#{c.plan_no}"
-        bw = text.width(label, 20, "bold") + 16
-        # Beside the tile, and inside the cell even for "#10" (it may overlap the tile's edge).
-        bx = min(cx + S // 2 + 8, x + CELL_W - 8 - bw)
+        size = 20 if len(label) <= 2 else 18
+        bw = text.width(label, size, "bold") + (16 if len(label) <= 2 else 8)
+        bx = tx + S + 3
         paint.rounded(img, (bx, y + 12, bx + bw, y + 42), 15, th.plan)
-        text.draw(d, (bx + bw // 2, y + 27), label, 20, readable_on(th.plan), "bold", "mm")
+        text.draw(d, (bx + bw // 2, y + 27), label, size, readable_on(th.plan), "bold", "mm")
     ty = y + 10 + 2 * S + 22
     text.draw(d, (cx, ty), str(c.tile), 24, th.text, "bold", "mm")
     for i, line in enumerate(c.targets[:2]):
         more = len(c.targets) > 2 and i == 1
         label = f"{line} +{len(c.targets) - 1}" if more else line
         label = text.fit(label, 22, CELL_W - 12, "bold")
-        text.draw(d, (cx, ty + 30 + i * 28), label, 22, th.playable, "bold", "mm")
+        # In the text colour: green on the green-tinted cell would fall under 4.5:1.
+        text.draw(d, (cx, ty + 30 + i * 28), label, 22, th.text, "bold", "mm")

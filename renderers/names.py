@@ -65,6 +65,12 @@ def _told_apart(name: str, others: Sequence[str], size: int, room: int,
     """``name`` cut so that its telling part shows, or None when no such cut fits."""
     prefix, suffix = _telling(name, others)
     start = _cut_start(name, min(prefix, len(name) - 1))
+    # From the start of the word the difference is in ("…Brave", not "…rave") when that fits.
+    word = start
+    while word > 1 and name[word - 1].isalnum():
+        word -= 1
+    if word < start and _fits(name[:1] + ELLIPSIS + name[word:], size, room, weight):
+        start = word
     # The telling part and everything after it, after a head as long as will fit.
     tail = name[start:]
     if _fits(name[:1] + ELLIPSIS + tail, size, room, weight):

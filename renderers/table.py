@@ -454,7 +454,8 @@ class _Painter:
         slot = s + 4
         chip_w = 60
         marker_w = self.marker_width() + 10 if train.marked else 0
-        avail = x1 - x0 - slot - 10 - marker_w
+        badge_w = 26 if train.open_double is not None and v.result is None else 0
+        avail = x1 - x0 - slot - 10 - marker_w - badge_w
         head, tail = fit_train(widths, gap, avail, chip_w)
         n = len(pairs)
         hidden = n - head - tail
@@ -483,9 +484,11 @@ class _Painter:
             paint.paste_tile(img, (x, ty), th, s, a, b, double, self.mode)
             if open_here:
                 assert train.open_double is not None
-                # The order it must be covered in, on the double itself.
-                paint.badge(img, (x + w + 2, ty + 4), str(train.open_double + 1),
+                # The order it must be covered in, just beside the double's top (clear of
+                # its numerals), in a gap widened for it.
+                paint.badge(img, (x + w + 16, ty + 12), str(train.open_double + 1),
                             th.open_double, 20)  # fmt: skip
+                x += 26
             x += w + gap
         # The end the next tile must match.
         x += 8 if shown else 0
