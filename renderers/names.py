@@ -12,6 +12,7 @@ logical order, ready to embed in a sentence or to draw through :func:`renderers.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 
@@ -101,13 +102,22 @@ def distinct(
     rooms: int | Sequence[int],
     weight: text.Weight = "bold",
 ) -> list[str]:
+    """``names`` (one per seat) cleaned and cut to ``rooms`` px at ``size`` px, no two alike
+    (cached: a game's names and rooms are the same picture after picture)."""
+    widths = (rooms,) * len(names) if isinstance(rooms, int) else tuple(rooms)
+    return list(_distinct(tuple(names), size, widths, weight))
+
+
+@functools.lru_cache(maxsize=1024)
+def _distinct(
+    names: tuple[str, ...], size: int, widths: tuple[int, ...], weight: text.Weight
+) -> tuple[str, ...]:
     """``names`` (one per seat) cleaned and cut to ``rooms`` px at ``size`` px, no two alike.
 
     ``rooms`` is one width for all or one per name. A name that fits is shown whole; cut names
     keep what tells them from the others (see the module's docstring); names equal once
     cleaned, or that still cannot be told apart in the room, end in their seat tag ``@N``.
     """
-    widths = [rooms] * len(names) if isinstance(rooms, int) else list(rooms)
     clean = [text.shape_arabic(text.clean(n)) for n in names]
     shown = [text.shorten(n, size, w, weight) for n, w in zip(names, widths, strict=True)]
     for _ in range(2):  # a second pass settles names a first fix made collide with a third
@@ -116,7 +126,7 @@ def distinct(
             groups.setdefault(s.casefold(), []).append(i)
         clashes = [g for g in groups.values() if len(g) > 1]
         if not clashes:
-            return shown
+            return tuple(shown)
         for group in clashes:
             for i in group:
                 others = [clean[j] for j in group if j != i]
@@ -133,7 +143,7 @@ def distinct(
             j = seen[s.casefold()]
             shown[j] = _tagged(clean[j], j, size, widths[j], weight)
         seen[shown[i].casefold()] = i
-    return shown
+    return tuple(shown)
 
 
 def _tagged(name: str, seat: int, size: int, room: int, weight: text.Weight) -> str:

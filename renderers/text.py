@@ -339,13 +339,16 @@ Anchor = Literal["ls", "ms", "rs", "lm", "mm", "rm"]
 RGB = tuple[int, int, int]
 
 
+Box4 = tuple[int, int, int, int]
+
+
 class Drawn(list[tuple[int, str]]):
-    """What a render drew: (font px, text) pairs, and in :attr:`inks` each text's ink and the
-    ground under it (label, ink, ground), so a test can measure every text's contrast."""
+    """What a render drew: (font px, text) pairs, and in :attr:`inks` each text's ink and
+    where it went (label, ink, ground or box), so a test can measure every text's contrast."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.inks: list[tuple[str, RGB, RGB]] = []
+        self.inks: list[tuple[str, RGB, RGB | Box4]] = []
 
 
 #: What a render drew so far. A context variable, so renders in parallel threads or tasks
@@ -377,34 +380,39 @@ def text_sizes(image: Image.Image) -> tuple[tuple[int, str], ...]:
 
 
 def text_inks(image: Image.Image) -> tuple[tuple[str, RGB, RGB], ...]:
-    """The (text, ink, ground) of everything a renderer wrote on ``image``."""
-    return tuple(image.info.get("text_ink", ()))
+    """The (text, ink, ground) of everything a renderer wrote on ``image``.
+
+    A text drawn with :func:`draw` records its box; its ground is read here, off the finished
+    picture, as the most common colour in that box other than the ink (text covers well under
+    half of its box), so a render pays nothing for it. Numerals baked into tile sprites
+    record their ground (the tile face) directly."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    out: list[tuple[str, RGB, RGB]] = []
+    for label, ink, where in image.info.get("text_ink", ()):
+        if len(where) == 3:
+            out.append((label, ink, where))
+            continue
+        x0, y0, x1, y1 = where
+        box = (max(0, x0), max(0, y0), min(rgb.width, x1), min(rgb.height, y1))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        colours = rgb.crop(box).getcolors(1 << 16) or []
+        grounds = sorted((c for c in colours if c[1] != tuple(ink)), reverse=True)
+        if grounds:
+            ground = grounds[0][1]
+            assert isinstance(ground, tuple)
+            out.append((label, ink, (ground[0], ground[1], ground[2])))
+    return tuple(out)
 
 
-def note(size: int, label: str, ink: RGB | None = None, ground: RGB | None = None) -> None:
+def note(size: int, label: str, ink: RGB | None = None, ground: RGB | Box4 | None = None) -> None:
     """Record text drawn outside :func:`draw` (a numeral baked into a cached tile sprite),
-    with its ink and ground when known."""
+    with its ink and its ground (a colour, or the box it was drawn in) when known."""
     drawn = _DRAWN.get()
     if drawn is not None and label:
         drawn.append((size, label))
         if ink is not None and ground is not None:
             drawn.inks.append((label, ink, ground))
-
-
-def _ground(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> RGB | None:
-    """The colour most of ``box`` has before the text goes on it (nine samples)."""
-    x0, y0, x1, y1 = box
-    w, h = d.im.size
-    seen: dict[RGB, int] = {}
-    for fx in (0.1, 0.5, 0.9):
-        for fy in (0.15, 0.5, 0.85):
-            x = min(w - 1, max(0, round(x0 + (x1 - x0) * fx)))
-            y = min(h - 1, max(0, round(y0 + (y1 - y0) * fy)))
-            px = d.im.getpixel((x, y))
-            if isinstance(px, tuple) and len(px) >= 3:
-                colour = (int(px[0]), int(px[1]), int(px[2]))
-                seen[colour] = seen.get(colour, 0) + 1
-    return max(seen, key=lambda c: seen[c]) if seen else None
 
 
 def draw(
@@ -431,9 +439,10 @@ def draw(
         # Baseline for a visually centred line of the main font.
         asc, desc = main_font(size, weight).getmetrics()
         y += (asc - desc) / 2 - size * 0.12
-    if _DRAWN.get() is not None and isinstance(fill, tuple):
+    if isinstance(fill, tuple):
         ink = (fill[0], fill[1], fill[2])
-        note(size, text, ink, _ground(d, (x, y - size * 0.7, x + total, y)))
+        box = (math.floor(x), math.floor(y - size * 0.75), math.ceil(x + total), math.ceil(y))
+        note(size, text, ink, box)
     else:
         note(size, text)
     for name, part in _runs(text, weight):
