@@ -286,11 +286,13 @@ def tile_mode(mode: str) -> TileMode:
 @functools.lru_cache(maxsize=256)
 def numeral_px(s: int, n: int, mode: TileMode) -> int:
     """The font size of ``n``'s numeral on a tile half of side ``s``: as large as the mode
-    allows while two digits still fit inside the half."""
+    allows while two digits keep clear of the line between the halves (0.86 of the side), or,
+    on the smallest tiles, at 18 px (9 px on a phone) while they still fit the half."""
     want = round(s * (0.6 if mode == "pips" else 0.74))
-    room = s * 0.94
     label = str(n)
-    while want > 8 and text.width(label, want, "bold") > room:
+    while want > 18 and text.width(label, want, "bold") > s * 0.86:
+        want -= 1
+    while want > 8 and text.width(label, want, "bold") > s * 0.94:
         want -= 1
     return want
 
