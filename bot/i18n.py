@@ -408,6 +408,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "turns",
     "roundend",
     "catchup",
+    "alt",
 )
 _merge_feature_texts()
 

@@ -61,6 +61,7 @@ def render_stats_chart(
         img = _paint(name, games, language, th)
     img.info["theme"] = th
     img.info["text_px"] = tuple(drawn)
+    img.info["text_ink"] = tuple(drawn.inks)
     return img
 
 
@@ -93,7 +94,7 @@ def _paint(name: str, games: Sequence[ChartGame], language: str, th: Theme) -> I
     bar = max(6, min(48, round(slot * 0.62)))
     for i, g in enumerate(games):
         cx = round(left + slot * (i + 0.5))
-        colour = th.open_double if g.won else th.last_move
+        colour = th.open_double if g.won else th.bar
         # A game averaging 0 (the best possible) still gets a visible stub and its "0".
         h = max(5, round((bottom - top) * g.average / peak))
         paint.rounded(img, (cx - bar // 2, bottom - h, cx + bar // 2, bottom), 3, colour)

@@ -20,8 +20,8 @@ from PIL import Image, ImageDraw
 from bot.engine import DONE, DRAW, MEXICAN, PASS, Play, SeatView, Tile
 from bot.i18n import tr
 from renderers import paint, text
-from renderers.table import display_name, plural, train_word
-from renderers.theme import INK_LIGHT, RGB, Theme, mix, seat_colour, seat_shape, theme
+from renderers.table import plural, short_names, train_word
+from renderers.theme import RGB, Theme, mix, readable_on, seat_colour, seat_shape, theme
 
 WIDTH = 800
 MARGIN = 16
@@ -72,7 +72,9 @@ def sections(
     for move in view.legal:
         if isinstance(move, Play):
             targets.setdefault(move.tile, []).append(move.train)
-    plan_no = {t: i + 1 for i, t in enumerate(dict.fromkeys(plan)) if t in view.hand}
+    # Once the round is over a plan for it means nothing: no badges, no plan section.
+    planned_tiles = dict.fromkeys(plan) if view.result is None else {}
+    plan_no = {t: i + 1 for i, t in enumerate(planned_tiles) if t in view.hand}
     hand = list(dict.fromkeys(view.hand))
 
     def by_pips(t: Tile) -> tuple[int, int, int]:
@@ -134,8 +136,11 @@ LEGEND_H = 36
 
 
 def _has_plan_badges(view: SeatView, plan: Sequence[Tile]) -> bool:
-    hand = view.hand or ()
-    return any(t in hand for t in plan)
+    """Whether any ``#N`` badge is drawn (a planned tile shown, not folded into "+N"), so the
+    legend that explains them appears only beside them."""
+    return any(
+        c.plan_no not in (None, -1) for _t, cells, _n, _r, _h in _layout(view, plan) for c in cells
+    )
 
 
 def hand_size(view: SeatView, plan: Sequence[Tile] = ()) -> tuple[int, int]:
@@ -152,7 +157,7 @@ def _hint(view: SeatView, lang: str = "en") -> tuple[str, str]:
     if view.current is None:
         return "", ""
     if not view.my_turn:
-        who = text.shorten(display_name(view, view.current, lang), 22, 300, "bold")
+        who = short_names(view, 22, 300, lang)[view.current]
         return tr("pic.hand.is-playing", lang, name=who), tr("pic.hand.biggest", lang)
     status = tr("pic.hand.your-turn", lang)
     opened = view.open_doubles
@@ -182,6 +187,7 @@ def render_hand(view: SeatView, options: HandOptions | None = None) -> Image.Ima
         img = _paint(view, opts)
     img.info["theme"] = theme(opts.theme)
     img.info["text_px"] = tuple(drawn)
+    img.info["text_ink"] = tuple(drawn.inks)
     return img
 
 
@@ -220,7 +226,7 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
               hint_size, th.muted)  # fmt: skip
     if status:
         accent: RGB = th.playable if view.my_turn else th.chip
-        ink = INK_LIGHT if view.my_turn else th.text
+        ink = readable_on(th.playable) if view.my_turn else th.text
         right = x1 - 14
         paint.rounded(img, (right - sw, y0 + 14, right, y0 + 54), 20, accent)
         text.draw(d, (right - sw // 2, y0 + 34), status, 24, ink, "bold", "mm")
@@ -269,18 +275,23 @@ def _cell(
         paint.rounded(img, box, 12, mix(th.background, th.playable, 0.18), th.playable, 2)
     elif c.plan_no is not None:
         paint.rounded(img, box, 12, mix(th.background, th.plan, 0.14), th.plan, 2)
-    paint.paste_tile(img, (cx - S // 2, y + 10), th, S, c.tile.high, c.tile.low, True, mode)
+    # A planned tile stands a little left of centre so its badge fits beside it, inside the
+    # cell and off the numerals, even as "#10".
+    tx = cx - S // 2 - (6 if c.plan_no is not None else 0)
+    paint.paste_tile(img, (tx, y + 10), th, S, c.tile.high, c.tile.low, True, mode)
     if c.plan_no is not None:
         # Its place in the train plan (the legend under the header says so).
         label = f"#{c.plan_no}"
-        bw = text.width(label, 20, "bold") + 16
-        bx = cx + S // 2 + 8
+        size = 20 if len(label) <= 2 else 18
+        bw = text.width(label, size, "bold") + (16 if len(label) <= 2 else 8)
+        bx = tx + S + 3
         paint.rounded(img, (bx, y + 12, bx + bw, y + 42), 15, th.plan)
-        text.draw(d, (bx + bw // 2, y + 27), label, 20, INK_LIGHT, "bold", "mm")
+        text.draw(d, (bx + bw // 2, y + 27), label, size, readable_on(th.plan), "bold", "mm")
     ty = y + 10 + 2 * S + 22
     text.draw(d, (cx, ty), str(c.tile), 24, th.text, "bold", "mm")
     for i, line in enumerate(c.targets[:2]):
         more = len(c.targets) > 2 and i == 1
         label = f"{line} +{len(c.targets) - 1}" if more else line
         label = text.fit(label, 22, CELL_W - 12, "bold")
-        text.draw(d, (cx, ty + 30 + i * 28), label, 22, th.playable, "bold", "mm")
+        # In the text colour: green on the green-tinted cell would fall under 4.5:1.
+        text.draw(d, (cx, ty + 30 + i * 28), label, 22, th.text, "bold", "mm")

@@ -15,15 +15,21 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from renderers import text
-from renderers.theme import PIP_COLOURS, RGB, Theme, mix, readable_on
+from renderers.theme import PIP_FADE, RGB, Theme, mix, number_ink, readable_on
 
 SS = 4  # supersampling factor for sprites
 
 Box = tuple[int, int, int, int]
 
 
+#: Lanczos rings a little inside a filled shape (coverage 250-254 where it should be 255):
+#: snapped to full, so a glyph or pill is one flat colour that the palette keeps exactly.
+_SOLID = [v if v < 250 else 255 for v in range(256)]
+
+
 def _down(img: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return img.resize(size, Image.Resampling.LANCZOS)
+    small = img.resize(size, Image.Resampling.LANCZOS)
+    return small.point(_SOLID) if small.mode == "L" else small
 
 
 @functools.lru_cache(maxsize=512)
@@ -239,36 +245,28 @@ def icon(img: Image.Image, mask: Image.Image, xy: tuple[int, int], fill: RGB) ->
 
 # ---------------------------------------------------------------- dominoes
 
-# Pip positions in a unit square. Up to 9 on a 3x3 grid; 10-12 on 3 columns of 4, as
-# double-12 sets print them.
-_A, _B, _C = 0.24, 0.5, 0.76
-_GRID9 = {
-    "tl": (_A, _A), "tc": (_B, _A), "tr": (_C, _A),
-    "ml": (_A, _B), "mc": (_B, _B), "mr": (_C, _B),
-    "bl": (_A, _C), "bc": (_B, _C), "br": (_C, _C),
-}  # fmt: skip
-_NINE = {
-    0: "",
-    1: "mc",
-    2: "tl br",
-    3: "tl mc br",
-    4: "tl tr bl br",
-    5: "tl tr mc bl br",
-    6: "tl ml bl tr mr br",
-    7: "tl ml bl tr mr br mc",
-    8: "tl ml bl tr mr br tc bc",
-    9: "tl ml bl tr mr br tc bc mc",
-}
-_ROWS4 = (0.2, 0.4, 0.6, 0.8)
+#: The pip rows of a half (unit square): pips sit in a row along the top and one along the
+#: bottom edge, up to six each, so the numeral in the middle is never crossed by one.
+PIP_ROWS = (0.13, 0.87)
+PIP_SPAN = (0.17, 0.83)
+PIP_R = 0.058
 
 
 def pip_layout(n: int) -> tuple[tuple[float, float], ...]:
-    """Classic pip positions for 0-12 in a unit square (x, y)."""
-    if n <= 9:
-        return tuple(_GRID9[k] for k in _NINE[n].split())
-    side = [(x, y) for x in (0.22, 0.78) for y in _ROWS4]
-    middle = {10: (0.4, 0.6), 11: (0.3, 0.5, 0.7), 12: _ROWS4}[n]
-    return tuple(side + [(0.5, y) for y in middle])
+    """Pip centres for 0-12 in a unit square (x, y): ``ceil(n/2)`` along the top edge and the
+    rest along the bottom, each row centred; 13 and above have none (numerals only)."""
+    if not 0 < n <= 12:
+        return ()
+    top = (n + 1) // 2
+    out: list[tuple[float, float]] = []
+    for count, y in ((top, PIP_ROWS[0]), (n - top, PIP_ROWS[1])):
+        if count == 0:
+            continue
+        lo, hi = PIP_SPAN
+        step = (hi - lo) / 5  # six places across; fewer pips keep the same spacing, centred
+        x0 = 0.5 - step * (count - 1) / 2
+        out += [(x0 + i * step, y) for i in range(count)]
+    return tuple(out)
 
 
 #: How tiles show their numbers: ``pips`` (pips with the numeral over them, the default) or
@@ -288,13 +286,42 @@ def tile_mode(mode: str) -> TileMode:
 @functools.lru_cache(maxsize=256)
 def numeral_px(s: int, n: int, mode: TileMode) -> int:
     """The font size of ``n``'s numeral on a tile half of side ``s``: as large as the mode
-    allows while two digits still fit inside the half."""
-    want = round(s * (0.62 if mode == "pips" else 0.74))
-    room = s * 0.94
+    allows while two digits keep clear of the line between the halves (0.86 of the side), or,
+    on the smallest tiles, at 18 px (9 px on a phone) while they still fit the half."""
+    want = round(s * (0.6 if mode == "pips" else 0.74))
     label = str(n)
-    while want > 8 and text.width(label, want, "bold") > room:
+    while want > 18 and text.width(label, want, "bold") > s * 0.86:
+        want -= 1
+    while want > 8 and text.width(label, want, "bold") > s * 0.94:
         want -= 1
     return want
+
+
+def half_layout(
+    s: int, n: int, mode: TileMode
+) -> tuple[tuple[float, float, float, float], tuple[tuple[float, float, float, float], ...]]:
+    """Where a half of side ``s`` px draws ``n``: the numeral's ink box and each pip's box, in
+    px from the half's top-left. The pips' rows lie outside the numeral's box by construction
+    (``tests/renderers/test_colours.py`` checks every number at every tile size)."""
+    size = numeral_px(s, n, mode)
+    f = text.main_font(size, "bold")
+    cx, cy = s / 2, s / 2 + size * 0.04
+    left, top, right, bottom = f.getbbox(str(n), anchor="mm")
+    numeral = (cx + left, cy + top, cx + right, cy + bottom)
+    if mode == "numerals":
+        return numeral, ()
+    r = s * PIP_R
+    pips = tuple((px * s - r, py * s - r, px * s + r, py * s + r) for px, py in pips_at(s, n))
+    return numeral, pips
+
+
+#: Below this half-side (px) pips would be specks a phone cannot show: numerals only.
+MIN_PIP_HALF = 36
+
+
+def pips_at(s: int, n: int) -> tuple[tuple[float, float], ...]:
+    """The pips a half of side ``s`` px draws for ``n`` (none on small tiles)."""
+    return pip_layout(n) if s >= MIN_PIP_HALF else ()
 
 
 def _draw_half(
@@ -302,10 +329,9 @@ def _draw_half(
 ) -> None:
     """The half of side ``s`` (supersampled) at (x, y) showing ``n``.
 
-    ``pips``: the classic pips, faded toward the face, with the numeral in the pip colour on
-    top (ringed in the face colour so a pip never cuts through it): the pattern still reads
-    as a domino, and the numeral tells 8 from 12 at a glance. ``numerals``: the numeral alone,
-    larger and in near-black, the most legible form on a small screen.
+    ``pips``: the numeral in its number's ink on a clear face, and the pips, faded, in a row
+    along the top and bottom edges: the count still reads as a domino, and nothing crosses
+    the numeral. ``numerals``: the numeral alone, larger and in near-black.
     """
     half = round(s / SS)
     size = numeral_px(half, n, mode) * SS
@@ -314,19 +340,13 @@ def _draw_half(
     if mode == "numerals":
         d.text(centre, str(n), font=f, fill=(*theme.tile_ink, 255), anchor="mm")
         return
-    colour = PIP_COLOURS[min(n, len(PIP_COLOURS) - 1)] if n else theme.divider
-    if 0 < n <= 12:
-        faded = (*mix(colour, theme.tile_face, 0.55), 255)
-        r = s * (0.092 if n <= 9 else 0.078)
-        inner = s * 0.06
-        for px, py in pip_layout(n):
-            cx = x + inner + px * (s - 2 * inner)
-            cy = y + inner + py * (s - 2 * inner)
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=faded)
-    d.text(
-        centre, str(n), font=f, fill=(*colour, 255), anchor="mm",
-        stroke_width=round(size * 0.09), stroke_fill=(*theme.tile_face, 255),
-    )  # fmt: skip
+    colour = number_ink(n)
+    faded = (*mix(colour, theme.tile_face, PIP_FADE), 255)
+    r = s * PIP_R
+    for px, py in pips_at(half, n):
+        cx, cy = x + px * s, y + py * s
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=faded)
+    d.text(centre, str(n), font=f, fill=(*colour, 255), anchor="mm")
 
 
 @functools.lru_cache(maxsize=2048)
@@ -379,8 +399,9 @@ def paste_tile(
     """Paste a cached tile sprite, and report its two numerals as drawn text."""
     sprite = tile_sprite(theme, s, a, b, vertical, mode)
     img.alpha_composite(sprite, xy) if img.mode == "RGBA" else img.paste(sprite, xy, sprite)
-    text.note(numeral_px(s, a, mode), str(a))
-    text.note(numeral_px(s, b, mode), str(b))
+    for n in (a, b):
+        ink = theme.tile_ink if mode == "numerals" else number_ink(n)
+        text.note(numeral_px(s, n, mode), str(n), ink, theme.tile_face)
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,7 +1,10 @@
 """A round replayed as an animated GIF: the table picture after each move.
 
 Frames are :func:`renderers.render_table` pictures of spectator views (never a hand), scaled
-down and sharing one palette so colours do not flicker between frames; Pillow's GIF writer
+down and mapped onto their theme's fixed palette (the one every table PNG uses), so every
+frame shows the true colours: a seat's swatch in the GIF is the same colour as in the table
+picture, whatever the frames hold (a palette taken from one frame turned a seat's yellow into
+another seat's orange in the others). Pillow's GIF writer
 stores each frame as its difference from the previous one, so a frame where one tile was laid
 costs a few kilobytes. :func:`render_replay` keeps the file under a byte budget (Discord's
 upload limit) by dropping frames, then shrinking, until it fits.
@@ -15,8 +18,9 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from bot.engine import SeatView
-from renderers.png import palette_for
+from renderers.png import palette_for, theme_palette
 from renderers.table import TableOptions, render_table
+from renderers.theme import Theme, theme
 
 #: Hard bounds, whatever the caller asks: frames per GIF and the frame width.
 MAX_FRAMES = 120
@@ -35,11 +39,21 @@ def _frames(views: Sequence[SeatView], options: TableOptions, width: int) -> lis
     return out
 
 
-def encode_gif(frames: Sequence[Image.Image], *, frame_ms: int = 900, last_ms: int = 4000) -> bytes:
-    """Frames (RGB, same size) as a looping GIF with one shared palette."""
+def encode_gif(
+    frames: Sequence[Image.Image],
+    *,
+    frame_ms: int = 900,
+    last_ms: int = 4000,
+    palette_theme: str | Theme | None = None,
+) -> bytes:
+    """Frames (RGB, same size) as a looping GIF with one shared palette: the theme's fixed
+    palette (``palette_theme``), or, for frames of no theme, the last frame's colours."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    palette = palette_for(frames[-1])
+    if palette_theme is not None:
+        palette = theme_palette(theme(palette_theme))
+    else:
+        palette = palette_for(frames[-1])
     quantized = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     durations = [frame_ms] * (len(quantized) - 1) + [last_ms]
     buf = io.BytesIO()
@@ -83,7 +97,7 @@ def render_replay(
     w = max(200, min(width, MAX_WIDTH))
     while True:
         chosen = pick(views, frames_wanted)
-        data = encode_gif(_frames(chosen, opts, w), frame_ms=frame_ms)
+        data = encode_gif(_frames(chosen, opts, w), frame_ms=frame_ms, palette_theme=opts.theme)
         if progress is not None:
             progress(len(data))
         if len(data) <= max_bytes:

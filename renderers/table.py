@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine import MEXICAN, Catch, Draw, Knock, Pass, Play, SeatView, Tile, TrainView
 from bot.i18n import tr
+from renderers import names as names_mod
 from renderers import paint, text
 from renderers.theme import (
     MEXICAN_COLOUR,
@@ -153,11 +154,25 @@ def fit_train(widths: Sequence[int], gap: int, avail: int, chip: int) -> tuple[i
     return best
 
 
-def _move_sentence(view: SeatView, lang: str = "en") -> str:
+def short_names(
+    view: SeatView, size: int, rooms: int | Sequence[int], language: str = "en",
+    weight: text.Weight = "bold",
+) -> list[str]:  # fmt: skip
+    """Every seat's name cut to ``rooms`` px at ``size`` px, no two alike (see
+    :mod:`renderers.names`): one call per place a name is drawn, so the whole game's names are
+    told apart in that place."""
+    names = [display_name(view, seat, language) for seat in range(view.players)]
+    return names_mod.distinct(names, size, rooms, weight)
+
+
+def move_sentence(view: SeatView, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """The header's last-move line ("Last: Bob played 3-9 on the Mexican Train"), with the
+    names cut to fit the picture, or ``names`` as given (the alt text's whole names)."""
     entry = view.last_move
     if entry is None:
         return ""
-    who = text.shorten(display_name(view, entry.seat, lang), 20, 220)
+    short = list(names) if names is not None else short_names(view, 20, 220, lang, "regular")
+    who = short[entry.seat]
     move = entry.move
     if isinstance(move, Play):
         if move.train == MEXICAN:
@@ -165,7 +180,7 @@ def _move_sentence(view: SeatView, lang: str = "en") -> str:
         elif move.train == entry.seat:
             where = tr("pic.where.own", lang)
         else:
-            owner = text.shorten(display_name(view, move.train, lang), 20, 180)
+            owner = short[move.train]
             where = tr("pic.train-of", lang, name=owner)
         return tr("pic.last.play", lang, name=who, tile=move.tile, where=where)
     if isinstance(move, Draw):
@@ -175,7 +190,7 @@ def _move_sentence(view: SeatView, lang: str = "en") -> str:
     if isinstance(move, Knock):
         return tr("pic.last.knock", lang, name=who)
     if isinstance(move, Catch):
-        caught = text.shorten(display_name(view, move.seat, lang), 20, 180)
+        caught = short[move.seat]
         return tr("pic.last.catch", lang, name=who, caught=caught)
     return tr("pic.last.done", lang, name=who)
 
@@ -263,20 +278,21 @@ class _Painter:
         ty = y0 + 34
         if v.match_over:
             paint.icon(self.img, paint.trophy_mask(30), (x0 + 34, ty), th.open_double)
-            names = [text.shorten(self.name(s), 30, 260, "bold") for s in v.winners]
+            short = short_names(v, 30, 260, self.lang)
+            names = [short[s] for s in v.winners]
             key = "pic.match-over.one" if len(names) == 1 else "pic.match-over.shared"
             msg = self.t(key, name=names[0], names=" & ".join(names))
             self.line((x0 + 58, ty), msg, 30, room - 40, th.text, "bold")
         elif v.result is not None:
             if v.result.went_out is not None:
-                who = text.shorten(self.name(v.result.went_out), 30, room - 250, "bold")
+                who = short_names(v, 30, room - 250, self.lang)[v.result.went_out]
                 msg = self.t("pic.round-over.out", name=who)
             else:
                 msg = self.t("pic.round-over.blocked")
             self.line((x0 + 18, ty), msg, 30, room, th.text, "bold")
         elif v.current is not None:
             self.seat_glyph(v.current, (x0 + 34, ty), 30)
-            who = text.shorten(self.name(v.current), 30, room - 200, "bold")
+            who = short_names(v, 30, room - 200, self.lang)[v.current]
             you = v.seat is not None and v.seat == v.current
             msg = self.t("pic.to-play.you" if you else "pic.to-play", name=who)
             self.line((x0 + 58, ty), msg, 30, room - 40, th.text, "bold")
@@ -294,7 +310,7 @@ class _Painter:
             ]
             lines.append((self.t("pic.open-doubles", list=" → ".join(items)), th.open_double))
         if self.opts.show_last_move and v.last_move is not None:
-            lines.append((_move_sentence(v, self.lang), th.muted))
+            lines.append((move_sentence(v, self.lang), th.muted))
         for i, (sentence, colour) in enumerate(lines[:2]):
             weight: text.Weight = "bold" if colour == th.open_double else "regular"
             self.line((x0 + 18, y0 + 110 + i * 34), sentence, 22, x1 - x0 - 36, colour, weight)
@@ -307,6 +323,7 @@ class _Painter:
         return (MARGIN, y0, WIDTH - MARGIN, y0 + h)
 
     def lane(self, i: int, train: TrainView) -> None:
+        """One train's lane: its label, its tiles, and the end the next tile must match."""
         v, th, img = self.view, self.th, self.img
         box = self.lane_box(i)
         x0, y0, x1, y1 = box
@@ -318,59 +335,92 @@ class _Painter:
             paint.rounded(img, (x0, y0, x0 + 10, y1), 5, accent)
         else:
             paint.rounded(img, box, 12, th.lane, th.lane_edge, 1)
+        shown = tr("pic.mexican", self.lang) if ref == MEXICAN else self.names[ref]
+        self.label(i, ref, shown)
         if self.stacked:
-            self.label(ref, train, (x0 + 14, y0 + 4, x1 - 12, y0 + LABEL_ROW + 4), wide=True)
             self.tiles(train, (x0 + 14, y0 + LABEL_ROW, x1 - 12, y1))
         else:
-            self.label(ref, train, (x0 + 14, y0, x0 + SIDE_LABEL_W, y1), wide=False)
             self.tiles(train, (x0 + SIDE_LABEL_W + 6, y0, x1 - 10, y1))
 
-    def label(self, ref: int, train: TrainView, box: Box, wide: bool) -> None:
-        """Glyph, name, computer badge and marker; the counts beside (wide) or below."""
-        v, th, d = self.view, self.th, self.d
+    def label_box(self, i: int) -> Box:
+        x0, y0, x1, y1 = self.lane_box(i)
+        if self.stacked:
+            return (x0 + 14, y0 + 4, x1 - 12, y0 + LABEL_ROW + 4)
+        return (x0 + 14, y0, x0 + SIDE_LABEL_W, y1)
+
+    def stats_line(self, ref: int, box: Box) -> tuple[str, int, RGB]:
+        """The counts under (or beside) a name, in the largest size from 22 px down that fits
+        (cut only below 18 px)."""
+        stats, colour = self.stats(ref)
+        x0, _y0, x1, _y1 = box
+        room = 300 if self.stacked else x1 - x0 - 8
+        size = _size_to_fit(text.prepare(stats), 22, room)
+        return text.fit(stats, size, room, ltr=True), size, colour
+
+    def name_room(self, i: int, ref: int) -> int:
+        """The width a lane's name may take: what the glyph, the robot badge and (on a label
+        row) the counts leave."""
+        x0, _y0, x1, _y1 = box = self.label_box(i)
+        room = x1 - x0 - 36
+        if ref != MEXICAN and self.is_computer(ref):
+            room -= 28
+        if self.stacked:
+            stats, size, _colour = self.stats_line(ref, box)
+            room -= text.width(stats, size) + 14
+        return room
+
+    def lane_names(self) -> list[str]:
+        """Each seat's name as its lane shows it: cut to its own room, no two alike."""
+        rooms = [0] * self.view.players
+        for i, train in enumerate(self.view.trains):
+            if train.owner != MEXICAN:
+                rooms[train.owner] = self.name_room(i, train.owner)
+        names = [display_name(self.view, s, self.lang) for s in range(self.view.players)]
+        if self.opts.is_computer:
+            # The badge says it already; don't repeat a robot emoji the caller put in the name.
+            names = [n.removeprefix("🤖").strip() or n if self.is_computer(s) else n
+                     for s, n in enumerate(names)]  # fmt: skip
+        return names_mod.distinct(names, 24 if self.stacked else 22, rooms)
+
+    def label(self, i: int, ref: int, shown: str) -> None:
+        """Glyph, name and computer badge; the counts beside (label row) or below."""
+        th, d = self.th, self.d
+        box = self.label_box(i)
         x0, y0, x1, y1 = box
+        wide = self.stacked
         cy = (y0 + y1) // 2
         name_y = cy if wide else cy - 14
         self.seat_glyph(ref, (x0 + 14, name_y), 26)
         nx = x0 + 36
-        right = x1
-        if train.marked:
-            right = self.marker(ref, right, name_y, wide) - 8
-        stats, colour = self.stats(ref)
-        stats_size = 20
+        stats, stats_size, colour = self.stats_line(ref, box)
         if wide:
-            stats = text.fit(stats, stats_size, 300, ltr=True)
-            sw = text.width(stats, stats_size)
-            text.draw(d, (right, name_y), stats, stats_size, colour, anchor="rm")
-            right -= sw + 14
-        title = train_title(v, ref, self.lang)
+            text.draw(d, (x1, name_y), stats, stats_size, colour, anchor="rm")
         if ref != MEXICAN and self.is_computer(ref):
             paint.icon(self.img, paint.robot_mask(22), (nx + 11, name_y - 1), th.muted)
             nx += 28
-            # The badge says it already; don't repeat a robot emoji the caller put in the name.
-            title = title.removeprefix("🤖").strip() or title
         size = 24 if wide else 22
-        name = text.fit(title, size, right - nx, "bold")
+        name = text.fit(shown, size, self.name_room(i, ref), "bold")
         text.draw(d, (nx, name_y), name, size, th.text, "bold")
         if not wide:
-            sx = x0 + 4
-            stats = text.fit(stats, stats_size, x1 - sx - 4, ltr=True)
-            text.draw(d, (sx, cy + 16), stats, stats_size, colour)
+            text.draw(d, (x0 + 4, cy + 16), stats, stats_size, colour)
 
-    def marker(self, ref: int, right: int, cy: int, wide: bool) -> int:
-        """The train's marker (it is open to everyone): a locomotive pill in the owner's colour,
-        with the word when there is room. Returns the pill's left edge."""
+    def marker_width(self) -> int:
+        return 44 + text.width(self.t("pic.marker"), 20, "bold") + 12
+
+    def marker(self, ref: int, x: int, cy: int) -> None:
+        """The train's marker (the train is open to everyone), where a player puts it: at the
+        train's end. A locomotive pill in the owner's colour with the word, ringed so it shows
+        on either theme's lane."""
         colour = self.colour(ref)
         ink = readable_on(colour)
-        label = self.t("pic.marker") if wide else ""
-        lw = text.width(label, 20, "bold") + 10 if label else 0
-        w, h = 48 + lw, 30
-        x = right - w
-        paint.rounded(self.img, (x, cy - h // 2, right, cy + h // 2), h // 2, colour)
-        paint.icon(self.img, paint.shape_mask("loco", 28), (x + 24, cy - 1), ink)
-        if label:
-            text.draw(self.d, (x + 42, cy), label, 20, ink, "bold")
-        return x
+        label = self.t("pic.marker")
+        w, h = self.marker_width(), 32
+        box = (x, cy - h // 2, x + w, cy + h // 2)
+        paint.rounded(self.img, box, h // 2, self.th.glyph_edge)
+        paint.rounded(self.img, (x + 2, cy - h // 2 + 2, x + w - 2, cy + h // 2 - 2),
+                      h // 2 - 2, colour)  # fmt: skip
+        paint.icon(self.img, paint.shape_mask("loco", 26), (x + 22, cy - 1), ink)
+        text.draw(self.d, (x + 40, cy), label, 20, ink, "bold")
 
     def stats(self, seat: int) -> tuple[str, RGB]:
         v, th = self.view, self.th
@@ -403,7 +453,9 @@ class _Painter:
         widths = [s if a == b else 2 * s for a, b in pairs]
         slot = s + 4
         chip_w = 60
-        avail = x1 - x0 - slot - 10
+        marker_w = self.marker_width() + 10 if train.marked else 0
+        badge_w = 26 if train.open_double is not None and v.result is None else 0
+        avail = x1 - x0 - slot - 10 - marker_w - badge_w
         head, tail = fit_train(widths, gap, avail, chip_w)
         n = len(pairs)
         hidden = n - head - tail
@@ -418,28 +470,38 @@ class _Painter:
             double = a == b
             w, h = (s, 2 * s) if double else (2 * s, s)
             ty = cy - h // 2
-            open_here = double and idx == n - 1 and train.open_double is not None
+            # After the round an open double blocks nothing: no frame, no cover order.
+            open_here = (
+                double and idx == n - 1 and train.open_double is not None and v.result is None
+            )
             if open_here:
                 paint.rounded(img, (x - 4, ty - 4, x + w + 4, ty + h + 6), 8, th.open_double)
             if idx == last_play:
-                paint.rounded(img, (x - 4, ty - 4, x + w + 4, ty + h + 6), 8, None, th.last_move, 4)
+                # The theme's text colour, which no seat colour comes near; outside an open
+                # double's amber frame when the last tile is one.
+                paint.rounded(img, (x - 8, ty - 8, x + w + 8, ty + h + 10), 11, None,
+                              th.last_move, 3)  # fmt: skip
             paint.paste_tile(img, (x, ty), th, s, a, b, double, self.mode)
             if open_here:
                 assert train.open_double is not None
-                # The order it must be covered in, on the double itself.
-                paint.badge(img, (x + w + 2, ty + 4), str(train.open_double + 1),
+                # The order it must be covered in, just beside the double's top (clear of
+                # its numerals), in a gap widened for it.
+                paint.badge(img, (x + w + 16, ty + 12), str(train.open_double + 1),
                             th.open_double, 20)  # fmt: skip
+                x += 26
             x += w + gap
         # The end the next tile must match.
         x += 8 if shown else 0
         sy = cy - slot // 2
-        open_end = train.open_double is not None
+        open_end = train.open_double is not None and v.result is None
         edge = th.open_double if open_end else th.rail
         ink = th.open_double if open_end else th.text
         paint.rounded(img, (x, sy, x + slot, sy + slot), 8, None, edge, 3)
         label = str(train.end)
         size = min(paint.numeral_px(s, train.end, "numerals"), 28)
         text.draw(self.d, (x + slot // 2, cy), label, size, ink, "bold", "mm")
+        if train.marked:
+            self.marker(train.owner, x + slot + 10, cy)
 
     def elision(self, x: int, cy: int, w: int, hidden: int) -> None:
         h = 34
@@ -466,9 +528,15 @@ class _Painter:
         text.draw(d, (MARGIN + 18, top + 30), self.t("pic.final"), 26, th.text, "bold")
         order = sorted(range(v.players), key=lambda s: (s not in v.winners, v.totals[s], s))
         col_w = (WIDTH - 2 * MARGIN - 24) // 2
-        rows = math.ceil(v.players / 2)
+        widths = {s: text.width(plural("pic.points", v.totals[s], self.lang), 22, "bold")
+                  for s in order}  # fmt: skip
+        rooms = [col_w - 80 - widths[s] - 12 for s in range(v.players)]
+        names = names_mod.distinct(
+            [display_name(v, s, self.lang) for s in range(v.players)], 22, rooms
+        )
         for k, seat in enumerate(order):
-            col, row = divmod(k, rows)
+            # Read across, like a list: 1 2 / 3 4 / 5.
+            row, col = divmod(k, 2)
             x = MARGIN + 12 + col * col_w
             y = top + 78 + row * 34
             rank = 1 + sum(1 for t in v.totals if t < v.totals[seat])
@@ -478,12 +546,12 @@ class _Painter:
                 text.draw(d, (x + 16, y), str(rank), 22, th.muted, "bold", "mm")
             self.seat_glyph(seat, (x + 48, y), 24)
             pts = plural("pic.points", v.totals[seat], self.lang)
-            pw = text.width(pts, 22, "bold")
-            name = text.fit(self.name(seat), 22, col_w - 80 - pw - 12, "bold")
+            name = text.fit(names[seat], 22, rooms[seat], "bold")
             text.draw(d, (x + 66, y), name, 22, th.text, "bold")
             text.draw(d, (x + col_w - 16, y), pts, 22, th.text, "bold", "rm")
 
     def paint(self) -> Image.Image:
+        self.names = self.lane_names()
         self.header()
         for i, train in enumerate(self.view.trains):
             self.lane(i, train)
@@ -504,4 +572,5 @@ def render_table(view: SeatView, options: TableOptions | None = None) -> Image.I
         img = _Painter(view, opts).paint()
     img.info["theme"] = theme(opts.theme)
     img.info["text_px"] = tuple(drawn)
+    img.info["text_ink"] = tuple(drawn.inks)
     return img

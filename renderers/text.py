@@ -336,21 +336,36 @@ def shorten(text: str, size: int, max_width: int, weight: Weight = "regular") ->
 
 Anchor = Literal["ls", "ms", "rs", "lm", "mm", "rm"]
 
-#: What a render drew so far: (font px, the text) pairs. A context variable, so renders in
-#: parallel threads or tasks each keep their own list.
-_DRAWN: contextvars.ContextVar[list[tuple[int, str]] | None] = contextvars.ContextVar(
-    "drawn_text", default=None
-)
+RGB = tuple[int, int, int]
+
+
+Box4 = tuple[int, int, int, int]
+
+
+class Drawn(list[tuple[int, str]]):
+    """What a render drew: (font px, text) pairs, and in :attr:`inks` each text's ink and
+    where it went (label, ink, ground or box), so a test can measure every text's contrast."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inks: list[tuple[str, RGB, RGB | Box4]] = []
+
+
+#: What a render drew so far. A context variable, so renders in parallel threads or tasks
+#: each keep their own record.
+_DRAWN: contextvars.ContextVar[Drawn | None] = contextvars.ContextVar("drawn_text", default=None)
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[list[tuple[int, str]]]:
-    """Collect the (font px, text) of everything drawn inside the block.
+def recording() -> Iterator[Drawn]:
+    """Collect the (font px, text) of everything drawn inside the block, and its ink on its
+    ground.
 
-    The renderers attach the result to the image (``image.info["text_px"]``) so a test can
-    check every piece of text is readable once the picture is scaled to a phone's width.
+    The renderers attach the result to the image (``image.info["text_px"]`` and
+    ``image.info["text_ink"]``) so a test can check every piece of text is readable once the
+    picture is scaled to a phone's width, and has enough contrast on what it is drawn on.
     """
-    drawn: list[tuple[int, str]] = []
+    drawn = Drawn()
     token = _DRAWN.set(drawn)
     try:
         yield drawn
@@ -364,11 +379,40 @@ def text_sizes(image: Image.Image) -> tuple[tuple[int, str], ...]:
     return tuple((int(px), str(label)) for px, label in drawn)
 
 
-def note(size: int, label: str) -> None:
-    """Record text drawn outside :func:`draw` (a numeral baked into a cached tile sprite)."""
+def text_inks(image: Image.Image) -> tuple[tuple[str, RGB, RGB], ...]:
+    """The (text, ink, ground) of everything a renderer wrote on ``image``.
+
+    A text drawn with :func:`draw` records its box; its ground is read here, off the finished
+    picture, as the most common colour in that box other than the ink (text covers well under
+    half of its box), so a render pays nothing for it. Numerals baked into tile sprites
+    record their ground (the tile face) directly."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    out: list[tuple[str, RGB, RGB]] = []
+    for label, ink, where in image.info.get("text_ink", ()):
+        if len(where) == 3:
+            out.append((label, ink, where))
+            continue
+        x0, y0, x1, y1 = where
+        box = (max(0, x0), max(0, y0), min(rgb.width, x1), min(rgb.height, y1))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        colours = rgb.crop(box).getcolors(1 << 16) or []
+        grounds = sorted((c for c in colours if c[1] != tuple(ink)), reverse=True)
+        if grounds:
+            ground = grounds[0][1]
+            assert isinstance(ground, tuple)
+            out.append((label, ink, (ground[0], ground[1], ground[2])))
+    return tuple(out)
+
+
+def note(size: int, label: str, ink: RGB | None = None, ground: RGB | Box4 | None = None) -> None:
+    """Record text drawn outside :func:`draw` (a numeral baked into a cached tile sprite),
+    with its ink and its ground (a colour, or the box it was drawn in) when known."""
     drawn = _DRAWN.get()
     if drawn is not None and label:
         drawn.append((size, label))
+        if ink is not None and ground is not None:
+            drawn.inks.append((label, ink, ground))
 
 
 def draw(
@@ -386,7 +430,6 @@ def draw(
     mixed-script names sit on one line. Returns the drawn width.
     """
     x, y = xy
-    note(size, text)
     total = width(text, size, weight)
     if anchor[0] == "m":
         x -= total / 2
@@ -396,6 +439,12 @@ def draw(
         # Baseline for a visually centred line of the main font.
         asc, desc = main_font(size, weight).getmetrics()
         y += (asc - desc) / 2 - size * 0.12
+    if isinstance(fill, tuple):
+        ink = (fill[0], fill[1], fill[2])
+        box = (math.floor(x), math.floor(y - size * 0.75), math.ceil(x + total), math.ceil(y))
+        note(size, text, ink, box)
+    else:
+        note(size, text)
     for name, part in _runs(text, weight):
         f = font(name, size)
         # The same labels land at the same sub-pixel offsets on every picture (tile numbers,

@@ -1,8 +1,18 @@
-"""Colours for Discord's dark and light themes, and the seat identities.
+"""Colours for Discord's dark and light themes, the seat identities and the numbers' inks.
 
-Each seat gets a colour *and* a shape (colour-blind safe: the shape alone tells seats apart);
-the colours start from the Okabe-Ito palette. Pip colours follow the habit of double-12 sets
-(every number its own colour), tuned to stand out on an ivory face; the layouts differ anyway.
+Each seat gets a colour *and* a shape, so the shape alone tells seats apart; the ten colours
+were searched for (``docs/pictures.md``, "Colours") so that any two stay apart by a CIEDE2000
+distance of 20 or more in normal vision and 10 or more under simulated deuteranopia,
+protanopia and tritanopia (Machado 2009), that none comes near the last-move ring (the
+theme's text colour) or the amber of open doubles, and that each keeps a 2:1 contrast on
+both themes' lanes (a dark ring around every glyph and pill does the rest).
+``tests/renderers/test_colours.py`` measures all of it with ``colour-science``.
+
+Numbers are read from their numerals; hue is a second cue. Six inks, each dark enough for
+4.5:1 on the ivory face and as far apart as seats are, are shared so that two numbers of one
+ink are never neighbours nor easily mistaken for each other (1 and 7, 6 and 9, 3 and 8 never
+share); the blank's ``0`` is grey. Every text colour of a theme keeps 4.5:1 (WCAG AA) on the
+ground it is drawn on, which the renderers report and the tests check.
 """
 
 from __future__ import annotations
@@ -36,12 +46,15 @@ class Theme:
     chip: RGB
     #: The outline around seat glyphs, so yellow reads on white and blue on grey.
     glyph_edge: RGB
-    #: Open doubles, the last move, playable tiles, your train plan.
+    #: Open doubles, playable tiles, your train plan, a last tile; all readable as text.
     open_double: RGB
+    #: The ring around the last tile played: the theme's text colour, which no seat is near.
     last_move: RGB
     playable: RGB
     plan: RGB
     danger: RGB
+    #: The bars of the statistics chart (a game not won).
+    bar: RGB
 
 
 DARK = Theme(
@@ -60,10 +73,11 @@ DARK = Theme(
     chip=hex_rgb("#404249"),
     glyph_edge=hex_rgb("#111214"),
     open_double=hex_rgb("#F0B232"),
-    last_move=hex_rgb("#00A8FC"),
-    playable=hex_rgb("#23A55A"),
+    last_move=hex_rgb("#F2F3F5"),
+    playable=hex_rgb("#2DC770"),
     plan=hex_rgb("#C77DFF"),
-    danger=hex_rgb("#F23F43"),
+    danger=hex_rgb("#FF6B6B"),
+    bar=hex_rgb("#00A8FC"),
 )
 
 LIGHT = Theme(
@@ -81,11 +95,12 @@ LIGHT = Theme(
     divider=hex_rgb("#A8A294"),
     chip=hex_rgb("#E3E5E8"),
     glyph_edge=hex_rgb("#4E5058"),
-    open_double=hex_rgb("#D97706"),
-    last_move=hex_rgb("#006CE7"),
-    playable=hex_rgb("#1A8D4A"),
+    open_double=hex_rgb("#A85A00"),
+    last_move=hex_rgb("#060607"),
+    playable=hex_rgb("#147A3E"),
     plan=hex_rgb("#8A2BE2"),
-    danger=hex_rgb("#DA373C"),
+    danger=hex_rgb("#C42B30"),
+    bar=hex_rgb("#006CE7"),
 )
 
 THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
@@ -102,20 +117,21 @@ def theme(name_or_theme: str | Theme) -> Theme:
         ) from None
 
 
-#: Seat identities: colour + shape, up to 10 seats (RULES.md allows 2-10 players).
+#: Seat identities: colour + shape, up to 10 seats (RULES.md allows 2-10 players). The first
+#: four (the common 2-4 player games) are the most saturated.
 SEAT_COLOURS: tuple[RGB, ...] = tuple(
     hex_rgb(c)
     for c in (
-        "#E69F00",  # orange
-        "#56B4E9",  # sky blue
-        "#009E73",  # bluish green
-        "#F0E442",  # yellow
-        "#0072B2",  # blue
-        "#D55E00",  # vermilion
-        "#CC79A7",  # reddish purple
-        "#A6761D",  # ochre brown
-        "#B0B7C0",  # silver
-        "#7FC97F",  # light green
+        "#E00040",  # crimson
+        "#3040F0",  # royal blue
+        "#00C0B0",  # turquoise
+        "#606000",  # olive
+        "#E090F0",  # orchid
+        "#6090B0",  # steel blue
+        "#B00090",  # magenta
+        "#A0B070",  # sage
+        "#008050",  # green
+        "#908080",  # taupe
     )
 )
 SEAT_SHAPES: tuple[str, ...] = (
@@ -142,31 +158,37 @@ def seat_shape(seat: int) -> str:
     return SEAT_SHAPES[seat % len(SEAT_SHAPES)]
 
 
-#: Pip colours by number, 1-18 (13+ are drawn as numerals in these colours).
-PIP_COLOURS: tuple[RGB, ...] = tuple(
+#: The six inks numbers are told apart by, after their numerals (see the module's docstring).
+NUMBER_INKS: tuple[RGB, ...] = tuple(
     hex_rgb(c)
     for c in (
-        "#000000",  # 0: blank, unused
-        "#1C7ED6",
-        "#2F9E44",
-        "#E03131",
-        "#8B4513",
-        "#1B3F8B",
-        "#D9480F",
-        "#9C36B5",
-        "#0B7A5B",
-        "#3B5BDB",
-        "#C2255C",
-        "#5C7A0D",
-        "#2B2D31",
-        "#1864AB",
-        "#A61E4D",
-        "#2B8A3E",
-        "#862E9C",
-        "#C92A2A",
-        "#212529",
+        "#D81070",  # raspberry
+        "#184088",  # navy
+        "#288030",  # green
+        "#9820E0",  # violet
+        "#782800",  # brown
+        "#111111",  # black
     )
 )
+#: The blank's grey ``0``.
+BLANK_INK: RGB = hex_rgb("#666666")
+#: Which ink each number 1-18 takes (index into :data:`NUMBER_INKS`): numbers sharing an ink
+#: are never neighbours, and never a pair read for each other (1/7, 3/8, 6/9, 5/6, 1/4).
+_INK_OF = (0, 1, 2, 3, 4, 5, 4, 5, 0, 1, 2, 3, 2, 5, 4, 3, 0, 1)
+
+
+def number_ink(n: int) -> RGB:
+    """The colour of ``n``'s numeral (and pips) on a tile face; 0 is the grey blank."""
+    if n <= 0:
+        return BLANK_INK
+    return NUMBER_INKS[_INK_OF[(n - 1) % len(_INK_OF)]]
+
+
+#: How far a pip's ink fades toward the tile face: pips are the second cue, the numeral first.
+PIP_FADE = 0.45
+
+#: Pip colours by number, 0-18 (kept by name for callers; ``number_ink`` is the rule).
+PIP_COLOURS: tuple[RGB, ...] = tuple(number_ink(n) for n in range(19))
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -178,15 +200,35 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
-def readable_on(colour: RGB) -> RGB:
-    """Black or white, whichever reads on ``colour``."""
-    r, g, b = colour
-    return (16, 16, 18) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
-
-
 #: Inks the renderers put on coloured pills and badges (see :func:`readable_on`).
 INK_DARK: RGB = (16, 16, 18)
 INK_LIGHT: RGB = (255, 255, 255)
+
+
+def luminance(colour: RGB) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+
+    def lin(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = colour
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio (1-21) of two colours: what the renderers aim by when they
+    pick an ink; the tests measure the pictures independently of it."""
+    la, lb = sorted((luminance(a), luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def readable_on(colour: RGB) -> RGB:
+    """The dark or the light ink, whichever contrasts more with ``colour`` (at least 4.5:1
+    for any colour: the worst case, mid-grey, still gives 4.6:1 with one of them)."""
+    return INK_DARK if contrast(INK_DARK, colour) >= contrast(INK_LIGHT, colour) else INK_LIGHT
+
+
 #: The light disc behind the Mexican Train's black engine.
 MEXICAN_DISC: RGB = (236, 236, 236)
 
@@ -209,26 +251,27 @@ def palette(th: Theme) -> tuple[RGB, ...]:
     flat: list[RGB] = [
         th.background, th.lane, th.lane_edge, th.text, th.muted, th.rail, th.tile_face,
         th.tile_edge, th.tile_shadow, th.tile_ink, th.divider, th.chip, th.glyph_edge,
-        th.open_double, th.last_move, th.playable, th.plan, th.danger,
+        th.open_double, th.last_move, th.playable, th.plan, th.danger, th.bar, BLANK_INK,
         INK_DARK, INK_LIGHT, MEXICAN_COLOUR, MEXICAN_DISC, (24, 24, 24),
         mix(th.background, th.playable, 0.18), mix(th.background, th.plan, 0.14),
-        *SEAT_COLOURS, *PIP_COLOURS[1:],
+        *SEAT_COLOURS, *NUMBER_INKS,
     ]  # fmt: skip
-    faded = [mix(c, th.tile_face, 0.55) for c in PIP_COLOURS[1:]]
+    faded = [mix(c, th.tile_face, PIP_FADE) for c in (*NUMBER_INKS, BLANK_INK)]
     ramps: list[RGB] = []
     for ground in (th.lane, th.background):
         ramps += _ramp(ground, th.text, 6) + _ramp(ground, th.muted, 4)
     ramps += _ramp(th.tile_face, th.tile_ink, 6) + _ramp(th.tile_face, th.tile_edge, 3)
     ramps += _ramp(th.tile_face, th.divider, 2) + _ramp(th.lane, th.tile_edge, 2)
     ramps += _ramp(th.tile_shadow, th.lane, 2) + _ramp(th.tile_edge, th.tile_shadow, 1)
-    for c in PIP_COLOURS[1:]:
+    for c in (*NUMBER_INKS, BLANK_INK):
         ramps += _ramp(th.tile_face, c, 3)
     for c in SEAT_COLOURS:
         ramps += _ramp(th.glyph_edge, c, 2) + _ramp(th.lane, c, 1)
         ramps += _ramp(c, readable_on(c), 2)
     for accent in (th.open_double, th.last_move, th.playable, th.plan, th.danger):
         ramps += _ramp(th.lane, accent, 2) + _ramp(th.background, accent, 1)
-    ramps += _ramp(th.open_double, (24, 24, 24), 3) + _ramp(th.playable, INK_LIGHT, 3)
+    ramps += _ramp(th.open_double, readable_on(th.open_double), 3)
+    ramps += _ramp(th.playable, readable_on(th.playable), 3)
     ramps += _ramp(th.chip, th.text, 3) + _ramp(th.lane, th.rail, 2)
     for c in faded:
         ramps += _ramp(th.tile_face, c, 1)

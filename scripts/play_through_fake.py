@@ -12,7 +12,10 @@ database. Output in ``--out DIR``:
 
 It also prints ONE JSON line that counts what the channel and the DMs got (the proof for
 issue 17): channel posts against human turns and round ends, new DMs per player against
-that player's turns, hand-message edits, and live buttons left on any post but the latest.
+that player's turns, hand-message edits, and live buttons left on any post but the latest;
+and (issue 25) every file the bot uploaded, posted or edited in, against those that carry a
+description (alt text), and the longest description. The transcript quotes each picture's
+description under it.
 
     python scripts/play_through_fake.py --out /tmp/mt-game --players 2 --computers 2 \\
         --preset standard
@@ -86,6 +89,7 @@ class Transcript:
                 name = f"{self.images:03d}-{kind}.png"
                 (self.out / name).write_bytes(file.data)
                 parts.append(f"![{name}]({name})")
+                parts.append(f"*alt:* {file.description or '(none)'}")
         labels = [str(b.get("label")) for b in message.buttons]
         if labels:
             parts.append("buttons: " + " · ".join(f"[{label}]" for label in labels))
@@ -207,7 +211,12 @@ def counts(
             "turn_dms": sum(1 for m in mine if not m.images()),
             "hand_edits": sum(m.edits for m in mine),
         }
+    uploads = [f for r in fake.requests for f in r.files]
     return {
+        "files_uploaded": len(uploads),
+        "files_with_description": sum(1 for f in uploads if f.description),
+        "files_without_description": sum(1 for f in uploads if not f.description),
+        "longest_description": max((len(f.description or "") for f in uploads), default=0),
         "rounds": rounds,
         "humans": len(users),
         "channel_posts": len(posts),

@@ -9,7 +9,6 @@ game number, so a finished game can still be read after the channel moved on.
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any
 
@@ -24,6 +23,7 @@ from bot.service import history as story
 from bot.store import GameStatus
 from bot.store import stats as extras_sql
 from bot.ui import components
+from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, reply
@@ -195,7 +195,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             await reply(
                 interaction,
                 tr("export.done", locale, game=found.id),
-                file=discord.File(io.BytesIO(body), filename=f"mexican-train-{found.id}.json"),
+                file=picture_file(
+                    body, f"mexican-train-{found.id}.json", tr("alt.export", locale, game=found.id)
+                ),
             )
 
     @app_commands.command(name="replay", description="A round replayed as an animated picture")
@@ -245,8 +247,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     frames=frames,
                 )
             ).set_image(url="attachment://replay.gif")
-            await reply(interaction, "", embed=embed,
-                        file=discord.File(io.BytesIO(gif), filename="replay.gif"))  # fmt: skip
+            said = describe_replay(views, found.id, frames, found.players, locale)
+            await reply(interaction, "", embed=embed, file=picture_file(gif, "replay.gif", said))
 
     return [history, export, replay]
 

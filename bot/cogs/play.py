@@ -12,8 +12,6 @@ or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot
 
 from __future__ import annotations
 
-import io
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -23,6 +21,7 @@ from bot.i18n import tr
 from bot.service import ServiceError, errors
 from bot.store import GameStatus
 from bot.ui import announcer, components, messages, roundend
+from bot.ui.alt_text import hand_file, table_file
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -207,7 +206,7 @@ class Play_(commands.Cog, name="Play"):
             files = []
             if png:
                 embed.set_image(url="attachment://table.png")
-                files.append(discord.File(io.BytesIO(png), "table.png"))
+                files.append(table_file(png, view, game.players, locale))
             else:  # no picture could be made: the table as text
                 embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
             await interaction.followup.send(embed=embed, files=files, ephemeral=True)
@@ -333,7 +332,7 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     png = await bot.pictures.hand(view, game.options.hints, locale, tiles)
     await interaction.followup.send(
         messages.hand_text(view, game, locale)[:1990],
-        file=discord.File(io.BytesIO(png), filename="hand.png") if png else discord.utils.MISSING,
+        file=hand_file(png, view, game.options.hints, locale) if png else discord.utils.MISSING,
         ephemeral=True,
     )
 

@@ -8,7 +8,6 @@ finished before statistics existed get theirs once, in the background, at start-
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any
 
@@ -19,6 +18,7 @@ from discord.ext import commands
 from bot.drawing import RenderFailed, draw_chart
 from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
+from bot.ui.alt_text import describe_chart, picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
 from renderers.chart import ChartGame
@@ -108,7 +108,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             await reply(
                 interaction,
                 text,
-                file=discord.File(io.BytesIO(png), filename="stats.png")
+                file=picture_file(png, "stats.png", describe_chart(who.display_name, games, locale))
                 if png
                 else discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),

@@ -29,7 +29,6 @@ not post in the channel); it never raises for a Discord failure after the move w
 from __future__ import annotations
 
 import dataclasses
-import io
 import logging
 from collections.abc import Sequence
 
@@ -40,7 +39,7 @@ from bot.service import GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.store import GameStatus
-from bot.ui import components, messages
+from bot.ui import alt_text, components, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -377,7 +376,7 @@ async def table_picture(
         embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
         return []
     embed.set_image(url="attachment://table.png")
-    return [discord.File(io.BytesIO(png), filename="table.png")]
+    return [alt_text.table_file(png, view, game.players, locale)]
 
 
 def game_embed(
@@ -480,7 +479,7 @@ async def turn_news(
     looking at the table already)."""
     view = await bot.service.seat_view(game.id, user_id)
     png = await bot.pictures.hand(view, game.options.hints, lang, tiles)
-    files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+    files = [alt_text.hand_file(png, view, game.options.hints, lang)] if png else []
     hand = messages.hand_text(view, game, lang)
     if hand_only:
         return hand[:2000], files

@@ -884,6 +884,8 @@ class FakeDiscord:
                     if entry.get("filename"):
                         file.filename = entry["filename"]
                     if entry.get("description"):
+                        if len(entry["description"]) > 1024:  # Discord's limit
+                            raise ApiError(400, 50035, "Invalid Form Body: description too long")
                         file.description = entry["description"]
                     kept.append(self.new_attachment(file))
                 else:
@@ -1322,6 +1324,13 @@ async def _read_body(request: web.Request) -> tuple[Any, list[FakeFile]]:
                 index = int(name[len("files[") : -1])
                 filename = part.filename or f"file{index}"
                 files[index] = FakeFile(filename, bytes(raw))
+        # Each file's description (alt text) as the payload names it, so the request log
+        # keeps it even for an upload that fails.
+        described = payload.get("attachments") if isinstance(payload, dict) else None
+        for entry in described or []:
+            file = files.get(int(entry.get("id", -1)))
+            if file is not None and entry.get("description") is not None:
+                file.description = str(entry["description"])
         return payload, [files[i] for i in sorted(files)]
     raw_text = await request.text()
     return (json.loads(raw_text) if raw_text else None), []

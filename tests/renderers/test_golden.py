@@ -22,6 +22,7 @@ LONG = [
     "中文名字很长很长很长很长很长很长很长很长",
     "محمد عبد الله الطويل جدا جدا",
 ]
+COLOURS = ("Red", "Blue", "Green", "Gold", "Grey", "Pink", "Teal", "Rust", "Jade", "Plum")
 
 CASES = {
     "table_2p_light": lambda: render_table(
@@ -68,6 +69,21 @@ CASES = {
     "round_end_match_over_8p_numerals_light": lambda: render_round_end(
         spectator(match_over(8, 3)), RoundEndOptions(theme="light", tiles="numerals")
     ),
+    "table_10p_dark_markers_shared_names": lambda: render_table(
+        built(
+            10,
+            {MEXICAN: 9, **{s: 3 for s in range(10)}},
+            open_doubles=(4, 7),
+            marked=(0, 3, 5, 8, 9),
+            current=4,
+            names=[f"Gus_The_Magnificent_{w}" for w in COLOURS],
+        ),
+        TableOptions(is_computer=[s % 3 == 1 for s in range(10)]),
+    ),
+    "table_3p_match_over_light": lambda: render_table(
+        spectator(match_over(players=3, seed=5)), TableOptions(theme="light")
+    ),
+    "hand_plan_ten": lambda: _hand_plan_ten(),
     "hand_playable_plan": lambda: _hand(),
     "hand_playable_plan_numerals_fr": lambda: _hand(language="fr", tiles="numerals"),
     "hand_light_waiting": lambda: render_hand(
@@ -87,6 +103,14 @@ def _hand(language: str = "en", tiles: str = "pips"):  # type: ignore[no-untyped
     v = view_for(m, m.round.current)
     plan = v.hand[:3] if v.hand else ()
     return render_hand(v, HandOptions(plan=plan, language=language, tiles=tiles))
+
+
+def _hand_plan_ten():  # type: ignore[no-untyped-def]
+    """A long plan: its "#10" and "#11" badges must stay inside their cells."""
+    m = playout(2, 1, 0)
+    v = view_for(m, 1)
+    assert v.hand is not None and len(v.hand) >= 11
+    return render_hand(v, HandOptions(plan=v.hand[:11]))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -38,7 +38,7 @@ def test_replay_fits_its_budget_by_dropping_frames_then_shrinking() -> None:
     roomy = render_replay(views, max_frames=8, width=400)
     gif = Image.open(io.BytesIO(roomy))
     assert gif.n_frames == 8 and gif.size[0] == 400
-    budget = len(roomy) * 3 // 4
+    budget = len(roomy) * 4 // 5
     tight = render_replay(views, TableOptions(language="fr"), max_frames=16, width=400,
                           max_bytes=budget)  # fmt: skip
     assert len(tight) <= budget

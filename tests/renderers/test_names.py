@@ -1,0 +1,62 @@
+"""Names cut to fit never make two players of one game look the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import view_for
+from renderers import TableOptions, render_table, text_sizes
+from renderers import text as rtext
+from renderers.names import distinct
+from tests.renderers.positions import playout
+from tests.renderers.test_golden import COLOURS
+
+GAMES = {
+    "shared prefix": ["Hana_The_Great", "Hana_The_Brave", "Hana_The_Bold", "Gus"],
+    "shared suffix": ["Alpha_Player_One", "Bravo_Player_One", "Alpha_Player_Two"],
+    "32 characters": ["Player_Number_One_Is_The_Best_XX", "Player_Number_One_Is_The_Best_YY"],
+    "middle differs": ["SuperLongPrefix_middle_A_suffixxx", "SuperLongPrefix_middle_B_suffixxx"],
+    "emoji": ["🚂🚂🚂🚂🚂🚂🚂🚂🚂🚂🚂🚂Ann", "🚂🚂🚂🚂🚂🚂🚂🚂🚂🚂🚂🚂Bea"],
+    "cjk": ["中文名字很长很长很长很长很长很长很长很长" + c for c in "甲乙"],
+    "same once cleaned": ["Bob", "Bob\u200b", "bob"],
+    "wide letters": ["W" * 32, "W" * 31 + "V"],
+    "arabic": ["محمد عبد الله الطويل جدا جدا أ", "محمد عبد الله الطويل جدا جدا ب"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(("size", "room"), [(22, 130), (24, 200), (20, 90)])
+def test_cut_names_stay_distinct_and_fit(game: str, size: int, room: int) -> None:
+    names = GAMES[game]
+    shown = distinct(names, size, room)
+    assert len({s.casefold() for s in shown}) == len(names), shown
+    for s in shown:
+        assert rtext.width(rtext.visual_order(s), size, "bold") <= room, s
+
+
+def test_the_telling_part_is_kept() -> None:
+    great, brave, bold, gus = distinct(GAMES["shared prefix"], 22, 150)
+    assert great.startswith("Ha") and great.endswith("Great") and "…" in great
+    assert brave.endswith("Brave") and bold.endswith("Bold") and gus == "Gus"
+    xx, yy = distinct(GAMES["32 characters"], 22, 150)
+    assert xx.endswith("XX") and yy.endswith("YY")
+    # Names that fit are left alone, and a cut that is already distinct stays a plain cut.
+    assert distinct(["Ann", "Bea"], 22, 200) == ["Ann", "Bea"]
+    assert distinct(["Alpha_Player_One", "Bravo_Player_One"], 22, 110) == [
+        rtext.shorten("Alpha_Player_One", 22, 110, "bold"),
+        rtext.shorten("Bravo_Player_One", 22, 110, "bold"),
+    ]
+
+
+def test_same_names_get_their_seat() -> None:
+    assert distinct(["Bob", "Bob\u200b", "Ann"], 22, 200) == ["Bob @1", "Bob @2", "Ann"]
+
+
+def test_the_table_never_shows_two_names_alike() -> None:
+    """Every name drawn in a lane is unique, with ten players sharing a long prefix."""
+    names = [f"Gus_The_Magnificent_{w}" for w in COLOURS]
+    view = view_for(playout(10, 1, 20, preset="double-15", names=names), None)
+    drawn = {label for _px, label in text_sizes(render_table(view, TableOptions()))}
+    lanes = [label for label in drawn if label.startswith("Gus")]
+    ends = [next(label for label in lanes if label.endswith(n[-3:])) for n in names]
+    assert len(set(ends)) == 10
