@@ -85,4 +85,5 @@ async def test_every_file_of_a_match_carries_its_description(
             assert file.description is not None and file.description.startswith("Image de ta")
     for message in games.messages():
         for file in message.files:
-            assert file.description is not None and file.description.startswith("Picture of")
+            start = "Round " if file.filename == "round.png" else "Picture of"
+            assert file.description is not None and file.description.startswith(start)
