@@ -39,6 +39,7 @@ from .models import (
     JSON,
     LOADING,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     SUPPRESS_EMBEDS,
     VIEW_CHANNEL,
     FakeAttachment,
@@ -51,6 +52,8 @@ from .models import (
     Snowflakes,
     iso_now,
 )
+from .pings import Ping, notified
+from .ratelimit import GLOBAL_PER_SECOND, RateLimiter, Storm, Violation
 
 log = logging.getLogger(__name__)
 
@@ -263,8 +266,16 @@ class FakeDiscord:
         attachment_size_limit: int = 10 * 1024 * 1024,
         guild_name: str = "Mexican Train Club",
         shards: int = 1,
+        rate_limits: bool = False,
+        time_scale: float = 1.0,
+        global_per_second: float = GLOBAL_PER_SECOND,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: Discord's global and per-route limits (enforced with ``rate_limits=True``; always
+        #: counted): see ratelimit.py, ``budget_report()``, ``storm()``.
+        self.limits = RateLimiter(
+            enabled=rate_limits, time_scale=time_scale, global_per_second=global_per_second
+        )
         #: The shard count ``GET /gateway/bot`` recommends (AutoShardedBot follows it); the
         #: guild goes to its shard only, and interactions to that shard's session.
         self.shards = shards
@@ -301,6 +312,8 @@ class FakeDiscord:
         self.loose_attachments: dict[int, FakeAttachment] = {}
 
         self.requests: list[RecordedRequest] = []
+        #: Who each new message notified (pings.py): DMs, and mentions let through.
+        self.pings: list[Ping] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.rate_limits: list[RateLimitRule] = []
@@ -316,6 +329,11 @@ class FakeDiscord:
         self.port = 0
         self.routes = _RouteTable()
         self._add_routes()
+        from .threads import Threads  # threads.py builds on this module
+
+        #: Public threads: their routes, and the checks made when posting in one.
+        self.threads = Threads(self)
+        self.threads.add_routes()
         self.channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -394,7 +412,7 @@ class FakeDiscord:
         on first use."""
         guild_id = self.guild_id if guild is None else guild.id
         for existing in self.channels.values():
-            if existing.name == name and existing.guild_id == guild_id:
+            if existing.name == name and existing.guild_id == guild_id and not existing.is_thread:
                 return existing
         created = FakeChannel(self, self.ids.next(), name, guild_id, position=len(self.channels))
         self.channels[created.id] = created
@@ -430,6 +448,29 @@ class FakeDiscord:
         self.rate_limits.append(rule)
         return rule
 
+    def budget_report(self) -> dict[str, Any]:
+        """Every request so far, counted as global-limited or exempt (in total and per route
+        template), DM channel opens, the 429s sent by scope and the violations (requests sent
+        into a bucket the fake had said was empty). Counted with or without ``rate_limits``."""
+        return self.limits.report()
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.limits.violations
+
+    def storm(
+        self,
+        seconds: float,
+        *,
+        scope: str = "global",
+        retry_after: float | None = None,
+        routes: Iterable[str] | None = None,
+    ) -> Storm:
+        """A 429 storm: for ``seconds`` (Discord time, see ``time_scale``) every global-limited
+        request (or each of ``routes``) gets a 429 of ``scope``; ``retry_after`` defaults to
+        the time left in the storm. Interaction endpoints are spared, as they are exempt."""
+        return self.limits.storm(seconds, scope=scope, retry_after=retry_after, routes=routes)
+
     def refuse_edits(
         self,
         message: FakeMessage,
@@ -462,6 +503,10 @@ class FakeDiscord:
         """Synced slash commands by name: global, or the guild's with ``guild=True``."""
         source = self.guild_commands.get(self.guild_id, {}) if guild else self.global_commands
         return {name: cmd for (name, _kind), cmd in source.items()}
+
+    def pings_for(self, user: FakeUser) -> list[Ping]:
+        """The notifications ``user`` got, oldest first (see pings.py)."""
+        return [p for p in self.pings if p.user_id == user.id]
 
     def requests_to(self, route: str) -> list[RecordedRequest]:
         method, template = route.split(" ", 1)
@@ -559,7 +604,8 @@ class FakeDiscord:
             value = (value & ~member.deny) | member.allow
         if not value & VIEW_CHANNEL:
             return 0
-        if not value & SEND_MESSAGES:
+        # In a thread, Send Messages in Threads plays the part of Send Messages.
+        if not value & (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES):
             value &= ~IMPLIED_BY_SEND
         return value
 
@@ -579,6 +625,7 @@ class FakeDiscord:
         """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
 
         ``message_payload`` replaces the source message's own payload (forged clicks only)."""
+        self.threads.check_usable(channel)
         # The interaction goes to the shard carrying the channel's server (DMs: shard 0).
         session = self.gateway.live_session(channel.guild_id)
         interaction_id = self.ids.next()  # carries "now": discord.py derives expiry from it
@@ -698,8 +745,9 @@ class FakeDiscord:
             time.monotonic(),
         )
         self.requests.append(record)
+        admission = self.limits.admit(request, request.method, template, params)
         try:
-            limited = self._take_rate_limit(request.method, template)
+            limited = admission.refusal or self._take_rate_limit(request.method, template)
             if limited is not None:
                 response = limited
             else:
@@ -715,6 +763,7 @@ class FakeDiscord:
             log.exception("fake Discord crashed on %s %s", request.method, path)
             response = json_response({"message": "fake Discord crashed", "code": 0}, status=400)
             self.notify_all()
+        admission.decorate(response)
         record.status = response.status
         self.notify(*self._touched(params))
         return response
@@ -887,6 +936,8 @@ class FakeDiscord:
             message.content or message.embeds or message.attachments or message.components
         ):
             raise ApiError(400, 50006, "Cannot send an empty message")
+        if creating:
+            self.pings.extend(notified(self, message, body))
 
     def _link_embed_images(self, message: FakeMessage) -> None:
         # Discord swaps "attachment://name" in embeds for the uploaded file's URL.
@@ -904,6 +955,8 @@ class FakeDiscord:
 
     def _check_can_post(self, channel: FakeChannel, body: JSON, files: list[FakeFile]) -> bool:
         """Refuse like Discord; returns whether embeds may be shown."""
+        if channel.is_thread:
+            return self.threads.check_post(channel, files)
         if channel.is_dm:
             assert channel.recipient is not None
             if not channel.recipient.dms_open:
@@ -937,6 +990,8 @@ class FakeDiscord:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if message.id in self.edit_refusals:
             raise self.edit_refusals[message.id]
+        if channel.is_thread:
+            self.threads.check_edit(channel)
         can_embed = channel.is_dm or bool(
             self.permissions_for(self.bot_user, channel) & EMBED_LINKS
         )
@@ -1185,7 +1240,7 @@ class FakeDiscord:
 
     async def _get_guild_channels(self, call: Call) -> web.Response:
         guild = self._check_guild(call.params["guild_id"])
-        channels = [c for c in self.channels.values() if c.guild_id == guild.id]
+        channels = [c for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread]
         return json_response([c.to_payload() for c in channels])
 
     async def _get_roles(self, call: Call) -> web.Response:

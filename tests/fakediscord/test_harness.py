@@ -65,6 +65,7 @@ async def test_sync_echoes_ids_for_global_and_guild_commands(
 ) -> None:
     fake = fake_discord
     global_names = {"mt", "play", "hand", "table", "revise", "remind", "announce", "late", "twice"}
+    global_names |= {"burst", "thread"}
     assert set(fake.commands()) == global_names
     assert set(fake.commands(guild=True)) == {"ping"}
     assert fake.commands(guild=True)["ping"]["guild_id"] == str(fake.guild_id)
