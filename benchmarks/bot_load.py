@@ -170,6 +170,9 @@ posts: collections.Counter[int] = collections.Counter()
 #: Table messages that never came (per channel): the bot gave up on a request (discord.py
 #: stops after five 429s in a row) or failed. That game stops there; the run goes on.
 lost: collections.Counter[int] = collections.Counter()
+#: When the last move of the run was answered: with lost table messages the run ends with
+#: games waiting ``--wait`` for them, which is not throughput.
+last_answer = [0.0]
 
 
 def count_posts(fake: FakeDiscord) -> None:
@@ -247,6 +250,7 @@ async def play_game(
         # move, so our own reader (another process's connection) sees the new position.
         await invocation.message(args.wait)
         answered.append(time.perf_counter() - started)
+        last_answer[0] = time.perf_counter()
         done += 1
     return done
 
@@ -280,13 +284,17 @@ def budget_figures(before: dict[str, Any], after: dict[str, Any], moves: int) ->
     move; 429s received by scope; violations."""
     per = 1 / max(moves, 1)
     routes: dict[str, dict[str, float]] = {}
+    refused = 0  # 429s answered to global-limited requests: sent, but spent for nothing
     for route, counts in after["routes"].items():
         old = before["routes"].get(route, {})
         spent = {key: value - old.get(key, 0) for key, value in counts.items()}
+        if spent["global_limited"]:
+            refused += spent["rate_limited"]
         if spent["global_limited"] or spent["exempt"]:
             routes[route] = {
                 "global_limited": round(spent["global_limited"] * per, 3),
                 "exempt": round(spent["exempt"] * per, 3),
+                "429": round(spent["rate_limited"] * per, 3),
             }
     limited = after["global_limited"] - before["global_limited"]
     exempt = after["exempt"] - before["exempt"]
@@ -295,6 +303,7 @@ def budget_figures(before: dict[str, Any], after: dict[str, Any], moves: int) ->
         "time_scale": after["time_scale"],
         "requests_per_move": round((limited + exempt) * per, 3),
         "global_limited_per_move": round(limited * per, 3),
+        "global_limited_accepted_per_move": round((limited - refused) * per, 3),
         "exempt_per_move": round(exempt * per, 3),
         "dm_opens_per_move": round((after["dm_opens"] - before["dm_opens"]) * per, 3),
         "rate_limited_429s": {
@@ -360,6 +369,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "moves": total,
         "seconds": round(elapsed, 3),
         "moves_per_s": round(total / elapsed, 1),
+        "moves_per_s_to_last_answer": round(total / max(last_answer[0] - t0, 1e-9), 1),
         "interactions_per_s": round(total / elapsed, 1),
         "first_answer_p50_ms": round(pct(first, 0.50), 2),
         "first_answer_p99_ms": round(pct(first, 0.99), 2),

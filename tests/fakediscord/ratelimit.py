@@ -361,11 +361,15 @@ class RateLimiter:
         headers = self._route_headers(window, limit, now) if self.enabled else {}
         return self._refusal(route, storm.scope, wait, headers)
 
+    def count_refusal(self, route: str, scope: str) -> None:
+        """Count a 429 sent (also those ``FakeDiscord.rate_limit`` injects)."""
+        self.refused[route] += 1
+        self.scopes[scope] += 1
+
     def _refusal(self, route: str, scope: str, wait: float, headers: dict[str, str]) -> Admission:
         """A 429 the way Discord's edge sends it (``Via`` set: without it discord.py takes a
         429 for a Cloudflare ban and gives up)."""
-        self.refused[route] += 1
-        self.scopes[scope] += 1
+        self.count_refusal(route, scope)
         retry_after = self.told(wait)
         body = {
             "message": "You are being rate limited."

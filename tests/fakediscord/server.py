@@ -804,6 +804,9 @@ class FakeDiscord:
             if rule.method == method and rule.route == template and rule.remaining > 0:
                 rule.remaining -= 1
                 rule.hits += 1
+                self.limits.count_refusal(
+                    f"{method} {template}", "global" if rule.is_global else "user"
+                )
                 body = {
                     "message": "You are being rate limited.",
                     "retry_after": rule.retry_after,

@@ -327,6 +327,7 @@ async def test_429_with_retry_after_is_honoured(fake_discord: FakeDiscord, demo:
     assert attempts[1].at - attempts[0].at >= 0.1
     assert rule.hits == 1
     assert [m.content for m in games.messages()] == ["hello"]
+    assert fake.budget_report()["rate_limited"]["user"] == 1  # counted with the others
 
 
 async def test_restart_keeps_old_buttons_clickable(fake_discord: FakeDiscord) -> None:

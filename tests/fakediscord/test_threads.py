@@ -106,6 +106,13 @@ async def test_an_interaction_inside_a_thread_comes_from_the_thread(
     answer = await where.message()
     assert answer.content == f"Thread {thread.id} parent={games.id}"
     assert answer.channel_id == thread.id and answer in thread.messages()
+    # A button on a message in the thread: the click comes from the thread too.
+    card = await (await fake.user("alice").slash("mt new", channel=thread)).message()
+    click = await fake.user("bob").click(card, label="Join")
+    assert click.payload["channel_id"] == str(thread.id)
+    assert click.payload["message"]["channel_id"] == str(thread.id)
+    assert (await click.message()).content == "bob joined game 1"
+    assert thread.messages()[-1].content == "bob joined game 1"
 
 
 async def test_permissions_to_create_and_to_talk_in_threads(
