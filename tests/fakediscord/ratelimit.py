@@ -103,9 +103,7 @@ def ceil_ms(seconds: float) -> float:
     return math.ceil(max(0.0, seconds) * 1000 - 1e-6) / 1000
 
 
-def route_limit(route: str, overrides: Mapping[str, RouteLimit] | None = None) -> RouteLimit:
-    if overrides and route in overrides:
-        return overrides[route]
+def route_limit(route: str) -> RouteLimit:
     if route in ROUTE_LIMITS:
         return ROUTE_LIMITS[route]
     limit, per = DEFAULT_PER_ROUTE
@@ -177,15 +175,13 @@ class RateLimiter:
         *,
         enabled: bool = False,
         time_scale: float = 1.0,
-        global_per_second: float = GLOBAL_PER_SECOND,
-        route_limits: Mapping[str, RouteLimit] | None = None,
+        global_per_second: int = GLOBAL_PER_SECOND,
     ) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
         self.enabled = enabled
         self.time_scale = time_scale
         self.global_per_second = global_per_second
-        self.route_limits = dict(route_limits or {})
         self.windows: dict[tuple[str, str, tuple[str, ...]], Window] = {}
         self.globals: dict[str, Window] = {}
         self.storms: list[Storm] = []
@@ -282,7 +278,7 @@ class RateLimiter:
     def _window(
         self, who: str, route: str, template: str, params: Mapping[str, str]
     ) -> tuple[Window, RouteLimit]:
-        limit = route_limit(route, self.route_limits)
+        limit = route_limit(route)
         names = CALLBACK_MAJOR if route == CALLBACK else MAJOR_PARAMETERS
         major = tuple(params[name] for name in names if name in params)
         key = (who, limit.name, major)
@@ -298,7 +294,7 @@ class RateLimiter:
     def _global(self, who: str) -> Window:
         window = self.globals.get(who)
         if window is None:
-            window = self.globals[who] = Window(int(self.global_per_second), 1.0)
+            window = self.globals[who] = Window(self.global_per_second, 1.0)
         return window
 
     def _take_global(self, who: str, route: str, path: str, now: float) -> Admission | None:

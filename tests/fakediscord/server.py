@@ -268,7 +268,7 @@ class FakeDiscord:
         shards: int = 1,
         rate_limits: bool = False,
         time_scale: float = 1.0,
-        global_per_second: float = GLOBAL_PER_SECOND,
+        global_per_second: int = GLOBAL_PER_SECOND,
     ) -> None:
         self.interaction_deadline = interaction_deadline
         #: Discord's global and per-route limits (enforced with ``rate_limits=True``; always
