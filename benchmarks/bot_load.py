@@ -7,6 +7,13 @@ the legal moves the service reports. We time, per move, from pushing INTERACTION
 (b) the table message appearing in the channel and (c) the mover's own answer (the "✅", sent
 after the hand DMs). Prints ONE JSON line.
 
+The fake Discord rate-limits like Discord (``--no-rate-limits`` turns it off): 50 requests per
+second per bot token for everything but the interaction endpoints, and per-route buckets (see
+tests/fakediscord/README.md). The line says what the moves spent of that budget: requests per
+move, global-limited and exempt (in total and per route), DM channel opens per move, the 429s
+the bot received by scope, and the violations (requests sent into a bucket Discord had said
+was empty), beside moves/s under the limit.
+
 The bot runs in its own process, as in a deployment: this process holds only the fake
 Discord and the driver (which reads the legal moves through its own ``GameService`` on the
 same SQLite file). So ``bot_cpu_ms_per_move`` is the bot's CPU alone, read from ``/proc``:
@@ -33,6 +40,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -159,6 +167,12 @@ async def serve_bot(args: argparse.Namespace) -> None:
 #: Public messages posted per channel, counted as the fake publishes them (cheaper than
 #: reading ``channel.messages()`` after every move).
 posts: collections.Counter[int] = collections.Counter()
+#: Table messages that never came (per channel): the bot gave up on a request (discord.py
+#: stops after five 429s in a row) or failed. That game stops there; the run goes on.
+lost: collections.Counter[int] = collections.Counter()
+#: When the last move of the run was answered: with lost table messages the run ends with
+#: games waiting ``--wait`` for them, which is not throughput.
+last_answer = [0.0]
 
 
 def count_posts(fake: FakeDiscord) -> None:
@@ -221,17 +235,22 @@ async def play_game(
             invocation = await user.slash(str(move), channel=channel)
         await invocation.answer(timeout=args.wait)
         first.append(time.perf_counter() - started)
-        await fake.wait_for(
-            lambda seen=before: posts[channel.id] > seen,  # type: ignore[misc]
-            timeout=args.wait,
-            what="the table message",
-            on=channel,
-        )
+        try:
+            await fake.wait_for(
+                lambda seen=before: posts[channel.id] > seen,  # type: ignore[misc]
+                timeout=args.wait,
+                what="the table message",
+                on=channel,
+            )
+        except TimeoutError:
+            lost[channel.id] += 1
+            break
         posted.append(time.perf_counter() - started)
         # The player's own answer, before their next move: by then the bot has committed the
         # move, so our own reader (another process's connection) sees the new position.
         await invocation.message(args.wait)
         answered.append(time.perf_counter() - started)
+        last_answer[0] = time.perf_counter()
         done += 1
     return done
 
@@ -256,12 +275,52 @@ async def start_bot(
     return proc
 
 
+# ---------------------------------------------------------------------- the request budget
+
+
+def budget_figures(before: dict[str, Any], after: dict[str, Any], moves: int) -> dict[str, Any]:
+    """What the timed moves spent of Discord's budget (``FakeDiscord.budget_report`` before and
+    after them): requests per move, global-limited and exempt, per route too; DM opens per
+    move; 429s received by scope; violations."""
+    per = 1 / max(moves, 1)
+    routes: dict[str, dict[str, float]] = {}
+    refused = 0  # 429s answered to global-limited requests: sent, but spent for nothing
+    for route, counts in after["routes"].items():
+        old = before["routes"].get(route, {})
+        spent = {key: value - old.get(key, 0) for key, value in counts.items()}
+        if spent["global_limited"]:
+            refused += spent["rate_limited"]
+        if spent["global_limited"] or spent["exempt"]:
+            routes[route] = {
+                "global_limited": round(spent["global_limited"] * per, 3),
+                "exempt": round(spent["exempt"] * per, 3),
+                "429": round(spent["rate_limited"] * per, 3),
+            }
+    limited = after["global_limited"] - before["global_limited"]
+    exempt = after["exempt"] - before["exempt"]
+    return {
+        "rate_limits": after["enabled"],
+        "time_scale": after["time_scale"],
+        "requests_per_move": round((limited + exempt) * per, 3),
+        "global_limited_per_move": round(limited * per, 3),
+        "global_limited_accepted_per_move": round((limited - refused) * per, 3),
+        "exempt_per_move": round(exempt * per, 3),
+        "dm_opens_per_move": round((after["dm_opens"] - before["dm_opens"]) * per, 3),
+        "rate_limited_429s": {
+            scope: count - before["rate_limited"][scope]
+            for scope, count in after["rate_limited"].items()
+        },
+        "violations": after["violations"] - before["violations"],
+        "routes_per_move": dict(sorted(routes.items(), key=lambda kv: -sum(kv[1].values()))),
+    }
+
+
 async def main(args: argparse.Namespace) -> dict[str, object]:
     logging.getLogger("discord").setLevel(logging.ERROR)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "load.sqlite3"
-        async with fake_discord() as fake:
+        async with fake_discord(rate_limits=args.rate_limits, time_scale=args.time_scale) as fake:
             proc = await start_bot(fake, database, args)
             store = await Store.open(database, synchronous=args.synchronous)
             service = GameService(store, cache_size=max(args.games, 1))
@@ -278,6 +337,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 answered: list[float] = []
                 rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
                 woken_before = fake.wakeups
+                budget_before = fake.budget_report()
                 bot_before = CpuSample.of(proc.pid)
                 harness_before = time.process_time()
                 t0 = time.perf_counter()
@@ -290,6 +350,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 elapsed = time.perf_counter() - t0
                 bot_cpu = CpuSample.of(proc.pid).since(bot_before)
                 harness_cpu = time.process_time() - harness_before
+                budget_after = fake.budget_report()
                 woken = fake.wakeups - woken_before
                 rejected = sum(len(r.rejections) for r in fake.interactions.values())
                 rejected -= rejected_before
@@ -308,6 +369,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "moves": total,
         "seconds": round(elapsed, 3),
         "moves_per_s": round(total / elapsed, 1),
+        "moves_per_s_to_last_answer": round(total / max(last_answer[0] - t0, 1e-9), 1),
         "interactions_per_s": round(total / elapsed, 1),
         "first_answer_p50_ms": round(pct(first, 0.50), 2),
         "first_answer_p99_ms": round(pct(first, 0.99), 2),
@@ -323,6 +385,11 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "harness_cpu_ms_per_move": round(harness_cpu * per_move, 2),
         "harness_wakeups_per_move": round(woken / max(total, 1), 1),
         "rejected_answers": rejected,
+        "lost_table_posts": sum(lost.values()),
+        **budget_figures(budget_before, budget_after, total),
+        "global_limited_per_s": round(
+            (budget_after["global_limited"] - budget_before["global_limited"]) / elapsed, 1
+        ),
         "synchronous": args.synchronous,
         "render_workers": args.render_workers,
         "load_average_before": [round(x, 2) for x in load_before],
@@ -345,6 +412,14 @@ if __name__ == "__main__":
     parser.add_argument(
         "--render-workers", type=int, default=None,
         help="the bot's MT_RENDER_WORKERS (default: the bot's own default)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-rate-limits", dest="rate_limits", action="store_false",
+        help="turn off the fake's Discord rate limits (on by default)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--time-scale", type=float, default=1.0,
+        help="run the rate limits' clock N times faster (default 1: real time)",
     )  # fmt: skip
     parser.add_argument("--serve-bot", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)

@@ -11,14 +11,21 @@ database. Output in ``--out DIR``:
 * every image the bot posted (``001-table.png``, ``002-hand-alice.png`` …), linked from it.
 
 It also prints ONE JSON line that counts what the channel and the DMs got (the proof for
-issue 17): channel posts against human turns and round ends, new DMs per player against
-that player's turns, hand-message edits, and live buttons left on any post but the latest;
-and (issue 25) every file the bot uploaded, posted or edited in, against those that carry a
-description (alt text), and the longest description. The transcript quotes each picture's
-description under it.
+issue 17): channel posts against human turns and round ends, new DMs per player against that
+player's turns, hand-message edits, and live buttons left on any post but the latest; and
+(issue 25) every file the bot uploaded, posted or edited in, against those that carry a
+description (alt text), and the longest description (the transcript quotes each picture's
+description under it); the pings each player got (a new DM that notifies, a channel mention
+that pings; silent DMs and edits do not), per human turn; and what the match spent of
+Discord's request budget (issue 24): requests per human move, global-limited and exempt, per
+route too, DM channel opens, 429s and violations. ``--rate-limits`` makes the fake enforce
+Discord's limits (its clock ``--time-scale`` times faster, 20 by default, so a long match
+stays short).
 
     python scripts/play_through_fake.py --out /tmp/mt-game --players 2 --computers 2 \\
         --preset standard
+    python scripts/play_through_fake.py --out /tmp/mt-limited --players 4 --preset standard \\
+        --rate-limits
 """
 
 from __future__ import annotations
@@ -120,6 +127,7 @@ async def play(
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     log = Transcript(fake, out)
+    budget_before = fake.budget_report()  # the match from /mt new on, not the bot's start-up
     rng = random.Random(args.seed)
     channel = fake.channel("mexican-train")
     users = [fake.user(n) for n in NAMES[: args.players]]
@@ -187,7 +195,9 @@ async def play(
     await asyncio.sleep(0.05)
     log.collect()
     rounds = len(await bot.service.round_scores(game.id))
-    return log.write(), counts(fake, channel, users, turns, human_moves, rounds)
+    figures = counts(fake, channel, users, turns, human_moves, rounds)
+    figures |= budget(budget_before, fake.budget_report(), human_moves)
+    return log.write(), figures
 
 
 def counts(
@@ -204,12 +214,16 @@ def counts(
     dms: dict[str, dict[str, int]] = {}
     for u in users:
         mine = fake.dm_channel(u).messages()
+        pings = fake.pings_for(u)
         dms[u.name] = {
             "new_dms": len(mine),
             "turns": len(turns[u.id]),
             "hand_messages": sum(1 for m in mine if m.images()),
             "turn_dms": sum(1 for m in mine if not m.images()),
             "hand_edits": sum(m.edits for m in mine),
+            "pings": len(pings),
+            "dm_pings": sum(1 for p in pings if p.how == "dm"),
+            "mention_pings": sum(1 for p in pings if p.how == "mention"),
         }
     uploads = [f for r in fake.requests for f in r.files]
     return {
@@ -231,6 +245,38 @@ def counts(
         "hand_edits": sum(d["hand_edits"] for d in dms.values()),
         "table_post_edits": sum(m.edits for m in posts),
         "live_buttons_on_old_posts": sum(1 for m in posts[:-1] if m.buttons),
+        "pings": sum(d["pings"] for d in dms.values()),
+        "pings_per_human_turn": round(
+            sum(d["pings"] for d in dms.values()) / max(1, human_turns), 3
+        ),
+    }
+
+
+def budget(before: dict[str, Any], after: dict[str, Any], human_moves: int) -> dict[str, Any]:
+    """What the match (from ``/mt new`` on) spent of Discord's request budget, per human move
+    (``FakeDiscord.budget_report`` before and after)."""
+    per = 1 / max(1, human_moves)
+    routes = {}
+    for route, counted in after["routes"].items():
+        old = before["routes"].get(route, {})
+        limited = counted["global_limited"] - old.get("global_limited", 0)
+        exempt = counted["exempt"] - old.get("exempt", 0)
+        if limited or exempt:
+            routes[route] = {"global_limited": limited, "exempt": exempt}
+    limited = after["global_limited"] - before["global_limited"]
+    exempt = after["exempt"] - before["exempt"]
+    return {
+        "rate_limits": after["enabled"],
+        "time_scale": after["time_scale"],
+        "requests": limited + exempt,
+        "global_limited_per_human_move": round(limited * per, 3),
+        "exempt_per_human_move": round(exempt * per, 3),
+        "dm_opens": after["dm_opens"] - before["dm_opens"],
+        "rate_limited_429s": {
+            scope: n - before["rate_limited"][scope] for scope, n in after["rate_limited"].items()
+        },
+        "violations": after["violations"] - before["violations"],
+        "routes": routes,
     }
 
 
@@ -239,7 +285,8 @@ async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
         bot = create_bot(config, rng=random.Random(args.seed))
-        async with fake_discord() as fake, running_bot(fake, bot):
+        limits = {"rate_limits": args.rate_limits, "time_scale": args.time_scale}
+        async with fake_discord(**limits) as fake, running_bot(fake, bot):
             path, figures = await play(args, fake, bot)
     print(path, file=sys.stderr)
     print(json.dumps({"script": "play_through_fake", **vars(args), **figures}))
@@ -261,4 +308,11 @@ if __name__ == "__main__":
     parser.add_argument("--random", action="store_true", help="random legal moves, not the AI")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=2000)
+    parser.add_argument(
+        "--rate-limits", action="store_true", help="the fake enforces Discord's rate limits"
+    )
+    parser.add_argument(
+        "--time-scale", type=float, default=20.0,
+        help="with --rate-limits: run the limits' clock N times faster (1: real time)",
+    )  # fmt: skip
     asyncio.run(main(parser.parse_args()))

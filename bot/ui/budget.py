@@ -40,15 +40,18 @@ STORM_LIMIT = 15 * 60.0
 
 
 class RequestBudget:
-    """At most ``rate`` requests per second, measured over any window (not per calendar
-    second: a burst at the end of one second and the start of the next would double it)."""
+    """At most ``rate`` requests in any ``per`` seconds (one, as Discord counts), measured
+    over any window, not per calendar second: a burst at the end of one second and the start
+    of the next would double it."""
 
-    def __init__(self, rate: float, *, clock: Callable[[], float] = time.monotonic) -> None:
-        if not rate > 0:
+    def __init__(
+        self, rate: float, *, per: float = 1.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if not rate > 0 or not per > 0:
             raise ValueError("a request budget needs a positive rate")
         self.rate = rate
         self.burst = max(1, math.floor(rate))
-        self.window = self.burst / rate
+        self.window = per * self.burst / rate
         self._clock = clock
         self._sent: collections.deque[float] = collections.deque(maxlen=self.burst)
         self._turn = asyncio.Lock()
@@ -76,16 +79,19 @@ class RequestBudget:
 
 
 def install(client: discord.Client, budget: RequestBudget) -> None:
-    """Send every bot-token request of ``client`` through ``budget`` (once per client)."""
+    """Send every bot-token request of ``client`` through ``budget``; installing again only
+    swaps the budget (a test gives a bot the scaled budget of a scaled fake Discord)."""
     http = client.http
-    if getattr(http, "mt_budget", None) is not None:
+    installed = getattr(http, "mt_budget", None) is not None
+    http.mt_budget = budget  # type: ignore[attr-defined]
+    if installed:
         return
     original = http.request
 
     async def request(route: Route, **kwargs: Any) -> Any:
         started = time.monotonic()
         while True:
-            await budget.take()
+            await http.mt_budget.take()  # type: ignore[attr-defined]
             try:
                 return await original(route, **kwargs)
             except discord.HTTPException as exc:
@@ -105,7 +111,6 @@ def install(client: discord.Client, budget: RequestBudget) -> None:
                     file.reset(seek=True)  # discord.py rewinds only on its own retries
 
     http.request = request  # type: ignore[method-assign]
-    http.mt_budget = budget  # type: ignore[attr-defined]
 
 
 def _retry_after(exc: discord.HTTPException) -> float:

@@ -2,8 +2,9 @@
 
 It is deliberately not the Mexican Train bot: one command per Discord feature the real
 cogs rely on (a group with subcommands, autocomplete, defer + followup with a Pillow PNG
-in an embed, a DM, a channel post, a late answer, a double answer) plus a persistent
-``DynamicItem`` join button and a persistent select registered in ``setup_hook``.
+in an embed, a DM, a channel post, a late answer, a double answer, a burst of posts for the
+rate limits, threads opened, posted in, archived) plus a persistent ``DynamicItem`` join
+button and a persistent select registered in ``setup_hook``.
 Errors from discord.py land in ``bot.errors`` so tests can assert on codes.
 """
 
@@ -154,9 +155,11 @@ async def revise(interaction: discord.Interaction[DemoBot]) -> None:
 
 
 @app_commands.command(name="remind", description="Send a player a reminder by DM")
-async def remind(interaction: discord.Interaction[DemoBot], player: discord.User) -> None:
+async def remind(
+    interaction: discord.Interaction[DemoBot], player: discord.User, silent: bool = False
+) -> None:
     try:
-        await player.send("Your turn in Mexican Train!")
+        await player.send("Your turn in Mexican Train!", silent=silent)
     except discord.Forbidden as error:
         interaction.client.errors.append(error)
         await interaction.response.send_message(
@@ -168,7 +171,7 @@ async def remind(interaction: discord.Interaction[DemoBot], player: discord.User
 
 @app_commands.command(name="announce", description="Post a notice in this channel")
 async def announce(
-    interaction: discord.Interaction[DemoBot], text: str, picture: bool = False
+    interaction: discord.Interaction[DemoBot], text: str, picture: bool = False, ping: bool = True
 ) -> None:
     await interaction.response.defer(ephemeral=True)
     channel = interaction.channel
@@ -176,7 +179,8 @@ async def announce(
     embed = discord.Embed(description=text)
     files = [discord.File(io.BytesIO(render_table()), "table.png")] if picture else []
     try:
-        await channel.send(text, embed=embed, files=files)
+        mentions = discord.AllowedMentions.all() if ping else discord.AllowedMentions.none()
+        await channel.send(text, embed=embed, files=files, allowed_mentions=mentions)
     except discord.Forbidden as error:
         interaction.client.errors.append(error)
         await interaction.followup.send(f"Missing permission (code {error.code})")
@@ -203,6 +207,106 @@ async def twice(interaction: discord.Interaction[DemoBot]) -> None:
     await discord.InteractionResponse(interaction).send_message("Second answer")
 
 
+@app_commands.command(name="burst", description="Post several messages at once")
+async def burst(interaction: discord.Interaction[DemoBot], count: int) -> None:
+    await interaction.response.defer(ephemeral=True)
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel | discord.Thread)
+    sent = await asyncio.gather(
+        *(channel.send(f"burst {i}") for i in range(count)), return_exceptions=True
+    )
+    failed = [e for e in sent if isinstance(e, Exception)]
+    interaction.client.errors.extend(failed)
+    await interaction.followup.send(f"Sent {count - len(failed)} of {count}")
+
+
+threads = app_commands.Group(name="thread", description="Threads")
+
+
+async def _thread(bot: DemoBot, thread_id: str) -> discord.Thread:
+    # An archived thread is not in discord.py's cache (as on Discord): fetch it then.
+    found = bot.get_channel(int(thread_id)) or await bot.fetch_channel(int(thread_id))
+    assert isinstance(found, discord.Thread)
+    return found
+
+
+@threads.command(name="open", description="Open a public thread here")
+async def thread_open(
+    interaction: discord.Interaction[DemoBot],
+    name: str,
+    from_message: bool = True,
+    message_id: str | None = None,
+) -> None:
+    await interaction.response.defer(ephemeral=True)
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    try:
+        if message_id is not None:
+            thread = await channel.get_partial_message(int(message_id)).create_thread(name=name)
+        elif from_message:
+            card = await channel.send(f"Game {name}")
+            thread = await card.create_thread(name=name)
+        else:
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        await thread.send(f"Welcome to {name}")
+    except discord.HTTPException as error:
+        interaction.client.errors.append(error)
+        await interaction.followup.send(f"Refused (code {error.code})")
+        return
+    await interaction.followup.send(f"Opened {thread.id}")
+
+
+@threads.command(name="post", description="Post in a thread")
+async def thread_post(interaction: discord.Interaction[DemoBot], thread_id: str, text: str) -> None:
+    await interaction.response.defer(ephemeral=True)
+    try:
+        message = await (await _thread(interaction.client, thread_id)).send(text)
+    except discord.HTTPException as error:
+        interaction.client.errors.append(error)
+        await interaction.followup.send(f"Refused (code {error.code})")
+        return
+    await interaction.followup.send(f"Posted {message.id}")
+
+
+@threads.command(name="edit", description="Edit a message in a thread")
+async def thread_edit(
+    interaction: discord.Interaction[DemoBot], thread_id: str, message_id: str, text: str
+) -> None:
+    await interaction.response.defer(ephemeral=True)
+    thread = await _thread(interaction.client, thread_id)
+    try:
+        await thread.get_partial_message(int(message_id)).edit(content=text)
+    except discord.HTTPException as error:
+        interaction.client.errors.append(error)
+        await interaction.followup.send(f"Refused (code {error.code})")
+        return
+    await interaction.followup.send("Edited")
+
+
+@threads.command(name="close", description="Archive a thread, and lock it")
+async def thread_close(
+    interaction: discord.Interaction[DemoBot], thread_id: str, lock: bool = False
+) -> None:
+    await interaction.response.defer(ephemeral=True)
+    thread = await _thread(interaction.client, thread_id)
+    try:
+        await thread.edit(archived=True, locked=lock)
+    except discord.HTTPException as error:
+        interaction.client.errors.append(error)
+        await interaction.followup.send(f"Refused (code {error.code})")
+        return
+    await interaction.followup.send("Closed")
+
+
+@threads.command(name="where", description="Where this interaction came from")
+async def thread_where(interaction: discord.Interaction[DemoBot]) -> None:
+    channel = interaction.channel
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+    await interaction.response.send_message(
+        f"{type(channel).__name__} {interaction.channel_id} parent={parent}"
+    )
+
+
 class DemoBot(commands.Bot):
     def __init__(self, guild_id: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -220,7 +324,7 @@ class DemoBot(commands.Bot):
         self.add_dynamic_items(JoinButton)
         self.add_view(TilePicker())
         commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
-            mt, play, hand, table, revise, remind, announce, late, twice,
+            mt, play, hand, table, revise, remind, announce, late, twice, burst, threads,
         ]  # fmt: skip
         for command in commands_:
             self.tree.add_command(command)

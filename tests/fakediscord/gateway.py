@@ -284,9 +284,13 @@ def guild_payload(
             "member_count": len(members),
             # The bot's own member must be here: guild.me and permissions_for need it.
             "members": [_member(fake, u, guild.id) for u in members],
-            "channels": [c.to_payload() for c in fake.channels.values() if c.guild_id == guild.id],
+            "channels": [
+                c.to_payload()
+                for c in fake.channels.values()
+                if c.guild_id == guild.id and not c.is_thread
+            ],
             "voice_states": [],
-            "threads": [],
+            "threads": fake.threads.guild_threads(guild.id),  # the active ones
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],

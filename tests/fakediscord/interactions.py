@@ -230,7 +230,7 @@ def _typed_value(fake: FakeDiscord, path: str, spec: JSON, value: Any, resolved:
         return str(value.id)
     elif kind == CHANNEL and isinstance(value, FakeChannel):
         allowed = spec.get("channel_types")
-        if allowed is not None and (1 if value.is_dm else 0) not in allowed:
+        if allowed is not None and value.to_payload()["type"] not in allowed:
             raise ValueError(f"{where} does not accept channel {value.name!r}")
         entry = value.to_payload()
         entry["permissions"] = str(fake.permissions_for(fake.bot_user, value))

@@ -26,6 +26,8 @@ JSON = dict[str, Any]
 EPHEMERAL = 64
 LOADING = 128
 SUPPRESS_EMBEDS = 4
+HAS_THREAD = 32
+SUPPRESS_NOTIFICATIONS = 4096
 
 # What @everyone may do in a fresh test guild: what a typical community server grants.
 DEFAULT_EVERYONE = discord.Permissions(
@@ -48,6 +50,7 @@ ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
 # Without Send Messages, Discord also takes these away in that channel.
 IMPLIED_BY_SEND = discord.Permissions(
     send_tts_messages=True, mention_everyone=True, embed_links=True, attach_files=True
@@ -326,6 +329,11 @@ class FakeChannel:
     def is_dm(self) -> bool:
         return self.guild_id is None
 
+    @property
+    def is_thread(self) -> bool:
+        """Threads (threads.py) are channels too; this one is a text channel or a DM."""
+        return False
+
     def to_payload(self) -> JSON:
         if self.recipient is not None:
             return {
@@ -366,6 +374,21 @@ class FakeChannel:
             target.id, kind, as_permission_value(allow), as_permission_value(deny)
         )
         self.fake.channel_changed(self)
+
+    def start_thread(
+        self, name: str, *, by: FakeUser, message: FakeMessage | None = None
+    ) -> FakeChannel:
+        """A person opens a public thread here (from ``message``, or on its own); connected
+        bots get THREAD_CREATE. Returns the thread (a ``FakeThread``, threads.py)."""
+        from .threads import start_thread
+
+        return start_thread(self.fake, self, name, owner=by, message=message)
+
+    def threads(self, *, archived: bool | None = None) -> list[FakeChannel]:
+        """This channel's threads, oldest first (``archived``: only those, or only active)."""
+        from .threads import threads_of
+
+        return threads_of(self.fake, self, archived=archived)
 
     def messages(self, *, visible_to: FakeUser | None = None) -> list[FakeMessage]:
         """Messages still in the channel, oldest first, as ``visible_to`` would see them.
@@ -418,6 +441,11 @@ class FakeMessage:
     #: pinged, as ``allowed_mentions`` let them), unless it was sent silently. Edits never
     #: notify anyone.
     pinged: list[int] = field(default_factory=list)
+    #: The thread started from this message, if any (threads.py).
+    thread: FakeChannel | None = field(default=None, repr=False)
+    #: A system message's reference (a thread's starter message, "started a thread").
+    message_reference: JSON | None = None
+    referenced: FakeMessage | None = field(default=None, repr=False)
 
     @property
     def ephemeral(self) -> bool:
@@ -482,6 +510,13 @@ class FakeMessage:
             payload["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             payload["interaction_metadata"] = self.interaction_metadata
+        if self.thread is not None:
+            payload["thread"] = self.thread.to_payload()
+            payload["flags"] = self.flags | HAS_THREAD
+        if self.message_reference is not None:
+            payload["message_reference"] = self.message_reference
+        if self.referenced is not None:
+            payload["referenced_message"] = self.referenced.to_payload()
         return payload
 
 

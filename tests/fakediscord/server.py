@@ -39,6 +39,7 @@ from .models import (
     JSON,
     LOADING,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     SUPPRESS_EMBEDS,
     VIEW_CHANNEL,
     FakeAttachment,
@@ -51,16 +52,14 @@ from .models import (
     Snowflakes,
     iso_now,
 )
+from .pings import Ping, notified
+from .ratelimit import GLOBAL_PER_SECOND, RateLimiter, Storm, Violation
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 API_PREFIX = "/api/v10"
-#: Message flag: sent without a push notification (``@silent``).
-SILENT = 4096
-#: A user mention in message content.
-MENTION = re.compile(r"<@!?(\d+)>")
 POLL_INTERVAL = 0.01
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 EMBED_LINKS = discord.Permissions(embed_links=True).value
@@ -270,8 +269,16 @@ class FakeDiscord:
         attachment_size_limit: int = 10 * 1024 * 1024,
         guild_name: str = "Mexican Train Club",
         shards: int = 1,
+        rate_limits: bool = False,
+        time_scale: float = 1.0,
+        global_per_second: int = GLOBAL_PER_SECOND,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: Discord's global and per-route limits (enforced with ``rate_limits=True``; always
+        #: counted): see ratelimit.py, ``budget_report()``, ``storm()``.
+        self.limits = RateLimiter(
+            enabled=rate_limits, time_scale=time_scale, global_per_second=global_per_second
+        )
         #: The shard count ``GET /gateway/bot`` recommends (AutoShardedBot follows it); the
         #: guild goes to its shard only, and interactions to that shard's session.
         self.shards = shards
@@ -308,6 +315,8 @@ class FakeDiscord:
         self.loose_attachments: dict[int, FakeAttachment] = {}
 
         self.requests: list[RecordedRequest] = []
+        #: Who each new message notified (pings.py): DMs, and mentions let through.
+        self.pings: list[Ping] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.rate_limits: list[RateLimitRule] = []
@@ -325,6 +334,11 @@ class FakeDiscord:
         self.port = 0
         self.routes = _RouteTable()
         self._add_routes()
+        from .threads import Threads  # threads.py builds on this module
+
+        #: Public threads: their routes, and the checks made when posting in one.
+        self.threads = Threads(self)
+        self.threads.add_routes()
         self.channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -403,7 +417,7 @@ class FakeDiscord:
         on first use."""
         guild_id = self.guild_id if guild is None else guild.id
         for existing in self.channels.values():
-            if existing.name == name and existing.guild_id == guild_id:
+            if existing.name == name and existing.guild_id == guild_id and not existing.is_thread:
                 return existing
         created = FakeChannel(self, self.ids.next(), name, guild_id, position=len(self.channels))
         self.channels[created.id] = created
@@ -439,6 +453,29 @@ class FakeDiscord:
         self.rate_limits.append(rule)
         return rule
 
+    def budget_report(self) -> dict[str, Any]:
+        """Every request so far, counted as global-limited or exempt (in total and per route
+        template), DM channel opens, the 429s sent by scope and the violations (requests sent
+        into a bucket the fake had said was empty). Counted with or without ``rate_limits``."""
+        return self.limits.report()
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.limits.violations
+
+    def storm(
+        self,
+        seconds: float,
+        *,
+        scope: str = "global",
+        retry_after: float | None = None,
+        routes: Iterable[str] | None = None,
+    ) -> Storm:
+        """A 429 storm: for ``seconds`` (Discord time, see ``time_scale``) every global-limited
+        request (or each of ``routes``) gets a 429 of ``scope``; ``retry_after`` defaults to
+        the time left in the storm. Interaction endpoints are spared, as they are exempt."""
+        return self.limits.storm(seconds, scope=scope, retry_after=retry_after, routes=routes)
+
     def refuse_edits(
         self,
         message: FakeMessage,
@@ -471,6 +508,10 @@ class FakeDiscord:
         """Synced slash commands by name: global, or the guild's with ``guild=True``."""
         source = self.guild_commands.get(self.guild_id, {}) if guild else self.global_commands
         return {name: cmd for (name, _kind), cmd in source.items()}
+
+    def pings_for(self, user: FakeUser) -> list[Ping]:
+        """The notifications ``user`` got, oldest first (see pings.py)."""
+        return [p for p in self.pings if p.user_id == user.id]
 
     def requests_to(self, route: str) -> list[RecordedRequest]:
         method, template = route.split(" ", 1)
@@ -568,7 +609,8 @@ class FakeDiscord:
             value = (value & ~member.deny) | member.allow
         if not value & VIEW_CHANNEL:
             return 0
-        if not value & SEND_MESSAGES:
+        # In a thread, Send Messages in Threads plays the part of Send Messages.
+        if not value & (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES):
             value &= ~IMPLIED_BY_SEND
         return value
 
@@ -588,6 +630,7 @@ class FakeDiscord:
         """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
 
         ``message_payload`` replaces the source message's own payload (forged clicks only)."""
+        self.threads.check_usable(channel)
         # The interaction goes to the shard carrying the channel's server (DMs: shard 0).
         session = self.gateway.live_session(channel.guild_id)
         interaction_id = self.ids.next()  # carries "now": discord.py derives expiry from it
@@ -707,8 +750,9 @@ class FakeDiscord:
             time.monotonic(),
         )
         self.requests.append(record)
+        admission = self.limits.admit(request, request.method, template, params)
         try:
-            limited = self._take_rate_limit(request.method, template)
+            limited = admission.refusal or self._take_rate_limit(request.method, template)
             if limited is not None:
                 response = limited
             else:
@@ -724,6 +768,7 @@ class FakeDiscord:
             log.exception("fake Discord crashed on %s %s", request.method, path)
             response = json_response({"message": "fake Discord crashed", "code": 0}, status=400)
             self.notify_all()
+        admission.decorate(response)
         record.status = response.status
         self.notify(*self._touched(params))
         return response
@@ -764,6 +809,9 @@ class FakeDiscord:
             if rule.method == method and rule.route == template and rule.remaining > 0:
                 rule.remaining -= 1
                 rule.hits += 1
+                self.limits.count_refusal(
+                    f"{method} {template}", "global" if rule.is_global else "user"
+                )
                 body = {
                     "message": "You are being rate limited.",
                     "retry_after": rule.retry_after,
@@ -899,23 +947,9 @@ class FakeDiscord:
         ):
             raise ApiError(400, 50006, "Cannot send an empty message")
         if creating:
-            message.pinged = self._pings(message, body)
-
-    def _pings(self, message: FakeMessage, body: JSON) -> list[int]:
-        """Who a new message notifies, as Discord decides it: the recipient of a DM; in a
-        channel, the people mentioned in its content whom ``allowed_mentions`` allows (all of
-        them when it is absent); nobody for a silent (4096) or ephemeral message."""
-        if message.flags & SILENT or message.ephemeral:
-            return []
-        channel = self.channels.get(message.channel_id)
-        if channel is not None and channel.recipient is not None:
-            return [channel.recipient.id]
-        mentioned = list(dict.fromkeys(int(m) for m in MENTION.findall(message.content)))
-        allowed = body.get("allowed_mentions")
-        if allowed is None or "users" in (allowed.get("parse") or []):
-            return mentioned
-        users = {int(u) for u in allowed.get("users") or []}
-        return [u for u in mentioned if u in users]
+            pings = notified(self, message, body)
+            self.pings.extend(pings)
+            message.pinged = [p.user_id for p in pings]
 
     def _link_embed_images(self, message: FakeMessage) -> None:
         # Discord swaps "attachment://name" in embeds for the uploaded file's URL.
@@ -933,6 +967,8 @@ class FakeDiscord:
 
     def _check_can_post(self, channel: FakeChannel, body: JSON, files: list[FakeFile]) -> bool:
         """Refuse like Discord; returns whether embeds may be shown."""
+        if channel.is_thread:
+            return self.threads.check_post(channel, files)
         if channel.is_dm:
             assert channel.recipient is not None
             if not channel.recipient.dms_open:
@@ -966,6 +1002,8 @@ class FakeDiscord:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if message.id in self.edit_refusals:
             raise self.edit_refusals[message.id]
+        if channel.is_thread:
+            self.threads.check_edit(channel)
         can_embed = channel.is_dm or bool(
             self.permissions_for(self.bot_user, channel) & EMBED_LINKS
         )
@@ -1217,7 +1255,7 @@ class FakeDiscord:
 
     async def _get_guild_channels(self, call: Call) -> web.Response:
         guild = self._check_guild(call.params["guild_id"])
-        channels = [c for c in self.channels.values() if c.guild_id == guild.id]
+        channels = [c for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread]
         return json_response([c.to_payload() for c in channels])
 
     async def _get_roles(self, call: Call) -> web.Response:

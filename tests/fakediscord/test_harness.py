@@ -65,6 +65,7 @@ async def test_sync_echoes_ids_for_global_and_guild_commands(
 ) -> None:
     fake = fake_discord
     global_names = {"mt", "play", "hand", "table", "revise", "remind", "announce", "late", "twice"}
+    global_names |= {"burst", "thread"}
     assert set(fake.commands()) == global_names
     assert set(fake.commands(guild=True)) == {"ping"}
     assert fake.commands(guild=True)["ping"]["guild_id"] == str(fake.guild_id)
@@ -326,6 +327,7 @@ async def test_429_with_retry_after_is_honoured(fake_discord: FakeDiscord, demo:
     assert attempts[1].at - attempts[0].at >= 0.1
     assert rule.hits == 1
     assert [m.content for m in games.messages()] == ["hello"]
+    assert fake.budget_report()["rate_limited"]["user"] == 1  # counted with the others
 
 
 async def test_restart_keeps_old_buttons_clickable(fake_discord: FakeDiscord) -> None:

@@ -1,0 +1,101 @@
+"""A whole match through a fake Discord that rate-limits like Discord (issue 24).
+
+Four humans play a match from ``/mt new`` to the final standings while the fake enforces
+Discord's per-route buckets and a global budget. The clock of the limits runs ``TIME_SCALE``
+times faster so the match fits in the suite, and the global budget is cut to
+``GLOBAL_SHARE`` requests per (Discord) second: the share one game gets when a bot is busy
+with many, so one game's bursts meet the global limit as a busy bot's do. With the time
+scale, that is ``GLOBAL_SHARE`` requests per ``1 / TIME_SCALE`` s of real time, the budget a
+client-side limiter must keep to here.
+
+The bot must lose nothing (every move answered, every turn posted, every hand delivered),
+never send a request into a bucket the fake had said was empty (every 429's ``retry_after``
+honoured), and pace its global budget itself: discord.py does not, and learns the global
+limit only from 429s, while requests it already sent are in flight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.engine import Play
+from bot.store import GameStatus
+from bot.ui.budget import RequestBudget, install
+from tests.e2e.helpers import last_public, open_game, pick, said, to_move
+from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
+from tests.fakediscord.server import RecordedRequest
+
+#: The limits' clock runs this much faster than the wall clock (buckets refill sooner, and
+#: every Reset-After / retry_after told to discord.py is divided by it).
+TIME_SCALE = 20
+#: Global requests per Discord second for this one game (Discord gives a bot 50): a game's
+#: share of a busy bot's budget. In real time: 2 requests per 50 ms window (40 per second),
+#: the budget the bot's own limiter must be given in this test.
+GLOBAL_SHARE = 2
+
+
+async def test_a_match_under_discords_rate_limits_loses_nothing_and_breaks_no_limit(
+    make_bot: Callable[[], MexicanTrainBot],
+) -> None:
+    async with fake_discord(
+        rate_limits=True, time_scale=TIME_SCALE, global_per_second=GLOBAL_SHARE
+    ) as fake:
+        bot = make_bot()
+        # The bot's own limiter keeps the same scaled budget: 2 requests per 50 ms.
+        bot.budget = RequestBudget(GLOBAL_SHARE, per=1 / TIME_SCALE)
+        install(bot, bot.budget)
+        users = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
+        by_id: dict[int, FakeUser] = {u.id: u for u in users}
+        games = fake.channel("games")
+        async with running_bot(fake, bot):
+            game = await open_game(fake, bot, games, users[0], users[1:], preset="quick")
+            moves = turns = 0
+            last_uid = None
+            for _ in range(400):
+                if (await bot.service.game(game.id)).status is not GameStatus.ACTIVE:
+                    break
+                uid, view = await to_move(bot, game.id)
+                if uid != last_uid and last_uid is not None:
+                    # Every hand delivered: the player now to move was told, with it.
+                    assert by_id[uid].dms() and by_id[uid].dms()[-1].images()
+                turns += uid != last_uid
+                last_uid = uid
+                user = by_id[uid]
+                table = last_public(games)
+                assert f"<@{uid}>" in table.content, "the turn's post is missing"
+                move = pick(view.legal)
+                if isinstance(move, Play):
+                    tile, train = str(move).split()
+                    invocation = await user.slash("play", channel=games, tile=tile, train=train)
+                else:
+                    invocation = await user.slash(str(move), channel=games)
+                answer = await said(invocation, timeout=10)
+                assert answer.content.startswith("✅"), answer.content
+                moves += 1
+            else:
+                raise AssertionError("the match did not end")
+            final = last_public(games)
+            assert final.button_labels == ["Rematch"]
+
+        report = fake.budget_report()
+        # Nothing lost: one post per turn plus the match's end, every answer given in time.
+        tables = [m for m in games.messages() if m.embeds and "round" in m.embeds[0]["title"]]
+        assert len(tables) == turns + 1
+        assert not [r for i in fake.interactions.values() for r in i.rejections]
+        assert not [r for r in fake.requests if r.status == 429 and not _retried(fake, r)]
+        # No request into a bucket known to be empty: every 429's retry_after honoured.
+        assert fake.violations == [], fake.violations[:5]
+        assert moves > 20 and report["global_limited"] > 0
+        # The bot paces its global budget itself: Discord only says so with a 429, and a
+        # bot that learns the limit from 429s has requests in flight that break it.
+        assert report["rate_limited"]["global"] == 0, report["rate_limited"]
+
+
+def _retried(fake: FakeDiscord, refused: RecordedRequest) -> bool:
+    """Whether a request answered 429 was sent again later and went through."""
+    return any(
+        r.at > refused.at and r.method == refused.method and r.path == refused.path
+        and r.status < 300
+        for r in fake.requests
+    )  # fmt: skip
