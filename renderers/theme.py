@@ -102,7 +102,7 @@ def theme(name_or_theme: str | Theme) -> Theme:
         ) from None
 
 
-#: Seat identities: colour + shape, up to 10 seats (RULES.md allows 2-10 players).
+#: Seat identities: colour + shape, up to 10 seats (docs/rules.md allows 2-10 players).
 SEAT_COLOURS: tuple[RGB, ...] = tuple(
     hex_rgb(c)
     for c in (
@@ -130,7 +130,7 @@ SEAT_SHAPES: tuple[str, ...] = (
     "heart",
     "cross",
 )
-#: The Mexican Train's marker is a black engine (RULES.md, "Flavour").
+#: The Mexican Train's marker is a black engine (docs/rules.md, "Flavour").
 MEXICAN_COLOUR: RGB = (20, 20, 22)
 
 

@@ -100,3 +100,26 @@ def test_the_backup_rehearsal_runs_as_written_on_a_fresh_install(tmp_path: Path)
     assert lines[2].startswith("database checked: data/mexican-train.sqlite3 (schema version")
     assert "0 games" in lines[2] and result.stderr == ""
     assert len(list((work / "backups").iterdir())) == 1
+
+
+def test_the_rules_page_names_every_house_rule_preset_and_sheet() -> None:
+    """docs/rules.md is the project's own rules page (the team's rule sheets are not in the
+    repository): every ``Rules`` field and every preset is on it, each rule cites sheets, and
+    nothing points at a file outside the repository any more."""
+    import dataclasses
+
+    from bot.engine import PRESETS, Rules
+
+    page = (ROOT / "docs" / "rules.md").read_text()
+    for field in dataclasses.fields(Rules):
+        if field.name != "max_pip":  # the set: "double-N", by its sizes
+            assert f"`{field.name}" in page, f"docs/rules.md does not name {field.name}"
+    for name, rules in PRESETS.items():
+        low, high = rules.player_range
+        rows = [line for line in page.splitlines() if line.startswith("| `")]
+        row = next((line for line in rows if f"`{name}`" in line.split("|")[1]), "")
+        assert f"{low} to {high}" in row, name
+    for sheet in ("000", "001", "002", "003", "004"):
+        assert page.count(sheet) >= 3, f"docs/rules.md hardly cites sheet {sheet}"
+    for path in [README, *ROOT.glob("docs/*.md"), *ROOT.glob("bot/**/*.py")]:
+        assert "shared/RULES.md" not in path.read_text(), f"{path} points outside the repository"

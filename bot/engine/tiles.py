@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-#: Set sizes the product supports (RULES.md, "Equipment").
+#: Set sizes the product supports (docs/rules.md, "Equipment").
 SUPPORTED_SETS: tuple[int, ...] = (9, 12, 15, 18)
 #: The largest pip count any supported set uses; tiles are interned up to it.
 MAX_PIP = 18
