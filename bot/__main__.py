@@ -203,7 +203,7 @@ def _try(args: argparse.Namespace) -> int:
     )  # fmt: skip
     try:
         return asyncio.run(run(options))
-    except KeyboardInterrupt:  # Ctrl-C while the computer players moved: all cleaned up
+    except KeyboardInterrupt:  # Ctrl-C: asyncio.run cancelled the game (its folder is gone)
         print(file=sys.stderr)
         return EXIT_INTERRUPTED
 
