@@ -46,7 +46,9 @@ def english_only() -> set[str]:
 
 
 def start(command: list[str], tmp: Path, *args: str) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=str(ROOT))
+    env = dict(os.environ, TMPDIR=str(tmp))
+    if "-m" in command:  # python -m bot: this tree; an installed script: its own package
+        env["PYTHONPATH"] = str(ROOT)
     return subprocess.Popen(
         [*command, "try", *args], env=env, cwd=tmp.parent,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
