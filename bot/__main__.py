@@ -129,7 +129,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "Prints the answer; exit 0 when healthy, 1 when unhealthy or not answering, 2 when "
         "MT_HEALTH_PORT is off. It is the Docker image's HEALTHCHECK.",
     )
-    store = commands.add_parser("store", help="move the games between databases")
+    store = commands.add_parser(
+        "store",
+        help="move the games between databases",
+        description="Move the games between an SQLite file and a PostgreSQL database "
+        "(store copy SOURCE DESTINATION; docs/postgresql.md).",
+    )
     store_commands = store.add_subparsers(dest="store_command", metavar="{copy}", required=True)
     move = store_commands.add_parser(
         "copy",

@@ -160,3 +160,23 @@ def test_init_creates_then_checks_without_a_token(tmp_path: Path) -> None:
     other = tmp_path / "other.sqlite3"
     chosen = _run(env, "init", "--database", str(other))
     assert chosen.returncode == 0 and str(other) in chosen.stdout and other.is_file()
+
+
+def test_the_help_names_the_database_setting_and_every_command_says_what_it_does() -> None:
+    """The top-level help names MT_DATABASE and the exit codes; ``health`` and ``init`` have
+    a description; ``store copy`` calls its arguments what they are called."""
+    import argparse
+
+    from bot.__main__ import _parser
+
+    parser = _parser("mexican-train-bot")
+    top = " ".join(parser.format_help().split())
+    assert "MT_DATABASE" in top and "DISCORD_TOKEN" in top and "2 a setting to fix" in top
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name in ("try", "init", "backup", "health", "store"):
+        assert commands.choices[name].description, f"{name} --help has no description"
+    store = commands.choices["store"]
+    (copy_commands,) = [a for a in store._actions if isinstance(a, argparse._SubParsersAction)]
+    copy_help = copy_commands.choices["copy"].format_help()
+    assert "SRC" not in copy_help and "DST" not in copy_help
+    assert "SOURCE" in copy_help and "DESTINATION" in copy_help
