@@ -3,11 +3,13 @@
 # Two stages: the first builds a wheel from the sources; the second installs only that wheel
 # and runs from /data, where there are no sources. (Run from a directory holding bot/, Python
 # would import that copy instead of the installed package: `python -m` puts the working
-# directory first on the import path.)
+# directory first on the import path.) Both stages install the versions pinned in
+# constraints.txt (PIP_CONSTRAINT; scripts/lock upgrades them), so an image built today and
+# one built next month hold the libraries CI tested.
 FROM python:3.11-slim AS build
-ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_CONSTRAINT=/src/constraints.txt
 WORKDIR /src
-COPY pyproject.toml README.md LICENSE ./
+COPY pyproject.toml README.md LICENSE constraints.txt ./
 COPY bot ./bot
 COPY renderers ./renderers
 RUN pip wheel --no-deps --wheel-dir /wheels .
@@ -21,8 +23,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     MT_DATABASE=/data/mexican-train.sqlite3
 
 COPY --from=build /wheels /wheels
-# The same `pip install .` as the README, from the wheel built above.
-RUN pip install /wheels/*.whl \
+COPY --from=build /src/constraints.txt /wheels/constraints.txt
+# The same `pip install .` as the README, from the wheel built above, with the pinned versions.
+RUN PIP_CONSTRAINT=/wheels/constraints.txt pip install /wheels/*.whl \
     && rm -rf /wheels \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mtbot \
     && mkdir -p /data \

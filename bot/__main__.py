@@ -1,26 +1,32 @@
 """``python -m bot [--sync]`` (or ``mexican-train-bot``): run the bot; ``try``: a game in the
-terminal; ``backup PATH``: copy the database; ``health``: ask a running bot's ``/healthz``
-(Docker's HEALTHCHECK); ``store copy SRC DST``: move the games between an SQLite file and
-PostgreSQL.
+terminal; ``init``: create and check the database (no token); ``backup PATH``: copy the
+database; ``health``: ask a running bot's ``/healthz`` (Docker's HEALTHCHECK); ``store copy
+SOURCE DESTINATION``: move the games between an SQLite file and PostgreSQL.
 
 Configuration comes from the environment (see :mod:`bot.config`). Anything the operator
 must fix — no token, a token that cannot be one, Discord refusing it, a bad setting, a
-database directory the bot cannot write, a database written by a newer release, a health
-port already taken — stops the bot with ONE line on stderr and exit code 2, not a traceback:
-the person reading it is setting the bot up, not debugging it. No network to Discord at start
-is one line too, with exit code 1: it may pass, so a restart policy should try again
-(:mod:`bot.ops.network`). SIGTERM (``docker stop``) finishes the moves in progress and exits 0
-(:mod:`bot.run`).
+database directory the bot cannot write, a file that is not a database or fails its quick
+check, a PostgreSQL URL that cannot be read or a server that refuses the login, a database
+written by a newer release, a health port already taken — stops the bot with ONE line on
+stderr and exit code 2, not a traceback: the person reading it is setting the bot up, not
+debugging it. The database is opened and checked before the Discord login. No network to
+Discord, or a PostgreSQL server that cannot be reached, at start is one line too, with exit
+code 1: it may pass, so a restart policy should try again (:mod:`bot.ops.network`). SIGTERM
+(``docker stop``) finishes the moves in progress and exits 0 (:mod:`bot.run`).
 """
 
 from __future__ import annotations
 
-import argparse
+import signal
+import sys
+
+if __name__ == "__main__":  # Ctrl-C while the imports below load: exit 130, no traceback
+    signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(130))
+
+import argparse  # (after the handler above, on purpose)
 import asyncio
 import dataclasses
 import os
-import signal
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +35,9 @@ from bot.engine import PRESETS
 from bot.engine.ai import Level
 from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
+
+#: The exit code after Ctrl-C in the terminal game (128 + SIGINT), as a shell reports it.
+EXIT_INTERRUPTED = 130
 
 #: Exit code for a configuration the operator must fix.
 EXIT_CONFIG = 2
@@ -48,13 +57,18 @@ MODULE = "python -m bot"
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN), or back up "
-        "its database.",
+        description="Run the Mexican Train Discord bot (token in DISCORD_TOKEN), play a game "
+        "in the terminal, or create, back up and move its database.",
+        epilog="Settings come from the environment: DISCORD_TOKEN (the bot's token), "
+        "MT_DATABASE (the SQLite file, default data/mexican-train.sqlite3, or a "
+        "postgresql:// URL), MT_SYNC_COMMANDS, MT_HEALTH_PORT, MT_LOG_LEVEL… (the README's "
+        "Configuration table lists them all). Exit codes: 0 stopped on request, 1 Discord or "
+        "the database server unreachable (try again later), 2 a setting to fix.",
     )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
     )
-    commands = parser.add_subparsers(dest="command", metavar="{try,backup,health,store}")
+    commands = parser.add_subparsers(dest="command", metavar="{try,init,backup,health,store}")
     game = commands.add_parser(
         "try",
         help="play a game in this terminal against computer players (no token, no network)",
@@ -64,8 +78,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "pass); a picture of the table is saved after every move.",
     )
     game.add_argument(
-        "--players", type=int, default=3, help="players at the table, you included (default 3)"
-    )
+        "--players", type=int, default=3, metavar="N",
+        help=f"players at the table, you included (default 3): {players_limits()}",
+    )  # fmt: skip
     game.add_argument(
         "--level", choices=[level.value for level in Level], default="normal",
         help="the computer players' strength (default normal)",
@@ -75,12 +90,24 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="the rules (default standard: 13 rounds; quick: one round)",
     )  # fmt: skip
     game.add_argument("--seed", type=int, help="the same seed deals the same game")
-    game.add_argument("--name", default="Player", help="your name at the table")
+    game.add_argument("--name", help="your name at the table (default Player, in French Joueur)")
     game.add_argument("--language", choices=["en", "fr"], default="en", help="en or fr")
     game.add_argument(
-        "--pictures", type=Path,
-        help="the folder for the table pictures (default: a new temporary folder)",
+        "--pictures", type=Path, metavar="DIR",
+        help="keep a picture of the table per move in DIR (default: one picture, redrawn "
+        "after every move in a temporary folder and deleted at the end)",
     )  # fmt: skip
+    init = commands.add_parser(
+        "init",
+        help="create (or upgrade) and check the database, without Discord",
+        description="Create the database MT_DATABASE names (or upgrade it to this release), "
+        "check it as the bot's start-up does, and print what is in it. No token, no network: "
+        "run it before the first start to rehearse a backup and a restore, or after a "
+        "restore to check the file.",
+    )
+    init.add_argument(
+        "--database", help="the SQLite file or postgresql:// URL (default: MT_DATABASE)"
+    )
     copy = commands.add_parser(
         "backup",
         help="write a consistent copy of the database (safe while the bot runs)",
@@ -97,20 +124,32 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     commands.add_parser(
         "health",
         help="ask the running bot's /healthz; exit 0 if it is healthy (for HEALTHCHECK)",
+        description="Ask the bot running on this machine (MT_HEALTH_HOST, MT_HEALTH_PORT) "
+        "whether it is healthy: its Discord gateway connected and its database answering. "
+        "Prints the answer; exit 0 when healthy, 1 when unhealthy or not answering, 2 when "
+        "MT_HEALTH_PORT is off. It is the Docker image's HEALTHCHECK.",
     )
-    store = commands.add_parser("store", help="move the games between databases")
+    store = commands.add_parser(
+        "store",
+        help="move the games between databases",
+        description="Move the games between an SQLite file and a PostgreSQL database "
+        "(store copy SOURCE DESTINATION; docs/postgresql.md).",
+    )
     store_commands = store.add_subparsers(dest="store_command", metavar="{copy}", required=True)
     move = store_commands.add_parser(
         "copy",
-        help="copy every game and setting from SRC to DST, then check each game replays equal",
+        help="copy every game and setting from SOURCE to DESTINATION, then check each game "
+        "replays equal",
         description="Copy every game, event, seat, setting, schedule row and statistic from "
-        "SRC into DST (each an SQLite file or a postgresql:// URL), then load every game "
-        "from both and check they replay equal. Stop the bot first.",
+        "SOURCE into DESTINATION (each an SQLite file or a postgresql:// URL), then load "
+        "every game from both and check they replay equal. Stop the bot first.",
     )
     move.add_argument("source", help="the database to copy (SQLite path or postgresql:// URL)")
     move.add_argument("destination", help="the database to fill (must be empty)")
     move.add_argument(
-        "--replace", action="store_true", help="delete everything in DST first if it is not empty"
+        "--replace",
+        action="store_true",
+        help="delete everything in DESTINATION first if it is not empty",
     )
     return parser
 
@@ -130,21 +169,68 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _init(args: argparse.Namespace) -> int:
+    """``init``: one line saying what is there (exit 0), or what is wrong (exit 2; 1 when a
+    PostgreSQL server cannot be reached)."""
+    from bot.ops.dbinit import init_database
+    from bot.store import StoreError, StoreUnreachable
+
+    try:
+        env = dict(os.environ)
+        if args.database is not None:
+            env["MT_DATABASE"] = args.database
+        report = asyncio.run(init_database(Config.from_env(env)))
+    except StoreUnreachable as exc:
+        print(f"mexican-train-bot: {exc}", file=sys.stderr)
+        return 1
+    except (ConfigError, StoreError) as exc:
+        return _fail(str(exc))
+    print(report.line())
+    return 0
+
+
 def _try(args: argparse.Namespace) -> int:
     """A game in the terminal: no configuration, no token, no Discord client."""
     from bot.tryit import TryOptions, run
 
-    if not 2 <= args.players <= 10:
-        return _fail(f"--players must be between 2 and 10 (you included), not {args.players}")
+    _python_sigint()
+
+    low, high = PRESETS[args.preset].player_range
+    if not low <= args.players <= high:
+        return _fail(
+            f"--players {args.players}: the {args.preset} rules seat {low} to {high} players, "
+            f"you included (by preset: {players_limits()})"
+        )
+    name = (args.name or "").strip()[:32] or None
     options = TryOptions(
         players=args.players, level=Level(args.level), preset=args.preset, seed=args.seed,
-        name=args.name.strip()[:32] or "Player", language=args.language, pictures=args.pictures,
+        name=name, language=args.language, pictures=args.pictures,
     )  # fmt: skip
     try:
         return asyncio.run(run(options))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: asyncio.run cancelled the game (its folder is gone)
         print(file=sys.stderr)
-        return 0
+        return EXIT_INTERRUPTED
+
+
+def _python_sigint() -> None:
+    """Ctrl-C back to Python's own KeyboardInterrupt (and so to ``asyncio.run``'s handling,
+    which installs itself only over that one), once the imports are done."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def players_limits() -> str:
+    """How many players each preset seats, as ``--help``, the refusal and the README say it:
+    "2 to 8; 2 to 4 with double-9; 2 to 10 with double-15, double-18, rules-site"."""
+    by_range: dict[tuple[int, int], list[str]] = {}
+    for preset, rules in sorted(PRESETS.items()):
+        by_range.setdefault(rules.player_range, []).append(preset)
+    usual = PRESETS["standard"].player_range
+    parts = [f"{usual[0]} to {usual[1]}"]
+    for (low, high), names in sorted(by_range.items()):
+        if (low, high) != usual:
+            parts.append(f"{low} to {high} with {', '.join(names)}")
+    return "; ".join(parts)
 
 
 def _health() -> int:
@@ -178,10 +264,14 @@ def _health() -> int:
 def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
     """The ``mexican-train-bot`` console script (``python -m bot`` passes its own ``prog``)."""
     args = _parser(prog).parse_args(argv)
+    if args.command != "try":  # (which first loads the game: see _try)
+        _python_sigint()
     if args.command == "backup":
         return _backup(args)
     if args.command == "health":
         return _health()
+    if args.command == "init":
+        return _init(args)
     if args.command == "try":
         return _try(args)
     if args.command == "store":
@@ -239,11 +329,18 @@ def _run(config: Config, token: str) -> int:
 
     from bot.ops.network import EXIT_UNREACHABLE, install_one_line_reconnects, unreachable_line
     from bot.run import serve
-    from bot.store import SchemaTooNew, StoreError
+    from bot.store import SchemaTooNew, StoreError, StoreUnreachable
 
     install_one_line_reconnects()
     try:
         asyncio.run(serve(config, token))
+    except StoreUnreachable as exc:
+        print(
+            f"mexican-train-bot: {exc}; check that the server runs and this machine can reach "
+            f"it — exit code {EXIT_UNREACHABLE}, so a restart policy tries again",
+            file=sys.stderr,
+        )
+        return EXIT_UNREACHABLE
     except discord.LoginFailure:
         return _fail("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal")
     except discord.PrivilegedIntentsRequired:

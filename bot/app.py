@@ -2,7 +2,8 @@
 
 All one-time work happens in :meth:`MexicanTrainBot.setup_hook` (``on_ready`` fires again
 after reconnects): start the render pool (its workers warm, so the first move's picture is
-not the slow one), open the SQLite store, build the services, install the command translator
+not the slow one), take the store ``python -m bot`` opened and checked before logging in to
+Discord (or open it), build the services, install the command translator
 and the servers' languages, load the cogs as extensions by name (each registers its persistent
 ``DynamicItem`` buttons, so messages posted before a restart keep working), install the one
 error funnel on the command tree, and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
@@ -57,6 +58,7 @@ class MexicanTrainBot(GameBot):
         *,
         clock: Clock | None = None,
         rng: random.Random | None = None,
+        store: Store | None = None,
         **options: Any,
     ) -> None:
         # Slash commands and components need no privileged intent; no members intent
@@ -70,12 +72,15 @@ class MexicanTrainBot(GameBot):
             **options,
         )
         self._rng = rng
-        self._store: Store | None = None
+        #: Opened (and checked) before the Discord login by ``bot.run.serve``; opened here in
+        #: ``setup_hook`` when none is given (tests build bots without one).
+        self._store: Store | None = store
 
     async def setup_hook(self) -> None:
         cfg = self.config
         await self.pictures.start()  # MT_RENDER_WORKERS processes, warm before any move
-        self._store = await open_store(cfg)
+        if self._store is None:
+            self._store = await open_store(cfg)
         service = GameService(self._store, cache_size=cfg.game_cache, rng=self._rng)
         self.attach(service, ScheduleService(service))
         await self.tree.set_translator(CatalogTranslator())
@@ -132,12 +137,15 @@ def create_bot(
     *,
     clock: Clock | None = None,
     rng: random.Random | None = None,
+    store: Store | None = None,
     **options: Any,
 ) -> MexicanTrainBot:
     """The bot for ``config`` (default: from the environment); sharded when ``MT_SHARDS`` is
     set (``auto``: as many shards as Discord recommends), or ``MT_SHARD_COUNT`` (this
-    process runs ``MT_SHARD_IDS`` of them)."""
+    process runs ``MT_SHARD_IDS`` of them). ``store``: the database, already open (the bot
+    then closes it); else ``setup_hook`` opens the one ``config`` names."""
     config = config or Config.from_env()
+    options["store"] = store
     if config.shard_count is not None:  # MT_SHARD_COUNT/MT_SHARD_IDS: one of a cluster
         options.setdefault("shard_count", config.shard_count)
         ids = None if config.shard_ids is None else list(config.shard_ids)

@@ -224,7 +224,15 @@ def _database(raw: str | None) -> tuple[Path, str | None]:
     if not value:
         return DEFAULT_DATABASE, None
     if is_postgres_url(value):
-        parts = urlsplit(value)
+        # The URL is never echoed: it may carry a password. What was wrong with it is.
+        try:
+            parts = urlsplit(value)
+        except ValueError as exc:  # "Invalid IPv6 URL": a bracket left open
+            raise ConfigError(
+                f"MT_DATABASE is not a valid PostgreSQL URL ({exc}); write it as "
+                "postgresql://user:password@host:5432/dbname (an IPv6 host in brackets: "
+                "[::1]:5432)"
+            ) from None
         try:
             parts.port  # noqa: B018 - parsing the port is the check
         except ValueError:

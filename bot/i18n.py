@@ -6,6 +6,20 @@ reader's Discord locale (``fr``, ``en-US``, …). Features keep their sentences 
 module under ``bot/texts/`` (a ``TEXTS`` dict), listed in :data:`_FEATURE_TEXTS`; a key may be
 defined once only. A test fails when a key lacks a language or
 when the two languages disagree on the placeholders they use.
+
+**Counts and plurals.** A noun after a number takes the reader's language's plural rule
+(:func:`plural_form`: English "1 tile", "0 tiles"; French "0 domino", "1 domino", "2
+dominos"), never a hard-coded form ("1 tiles") nor "tile(s)". Write the forms in the text,
+as a placeholder whose format is ``singular|plural``::
+
+    "hand.count": {"en": "{n} {n:tile|tiles} left", "fr": "{n} {n:domino|dominos} restants"}
+
+``{n}`` prints the number, ``{n:tile|tiles}`` the form its value takes (either side may be
+empty: ``domino{n:|s}``); :func:`tr` picks it, whatever the key — nothing to call
+differently. A test fails on a catalog text that puts a plural noun straight after a
+placeholder (``{count} tiles``). The older way still works: a pair of keys ``key.one`` /
+``key.many`` read with :func:`tr_count` (which also reads a key written the new way), so
+texts written either way, by any feature, keep working.
 """
 
 from __future__ import annotations
@@ -166,8 +180,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "Tu es déjà dans cette partie.",
     },
     "error.game-full": {
-        "en": "The game is full ({players} players).",
-        "fr": "La partie est complète ({players} joueurs).",
+        "en": "The game is full ({players} {players:player|players}).",
+        "fr": "La partie est complète ({players} {players:joueur|joueurs}).",
     },
     "error.not-host": {
         "en": "Only the host (or someone with Manage Server) can do that.",
@@ -245,8 +259,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "rules.preset": {"en": "**Rules:** {preset}", "fr": "**Règles :** {preset}"},
     "rules.basics": {
-        "en": "{set} set, {rounds}, {low} to {high} players",
-        "fr": "jeu {set}, {rounds}, {low} à {high} joueurs",
+        "en": "{set} set, {rounds}, {low} to {high} {high:player|players}",
+        "fr": "jeu {set}, {rounds}, {low} à {high} {high:joueur|joueurs}",
     },
     "rules.house": {"en": "**House rules:** {rules}", "fr": "**Règles maison :** {rules}"},
     "rules.deadline": {
@@ -268,8 +282,9 @@ CATALOG: dict[str, Mapping[str, str]] = {
     "train.own": {"en": "your train ({ref})", "fr": "ton train ({ref})"},
     "train.other": {"en": "{name}'s train ({ref})", "fr": "train de {name} ({ref})"},
     "hand.title": {
-        "en": "**Your hand** — game #{game}, round {round}/{rounds}, {count} tiles:",
-        "fr": "**Ta main** — partie n°{game}, manche {round}/{rounds}, {count} dominos :",
+        "en": "**Your hand** — game #{game}, round {round}/{rounds}, {count} {count:tile|tiles}:",
+        "fr": "**Ta main** — partie n°{game}, manche {round}/{rounds}, {count} "
+        "{count:domino|dominos} :",
     },
     "hand.playable": {
         "en": "It's your turn. You can play:",
@@ -288,8 +303,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "On attend {name}. Aucun de tes dominos ne va sur un train ouvert pour l'instant.",
     },
     "standings.line": {
-        "en": "{place}. {name} — {total} points ({won})",
-        "fr": "{place}. {name} — {total} points ({won})",
+        "en": "{place}. {name} — {total} {total:point|points} ({won})",
+        "fr": "{place}. {name} — {total} {total:point|points} ({won})",
     },
     "fact.took-over": {
         "en": "A computer player now plays {name}'s seat.",
@@ -409,6 +424,8 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "roundend",
     "catchup",
     "alt",
+    "reading",
+    "tryit",
 )
 _merge_feature_texts()
 
@@ -422,22 +439,57 @@ def language_of(locale: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
+def plural_form(count: object, language: str | None) -> str:
+    """``"one"`` or ``"many"``: which form a noun takes after ``count`` for a reader of
+    ``language`` (a catalog language or a Discord locale). English: 1 is singular, 0 and 2
+    plural. French: 0 and 1 are singular ("0 domino", "1,5 heure"), from 2 plural.
+    """
+    number = abs(float(count)) if isinstance(count, int | float) else abs(float(str(count)))
+    if language_of(language) == "fr":
+        return "one" if number < 2 else "many"
+    return "one" if number == 1 else "many"
+
+
+class _Plurals(string.Formatter):
+    """``str.format`` plus ``{n:singular|plural}``: a field whose format holds ``|`` prints
+    the form ``n`` takes in ``language`` instead of ``n`` itself."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, _, many = format_spec.partition("|")
+            return one if plural_form(value, self.language) == "one" else many
+        return str(super().format_field(value, format_spec))
+
+
 def tr(key: str, locale: str | None = None, /, **params: object) -> str:
-    """The sentence ``key`` in the reader's language, with ``params`` filled in.
+    """The sentence ``key`` in the reader's language, with ``params`` filled in and each
+    ``{n:singular|plural}`` in the form ``n`` takes in that language.
 
     An unknown key is a programming error and raises KeyError (tests catch it); a missing
     placeholder value raises too, rather than showing a player ``{name}``.
     """
     entry = CATALOG[key]
-    text = entry.get(language_of(locale)) or entry[DEFAULT_LANGUAGE]
-    return text.format(**params) if params else text
+    language = language_of(locale)
+    text = entry.get(language) or entry[DEFAULT_LANGUAGE]
+    if not params:
+        return text
+    if "|" in text:  # only texts with plural forms pay for the slower formatter
+        return _Plurals(language).vformat(text, (), params)
+    return text.format(**params)
 
 
 def tr_count(key: str, count: int, locale: str | None = None, /, **params: object) -> str:
-    """``key.one`` or ``key.many`` by the reader's language's rule (French counts 0 and 1 as
-    singular), with ``{count}`` filled in: "1 round", "2 rounds", never "round(s)"."""
-    one = count == 1 or (language_of(locale) == "fr" and count == 0)
-    return tr(f"{key}.{'one' if one else 'many'}", locale, count=count, **params)
+    """A sentence about ``count`` things, with ``{count}`` filled in: "1 round", "2 rounds",
+    never "round(s)". ``key`` is either one text with its forms inline (``{count} {count:
+    round|rounds}``, see the module's docstring) or, the older way, a pair ``key.one`` /
+    ``key.many`` chosen by :func:`plural_form`."""
+    if key in CATALOG:
+        return tr(key, locale, count=count, **params)
+    form = plural_form(count, locale)
+    return tr(f"{key}.{form}", locale, count=count, **params)
 
 
 def placeholders(text: str) -> set[str]:

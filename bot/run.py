@@ -1,5 +1,6 @@
-"""The process entry: ``python -m bot``'s life — start the health endpoint and the bot, stop
-cleanly on SIGTERM. (``bot/__main__.py`` parses the command line and calls :func:`serve`.)
+"""The process entry: ``python -m bot``'s life — open and check the database, start the
+health endpoint and the bot, stop cleanly on SIGTERM. (``bot/__main__.py`` parses the command
+line and calls :func:`serve`.)
 
 ``docker stop`` (and systemd, and Ctrl-C) sends SIGTERM, then SIGKILL after a grace period
 (10 s by default in Docker). On the first SIGTERM or SIGINT the bot keeps serving while it
@@ -27,6 +28,7 @@ from discord.http import Route
 from bot.app import create_bot
 from bot.config import Config, ConfigError
 from bot.ops.health import HealthServer
+from bot.store import open_store
 from bot.ui.host import GameBot
 
 log = logging.getLogger("bot.ops")
@@ -61,11 +63,19 @@ async def drain(bot: GameBot, grace: float) -> bool:
 
 async def serve(config: Config, token: str) -> None:
     """Run until Discord stops us or a signal asks us to stop; raises what start-up raises."""
+    # The database first, opened and checked, before anything reaches Discord: a damaged file
+    # or a PostgreSQL server that is down is reported as such, not as a login or network
+    # problem, and without a token ever having been sent.
+    store = await open_store(config, check=True)
     point_at_test_discord(config)
     # The bot never joins voice: do not warn at every start that voice libraries are missing.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    bot = create_bot(config)
+    try:
+        bot = create_bot(config, store=store)  # the bot closes the store from here on
+    except BaseException:
+        await store.close()
+        raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

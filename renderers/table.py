@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.engine import MEXICAN, Catch, Draw, Knock, Pass, Play, SeatView, Tile, TrainView
-from bot.i18n import tr
+from bot.i18n import tr, tr_count
 from renderers import names as names_mod
 from renderers import paint, text
 from renderers.theme import (
@@ -89,9 +89,9 @@ def train_word(ref: int, language: str = "en") -> str:
 
 
 def plural(key: str, n: int, language: str = "en", **params: object) -> str:
-    """``key.one`` or ``key.many`` by the language's rule (French counts 0 as singular)."""
-    one = n == 1 or (language.lower().startswith("fr") and n == 0)
-    return tr(f"{key}.{'one' if one else 'many'}", language, n=n, **params)
+    """``key.one`` or ``key.many`` with ``{n}``: :func:`bot.i18n.tr_count`, the one plural
+    rule (French counts 0 as singular)."""
+    return tr_count(key, n, language, n=n, **params)
 
 
 def oriented(engine: Tile, tiles: Sequence[Tile]) -> list[tuple[int, int]]:

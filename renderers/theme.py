@@ -117,8 +117,8 @@ def theme(name_or_theme: str | Theme) -> Theme:
         ) from None
 
 
-#: Seat identities: colour + shape, up to 10 seats (RULES.md allows 2-10 players). The first
-#: four (the common 2-4 player games) are the most saturated.
+#: Seat identities: colour + shape, up to 10 seats (docs/rules.md allows 2-10 players). The
+#: first four (the common 2-4 player games) are the most saturated.
 SEAT_COLOURS: tuple[RGB, ...] = tuple(
     hex_rgb(c)
     for c in (
@@ -146,7 +146,7 @@ SEAT_SHAPES: tuple[str, ...] = (
     "heart",
     "cross",
 )
-#: The Mexican Train's marker is a black engine (RULES.md, "Flavour").
+#: The Mexican Train's marker is a black engine (docs/rules.md, "Flavour").
 MEXICAN_COLOUR: RGB = (20, 20, 22)
 
 

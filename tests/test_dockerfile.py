@@ -157,3 +157,60 @@ def test_cluster_compose_runs_every_shard_once_over_one_postgresql() -> None:
         counts.add(config.shard_count)
     (count,) = counts
     assert sorted(shards) == list(range(count)) and len(services) >= 2
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, sep, version = line.partition("==")
+            assert sep and version, f"constraints.txt: {line!r} is not pinned with =="
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version
+    return pins
+
+
+def test_constraints_pin_every_dependency_and_test_tool() -> None:
+    """Runtime and test tools alike, so a new ruff or mypy release cannot fail the style
+    check with no change of ours; the file says how to regenerate it."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    pins = _pins()
+    for requirement in wanted:
+        name = re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0]
+        assert re.sub(r"[-_.]+", "-", name).lower() in pins, f"{name} is not pinned"
+    assert "ruff" in pins and "mypy" in pins and "mexican-train-bot" not in pins
+    assert "scripts/lock" in (ROOT / "constraints.txt").read_text()
+    assert (ROOT / "scripts" / "lock").stat().st_mode & 0o111, "scripts/lock is not executable"
+
+
+def test_the_environment_running_the_suite_is_the_pinned_one() -> None:
+    """What CI installs is what constraints.txt says (checked here, where it runs)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for name, pinned in _pins().items():
+        if name == "pip":
+            continue  # the environment's own installer
+        try:
+            found = version(name)
+        except PackageNotFoundError:
+            continue  # a dependency of another platform or Python version
+        assert found == pinned, f"{name} {found} installed, constraints.txt pins {pinned}"
+
+
+def test_ci_and_the_image_install_the_pinned_versions_in_a_fresh_environment() -> None:
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert 'PIP_CONSTRAINT="$PWD/constraints.txt"' in ci and "mktemp -d" in ci
+    assert ".venv" not in ci  # never a leftover environment
+    readme = (ROOT / "README.md").read_text()
+    test_command = "pip install -e '.[test]' && python -m pytest"
+    assert test_command in readme and ci.rstrip().endswith(test_command)
+    build, final = _stages()
+    build_env = " ".join(rest for word, rest in build if word == "ENV")
+    assert "PIP_CONSTRAINT=" in build_env
+    assert any("constraints.txt" in rest for word, rest in build if word == "COPY")
+    runs = " ".join(rest for word, rest in final if word == "RUN")
+    assert "PIP_CONSTRAINT=/wheels/constraints.txt pip install /wheels/" in runs
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert "constraints.txt" not in ignored

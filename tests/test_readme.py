@@ -55,3 +55,71 @@ def test_readme_documents_every_command_line_entry() -> None:
         "env_file",
     ):
         assert needed in text, f"the README does not mention {needed}"
+
+
+def _shell_block_after(heading: str) -> str:
+    """The first ```sh block after ``heading`` in the README."""
+    text = README.read_text()
+    start = text.index(heading)
+    match = re.search(r"```sh\n(.*?)```", text[start:], re.S)
+    assert match is not None, f"no shell block after {heading!r}"
+    return match.group(1)
+
+
+def test_the_backup_rehearsal_runs_as_written_on_a_fresh_install(tmp_path: Path) -> None:
+    """The README's rehearsal, word for word, in an empty folder: ``init`` creates the
+    database without a token, ``backup`` copies it, the copy is put back, ``init`` checks it.
+    (``python`` is this test's interpreter, the package on its path as after ``pip install``.)
+    """
+    import os
+    import subprocess
+    import sys
+
+    block = _shell_block_after("Rehearse a backup and a restore")
+    assert "python -m bot init" in block and "python -m bot backup" in block
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "python"  # (a symlink would lose the virtual environment)
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    work = tmp_path / "clone"
+    work.mkdir()
+    env = {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "PYTHONPATH": str(ROOT),
+    }
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block], cwd=work, env=env, capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("database created: data/mexican-train.sqlite3 (schema version")
+    assert lines[1].startswith("backup written to backups/mexican-train-")
+    assert "integrity ok" in lines[1]
+    assert lines[2].startswith("database checked: data/mexican-train.sqlite3 (schema version")
+    assert "0 games" in lines[2] and result.stderr == ""
+    assert len(list((work / "backups").iterdir())) == 1
+
+
+def test_the_rules_page_names_every_house_rule_preset_and_sheet() -> None:
+    """docs/rules.md is the project's own rules page (the team's rule sheets are not in the
+    repository): every ``Rules`` field and every preset is on it, each rule cites sheets, and
+    nothing points at a file outside the repository any more."""
+    import dataclasses
+
+    from bot.engine import PRESETS, Rules
+
+    page = (ROOT / "docs" / "rules.md").read_text()
+    for field in dataclasses.fields(Rules):
+        if field.name != "max_pip":  # the set: "double-N", by its sizes
+            assert f"`{field.name}" in page, f"docs/rules.md does not name {field.name}"
+    for name, rules in PRESETS.items():
+        low, high = rules.player_range
+        rows = [line for line in page.splitlines() if line.startswith("| `")]
+        row = next((line for line in rows if f"`{name}`" in line.split("|")[1]), "")
+        assert f"{low} to {high}" in row, name
+    for sheet in ("000", "001", "002", "003", "004"):
+        assert page.count(sheet) >= 3, f"docs/rules.md hardly cites sheet {sheet}"
+    for path in [README, *ROOT.glob("docs/*.md"), *ROOT.glob("bot/**/*.py")]:
+        assert "shared/RULES.md" not in path.read_text(), f"{path} points outside the repository"

@@ -166,6 +166,11 @@ class RenderPool:
         return waiting + sum(1 for lane in self._lanes if lane.request is not None)
 
     @property
+    def queued(self) -> int:
+        """Pictures waiting for a lane (``/metrics``' render queue)."""
+        return len(self._urgent) + len(self._backlog)
+
+    @property
     def pids(self) -> list[int]:
         """The live workers' process ids (empty in thread mode)."""
         return [lane.pid for lane in self._lanes if lane.pid and not lane.retired]
@@ -419,6 +424,7 @@ class RenderPool:
             lane.process.kill()
 
     def _replace(self) -> None:
+        self.stats["restarts"] += 1
         task = asyncio.ensure_future(self._add_worker())
         self._replacing.add(task)
         task.add_done_callback(self._replaced)

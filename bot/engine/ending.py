@@ -4,7 +4,7 @@ A round ends when a player goes out or when it is blocked: the boneyard is empty
 play. :class:`RoundEnding` builds on :class:`~bot.engine.legality.Legality` (blocked means "no
 seat has a legal play") and gives the move-applying layer, :mod:`bot.engine.turns`, the two
 questions it asks: is the round blocked after this pass (``_blocked``, with the full reading of
-RULES.md and the older engine's ending kept for replay), and the scores once it is over
+docs/rules.md and the older engine's ending kept for replay), and the scores once it is over
 (``_finish``, with :func:`hand_score`).
 """
 
@@ -36,13 +36,14 @@ class RoundEnding(Legality):
     def _blocked(self) -> bool:
         """Whether the pass just made, with the boneyard empty, ends the round blocked.
 
-        RULES.md: the round ends "when the boneyard is empty and no player can play (every
-        player passed in a row)". This is that sentence read literally: the last turn of every
-        seat was a pass, one after another with no tile played in between (a full lap), and
-        still no seat can play. It is *not* "no play can ever become legal once every remaining
-        seat's marker is raised", which would end the round before the remaining players have
-        passed: the same scores, but turns the written rule still gives them (and events the
-        table sees) skipped. Both readings agree on who scores what; only this one is the rule.
+        docs/rules.md ("End of a round"): blocked when the boneyard is empty, every player has
+        passed in turn and still nobody can play. This is that sentence read literally: the
+        last turn of every seat was a pass, one after another with no tile played in between
+        (a full lap), and still no seat can play. It is *not* "no play can ever become legal
+        once every remaining seat's marker is raised", which would end the round before the
+        remaining players have passed: the same scores, but turns the written rule still gives
+        them (and events the table sees) skipped. Both readings agree on who scores what; only
+        this one is the rule.
 
         Why the lap matters: each pass raises the passer's marker and opens that train to
         everyone, so a seat that could not play a moment ago may be able to once the seats after

@@ -19,7 +19,21 @@ MEXICAN: Final = -1
 
 
 class MoveError(ValueError):
-    """A move string that cannot be read."""
+    """A move string that cannot be read.
+
+    ``str()`` is the English sentence; ``code`` names the reason and ``params`` its facts, as
+    :class:`~bot.engine.tiles.TileError` does, for the other languages.
+    """
+
+    def __init__(self, message: str, code: str = "bad-move", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    @classmethod
+    def from_tile(cls, exc: TileError) -> MoveError:
+        """A tile that cannot be read makes the move unreadable, for the same reason."""
+        return cls(str(exc), exc.code, **exc.params)
 
 
 def train_name(train: int) -> str:
@@ -113,15 +127,20 @@ def parse_train(text: str, seat: int | None = None, players: int | None = None) 
         return MEXICAN
     if word in _OWN_WORDS:
         if seat is None:
-            raise MoveError(f"{text.strip()!r} needs to know whose train: write @N")
+            raise MoveError(f"{text.strip()!r} needs to know whose train: write @N", "whose-train")
         return seat
     m = _SEAT_RE.fullmatch(word)
     if m is None:
-        raise MoveError(f"{text.strip() or 'nothing'!r} is not a train: write mexican or @N")
+        raise MoveError(
+            f"{text.strip() or 'nothing'!r} is not a train: write mexican or @N", "not-a-train"
+        )
     number = int(m.group(1))
     if number < 1 or (players is not None and number > players):
         limit = f"1 to {players}" if players is not None else "from 1"
-        raise MoveError(f"there is no train @{number}: seats are numbered {limit}")
+        raise MoveError(
+            f"there is no train @{number}: seats are numbered {limit}", "no-such-train",
+            train=f"@{number}",
+        )  # fmt: skip
     return number - 1
 
 
@@ -139,28 +158,31 @@ def parse_move(
     """
     words = text.strip().split()
     if not words:
-        raise MoveError("an empty move: write a tile and a train, draw, or pass")
+        raise MoveError("an empty move: write a tile and a train, draw, or pass", "empty-move")
     first = words[0].lower()
     if len(words) == 1 and first in _WORDS:
         return _WORDS[first]
     if first == "catch":
         if len(words) != 2:
-            raise MoveError("write catch @N to catch a player who did not knock")
+            raise MoveError("write catch @N to catch a player who did not knock", "catch-whom")
         target = parse_train(words[1], seat, players)
         if target == MEXICAN:
-            raise MoveError("the Mexican Train holds no tiles to catch: write catch @N")
+            raise MoveError(
+                "the Mexican Train holds no tiles to catch: write catch @N", "catch-whom"
+            )
         return Catch(target)
     # A tile may itself contain a space ("12 5 mexican"): the train is the last word.
     if len(words) == 1:
         try:
             Tile.parse(words[0], max_pip)
         except TileError as exc:
-            raise MoveError(str(exc)) from None
+            raise MoveError.from_tile(exc) from None
+        typed = text.strip()
         raise MoveError(
-            f"{text.strip()!r} needs a train: write '{text.strip()} mexican' or '{text.strip()} @N'"
+            f"{typed!r} needs a train: write '{typed} mexican' or '{typed} @N'", "needs-train"
         )
     try:
         played = Tile.parse(" ".join(words[:-1]), max_pip)
     except TileError as exc:
-        raise MoveError(str(exc)) from None
+        raise MoveError.from_tile(exc) from None
     return Play(played, parse_train(words[-1], seat, players))

@@ -7,10 +7,10 @@ or raises :class:`IllegalMove` and changes nothing. Everything a turn needs to r
 already taken, doubles laid this turn, a fast start in progress) lives on the round, so any
 position can be saved and loaded back mid-turn.
 
-The turn, in the words of RULES.md: play if you can (you may not draw instead); otherwise draw
+The turn, in the words of docs/rules.md: play if you can (you may not draw instead); otherwise draw
 one and play it if it fits; otherwise pass and raise your marker. Doubles change what the next
 tile may be; open doubles left at the end of a turn must be satisfied, oldest first, by the
-players who follow. Where RULES.md is silent the docstrings of the modules below say which way
+players who follow. Where docs/rules.md is silent the docstrings of the modules below say which way
 the seeds' majority goes.
 
 ``Round`` is one class read in layers, one module each, every layer building on the one before:

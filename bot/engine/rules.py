@@ -1,6 +1,6 @@
 """The rules a game is played by: one frozen value, named presets, and validation.
 
-Every point where the five rule sheets disagree (see ``shared/RULES.md``) is a field here, so a
+Every point where the five rule sheets disagree (see ``docs/rules.md``) is a field here, so a
 host's house rules are data that is stored with the game, compared, and replayed, never a code
 path chosen by a global switch. ``Rules.check(players)`` refuses combinations that cannot be
 dealt or played with a message a host understands.
@@ -27,7 +27,7 @@ class RulesError(ValueError):
 
 
 class HandSizes(enum.Enum):
-    """Which sheet's hand-size table deals the tiles (RULES.md, "hand size")."""
+    """Which sheet's hand-size table deals the tiles (docs/rules.md, "The match")."""
 
     STANDARD = "standard"  # 001, 002: 2:16, 3:16, 4:15, 5:14, 6:12, 7:10, 8:9
     FUNDEX = "fundex"  # 000, 003: 2-4:15, 5-6:11, 7-8:8
@@ -41,7 +41,7 @@ _HAND_TABLES: dict[HandSizes, dict[int, int]] = {
     HandSizes.RULES_SITE: {2: 15, 3: 15, 4: 15, 5: 11, 6: 11, 7: 10, 8: 10, 9: 8, 10: 8},
     HandSizes.DOUBLE_NINE: {2: 15, 3: 13, 4: 10},
 }
-#: 9 or 10 players are allowed with the 004 table "or a bigger set" (RULES.md); with a bigger
+#: 9 or 10 players are allowed with the 004 table "or a bigger set" (docs/rules.md); with a bigger
 #: set and another table they take 004's eight tiles, the only figure any sheet gives.
 _BIG_GROUP_HAND = 8
 
@@ -77,7 +77,7 @@ class Scoring(enum.Enum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete, immutable ruleset. Defaults are the standard rules of RULES.md.
+    """A complete, immutable ruleset. Defaults are the standard rules of docs/rules.md.
 
     >>> Rules().rounds_total, Rules().engine_for_round(0), Rules(max_pip=9).rounds_total
     (13, Tile(12, 12), 10)

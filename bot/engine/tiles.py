@@ -11,14 +11,23 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-#: Set sizes the product supports (RULES.md, "Equipment").
+#: Set sizes the product supports (docs/rules.md, "Equipment").
 SUPPORTED_SETS: tuple[int, ...] = (9, 12, 15, 18)
 #: The largest pip count any supported set uses; tiles are interned up to it.
 MAX_PIP = 18
 
 
 class TileError(ValueError):
-    """A tile string or pip pair that does not name a tile of the set in play."""
+    """A tile string or pip pair that does not name a tile of the set in play.
+
+    ``str()`` is the English sentence; ``code`` names the reason and ``params`` its facts, so
+    another language can say it in its own words (``refusal.<code>`` in the catalog).
+    """
+
+    def __init__(self, message: str, code: str = "not-a-tile", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class _Pair(NamedTuple):
@@ -41,7 +50,10 @@ class Tile(_Pair):
         if a < b:
             a, b = b, a
         if b < 0 or a > MAX_PIP:
-            raise TileError(f"{a}-{b} is not a domino: ends run from 0 to {MAX_PIP}")
+            raise TileError(
+                f"{a}-{b} is not a domino: ends run from 0 to {MAX_PIP}", "not-a-domino",
+                tile=f"{a}-{b}", max_pip=MAX_PIP,
+            )  # fmt: skip
         return _Pair.__new__(cls, a, b)
 
     @property
@@ -80,13 +92,19 @@ class Tile(_Pair):
         m = _TILE_RE.fullmatch(text.strip())
         if m is None:
             shown = text.strip() or "an empty string"
-            raise TileError(f"{shown!s} is not a tile: write it like 12-5")
+            raise TileError(f"{shown!s} is not a tile: write it like 12-5", "not-a-tile")
         a, b = int(m.group(1)), int(m.group(2))
         limit = MAX_PIP if max_pip is None else max_pip
         if max(a, b) > limit:
             if max_pip is None:
-                raise TileError(f"{a}-{b} is not a domino: ends run from 0 to {MAX_PIP}")
-            raise TileError(f"{a}-{b} is not in a double-{max_pip} set")
+                raise TileError(
+                    f"{a}-{b} is not a domino: ends run from 0 to {MAX_PIP}", "not-a-domino",
+                    tile=f"{a}-{b}", max_pip=MAX_PIP,
+                )  # fmt: skip
+            raise TileError(
+                f"{a}-{b} is not in a double-{max_pip} set", "not-in-set",
+                tile=f"{a}-{b}", max_pip=max_pip,
+            )  # fmt: skip
         return TILES[max(a, b)][min(a, b)]
 
 
@@ -103,7 +121,10 @@ def tile(a: int, b: int) -> Tile:
     if a < b:
         a, b = b, a
     if b < 0 or a > MAX_PIP:
-        raise TileError(f"{a}-{b} is not a domino: ends run from 0 to {MAX_PIP}")
+        raise TileError(
+            f"{a}-{b} is not a domino: ends run from 0 to {MAX_PIP}", "not-a-domino",
+            tile=f"{a}-{b}", max_pip=MAX_PIP,
+        )  # fmt: skip
     return TILES[a][b]
 
 
@@ -114,7 +135,9 @@ def double_set(max_pip: int) -> tuple[Tile, ...]:
     (91, 55, 136, 190)
     """
     if not 0 <= max_pip <= MAX_PIP:
-        raise TileError(f"there is no double-{max_pip} set here: sets go up to double-{MAX_PIP}")
+        raise TileError(
+            f"there is no double-{max_pip} set here: sets go up to double-{MAX_PIP}", "no-set"
+        )
     return tuple(TILES[h][lo] for h in range(max_pip, -1, -1) for lo in range(h, -1, -1))
 
 

@@ -2,9 +2,8 @@
 
 ``/healthz`` answers 200 ``{"status": "ok", …}`` when the gateway is connected and the
 database answers a query, else 503 with what is wrong (``starting`` before the first READY).
-``/metrics`` is Prometheus's text format: games by status, interactions by outcome, refusals
-by code, errors, interactions running now, latency quantiles over the latest
-:data:`~bot.ops.metrics.LATENCY_WINDOW` interactions, gateway latency and uptime.
+``/metrics`` is Prometheus's text format, written by ``prometheus_client`` from the bot's
+:class:`~bot.ops.metrics.Metrics` (the list, and a scrape configuration: docs/metrics.md).
 
 It binds ``127.0.0.1`` by default: the numbers are not secret but the endpoint is not meant
 for the internet. ``python -m bot`` starts it (``MT_HEALTH_PORT``, ``off`` to disable);
@@ -17,20 +16,20 @@ import asyncio
 import json
 import logging
 import math
+import re
 import socket
 from typing import Any
 
 import discord
 from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from bot.ops.metrics import LATENCY_WINDOW, Metrics
+from bot.ops.metrics import Metrics, Scrape
 
 log = logging.getLogger(__name__)
 
 #: How long /healthz waits for the database before calling it unreachable.
 DB_TIMEOUT = 2.0
-PREFIX = "mexican_train"
-STATUSES = ("lobby", "active", "finished", "abandoned")
 
 
 def gateway_connected(bot: discord.Client) -> bool:
@@ -124,92 +123,47 @@ class HealthServer:
         )
 
     async def metrics(self, request: web.Request) -> web.Response:
-        text = await render_metrics(self.bot)
-        return web.Response(
-            body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4"}
-        )
+        body = await render_metrics(self.bot)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
 
-def _number(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    return repr(round(value, 6)) if isinstance(value, float) else str(value)
+def _pool_of(bot: discord.Client) -> Any:
+    """The bot's render pool (``bot.pictures.pool``), read without importing bot.drawing."""
+    return getattr(getattr(bot, "pictures", None), "pool", None)
 
 
-async def render_metrics(bot: discord.Client) -> str:
-    """The Prometheus text exposition of everything the bot counts."""
+async def render_metrics(bot: discord.Client) -> bytes:
+    """The Prometheus text exposition of everything the bot counts (``prometheus_client``),
+    with what is read at scrape time (gateway, games, render pool) read now."""
     m = metrics_of(bot)
     games = await game_counts(bot)
-    lines: list[str] = []
+    pool = _pool_of(bot)
+    queued = int(getattr(pool, "queued", 0) or 0)
+    m.scrape = Scrape(
+        gateway_connected=gateway_connected(bot),
+        gateway_latency=bot.latency if math.isfinite(bot.latency) else math.nan,
+        games=games,
+        render_queued=queued,
+        render_drawing=max(0, int(getattr(pool, "busy", 0) or 0) - queued),
+        render_stats=dict(getattr(pool, "stats", {}) or {}),
+    )
+    return bytes(generate_latest(m.registry))
 
-    def metric(name: str, kind: str, help_text: str, samples: list[tuple[str, float]]) -> None:
-        lines.append(f"# HELP {PREFIX}_{name} {help_text}")
-        lines.append(f"# TYPE {PREFIX}_{name} {kind}")
-        lines.extend(f"{PREFIX}_{name}{labels} {_number(v)}" for labels, v in samples)
 
-    metric("up", "gauge", "1 while the process serves", [("", 1)])
-    metric("uptime_seconds", "gauge", "seconds since the bot started", [("", m.uptime)])
-    metric(
-        "gateway_connected",
-        "gauge",
-        "1 when the Discord gateway is connected (every shard)",
-        [("", int(gateway_connected(bot)))],
-    )
-    metric(
-        "gateway_latency_seconds",
-        "gauge",
-        "heartbeat round trip to Discord",
-        [("", bot.latency if math.isfinite(bot.latency) else math.nan)],
-    )
-    metric("database_up", "gauge", "1 when the database answered", [("", int(games is not None))])
-    counts = games or {}
-    metric(
-        "games",
-        "gauge",
-        "games in the database by status",
-        [(f'{{status="{s}"}}', counts.get(s, 0)) for s in STATUSES],
-    )
-    metric(
-        "interactions_total",
-        "counter",
-        "commands and clicks handled since start",
-        [("", m.interactions)],
-    )
-    metric(
-        "interaction_outcomes_total",
-        "counter",
-        "interactions by outcome",
-        [(f'{{outcome="{k}"}}', m.outcomes.get(k, 0)) for k in ("ok", "refused", "error")],
-    )
-    metric(
-        "refusals_total",
-        "counter",
-        "refused requests by reason code (nothing changed)",
-        [(f'{{code="{code}"}}', n) for code, n in sorted(m.refusals.items())],
-    )
-    metric("errors_total", "counter", "interactions that hit a bug", [("", m.errors)])
-    metric("interactions_in_flight", "gauge", "interactions being handled now", [("", m.in_flight)])
-    pct = m.latency_percentiles()
-    metric(
-        "interaction_latency_seconds",
-        "summary",
-        f"handling time; quantiles over the latest {LATENCY_WINDOW} interactions",
-        [
-            ('{quantile="0.5"}', pct["p50"]),
-            ('{quantile="0.9"}', pct["p90"]),
-            ('{quantile="0.99"}', pct["p99"]),
-        ],
-    )
-    lines.append(f"{PREFIX}_interaction_latency_seconds_sum {_number(m.latency_sum)}")
-    lines.append(f"{PREFIX}_interaction_latency_seconds_count {m.interactions}")
-    return "\n".join(lines) + "\n"
+_LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
 
 
 def parse_metrics(text: str) -> dict[str, float]:
-    """``name{labels}`` -> value, from the text format (for tests and the soak benchmark)."""
+    """``name{labels}`` -> value, from the text format (for tests and the soak benchmark),
+    the labels in alphabetical order whatever order the client wrote them in:
+    ``mexican_train_games{process="all",status="lobby"}``."""
     out: dict[str, float] = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):
-            name, _, value = line.rpartition(" ")
+            series, _, value = line.rpartition(" ")
+            name, brace, labels = series.partition("{")
+            if brace:
+                pairs = sorted(_LABEL.findall(labels))
+                name += "{" + ",".join(f'{k}="{v}"' for k, v in pairs) + "}"
             out[name] = float(value)
     return out

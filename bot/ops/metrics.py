@@ -1,21 +1,56 @@
-"""What the bot counts about itself, for ``/metrics`` and ``/healthz``.
+"""What the bot counts about itself, for ``/metrics`` (Prometheus) and ``/healthz``.
 
-One :class:`Metrics` per bot, fed once per interaction by :func:`bot.ops.logs.track`:
-totals by outcome, refusals by code, errors, the interactions still running (graceful
-shutdown waits for them) and a sliding window of the latest latencies for percentiles. Plain
-in-memory counters: they restart at zero with the process, as Prometheus counters may.
+One :class:`Metrics` per bot, each with its own ``prometheus_client`` registry (tests run
+several bots in one process). It is fed as things happen: once per interaction by
+:func:`bot.ops.logs.track` (outcome, refusal code, latency into a histogram), once per picture
+by :class:`bot.ui.pictures.Pictures` (drawing time, or a fallback to text), and by whatever
+waits on a Discord rate limit (:meth:`Metrics.rate_limit_wait`). What is read rather than
+counted — the gateway, the games in the database, the render pool's queue and counters — is
+collected at scrape time from the :class:`Scrape` that ``/metrics`` hands over
+(:mod:`bot.ops.health`). Histograms, not quantiles computed here: Prometheus adds buckets up
+across processes and over any window, which precomputed quantiles cannot do.
+
+Every series carries a ``process`` label (:func:`process_label`): the shards this process
+runs in a cluster (``0,1``), ``all`` when it runs every shard; so the processes of a cluster
+stay apart in a query even when they are scraped through one address.
+
+The in-process figures (``interactions``, ``outcomes``, ``refusals``, ``errors``, the latency
+window and :meth:`Metrics.latency_percentiles`) stay for the SIGTERM drain, the soak benchmark
+and tests. Everything runs on the event loop, so no locks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
-#: Latency percentiles are over the latest this many interactions.
+from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from bot.config import Config
+
+# The ``_created`` series (one timestamp per counter) double every counter's lines for
+# nothing a dashboard of this bot reads.
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+PREFIX = "mexican_train"
+#: Latency percentiles (in-process only) are over the latest this many interactions.
 LATENCY_WINDOW = 1000
+#: Game statuses, each a ``games`` series even at zero.
+STATUSES = ("lobby", "active", "finished", "abandoned")
+#: Interaction handling time: Discord wants an answer within 3 s, hence a 3 s bucket.
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+#: A table takes ~0.1 s to draw, a replay GIF seconds.
+PICTURE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+#: Discord's rate limits reset within seconds; a global one may last a minute.
+RATE_LIMIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+#: The render pool's ``stats`` keys that leave the process, and as what.
+POOL_FAILURES = ("failed", "timed_out", "crashed")
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -26,14 +61,107 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[rank - 1]
 
 
+def process_label(config: Config) -> str:
+    """The ``process`` label: the shards this process runs when other processes run the
+    rest (``MT_SHARD_IDS``), else ``all``."""
+    if config.clustered and config.shard_ids is not None:
+        return ",".join(str(shard) for shard in config.shard_ids)
+    return "all"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Scrape:
+    """What ``/metrics`` reads off the bot at scrape time (ops never imports the bot)."""
+
+    gateway_connected: bool = False
+    #: Heartbeat round trip in seconds; NaN before the first heartbeat.
+    gateway_latency: float = math.nan
+    #: Games by status; None when the database did not answer.
+    games: Mapping[str, int] | None = None
+    #: Pictures waiting for a render worker, and being drawn now.
+    render_queued: int = 0
+    render_drawing: int = 0
+    #: The render pool's cumulative counters (``RenderPool.stats``).
+    render_stats: Mapping[str, int] = dataclasses.field(default_factory=dict)
+
+
+class _ScrapeCollector(Collector):
+    """The series read at scrape time, from the latest :class:`Scrape`."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def describe(self) -> Iterable[Metric]:
+        return []  # nothing to check for clashes at registration: the names are fixed here
+
+    def collect(self) -> Iterable[Metric]:
+        m = self.metrics
+        s = m.scrape
+        label = [m.process]
+
+        def gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
+            family = GaugeMetricFamily(f"{PREFIX}_{name}", text, labels=["process"])
+            family.add_metric(label, value)
+            return family
+
+        yield gauge("up", "1 while the process serves", 1)
+        yield gauge("uptime_seconds", "seconds since the bot started", m.uptime)
+        yield gauge(
+            "gateway_connected",
+            "1 when the Discord gateway is connected (every shard)",
+            int(s.gateway_connected),
+        )
+        yield gauge("gateway_latency_seconds", "heartbeat round trip to Discord", s.gateway_latency)
+        yield gauge("database_up", "1 when the database answered", int(s.games is not None))
+        games = GaugeMetricFamily(
+            f"{PREFIX}_games", "games in the database by status", labels=["process", "status"]
+        )
+        for status in STATUSES:
+            games.add_metric([m.process, status], (s.games or {}).get(status, 0))
+        yield games
+        yield gauge("interactions_in_flight", "interactions being handled now", m.in_flight)
+        yield gauge("render_queue", "pictures waiting for a render worker", s.render_queued)
+        yield gauge("render_drawing", "pictures being drawn now", s.render_drawing)
+
+        def counter(name: str, text: str, value: float) -> CounterMetricFamily:
+            family = CounterMetricFamily(f"{PREFIX}_{name}", text, labels=["process"])
+            family.add_metric(label, value)
+            return family
+
+        stats = s.render_stats
+        yield counter(
+            "render_superseded",
+            "tables not drawn because a newer table of the same channel replaced them",
+            stats.get("superseded", 0),
+        )
+        yield counter(
+            "render_worker_restarts",
+            "render worker processes replaced after a crash or an overrun",
+            stats.get("restarts", 0),
+        )
+        failures = CounterMetricFamily(
+            f"{PREFIX}_render_failures",
+            "pictures a worker could not draw, by reason",
+            labels=["process", "reason"],
+        )
+        for reason in POOL_FAILURES:
+            failures.add_metric([m.process, reason], stats.get(reason, 0))
+        yield failures
+
+
 class Metrics:
-    """Counters and a latency window; everything runs on the event loop, so no locks."""
+    """The bot's counters, histograms and latency window; see the module's docstring."""
 
     def __init__(
-        self, *, window: int = LATENCY_WINDOW, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        window: int = LATENCY_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+        process: str = "all",
     ) -> None:
         self._clock = clock
         self.started = clock()
+        self.process = process
         self.interactions = 0
         self.outcomes: collections.Counter[str] = collections.Counter()
         self.refusals: collections.Counter[str] = collections.Counter()
@@ -42,6 +170,50 @@ class Metrics:
         self.window: collections.deque[float] = collections.deque(maxlen=window)
         self.in_flight = 0
         self._idle: asyncio.Event | None = None
+        #: What ``/metrics`` read off the bot last (set just before each scrape).
+        self.scrape = Scrape()
+        self.registry = CollectorRegistry()
+        p = PREFIX
+        self._interactions = Counter(
+            f"{p}_interactions", "commands and clicks handled since start", ["process"],
+            registry=self.registry,
+        )  # fmt: skip
+        self._outcomes = Counter(
+            f"{p}_interaction_outcomes", "interactions by outcome", ["process", "outcome"],
+            registry=self.registry,
+        )  # fmt: skip
+        self._refusals = Counter(
+            f"{p}_refusals", "refused requests by reason code (nothing changed)",
+            ["process", "code"], registry=self.registry,
+        )  # fmt: skip
+        self._errors = Counter(
+            f"{p}_errors", "interactions that hit a bug", ["process"], registry=self.registry
+        )
+        self._latency = Histogram(
+            f"{p}_interaction_latency_seconds", "time to handle a command or click",
+            ["process"], buckets=LATENCY_BUCKETS, registry=self.registry,
+        )  # fmt: skip
+        self._pictures = Histogram(
+            f"{p}_picture_seconds",
+            "time to get a picture, from asking the render pool to the PNG (queue included)",
+            ["process", "kind"], buckets=PICTURE_BUCKETS, registry=self.registry,
+        )  # fmt: skip
+        self._fallbacks = Counter(
+            f"{p}_picture_fallbacks",
+            "pictures that could not be drawn, posted as text instead",
+            ["process", "kind"], registry=self.registry,
+        )  # fmt: skip
+        self._rate_limits = Histogram(
+            f"{p}_rate_limit_wait_seconds",
+            "time spent waiting on a Discord rate limit before a request, by scope",
+            ["process", "scope"], buckets=RATE_LIMIT_BUCKETS, registry=self.registry,
+        )  # fmt: skip
+        self.registry.register(_ScrapeCollector(self))
+        for outcome in ("ok", "refused", "error"):  # every outcome a series from the start
+            self._outcomes.labels(process, outcome)
+        self._interactions.labels(process)
+        self._errors.labels(process)
+        self._latency.labels(process)
 
     @property
     def uptime(self) -> float:
@@ -56,17 +228,38 @@ class Metrics:
         self.interactions += 1
         kind, _, code = outcome.partition(":")
         self.outcomes[kind] += 1
+        self._interactions.labels(self.process).inc()
+        self._outcomes.labels(self.process, kind).inc()
         if kind == "refused":
             self.refusals[code or "unknown"] += 1
+            self._refusals.labels(self.process, code or "unknown").inc()
         elif kind == "error":
             self.errors += 1
+            self._errors.labels(self.process).inc()
         self.latency_sum += seconds
         self.window.append(seconds)
+        self._latency.labels(self.process).observe(seconds)
         if self.in_flight == 0 and self._idle is not None:
             self._idle.set()
 
+    def picture(self, kind: str, seconds: float) -> None:
+        """A picture (``table``, ``hand``, ``replay``, ``chart``) came back after ``seconds``."""
+        self._pictures.labels(self.process, kind).observe(seconds)
+
+    def picture_fallback(self, kind: str) -> None:
+        """A picture could not be drawn: its message went out as text."""
+        self._fallbacks.labels(self.process, kind).inc()
+
+    def rate_limit_wait(self, scope: str, seconds: float) -> None:
+        """A request waited ``seconds`` on a Discord rate limit before it was sent.
+
+        ``scope`` names the limit — keep it to a handful of values (``global``, ``channel``,
+        ``interaction``, ``dm``…), never an id: each value is a series of its own.
+        """
+        self._rate_limits.labels(self.process, scope).observe(max(0.0, seconds))
+
     def latency_percentiles(self) -> dict[str, float]:
-        """p50/p90/p99 in seconds over the window."""
+        """p50/p90/p99 in seconds over the window (in-process; /metrics has histograms)."""
         ordered = sorted(self.window)
         quantiles = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99))
         return {name: percentile(ordered, q) for name, q in quantiles}

@@ -36,6 +36,7 @@ from bot.store.rows import (
     IntegrityRefused,
     SchemaTooNew,
     StoreError,
+    StoreUnreachable,
     due_row,
     game_row,
     seat_row,
@@ -72,6 +73,24 @@ def _mapped(exc: asyncpg.PostgresError) -> StoreError:
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return IntegrityRefused(str(exc), getattr(exc, "constraint_name", None))
     return StoreError(f"PostgreSQL refused: {exc}")
+
+
+#: What a server that cannot be reached (or is starting, or full) raises while connecting.
+_TRANSIENT: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+)
+
+
+def _reason(exc: BaseException) -> str:
+    """A connection failure in words (a timeout's ``str`` is empty)."""
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def _changed(status: str) -> int:
@@ -135,7 +154,10 @@ class PgStore(Store):
         """Connect a pool of up to ``pool_size`` connections and migrate to the current schema.
 
         Any failure to reach or log in to the server is one :class:`StoreError` naming the
-        server (never the password).
+        server (never the password): :class:`StoreUnreachable` when the server could not be
+        reached or is not accepting connections yet (it may pass), a plain
+        :class:`StoreError` when it answered no (a wrong password, no such database) or the
+        URL cannot be read.
         """
         where = safe_url(url)
         try:
@@ -145,8 +167,11 @@ class PgStore(Store):
                 max_size=pool_size,
                 timeout=connect_timeout,
             )
-        except (OSError, TimeoutError, ValueError, asyncpg.PostgresError,
-                asyncpg.InterfaceError) as exc:  # fmt: skip
+        except _TRANSIENT as exc:
+            raise StoreUnreachable(
+                f"cannot reach the PostgreSQL server {where}: {_reason(exc)}"
+            ) from None
+        except (ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"cannot open the PostgreSQL database {where}: {exc}") from None
         try:
             await _migrate(pool, where)

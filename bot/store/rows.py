@@ -19,6 +19,12 @@ class StoreError(Exception):
     """Something the database refused or could not do."""
 
 
+class StoreUnreachable(StoreError):
+    """The database server could not be reached (refused, timed out, no such host): it may
+    pass, unlike a wrong password or a damaged file, so start-up exits 1 (try again later)
+    rather than 2 (fix the settings)."""
+
+
 class SchemaTooNew(StoreError):
     """The file was written by a newer version of the bot; opening it could damage it."""
 

@@ -108,6 +108,7 @@ class SQLiteStore(Store):
         *,
         synchronous: Literal["NORMAL", "FULL"] = "FULL",
         busy_timeout_ms: int = 5000,
+        check: bool = False,
     ) -> SQLiteStore:
         """Open (creating the directory and file if needed) and migrate to the current schema.
 
@@ -115,9 +116,23 @@ class SQLiteStore(Store):
         power cut or OS crash may lose the last commits; FULL syncs the WAL at every commit so
         an acknowledged move survives those too. It costs well under a millisecond per commit
         on an SSD, so FULL is the default (see ``bot/config.py``).
+
+        ``check``: run ``PRAGMA quick_check`` first (it reads every page; start-up asks for it).
+        A file that is not a database (garbage, a zeroed header, a text file) or fails the
+        check is one :class:`StoreError` naming the file and the way out — before anything
+        is written to it, so a damaged file is never switched to WAL or migrated.
         """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            return await cls._open(path, synchronous, busy_timeout_ms, check)
+        except sqlite3.DatabaseError as exc:
+            raise _unusable(path, exc) from None
+
+    @classmethod
+    async def _open(
+        cls, path: Path, synchronous: Literal["NORMAL", "FULL"], busy_timeout_ms: int, check: bool
+    ) -> SQLiteStore:
         writer = await aiosqlite.connect(path, isolation_level=None)
         reader: aiosqlite.Connection | None = None
         try:
@@ -130,6 +145,10 @@ class SQLiteStore(Store):
                     f"only knows up to version {SCHEMA_VERSION}: it was written by a newer "
                     f"release. Run that release (or newer), or point MT_DATABASE at another file."
                 )
+            if check:
+                verdict = [str(row[0]) for row in await writer.execute_fetchall(QUICK_CHECK)]
+                if verdict != ["ok"]:
+                    raise StoreError(_damaged(path, verdict[0] if verdict else "no answer"))
             mode = await _scalar(writer, "PRAGMA journal_mode = WAL")
             if str(mode).lower() != "wal":
                 raise StoreError(f"{path}: SQLite refused WAL mode (journal_mode is {mode})")
@@ -241,9 +260,36 @@ class SQLiteStore(Store):
         return [str(r[0]) for r in rows]
 
 
+#: SQLite's check of every page, index and record (without integrity_check's costlier
+#: UNIQUE and cross-index checks); a few problems suffice to say the file is damaged.
+QUICK_CHECK = "PRAGMA quick_check(5)"
+#: What to do about a damaged file, the same words in every message.
+_WAY_OUT = (
+    "restore a backup over it (README: Backups and restoring) or set MT_DATABASE to another file"
+)
+
+
+def _damaged(path: Path, detail: str) -> str:
+    return f"{path} is damaged (SQLite's quick check: {detail}): {_WAY_OUT}"
+
+
+def _unusable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
+    """One line for what SQLite said when opening ``path``: not a database, damaged, or
+    another reason (a lock held too long, a directory in its place)."""
+    code = int(getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF  # the primary result code
+    if code == sqlite3.SQLITE_NOTADB:
+        return StoreError(f"{path} is not an SQLite database ({exc}): {_WAY_OUT}")
+    if code == sqlite3.SQLITE_CORRUPT:
+        return StoreError(_damaged(path, str(exc)))
+    return StoreError(f"SQLite cannot open {path}: {exc}")
+
+
 async def _open(target: str | Path, options: OpenOptions) -> Store:
     return await SQLiteStore.open_file(
-        Path(target), synchronous=options.synchronous, busy_timeout_ms=options.busy_timeout_ms
+        Path(target),
+        synchronous=options.synchronous,
+        busy_timeout_ms=options.busy_timeout_ms,
+        check=options.check,
     )
 
 

@@ -45,6 +45,7 @@ from bot.store.rows import (
     SchemaTooNew,
     SeatRow,
     StoreError,
+    StoreUnreachable,
     UserSettings,
     from_db_time,
     game_row,
@@ -74,6 +75,7 @@ __all__ = [
     "SeatRow",
     "Store",
     "StoreError",
+    "StoreUnreachable",
     "Tx",
     "UserSettings",
     "from_db_time",
@@ -353,6 +355,10 @@ class OpenOptions:
     synchronous: Literal["NORMAL", "FULL"] = "FULL"
     busy_timeout_ms: int = 5000
     pool_size: int = 10
+    #: Check the database before using it (SQLite: ``PRAGMA quick_check``, which reads every
+    #: page): what start-up and ``python -m bot init`` ask for, so a damaged file is one line
+    #: at start instead of an error at some later move.
+    check: bool = False
 
 
 #: How a store of each kind is opened from its target (a path or a URL). Filled in by
@@ -367,10 +373,14 @@ async def open_store(
     synchronous: Literal["NORMAL", "FULL"] | None = None,
     busy_timeout_ms: int | None = None,
     pool_size: int = 10,
+    check: bool = False,
 ) -> Store:
     """The one way to open a store: a :class:`Config`, a ``postgresql://`` URL (PostgreSQL) or
     a path (an SQLite file, created with its directory if needed). Migrates to the current
-    schema; raises :class:`SchemaTooNew` for a database a newer release wrote."""
+    schema; raises :class:`SchemaTooNew` for a database a newer release wrote, and
+    :class:`StoreError` (one line) for one that cannot be used: a file that is not a database
+    or fails the ``check``, a server that refuses the login (:class:`StoreUnreachable` when it
+    cannot be reached at all)."""
     if isinstance(target, Config):
         synchronous = synchronous or target.synchronous
         busy_timeout_ms = target.busy_timeout_ms if busy_timeout_ms is None else busy_timeout_ms
@@ -382,5 +392,6 @@ async def open_store(
         synchronous=synchronous or "FULL",
         busy_timeout_ms=5000 if busy_timeout_ms is None else busy_timeout_ms,
         pool_size=pool_size,
+        check=check,
     )
     return await OPENERS[kind](target, options)

@@ -55,14 +55,17 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "alt.hand-count.one": {"en": "{count} tile in hand", "fr": "{count} domino en main"},
     "alt.hand-count.many": {"en": "{count} tiles in hand", "fr": "{count} dominos en main"},
     "alt.train.round": {
-        "en": "scored {got} this round, {total} in all",
-        "fr": "{got} points cette manche, {total} en tout",
+        "en": "scored {got} {got:point|points} this round, {total} in all",
+        "fr": "{got} {got:point|points} cette manche, {total} en tout",
     },
     "alt.train.went-out": {
         "en": "went out, {total} in all",
         "fr": "a tout posé, {total} en tout",
     },
-    "alt.train.rank": {"en": "place {rank}, {total} points", "fr": "place {rank}, {total} points"},
+    "alt.train.rank": {
+        "en": "place {rank}, {total} {total:point|points}",
+        "fr": "place {rank}, {total} {total:point|points}",
+    },
     "alt.doubles": {
         "en": "Cover the open doubles in this order: {list}.",
         "fr": "Doubles ouverts à compléter dans l'ordre : {list}.",
@@ -75,8 +78,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "alt.standings": {"en": "Final standings: {list}.", "fr": "Classement final : {list}."},
     "alt.standing": {
-        "en": "{rank}. {name}, {total} points",
-        "fr": "{rank}. {name}, {total} points",
+        "en": "{rank}. {name}, {total} {total:point|points}",
+        "fr": "{rank}. {name}, {total} {total:point|points}",
     },
     # ---- a hand
     "alt.hand.head.one": {
@@ -119,10 +122,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "alt.where.mexican": {"en": "the Mexican Train", "fr": "le Train mexicain"},
     # ---- the replay and the chart
     "alt.replay": {
-        "en": "Animated replay of game {game}, round {round} of {rounds}: {frames} pictures of "
-        "the table, from the deal to the last move shown. The last picture:",
-        "fr": "Replay animé de la partie {game}, manche {round} sur {rounds} : {frames} images "
-        "de la table, de la donne au dernier coup montré. La dernière image :",
+        "en": "Animated replay of game {game}, round {round} of {rounds}: {frames} "
+        "{frames:picture|pictures} of the table, from the deal to the last move shown. The last "
+        "picture:",
+        "fr": "Replay animé de la partie {game}, manche {round} sur {rounds} : {frames} "
+        "{frames:image|images} de la table, de la donne au dernier coup montré. La dernière "
+        "image :",
     },
     "alt.export": {
         "en": "Game {game} as a JSON file: its rules, the players' names and every move.",

@@ -51,8 +51,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Seule une partie terminée peut être exportée : le fichier montre toutes les mains.",
     },
     "replay.title": {
-        "en": "Game #{game} — round {round}/{rounds} replayed ({frames} pictures)",
-        "fr": "Partie n°{game} — manche {round}/{rounds} rejouée ({frames} images)",
+        "en": "Game #{game} — round {round}/{rounds} replayed ({frames} {frames:picture|pictures})",
+        "fr": "Partie n°{game} — manche {round}/{rounds} rejouée ({frames} {frames:image|images})",
     },
     "error.no-round": {
         "en": "There is no round {round} yet.",
@@ -100,8 +100,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "**Surpris avec le double blanc (0-0) en main :** {count} manches",
     },
     "stats.longest": {
-        "en": "**Longest own train:** {tiles} tiles",
-        "fr": "**Plus long train personnel :** {tiles} dominos",
+        "en": "**Longest own train:** {tiles} {tiles:tile|tiles}",
+        "fr": "**Plus long train personnel :** {tiles} {tiles:domino|dominos}",
     },
     "stats.vs-computer": {
         "en": "**Against computer players:** {wins} won of {games} ({rate})",
@@ -214,7 +214,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             (
                 "fast-start-no-draw",
                 "You have played this turn: play on or say done.",
-                "Tu as déjà joué ce tour : continue ou dis done.",
+                "Tu as déjà joué ce tour : continue, ou finis ton départ rapide.",
             ),
             (
                 "must-play",
@@ -234,13 +234,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
             (
                 "fast-start-done",
                 "Say done to end your fast start.",
-                "Dis done pour finir ton départ rapide.",
+                "Il ne te reste qu'à finir ton départ rapide.",
             ),
             ("must-draw", "You cannot play, so draw first.", "Tu ne peux pas jouer : pioche."),
             (
                 "not-fast-start",
                 "Done only ends a fast start after you have played.",
-                "Done ne termine un départ rapide qu'après avoir joué.",
+                "On ne finit un départ rapide qu'après avoir joué.",
             ),
             ("unknown-move", "That is not a move.", "Ce n'est pas un coup."),
             (

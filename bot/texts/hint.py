@@ -10,8 +10,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "💡 Coup conseillé : `{move}` — {reason}.",
     },
     "hint.train": {
-        "en": "Longest own train your hand can build ({count} tiles): {tiles}",
-        "fr": "Plus long train personnel possible avec ta main ({count} dominos) : {tiles}",
+        "en": "Longest own train your hand can build ({count} {count:tile|tiles}): {tiles}",
+        "fr": "Plus long train personnel possible avec ta main ({count} {count:domino|dominos}) : "
+        "{tiles}",
     },
     "hint.no-train": {
         "en": "No tile in your hand continues your own train.",

@@ -72,8 +72,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "re.alt.hand": {"en": "{name} {tiles}", "fr": "{name} {tiles}"},
     "re.alt.board": {"en": "Trains, engine {engine}:", "fr": "Trains, locomotive {engine} :"},
     "re.alt.train": {
-        "en": "{name} {count} tiles, ends at {end}",
-        "fr": "{name} {count} dominos, finit par {end}",
+        "en": "{name} {count} {count:tile|tiles}, ends at {end}",
+        "fr": "{name} {count} {count:domino|dominos}, finit par {end}",
     },
     # ---- the commands once the match is over
     "re.over-scores": {

@@ -23,10 +23,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "⏰ Le temps de {name} est écoulé : son tour est sauté (le bot {what} à sa place).",
     },
     "schedule.timeout.replaced": {
-        "en": "⏰ {name} missed {missed} turns in a row: a computer player takes their seat "
-        "for the rest of the game and {what}.",
-        "fr": "⏰ {name} a manqué {missed} tours de suite : un ordinateur prend sa place "
-        "jusqu'à la fin de la partie et {what}.",
+        "en": "⏰ {name} missed {missed} {missed:turn|turns} in a row: a computer player takes "
+        "their seat for the rest of the game and {what}.",
+        "fr": "⏰ {name} a manqué {missed} {missed:tour|tours} de suite : un ordinateur prend sa "
+        "place jusqu'à la fin de la partie et {what}.",
     },
     "schedule.away.played": {
         "en": "🏖️ {name} is away: the computer {what} for them.",
@@ -101,15 +101,16 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     # ---- stalled games
     "schedule.stall.warn": {
-        "en": "⚠️ Game #{game} has had no move for {days} days. {mention}, it's your turn: "
-        "play, or the game closes {when} (the scores so far are kept).",
-        "fr": "⚠️ Aucun coup depuis {days} jours dans la partie n°{game}. {mention}, c'est ton "
-        "tour : joue, ou la partie sera close {when} (les scores actuels sont gardés).",
+        "en": "⚠️ Game #{game} has had no move for {days} {days:day|days}. {mention}, it's your "
+        "turn: play, or the game closes {when} (the scores so far are kept).",
+        "fr": "⚠️ Aucun coup depuis {days} {days:jour|jours} dans la partie n°{game}. {mention}, "
+        "c'est ton tour : joue, ou la partie sera close {when} (les scores actuels sont gardés).",
     },
     "schedule.stall.warn-lobby": {
-        "en": "⚠️ Lobby #{game} has waited {days} days. {mention}: start it, or it closes {when}.",
-        "fr": "⚠️ La partie n°{game} attend depuis {days} jours. {mention} : lance-la, ou elle "
-        "sera close {when}.",
+        "en": "⚠️ Lobby #{game} has waited {days} {days:day|days}. {mention}: start it, or it "
+        "closes {when}.",
+        "fr": "⚠️ La partie n°{game} attend depuis {days} {days:jour|jours}. {mention} : "
+        "lance-la, ou elle sera close {when}.",
     },
     "schedule.stall.closed": {
         "en": "🛑 Game #{game} was closed: nobody moved after the warning. It counts as "
@@ -140,7 +141,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "parties bloquées sont averties après {stall} puis closes {grace} plus tard.",
     },
     "schedule.hours": {"en": "{hours} h", "fr": "{hours} h"},
-    "schedule.days": {"en": "{days} days", "fr": "{days} jours"},
+    "schedule.days": {"en": "{days} {days:day|days}", "fr": "{days} {days:jour|jours}"},
     "schedule.never": {"en": "never", "fr": "jamais"},
     "schedule.no-deadline": {"en": "none", "fr": "aucun"},
     "schedule.policy.computer": {
@@ -152,8 +153,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "le tour est sauté (pioche et passe)",
     },
     "schedule.policy.replace": {
-        "en": "the computer plays that turn, and takes the seat after {count} missed in a row",
-        "fr": "l'ordinateur joue ce tour, et prend la place après {count} tours manqués de suite",
+        "en": "the computer plays that turn, and takes the seat after {count} {count:turn|turns} "
+        "missed in a row",
+        "fr": "l'ordinateur joue ce tour, et prend la place après {count} "
+        "{count:tour manqué|tours manqués} de suite",
     },
     "schedule.status.policy": {
         "en": "When time runs out: {policy}.",

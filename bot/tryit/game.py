@@ -3,22 +3,26 @@
 What a person deciding whether to install the bot wants is a game, without a Discord token,
 an application or a server. This runs the real thing minus Discord: a lobby, computer seats
 and the deal through :class:`~bot.service.GameService` on a temporary SQLite file, moves typed
-in the README's notation and checked like ``/play``, ``/draw`` and ``/pass`` check them (the
-same parsing, the same refusals in the same words), and after every move what the channel
-would get — the same sentences (``bot.ui.messages``), the table as text and the table picture,
-saved as a PNG whose path is printed. No Discord client is created and nothing touches the
-network.
+in the README's notation (read by :mod:`bot.tryit.reading`) and checked like ``/play``,
+``/draw`` and ``/pass`` check them (the same parsing, the same refusals in the same words), and
+after every move what the channel would get — the same sentences (``bot.ui.messages``), the
+table as text and the table picture, saved as a PNG whose path is printed. No Discord client
+is created and nothing touches the network. Everything it writes goes into one temporary
+folder, removed when the game ends however it ends (quit, end of input, Ctrl-C), unless
+``--pictures DIR`` asks for the pictures to be kept there, one per move.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
+import os
 import random
-import re
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -27,7 +31,8 @@ from bot.engine import IllegalMove, MoveError, Play, TileError
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.service import GameService, GameSummary, Outcome, ServiceError
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, StoreError
+from bot.tryit.reading import Command, quote, read
 from bot.tryit.text import plain
 from bot.ui import messages as render
 from bot.ui.hints import hint_text
@@ -41,15 +46,6 @@ YOU = 1
 #: What a refusal can be: the same kinds the Discord layer's error funnel answers.
 REFUSALS = (ServiceError, IllegalMove, MoveError, TileError, Refusal)
 
-HELP = """\
-Type a move as in the README's notation:
-  12-5 mexican     play 12-5 on the Mexican Train (also: mx, m)
-  5-7 @2           play 5-7 on seat 2's train (@1 is yours; also: own)
-  12-5             play 12-5 where it fits, when it fits one train only
-  12-5 @1 knock    play and knock (knock house rule)
-  draw · pass · done · knock · catch @3
-Other words: hand, table, moves (your legal moves), hint, help, quit."""
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TryOptions:
@@ -57,9 +53,64 @@ class TryOptions:
     level: Level = Level.NORMAL
     preset: str = "standard"
     seed: int | None = None
-    name: str = "Player"
+    #: None: "Player" in the game's language.
+    name: str | None = None
     language: str = "en"
+    #: Keep one picture per move in this folder; None: one picture, redrawn, then deleted.
     pictures: Path | None = None
+
+
+class Keyboard:
+    """The player's lines, read from stdin by the event loop itself.
+
+    A game that waited in ``input()`` could not be stopped with Ctrl-C: ``asyncio.run``
+    answers SIGINT by cancelling the main task, which cannot happen while the loop's thread
+    sits in a blocking read (and when the signal lands on another thread, as it may with
+    aiosqlite's, that read is not even interrupted). Waiting for stdin to become readable on
+    the loop instead, Ctrl-C cancels the wait at once, wherever the signal lands. A stdin the
+    loop cannot watch (a regular file, or Windows) is read directly: it never blocks long.
+    """
+
+    #: A line longer than this is handed over cut (and refused as too long), never buffered.
+    LIMIT = 1 << 16
+
+    def __init__(self, out: TextIO, stdin: TextIO = sys.stdin) -> None:
+        self.out = out
+        self.fd = stdin.fileno()
+        self.buffer = b""
+        self.eof = False
+
+    async def ask(self, prompt: str) -> str:
+        """One line (without its end); EOFError at the end of input."""
+        print(prompt, end="", file=self.out, flush=True)
+        while b"\n" not in self.buffer and len(self.buffer) < self.LIMIT:
+            if self.eof:
+                if not self.buffer:
+                    raise EOFError
+                break
+            chunk = await self._read()
+            self.eof = not chunk
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+    async def _read(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        try:
+            loop.add_reader(self.fd, wake)
+        except (NotImplementedError, OSError, ValueError):
+            return os.read(self.fd, self.LIMIT)
+        try:
+            await ready
+        finally:
+            loop.remove_reader(self.fd)
+        return os.read(self.fd, self.LIMIT)
 
 
 class Terminal:
@@ -71,12 +122,14 @@ class Terminal:
         options: TryOptions,
         pictures: Path,
         out: TextIO,
-        ask: Callable[[str], str],
+        ask: Callable[[str], Awaitable[str]],
     ) -> None:
         self.svc = svc
         self.options = options
         self.locale = options.language
+        #: The folder the pictures go to: the kept one (--pictures), or the temporary one.
         self.pictures = pictures
+        self.keep = options.pictures is not None
         self.out = out
         self.ask = ask
         self.saved = 0
@@ -85,12 +138,16 @@ class Terminal:
     def say(self, text: str = "") -> None:
         print(plain(text), file=self.out, flush=True)
 
+    def refuse(self, exc: BaseException) -> None:
+        self.say(f"✋ {error_text(exc, self.locale)}")
+
     # ------------------------------------------------------------------ setting up
 
     async def open(self) -> Outcome:
         opts = self.options
+        name = opts.name or tr("try.default-name", self.locale)
         lobby = await self.svc.create_lobby(
-            guild_id=0, channel_id=0, user_id=YOU, display_name=opts.name,
+            guild_id=0, channel_id=0, user_id=YOU, display_name=name,
             now=_now(), preset_name=opts.preset,
         )  # fmt: skip
         self.game_id = lobby.game.id
@@ -130,12 +187,16 @@ class Terminal:
             await self.save_picture(game)
 
     async def save_picture(self, game: GameSummary) -> None:
-        """The channel's picture of the table (the spectator's view), as a numbered PNG: one
-        per message, as the channel gets one per move."""
+        """The channel's picture of the table (the spectator's view): one numbered PNG per
+        message when they are kept, else one file drawn again each time (replaced whole, so
+        an image viewer left open on it never reads half a picture)."""
         self.saved += 1
-        path = self.pictures / f"table-{self.saved:03d}.png"
+        name = f"table-{self.saved:03d}.png" if self.keep else "table.png"
+        path = self.pictures / name
         view = await self.svc.table_view(game.id)
-        path.write_bytes(table_png(view, game.players, self.locale))
+        partial = path.with_name(f".{name}.partial")
+        partial.write_bytes(table_png(view, game.players, self.locale))
+        os.replace(partial, path)
         self.say(f"🖼  {path}")
 
     async def run_computers(self) -> None:
@@ -159,65 +220,70 @@ class Terminal:
         self.say("\n".join(lines))
         self.say(render.hand_text(view, game, self.locale))
 
-    async def move(self, line: str) -> list[Outcome]:
+    async def move(self, command: Command) -> list[Outcome]:
         """One typed move, applied the way the slash commands apply it; refusals raise."""
         svc, gid, now = self.svc, self.game_id, _now()
-        words = line.split()
-        if line == "draw":
+        if command.text == "draw":
             out = await svc.draw(gid, YOU, now, computer_moves=0)
             note, passed = await after_draw(svc, out, YOU, _now(), self.locale)
             outs = [out] if passed is None else [out, passed]
             if note:
-                self.say(f"(only you) {note}")
+                self.say(tr("try.only-you", self.locale, text=note))
             return outs
-        if line == "pass":
+        if command.text == "pass":
             return [await svc.pass_turn(gid, YOU, now, computer_moves=0)]
-        if line == "knock":
+        if command.text == "knock":
             return [await svc.knock(gid, YOU, now)]
-        if words and _looks_like_tile(words[0]):
+        view = await svc.seat_view(gid, YOU)
+        if command.action == "play":
             # /play tile [train] [knock]: the tile read and checked first, the train found
             # when the tile fits only one, then the whole move checked as notation.
-            knock = words[-1] == "knock"
-            if knock:
-                words = words[:-1]
-            view = await svc.seat_view(gid, YOU)
-            tile = parse_tile(words[0], view.rules.max_pip)
-            train = " ".join(words[1:]) or None
-            move = check_notation(choose_train(view, tile, train), view)
+            tile = parse_tile(command.text, view.rules.max_pip)
+            trains = render.plays_by_tile(view).get(tile, [])
+            if command.train is None and len(trains) > 1:
+                example = render.move_text(Play(tile, trains[0]), self.locale)
+                raise Refusal("try.which-train", tile=str(tile), example=example)
+            move = check_notation(choose_train(view, tile, command.train), view)
             if not isinstance(move, Play):
-                raise Refusal("error.which-train", tile=str(tile))
-            return [await svc.move(gid, YOU, move, now, knock=knock, computer_moves=0)]
-        # done, catch @N…: read as notation first, so a typo gets the notation's own reason.
-        move = check_notation(line, await svc.seat_view(gid, YOU))
+                raise Refusal("try.unknown", text=quote(command.text))
+            return [await svc.move(gid, YOU, move, now, knock=command.knock, computer_moves=0)]
+        # done, catch @N: read as notation, so a typo gets the notation's own reason.
+        move = check_notation(command.text, view)
         return [await svc.move(gid, YOU, move, now, computer_moves=0)]
 
     async def answer(self, line: str) -> bool:
         """Handle one typed line; False when the player asked to stop."""
-        line = " ".join(line.strip().lower().split())
-        if line in ("quit", "exit", "q"):
-            return False
-        if line in ("", "help", "?"):
-            self.say(HELP)
+        loc = self.locale
+        try:
+            command = read(line)
+        except Refusal as exc:
+            self.refuse(exc)
             return True
+        if command is None or command.action == "help":
+            self.say(tr("try.help", loc))
+            return True
+        if command.action == "quit":
+            return False
         view = await self.svc.seat_view(self.game_id, YOU)
-        if line == "hand":
-            self.say(render.hand_text(view, await self.svc.game(self.game_id), self.locale))
-        elif line == "table":
+        if command.action == "hand":
+            self.say(render.hand_text(view, await self.svc.game(self.game_id), loc))
+        elif command.action == "table":
             await self.show_turn()
-        elif line in ("moves", "legal"):
-            self.say("legal: " + ", ".join(str(m) for m in (*view.legal, *view.side_moves)))
-        elif line == "hint":
+        elif command.action == "moves":
+            moves = (*view.legal, *view.side_moves)
+            self.say(tr("try.legal", loc, moves=", ".join(render.move_text(m, loc) for m in moves)))
+        elif command.action == "hint":
             if not view.my_turn:
                 turn = view.current
                 name = view.names[turn] if turn is not None else "—"
-                self.say(f"✋ {error_text(Refusal('hint.not-your-turn', name=name), self.locale)}")
+                self.refuse(Refusal("hint.not-your-turn", name=name))
             else:
-                self.say(hint_text(view, self.locale))
+                self.say(hint_text(view, loc))
         else:
             try:
-                outs = await self.move(line)
+                outs = await self.move(command)
             except REFUSALS as exc:
-                self.say(f"✋ {error_text(exc, self.locale)}")
+                self.refuse(exc)
                 return True
             await self.publish(outs)
             if outs[-1].computer_pending:
@@ -225,12 +291,17 @@ class Terminal:
         return True
 
     async def play(self) -> int:
+        """The game to its end: 0 when it is over or the player quits (``quit``, end of
+        input). Ctrl-C cancels it (``asyncio.run`` then raises KeyboardInterrupt)."""
+        loc = self.locale
         try:
             out = await self.open()
         except REFUSALS as exc:
-            self.say(f"✋ {error_text(exc, self.locale)}")
+            self.refuse(exc)
             return 2
-        self.say(f"Pictures of the table go to {self.pictures}. Type help for the notation.")
+        start = "try.start.kept" if self.keep else "try.start"
+        where = self.pictures if self.keep else self.pictures / "table.png"
+        self.say(tr(start, loc, path=where))
         await self.publish([out])
         if out.computer_pending:
             await self.run_computers()
@@ -238,18 +309,19 @@ class Terminal:
         while True:
             game = await self.svc.game(self.game_id)
             if game.status is not GameStatus.ACTIVE:
-                self.say(f"Game over. The pictures are in {self.pictures}")
+                over = tr("try.over.kept", loc, path=self.pictures) if self.keep else None
+                self.say(over or tr("try.over", loc))
                 return 0
             if game.version != shown:  # the table changed: show it and the hand again
                 await self.show_turn()
                 shown = game.version
             try:
-                line = self.ask("your move> ")
+                line = await self.ask(tr("try.prompt", loc))
             except EOFError:
                 self.say()
                 return 0
             if not sys.stdin.isatty():
-                self.say(line)  # a piped game reads like a transcript
+                self.say(quote(line))  # a piped game reads like a transcript
             if not await self.answer(line):
                 return 0
 
@@ -258,28 +330,37 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _looks_like_tile(word: str) -> bool:
-    """Two numbers joined as the notation joins them (``12-5``, ``12|5``, ``[12:5]``): read as
-    a tile, and refused as one (``13-2 is not in a double-12 set``) like ``/play``'s tile."""
-    return _TILE_LIKE.fullmatch(word) is not None
-
-
-_TILE_LIKE = re.compile(r"\[?\d+[-|:]\d+\]?")
-
-
-async def run(options: TryOptions, out: TextIO = sys.stdout) -> int:
-    """Play one game on a temporary database (deleted at the end); the pictures stay."""
-    pictures = options.pictures or Path(tempfile.mkdtemp(prefix="mexican-train-try-"))
-    pictures.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(options.seed)
-    with tempfile.TemporaryDirectory(prefix="mexican-train-try-db-") as tmp:
+async def run(
+    options: TryOptions,
+    out: TextIO = sys.stdout,
+    ask: Callable[[str], Awaitable[str]] | None = None,
+) -> int:
+    """Play one game. The database (and, unless ``options.pictures`` says where to keep
+    them, the pictures) live in one temporary folder, removed however the game ends — Ctrl-C
+    included, which cancels this coroutine."""
+    with tempfile.TemporaryDirectory(prefix="mexican-train-try-") as tmp:
+        folder = Path(tmp)
+        if options.pictures is not None:
+            try:
+                options.pictures.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                print(
+                    f"mexican-train-bot: cannot use {options.pictures} for the pictures "
+                    f"({exc.strerror or exc})",
+                    file=sys.stderr,
+                )
+                return 2
         try:
-            store = await Store.open(Path(tmp) / "try.sqlite3", synchronous="NORMAL")
-        except (OSError, sqlite3.Error) as exc:
+            store = await Store.open(folder / "try.sqlite3", synchronous="NORMAL")
+        except (OSError, sqlite3.Error, StoreError) as exc:
             print(f"mexican-train-bot: cannot open a temporary database: {exc}", file=sys.stderr)
             return 2
         try:
-            terminal = Terminal(GameService(store, rng=rng), options, pictures, out, input)
+            service = GameService(store, rng=random.Random(options.seed))
+            terminal = Terminal(
+                service, options, options.pictures or folder, out, ask or Keyboard(out).ask
+            )
             return await terminal.play()
         finally:
-            await store.close()
+            with contextlib.suppress(Exception):
+                await store.close()

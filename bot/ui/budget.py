@@ -78,9 +78,15 @@ class RequestBudget:
         return waited
 
 
-def install(client: discord.Client, budget: RequestBudget) -> None:
-    """Send every bot-token request of ``client`` through ``budget``; installing again only
-    swaps the budget (a test gives a bot the scaled budget of a scaled fake Discord)."""
+def install(
+    client: discord.Client,
+    budget: RequestBudget,
+    on_wait: Callable[[str, float], None] | None = None,
+) -> None:
+    """Send every bot-token request of ``client`` through ``budget``, telling ``on_wait``
+    (scope, seconds) how long each waited: ``global`` for its turn in the budget, ``429`` for
+    a refusal discord.py gave up on. Installing again only swaps the budget (a test gives a
+    bot the scaled budget of a scaled fake Discord)."""
     http = client.http
     installed = getattr(http, "mt_budget", None) is not None
     http.mt_budget = budget  # type: ignore[attr-defined]
@@ -88,10 +94,14 @@ def install(client: discord.Client, budget: RequestBudget) -> None:
         return
     original = http.request
 
+    def waited(scope: str, seconds: float) -> None:
+        if on_wait is not None:
+            on_wait(scope, seconds)
+
     async def request(route: Route, **kwargs: Any) -> Any:
         started = time.monotonic()
         while True:
-            await http.mt_budget.take()  # type: ignore[attr-defined]
+            waited("global", await http.mt_budget.take())  # type: ignore[attr-defined]
             try:
                 return await original(route, **kwargs)
             except discord.HTTPException as exc:
@@ -107,6 +117,7 @@ def install(client: discord.Client, budget: RequestBudget) -> None:
                     pause,
                 )
                 await asyncio.sleep(pause)
+                waited("429", pause)
                 for file in kwargs.get("files") or ():
                     file.reset(seek=True)  # discord.py rewinds only on its own retries
 

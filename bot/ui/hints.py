@@ -9,13 +9,15 @@ from __future__ import annotations
 from bot.engine import SeatView
 from bot.engine.ai import hint
 from bot.i18n import CATALOG, tr
+from bot.ui.messages import move_text
 
 
 def hint_text(view: SeatView, locale: str | None) -> str:
     advice = hint(view)
     key = f"hint.reason.{advice.reason}"
     reason = tr(key, locale) if key in CATALOG else advice.text
-    lines = [tr("hint.move", locale, move=str(advice.move), reason=reason)]
+    # In the reader's words (12-5 mexicain for a French player), as they would type it.
+    lines = [tr("hint.move", locale, move=move_text(advice.move, locale), reason=reason)]
     if advice.train:
         tiles = " → ".join(f"`{t}`" for t in advice.train)
         lines.append(tr("hint.train", locale, count=len(advice.train), tiles=tiles))

@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.ops.logs import note_game
-from bot.ops.metrics import Metrics
+from bot.ops.metrics import Metrics, process_label
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.ui import budget
@@ -49,14 +49,14 @@ class GameBot(commands.Bot):
         super().__init__(**options)
         self.config = config
         self.now: Clock = clock or utc_now
+        #: What ``/metrics`` reports and graceful shutdown waits on (bot/ops).
+        self.metrics = Metrics(process=process_label(config))
         #: This process's share of Discord's global limit: every bot-token request waits its
         #: turn here (interaction answers and followups do not count, and do not wait).
         self.budget = budget.RequestBudget(config.request_rate)
-        budget.install(self, self.budget)
-        #: What ``/metrics`` reports and graceful shutdown waits on (bot/ops).
-        self.metrics = Metrics()
+        budget.install(self, self.budget, on_wait=self.metrics.rate_limit_wait)
         #: The render pool (``MT_RENDER_WORKERS``): started in setup_hook, closed at shutdown.
-        self.pictures = Pictures(config.render_workers)
+        self.pictures = Pictures(config.render_workers, metrics=self.metrics)
         #: Persistent item class -> what a click does (set by the cog that owns the feature).
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).

@@ -98,6 +98,11 @@ def error_text(error: BaseException, locale: str | None) -> str:
             return tr(f"refusal.{error.code}", locale)
         return tr("error.generic", locale, detail=str(error))
     if isinstance(error, MoveError | TileError):
+        # The same rule for what a player typed: the engine's English sentence, or in another
+        # language the reason's own words (bot/texts/reading.py).
+        key = f"notation.{error.code}"
+        if language_of(locale) != DEFAULT_LANGUAGE and key in CATALOG:
+            return tr("error.bad-move", locale, detail=tr(key, locale, **error.params))
         return tr("error.bad-move", locale, detail=str(error))
     return tr("error.unexpected", locale)
 

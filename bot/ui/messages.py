@@ -14,7 +14,7 @@ from datetime import datetime
 
 from discord.utils import escape_markdown
 
-from bot.engine import MEXICAN, Play, Rules, SeatView, Tile, TrainView
+from bot.engine import MEXICAN, Catch, Move, Play, Rules, SeatView, Tile, TrainView
 from bot.i18n import CATALOG, tr, tr_count
 from bot.service import GameSummary, Outcome, Player, RoundEnd, Standing, Step
 from bot.store import GameStatus
@@ -76,6 +76,20 @@ def train_label(view_names: Sequence[str], train: int, me: int | None, locale: s
 
 def train_ref(train: int) -> str:
     return "mexican" if train == MEXICAN else f"@{train + 1}"
+
+
+def move_text(move: Move, locale: str | None) -> str:
+    """A move in notation with the reader's words (``12-5 mexicain``, ``piocher``): the French
+    slash commands and the terminal game take these words, so that is what to tell a French
+    player (the event log and history keep the canonical ``str(move)``)."""
+    if isinstance(move, Play):
+        train = (
+            f"@{move.train + 1}" if move.train != MEXICAN else tr("notation.word.mexican", locale)
+        )
+        return f"{move.tile} {train}"
+    if isinstance(move, Catch):
+        return f"{tr('notation.word.catch', locale)} @{move.seat + 1}"
+    return tr(f"notation.word.{move}", locale)
 
 
 def plays_by_tile(view: SeatView) -> dict[Tile, list[int]]:
@@ -310,7 +324,13 @@ def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
                 where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
                 lines.append(f"• `{tile}` → {where}")
         else:
-            lines.append(tr("hand.no-play", locale, move=" / ".join(map(str, view.legal))))
+            lines.append(
+                tr(
+                    "hand.no-play",
+                    locale,
+                    move=" / ".join(move_text(m, locale) for m in view.legal),
+                )
+            )
     elif summary.options.hints and view.current is not None:
         hinted = [(t, fits(view, t)) for t in hand]
         hinted = [(t, trains) for t, trains in hinted if trains]

@@ -22,6 +22,7 @@ a hand picture is only ever made from the viewer's own ``seat_view`` for a DM or
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -36,6 +37,7 @@ from bot.drawing import (
 from bot.engine import SeatView, Tile, TrainView
 from bot.engine.ai import longest_train
 from bot.i18n import language_of, tr
+from bot.ops.metrics import Metrics
 from bot.service import Player
 from renderers import HandOptions, TableOptions
 from renderers.round_end import RoundEndOptions
@@ -114,8 +116,20 @@ class Pictures:
     """The bot's pictures, drawn by a :class:`~bot.drawing.RenderPool` of ``workers``
     processes (None: one per CPU, at most 4; 0: a thread of this process)."""
 
-    def __init__(self, workers: int | None = None, **pool_options: Any) -> None:
+    def __init__(
+        self, workers: int | None = None, *, metrics: Metrics | None = None, **pool_options: Any
+    ) -> None:
         self.pool = RenderPool(workers, **pool_options)
+        #: Where each picture's time, and each fallback to text, is counted (``/metrics``).
+        self.metrics = metrics
+
+    def _timed(self, kind: str, started: float) -> None:
+        if self.metrics is not None:
+            self.metrics.picture(kind, time.perf_counter() - started)
+
+    def _fell_back(self, kind: str) -> None:
+        if self.metrics is not None:
+            self.metrics.picture_fallback(kind)
 
     async def start(self) -> None:
         """Start the workers and wait until each has drawn once (start-up, before the bot
@@ -144,22 +158,30 @@ class Pictures:
 
         With ``channel``, raises :class:`Superseded` when a newer table of that channel
         replaced this one before a worker took it: the newer post shows the table."""
+        started = time.perf_counter()
         try:
-            return await self.pool.table(view, table_options(players, language), key=channel)
+            png = await self.pool.table(view, table_options(players, language), key=channel)
         except RenderFailed as exc:
             log.warning("table picture not drawn, posting text: %s", exc)
+            self._fell_back("table")
             return None
+        self._timed("table", started)
+        return png
 
     async def hand(
         self, view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
     ) -> bytes | None:
         """The hand PNG (an unchanged hand is not redrawn), or None if it could not be made
         (the hand's text says it all); ``tiles`` is the player's tile mode."""
+        started = time.perf_counter()
         try:
-            return await self.pool.hand(view, hand_options(view, show_plan, language, tiles))
+            png = await self.pool.hand(view, hand_options(view, show_plan, language, tiles))
         except RenderFailed as exc:
             log.warning("hand picture not drawn, sending text: %s", exc)
+            self._fell_back("hand")
             return None
+        self._timed("hand", started)
+        return png
 
     async def round_end(
         self, view: SeatView, players: Sequence[Player], language: str | None
@@ -177,7 +199,14 @@ class Pictures:
     async def run(self, func: Any, *args: Any, timeout: float | None = None) -> bytes:
         """Any other picture (``bot.drawing.draw_replay``, ``draw_chart``) in a worker;
         raises :class:`~bot.drawing.RenderFailed` when it cannot be made."""
-        result: bytes = await self.pool.run(func, *args, timeout=timeout)
+        kind = getattr(func, "__name__", "picture").removeprefix("draw_")
+        started = time.perf_counter()
+        try:
+            result: bytes = await self.pool.run(func, *args, timeout=timeout)
+        except RenderFailed:
+            self._fell_back(kind)
+            raise
+        self._timed(kind, started)
         return result
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
+from bot.config import DEFAULT_REQUEST_RATE, DISCORD_GLOBAL_RATE
 from bot.engine import Play
 from bot.store import GameStatus
 from bot.ui.budget import RequestBudget, install
@@ -42,8 +43,11 @@ async def test_a_match_under_discords_rate_limits_loses_nothing_and_breaks_no_li
         rate_limits=True, time_scale=TIME_SCALE, global_per_second=GLOBAL_SHARE
     ) as fake:
         bot = make_bot()
-        # The bot's own limiter keeps the same scaled budget: 2 requests per 50 ms.
-        bot.budget = RequestBudget(GLOBAL_SHARE, per=1 / TIME_SCALE)
+        # The bot's own limiter keeps the same scaled budget, 2 requests per 50 ms, with the
+        # margin it keeps against Discord (45 of 50: requests are not received exactly as
+        # they were sent).
+        margin = DISCORD_GLOBAL_RATE / DEFAULT_REQUEST_RATE
+        bot.budget = RequestBudget(GLOBAL_SHARE, per=margin / TIME_SCALE)
         install(bot, bot.budget)
         users = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
         by_id: dict[int, FakeUser] = {u.id: u for u in users}

@@ -181,7 +181,7 @@ def _passes_in_a_row(rnd: Round) -> int:
 
 
 def _check_blocked_ending(rnd: Round) -> None:
-    """RULES.md: blocked means the boneyard is empty, every player passed in a row, and nobody
+    """docs/rules.md: blocked means the boneyard is empty, every player passed in a row, and nobody
     can play, which the oracle checks by playing out the passes still to come."""
     assert not rnd.boneyard
     assert _passes_in_a_row(rnd) >= rnd.players, "blocked before every player passed in a row"

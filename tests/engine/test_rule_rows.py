@@ -1,4 +1,4 @@
-"""One named test per rule row of shared/RULES.md, each from a fixed deal, citing its seed.
+"""One named test per rule row of docs/rules.md, each from a fixed deal, citing its seed.
 
 Seeds: 000 Fundex (French + English), 001 French sheet (bilingual), 002 a family's house
 rules, 003 Fundex 2003, 004 a rules-site write-up. Tables are built from notation with
@@ -635,7 +635,7 @@ def test_round_ends_when_a_player_plays_their_last_tile() -> None:
 
 
 def test_round_ends_blocked_when_the_boneyard_is_empty_and_nobody_can_play() -> None:
-    """001: "when the bone pile is depleted and no one can play anymore"; RULES.md: every
+    """001: "when the bone pile is depleted and no one can play anymore"; docs/rules.md: every
     player passed in a row. Alice's pass alone does not end it: Bob's turn comes first."""
     rnd = table(STD, ["1-1 2-3", "4-4 2-0"], trains={"@1": "12-5", "@2": "12-6"}, boneyard="")
     rnd.apply(PASS)  # Alice marks her train; Bob still cannot play 4-4/2-0 on 5, 6 or 12
@@ -681,7 +681,7 @@ def issue_15_table() -> Round:
 def test_round_blocked_only_after_every_player_passed_in_a_row_issue_15() -> None:
     """001: "Quand la pioche est épuisée, un joueur qui ne peut jouer doit passer et poser son
     marqueur" and the round ends "when the bone pile is depleted and no one can play anymore";
-    RULES.md: the boneyard is empty and every player passed in a row. A pass raises a marker,
+    docs/rules.md: the boneyard is empty and every player passed in a row. A pass raises a marker,
     so nobody-can-play-now is not yet nobody-can-play: Bob's and Carol's passes open @2 and @3.
     """
     rnd = issue_15_table()

@@ -129,5 +129,5 @@ def test_try_it_works_right_after_install_without_token_or_network(
         check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "Your hand" in result.stdout and "legal: " in result.stdout
+    assert "Your hand" in result.stdout and "Legal moves: " in result.stdout
     assert (tmp_path / "pictures" / "table-001.png").is_file()

@@ -118,14 +118,64 @@ async def test_each_interaction_is_logged_once_and_counted_and_served_over_http(
     assert all(r.mt_fields["user"] and r.mt_fields["latency_ms"] >= 0 for r in lines)
     assert lines[0].getMessage().startswith("interaction game=1 user=")
 
-    p = "mexican_train_"
-    assert metrics[p + "interactions_total"] == 4
-    assert metrics[p + 'interaction_outcomes_total{outcome="ok"}'] == 2
-    assert metrics[p + 'refusals_total{code="not-host"}'] == 1
-    assert metrics[p + "errors_total"] == 1
-    assert metrics[p + 'games{status="lobby"}'] == 1 and metrics[p + "gateway_connected"] == 1
-    assert metrics[p + "interaction_latency_seconds_count"] == 4
+    p, one = "mexican_train_", '{process="all"}'
+    assert metrics[p + "interactions_total" + one] == 4
+    assert metrics[p + 'interaction_outcomes_total{outcome="ok",process="all"}'] == 2
+    assert metrics[p + 'refusals_total{code="not-host",process="all"}'] == 1
+    assert metrics[p + "errors_total" + one] == 1
+    assert metrics[p + 'games{process="all",status="lobby"}'] == 1
+    assert metrics[p + "gateway_connected" + one] == 1 and metrics[p + "database_up" + one] == 1
+    # A histogram: cumulative buckets up to +Inf, which is every interaction.
     latency = p + "interaction_latency_seconds"
-    quantiles = [metrics[f'{latency}{{quantile="{q}"}}'] for q in ("0.5", "0.9", "0.99")]
-    assert 0 < quantiles[0] <= quantiles[1] <= quantiles[2]
-    assert metrics[p + "uptime_seconds"] > 0 and metrics[p + "interactions_in_flight"] == 0
+    assert metrics[latency + "_count" + one] == 4 and metrics[latency + "_sum" + one] > 0
+    buckets = [v for k, v in metrics.items() if k.startswith(latency + "_bucket")]
+    assert buckets == sorted(buckets) and buckets[-1] == 4
+    assert metrics[f'{latency}_bucket{{le="+Inf",process="all"}}'] == 4
+    assert (
+        metrics[p + "uptime_seconds" + one] > 0 and metrics[p + "interactions_in_flight" + one] == 0
+    )
+    # The lobby's card has no picture; the render pool's series are there, at zero.
+    assert (
+        metrics[p + "render_queue" + one] == 0 and metrics[p + "render_superseded_total" + one] == 0
+    )
+    assert metrics[p + 'render_failures_total{process="all",reason="crashed"}'] == 0
+
+
+def test_histograms_pictures_rate_limits_and_the_process_label() -> None:
+    """What the Prometheus text holds for one process of a cluster: every series labelled
+    with its shards, pictures and rate-limit waits as histograms by kind and scope."""
+    from prometheus_client import generate_latest
+
+    from bot.ops.metrics import Scrape, process_label
+
+    cluster = Config.from_env(
+        {"MT_DATABASE": "postgresql://mt:pw@db/mt", "MT_SHARD_COUNT": "4", "MT_SHARD_IDS": "2,3"}
+    )
+    assert process_label(cluster) == "2,3" and process_label(Config()) == "all"
+    metrics = Metrics(process="2,3")
+    metrics.picture("table", 0.12)
+    metrics.picture("table", 0.3)
+    metrics.picture_fallback("hand")
+    metrics.rate_limit_wait("channel", 1.5)
+    metrics.rate_limit_wait("global", -1)  # a clock gone backwards counts as no wait
+    metrics.scrape = Scrape(
+        gateway_connected=True, gateway_latency=0.05, games={"active": 3},
+        render_queued=2, render_drawing=1,
+        render_stats={"superseded": 5, "restarts": 1, "crashed": 1},
+    )  # fmt: skip
+    text = generate_latest(metrics.registry).decode()
+    got = parse_metrics(text)
+    p, one = "mexican_train_", '{process="2,3"}'
+    assert got[p + 'picture_seconds_count{kind="table",process="2,3"}'] == 2
+    assert got[p + 'picture_seconds_bucket{kind="table",le="0.25",process="2,3"}'] == 1
+    assert got[p + 'picture_fallbacks_total{kind="hand",process="2,3"}'] == 1
+    assert got[p + 'rate_limit_wait_seconds_sum{process="2,3",scope="channel"}'] == 1.5
+    assert got[p + 'rate_limit_wait_seconds_bucket{le="0.01",process="2,3",scope="global"}'] == 1
+    assert got[p + "render_queue" + one] == 2 and got[p + "render_drawing" + one] == 1
+    assert got[p + "render_superseded_total" + one] == 5
+    assert got[p + "render_worker_restarts_total" + one] == 1
+    assert got[p + 'games{process="2,3",status="active"}'] == 3
+    assert got[p + 'games{process="2,3",status="lobby"}'] == 0
+    assert "# TYPE mexican_train_interaction_latency_seconds histogram" in text
+    assert "quantile" not in text and "_created" not in text
+    assert all('process="2,3"' in key for key in got), [k for k in got if "2,3" not in k]

@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.store import SchemaTooNew, Store, StoreError, open_store
+from bot.store import SchemaTooNew, Store, StoreError, StoreUnreachable, open_store
 from bot.store.pgschema import PG_SCHEMA_VERSION
 from bot.store.postgres import PgStore, numbered, safe_url
 from bot.store.rows import DueRow
@@ -157,9 +157,12 @@ def test_mt_database_chooses_the_store() -> None:
 
 
 async def test_an_unreachable_server_is_one_clear_error_without_the_password() -> None:
-    with pytest.raises(StoreError, match="cannot open the PostgreSQL database") as err:
+    # Nothing listens there: StoreUnreachable (start-up exits 1: it may pass), not a login
+    # refused or a URL to fix (exit 2).
+    with pytest.raises(StoreUnreachable, match="cannot reach the PostgreSQL server") as err:
         await open_store("postgresql://bot:s3cret@127.0.0.1:1/games")
     assert "s3cret" not in str(err.value) and "bot:***@127.0.0.1:1" in str(err.value)
+    assert isinstance(err.value, StoreError)
     assert safe_url("postgresql://u@h/d") == "postgresql://u@h/d"
 
 
