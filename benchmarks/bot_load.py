@@ -3,9 +3,11 @@
 Each game has its own channel and players; every player's move goes through Discord as a
 person's client sends it (``/play`` with a tile and train, ``/draw``, ``/pass``), chosen from
 the legal moves the service reports. We time, per move, from pushing INTERACTION_CREATE to
-(a) the bot's first answer (its deferral: what the player waits for before "thinking…") and
-(b) the table message appearing in the channel and (c) the mover's own answer (the "✅", sent
-after the hand DMs). Prints ONE JSON line.
+(a) the bot's first answer (its deferral: what the player waits for before "thinking…"),
+(b) the mover's own answer (the "✅"), (c) the turn post appearing in the channel and (d) the
+next player's ping (a DM, or a mention) — each timed on its own. A player moves when the bot
+has told them it is their turn, as people do (``--eager``: as soon as the service says so, so
+nothing waits for the ping). Prints ONE JSON line.
 
 The fake Discord rate-limits like Discord (``--no-rate-limits`` turns it off): 50 requests per
 second per bot token for everything but the interaction endpoints, and per-route buckets (see
@@ -38,7 +40,8 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,7 @@ from bot.engine import Play
 from bot.service import GameService
 from bot.store import Store
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fake_discord
+from tests.fakediscord.ratelimit import EXEMPT_ROUTES
 from tests.fakediscord.server import API_PREFIX
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -154,11 +158,32 @@ async def serve_bot(args: argparse.Namespace) -> None:
     if runner.done():
         runner.result()
     await bot.tree.sync()
+    asked = count_pictures(bot)
     print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
+    asked.clear()
+    drawn_before = bot.pictures.pool.stats["drawn"]
     await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
+    drawn = bot.pictures.pool.stats["drawn"] - drawn_before
+    print(json.dumps({"pictures_asked": dict(asked), "pictures_drawn": drawn}), flush=True)
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
         await asyncio.wait_for(runner, 10)
+
+
+def count_pictures(bot: Any) -> collections.Counter[str]:
+    """Count the pictures the announcer and the commands ask the render pool for, by kind
+    (tables, hands, round ends), to see what a move costs in drawing."""
+    asked: collections.Counter[str] = collections.Counter()
+    for kind in ("table", "hand", "round_end"):
+        method = getattr(bot.pictures, kind)
+
+        async def counted(*args: Any, _kind: str = kind, _method: Any = method, **kw: Any) -> Any:
+            asked[_kind] += 1
+            return await _method(*args, **kw)
+
+        setattr(bot.pictures, kind, counted)
+    return asked
 
 
 # ---------------------------------------------------------------------- the driver
@@ -207,51 +232,96 @@ async def open_table(
     return game.id, channel, {u.id: u for u in users}
 
 
+@dataclass
+class Timings:
+    """Seconds from pushing a move's INTERACTION_CREATE to each thing the people saw."""
+
+    first: list[float] = field(default_factory=list)  # the bot's first answer (deferral)
+    posted: list[float] = field(default_factory=list)  # the turn post in the channel
+    answered: list[float] = field(default_factory=list)  # the mover's own answer
+    pinged: list[float] = field(default_factory=list)  # the next player's ping
+    #: The same, for players pinged before: their DM channel is known (the first DM opens it).
+    pinged_again: list[float] = field(default_factory=list)
+    told: set[int] = field(default_factory=set)  # players pinged so far
+
+
+async def arrival(started: float, waiting: Awaitable[object]) -> float:
+    """Seconds from ``started`` until ``waiting`` is done (each thing timed on its own)."""
+    await waiting
+    return time.perf_counter() - started
+
+
 async def play_game(
     fake: FakeDiscord,
     service: GameService,
     table: tuple[int, FakeChannel, dict[int, FakeUser]],
     args: argparse.Namespace,
-    first: list[float],
-    posted: list[float],
-    answered: list[float],
+    timings: Timings,
     rng: random.Random,
 ) -> int:
+    """One game's moves. A player moves when they have been told it is their turn (their
+    ping: a DM or a mention), as a person would; the same player again at once (a draw: they
+    are looking). ``--eager``: every player moves as soon as the service says so."""
     game_id, channel, users = table
     done = 0
+    last_mover: int | None = None
     for _ in range(args.moves):
         player = await service.whose_turn(game_id)
         if player is None or player.user_id is None:
             break
+        user = users[player.user_id]
         view = await service.seat_view(game_id, player.user_id)
         move = rng.choice(list(view.legal))
         before = posts[channel.id]
+        pings = {u: len(fake.pings_for(users[u])) for u in users}
         started = time.perf_counter()
-        user = users[player.user_id]
         if isinstance(move, Play):
             tile, train = str(move).split()
             invocation = await user.slash("play", channel=channel, tile=tile, train=train)
         else:
             invocation = await user.slash(str(move), channel=channel)
-        await invocation.answer(timeout=args.wait)
-        first.append(time.perf_counter() - started)
+        post = fake.wait_for(
+            lambda seen=before: posts[channel.id] > seen,  # type: ignore[misc]
+            timeout=args.wait,
+            what="the table message",
+            on=channel,
+        )
         try:
-            await fake.wait_for(
-                lambda seen=before: posts[channel.id] > seen,  # type: ignore[misc]
-                timeout=args.wait,
-                what="the table message",
-                on=channel,
+            first, posted, answered = await asyncio.gather(
+                arrival(started, invocation.answer(timeout=args.wait)),
+                arrival(started, post),
+                arrival(started, invocation.message(args.wait)),
             )
         except TimeoutError:
             lost[channel.id] += 1
             break
-        posted.append(time.perf_counter() - started)
-        # The player's own answer, before their next move: by then the bot has committed the
-        # move, so our own reader (another process's connection) sees the new position.
-        await invocation.message(args.wait)
-        answered.append(time.perf_counter() - started)
+        timings.first.append(first)
+        timings.posted.append(posted)
+        timings.answered.append(answered)
         last_answer[0] = time.perf_counter()
         done += 1
+        last_mover = player.user_id
+        nxt = await service.whose_turn(game_id)
+        if args.eager or nxt is None or nxt.user_id is None or nxt.user_id == last_mover:
+            continue
+        told = users[nxt.user_id]
+        try:
+            waited = await arrival(
+                started,
+                fake.wait_for(
+                    lambda u=told, n=pings[told.id]: len(fake.pings_for(u)) > n,  # type: ignore[misc]
+                    timeout=args.wait,
+                    what=f"{told.name}'s ping",
+                    on=[told, channel],  # a DM to them, or a mention in the channel
+                ),
+            )
+        except TimeoutError:
+            lost[channel.id] += 1
+            break
+        timings.pinged.append(waited)
+        if told.id in timings.told:
+            timings.pinged_again.append(waited)
+        timings.told.add(told.id)
     return done
 
 
@@ -276,6 +346,22 @@ async def start_bot(
 
 
 # ---------------------------------------------------------------------- the request budget
+
+
+def busiest_second(fake: FakeDiscord, since: int) -> int:
+    """The most global-limited requests the fake received within any one second (sliding):
+    how evenly the bot spent its budget as Discord sees it, jostled on the way."""
+    times = [
+        r.at
+        for r in fake.requests[since:]
+        if f"{r.method} {r.route}" not in EXEMPT_ROUTES and r.route is not None
+    ]
+    most, start = 0, 0
+    for end, at in enumerate(times):
+        while times[start] <= at - 1.0:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
 
 
 def budget_figures(before: dict[str, Any], after: dict[str, Any], moves: int) -> dict[str, Any]:
@@ -332,18 +418,20 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                     tables += await asyncio.gather(
                         *(open_table(fake, service, i, args.players, args.wait) for i in batch)
                     )
-                first: list[float] = []
-                posted: list[float] = []
-                answered: list[float] = []
+                timings = Timings()
                 rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
                 woken_before = fake.wakeups
                 budget_before = fake.budget_report()
+                requests_before = len(fake.requests)
+                assert proc.stdin is not None
+                proc.stdin.write(b"timing\n")
+                await proc.stdin.drain()
                 bot_before = CpuSample.of(proc.pid)
                 harness_before = time.process_time()
                 t0 = time.perf_counter()
                 counts = await asyncio.gather(
                     *(
-                        play_game(fake, service, t, args, first, posted, answered, random.Random(i))
+                        play_game(fake, service, t, args, timings, random.Random(i))
                         for i, t in enumerate(tables)
                     )
                 )
@@ -355,10 +443,12 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 rejected = sum(len(r.rejections) for r in fake.interactions.values())
                 rejected -= rejected_before
             finally:
-                assert proc.stdin is not None
+                assert proc.stdin is not None and proc.stdout is not None
                 proc.stdin.close()
+                said = await asyncio.wait_for(proc.stdout.read(), 30)
                 await asyncio.wait_for(proc.wait(), 30)
                 await store.close()
+                drawing = json.loads(said.splitlines()[-1]) if said.strip() else {}
     load_after = os.getloadavg()
     total = sum(counts)
     per_move = 1000 / max(total, 1)
@@ -371,22 +461,35 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "moves_per_s": round(total / elapsed, 1),
         "moves_per_s_to_last_answer": round(total / max(last_answer[0] - t0, 1e-9), 1),
         "interactions_per_s": round(total / elapsed, 1),
-        "first_answer_p50_ms": round(pct(first, 0.50), 2),
-        "first_answer_p99_ms": round(pct(first, 0.99), 2),
-        "table_message_p50_ms": round(pct(posted, 0.50), 2),
-        "table_message_p99_ms": round(pct(posted, 0.99), 2),
-        "mean_table_message_ms": round(statistics.fmean(posted) * 1000, 2) if posted else 0,
-        "answer_p50_ms": round(pct(answered, 0.50), 2),
-        "answer_p99_ms": round(pct(answered, 0.99), 2),
+        "first_answer_p50_ms": round(pct(timings.first, 0.50), 2),
+        "first_answer_p99_ms": round(pct(timings.first, 0.99), 2),
+        "table_message_p50_ms": round(pct(timings.posted, 0.50), 2),
+        "table_message_p99_ms": round(pct(timings.posted, 0.99), 2),
+        "mean_table_message_ms": (
+            round(statistics.fmean(timings.posted) * 1000, 2) if timings.posted else 0
+        ),
+        "answer_p50_ms": round(pct(timings.answered, 0.50), 2),
+        "answer_p99_ms": round(pct(timings.answered, 0.99), 2),
+        "ping_p50_ms": round(pct(timings.pinged, 0.50), 2),
+        "ping_p99_ms": round(pct(timings.pinged, 0.99), 2),
+        "ping_again_p50_ms": round(pct(timings.pinged_again, 0.50), 2),
+        "ping_again_p99_ms": round(pct(timings.pinged_again, 0.99), 2),
+        "players_wait_for_their_ping": not args.eager,
         "bot_cpu_ms_per_move": round(sum(bot_cpu.values()) * per_move, 2),
         "bot_event_loop_cpu_ms_per_move": round(bot_cpu["event_loop"] * per_move, 2),
         "bot_other_threads_cpu_ms_per_move": round(bot_cpu["other_threads"] * per_move, 2),
         "render_workers_cpu_ms_per_move": round(bot_cpu["render_workers"] * per_move, 2),
         "harness_cpu_ms_per_move": round(harness_cpu * per_move, 2),
+        "pictures_per_move": {
+            kind: round(n / max(total, 1), 3)
+            for kind, n in drawing.get("pictures_asked", {}).items()
+        },
+        "pictures_drawn_per_move": round(drawing.get("pictures_drawn", 0) / max(total, 1), 3),
         "harness_wakeups_per_move": round(woken / max(total, 1), 1),
         "rejected_answers": rejected,
         "lost_table_posts": sum(lost.values()),
         **budget_figures(budget_before, budget_after, total),
+        "busiest_second_global_limited": busiest_second(fake, requests_before),
         "global_limited_per_s": round(
             (budget_after["global_limited"] - budget_before["global_limited"]) / elapsed, 1
         ),
@@ -405,6 +508,10 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--moves", type=int, default=15, help="moves per game")
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    parser.add_argument(
+        "--eager", action="store_true",
+        help="players move as soon as it is their turn, not when the bot has told them",
+    )  # fmt: skip
     parser.add_argument(
         "--wait", type=float, default=120.0,
         help="seconds one answer or table message may take before the run aborts",

@@ -49,6 +49,14 @@ EXTENSIONS = (
 )
 
 
+#: What the gateway sends: servers, their channels and threads (for permissions and the
+#: game's thread), nothing more. The bot reads no message (slash commands and buttons come as
+#: interactions), so it asks for no message events: a busy bot would otherwise parse an event
+#: for every post and edit it makes itself. No privileged intent (members, message content).
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+
+
 class MexicanTrainBot(GameBot):
     """Mexican Train over Discord: a thin layer of cogs over :class:`GameService`."""
 
@@ -61,13 +69,13 @@ class MexicanTrainBot(GameBot):
         store: Store | None = None,
         **options: Any,
     ) -> None:
-        # Slash commands and components need no privileged intent; no members intent
-        # (it would download every member list at start-up).
         super().__init__(
             config,
             clock=clock,
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
+            # Nothing reads the message cache: interactions carry the message they are about.
+            max_messages=None,
             help_command=None,
             **options,
         )

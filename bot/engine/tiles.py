@@ -8,6 +8,7 @@ strict about everything else, raising :class:`TileError` with a message a player
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -89,6 +90,15 @@ class Tile(_Pair):
         ...
         bot.engine.tiles.TileError: 13-2 is not in a double-12 set
         """
+        if len(text) > _REMEMBERED_LENGTH:  # not a spelling worth keeping (typed input)
+            return cls.read(text, max_pip)
+        return _parse_tile(text, max_pip)
+
+    @classmethod
+    def read(cls, text: str, max_pip: int | None) -> Tile:
+        """:meth:`parse` without the memory: every event and position is full of tiles (a
+        deal stores the whole shuffled set), so :func:`_parse_tile` remembers the last few
+        thousand spellings read; a tile is a frozen value, so a remembered one is the same."""
         m = _TILE_RE.fullmatch(text.strip())
         if m is None:
             shown = text.strip() or "an empty string"
@@ -139,6 +149,15 @@ def double_set(max_pip: int) -> tuple[Tile, ...]:
             f"there is no double-{max_pip} set here: sets go up to double-{MAX_PIP}", "no-set"
         )
     return tuple(TILES[h][lo] for h in range(max_pip, -1, -1) for lo in range(h, -1, -1))
+
+
+#: Spellings up to this long are remembered (``[12:5]`` with some spaces fits).
+_REMEMBERED_LENGTH = 16
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_tile(text: str, max_pip: int | None) -> Tile:
+    return Tile.read(text, max_pip)
 
 
 def parse_tiles(text: str, max_pip: int | None = None) -> tuple[Tile, ...]:

@@ -4,11 +4,13 @@ Discord allows a bot token 50 requests per second in all, whatever the number of
 only interaction endpoints (the answer to an interaction and the followups made with its
 token) are exempt. discord.py follows the per-route buckets Discord announces in its headers,
 but it learns of the global limit only from a 429, after the fact. So every request that
-counts against the global limit passes :class:`RequestBudget` first: at most ``rate``
-requests in any window of one second (for a fractional rate, ``burst`` requests per
-``burst / rate`` seconds), first come first served. A cluster's processes each take their
-share (``MT_DISCORD_RATE``, default from the shards each runs), so together they stay under
-the limit without talking to each other.
+counts against the global limit passes :class:`RequestBudget` first: one every ``1 / rate``
+seconds, evenly spaced, first come first served. Spaced, not in bursts: Discord counts what
+it receives, and a burst sent at the end of one second reaches it, jostled by the network
+and a busy event loop, partly in the next; evenly spaced requests keep the margin (45 of 50)
+wherever Discord's second starts. A cluster's processes each take their share
+(``MT_DISCORD_RATE``, default from the shards each runs), so together they stay under the
+limit without talking to each other.
 
 :func:`install` wraps the bot's ``HTTPClient.request`` — the path of every request made with
 the bot token (interaction answers and followups take discord.py's webhook adapter instead, so
@@ -19,7 +21,6 @@ discord.py's own five tries (a 429 storm) from being lost: it waits and sends it
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import math
 import time
@@ -40,9 +41,9 @@ STORM_LIMIT = 15 * 60.0
 
 
 class RequestBudget:
-    """At most ``rate`` requests in any ``per`` seconds (one, as Discord counts), measured
-    over any window, not per calendar second: a burst at the end of one second and the start
-    of the next would double it."""
+    """At most ``rate`` requests per ``per`` seconds (one second, as Discord counts), one
+    every ``per / rate`` seconds: so no window of ``per`` seconds holds more than ``rate`` + 1,
+    wherever it starts."""
 
     def __init__(
         self, rate: float, *, per: float = 1.0, clock: Callable[[], float] = time.monotonic
@@ -50,10 +51,9 @@ class RequestBudget:
         if not rate > 0 or not per > 0:
             raise ValueError("a request budget needs a positive rate")
         self.rate = rate
-        self.burst = max(1, math.floor(rate))
-        self.window = per * self.burst / rate
+        self.interval = per / rate
         self._clock = clock
-        self._sent: collections.deque[float] = collections.deque(maxlen=self.burst)
+        self._next = -math.inf  # when the next request may go
         self._turn = asyncio.Lock()
         #: Requests let through, and the seconds they waited in all (for /metrics).
         self.taken = 0
@@ -61,9 +61,7 @@ class RequestBudget:
 
     def delay(self) -> float:
         """Seconds until one more request may go (0: now)."""
-        if len(self._sent) < self.burst:
-            return 0.0
-        return max(0.0, self._sent[0] + self.window - self._clock())
+        return max(0.0, self._next - self._clock())
 
     async def take(self) -> float:
         """Wait for this request's turn; returns the seconds waited."""
@@ -71,7 +69,7 @@ class RequestBudget:
         async with self._turn:  # FIFO: asyncio.Lock wakes its waiters in order
             while (pause := self.delay()) > 0:
                 await asyncio.sleep(pause)
-            self._sent.append(self._clock())
+            self._next = self._clock() + self.interval
         self.taken += 1
         waited = self._clock() - start
         self.waited += waited

@@ -4,6 +4,7 @@ processes split it (bot/config.py)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 
@@ -42,18 +43,35 @@ async def test_no_window_of_one_second_holds_more_than_the_rate(clock: Clock) ->
         sent.append(clock())
     for i, at in enumerate(sent):
         in_window = [t for t in sent[i:] if t < at + 1.0]
-        assert len(in_window) <= 45
-    # ... and it does not go slower than it must: 45 at once, then 45 each second after.
-    assert sent[-1] - sent[0] == pytest.approx(199 // 45)
+        assert len(in_window) <= 45 + 1
+    # ... evenly spaced, and no slower than it must: one every 1/45 s.
+    gaps = {round(b - a, 9) for a, b in itertools.pairwise(sent)}
+    assert gaps == {round(1 / 45, 9)}
+
+
+async def test_an_idle_budget_lets_a_request_go_at_once(clock: Clock) -> None:
+    budget = RequestBudget(45, clock=clock)
+    assert await budget.take() == 0
+    clock.now += 5  # quiet for a while
+    assert await budget.take() == 0
 
 
 async def test_a_fractional_share_keeps_its_rate(clock: Clock) -> None:
     budget = RequestBudget(22.5, clock=clock)  # two processes sharing 45
-    assert (budget.burst, budget.window) == (22, pytest.approx(22 / 22.5))
-    for _ in range(100):
+    start = clock()
+    for _ in range(91):
         await budget.take()
-    assert budget.taken == 100
-    assert 100 / (clock() - 100.0) <= 22.5 * 1.3  # the first burst goes at once
+    assert budget.taken == 91
+    assert clock() - start == pytest.approx(90 / 22.5)
+
+
+async def test_a_scaled_budget_spaces_its_requests_within_the_window(clock: Clock) -> None:
+    budget = RequestBudget(2, per=0.05, clock=clock)  # a fake Discord 20 times faster
+    sent = []
+    for _ in range(10):
+        await budget.take()
+        sent.append(clock())
+    assert sent[-1] - sent[0] == pytest.approx(9 * 0.025)
 
 
 async def test_waiters_go_in_the_order_they_came(clock: Clock) -> None:

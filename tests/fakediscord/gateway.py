@@ -53,6 +53,13 @@ class Connection:
         await asyncio.gather(self.writer, return_exceptions=True)
 
 
+#: Gateway intents (Discord's bits) that decide which message events a session receives.
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+#: A session that sent no intents (an old client) gets every event.
+ALL_INTENTS = (1 << 26) - 1
+
+
 @dataclass(eq=False)
 class GatewaySession:
     """A gateway session: survives a dropped connection so RESUME can replay what it missed."""
@@ -67,6 +74,15 @@ class GatewaySession:
     missed_ok: bool = True
     #: IDENTIFY's ``shard``: (shard id, shard count); (0, 1) unsharded.
     shard: tuple[int, int] = (0, 1)
+
+    def wants(self, event: str, guild_id: int | None) -> bool:
+        """Whether the intents this session identified with ask for ``event`` (Discord sends
+        message events only to a bot that asked for them: Guild Messages, Direct Messages)."""
+        if not event.startswith("MESSAGE_"):
+            return True
+        intents = int(self.identify.get("intents", ALL_INTENTS))
+        wanted = GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES
+        return bool(intents & wanted)
 
     def carries(self, guild_id: int | None) -> bool:
         """Whether Discord sends this server's events here (None: DMs, shard 0's)."""
@@ -119,6 +135,8 @@ class Gateway:
         if guild_id is None and event.startswith("CHANNEL_"):
             guild_id = self.fake.guild_id
         for session in self.sessions.values():
+            if not session.wants(event, guild_id):
+                continue
             if session.carries(guild_id) and (session.conn is not None or session.missed_ok):
                 session.dispatch(event, data)
 

@@ -11,6 +11,7 @@ never explored again, and a node budget bounds the search even for a dense doubl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from bot.engine.tiles import Tile
@@ -23,6 +24,15 @@ NODE_BUDGET = 6_000
 
 def longest_train(
     hand: Iterable[Tile], start_pip: int, budget: int = NODE_BUDGET
+) -> tuple[Tile, ...]:
+    """See :func:`_longest_train`; the same hand is asked about several times a turn (the
+    hint, the hand's text, its picture's plan, its alt text), so recent answers are kept."""
+    return _longest_train(tuple(hand), start_pip, budget)
+
+
+@functools.lru_cache(maxsize=2048)
+def _longest_train(
+    hand: tuple[Tile, ...], start_pip: int, budget: int = NODE_BUDGET
 ) -> tuple[Tile, ...]:
     """The longest train ``hand`` can lay from a train ending in ``start_pip``, in order.
 
