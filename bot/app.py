@@ -5,7 +5,8 @@ after reconnects): start the render pool (its workers warm, so the first move's 
 not the slow one), open the SQLite store, build the services, install the command translator
 and the servers' languages, load the cogs as extensions by name (each registers its persistent
 ``DynamicItem`` buttons, so messages posted before a restart keep working), install the one
-error funnel on the command tree, and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
+error funnel on the command tree (with the check of every command's options, and the answer
+to clicks no button claims), and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
 push the slash commands. Then any game left waiting on a computer player when the bot stopped
 carries on, through the announcer like every other move.
 
@@ -28,7 +29,7 @@ from bot.config import Config
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.store import Store, open_store
-from bot.ui import announcer, language
+from bot.ui import announcer, components, language, options
 from bot.ui.host import Clock, GameBot
 from bot.ui.interactions import answer_error
 from bot.ui.translator import CatalogTranslator
@@ -82,6 +83,8 @@ class MexicanTrainBot(GameBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        options.install(self.tree)  # every option checked against its command first
+        self.add_listener(components.unclaimed, "on_interaction")  # clicks nothing claims
         if cfg.sync_commands:  # only when the commands changed since the last sync
             from bot.ops.sync import sync_if_changed
 

@@ -405,6 +405,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "extras",
     "schedule",
     "channel",
+    "faults",
 )
 _merge_feature_texts()
 

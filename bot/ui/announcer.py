@@ -41,7 +41,7 @@ from bot.i18n import tr
 from bot.service import GameSummary, Outcome, Player, RoundEnd
 from bot.service.undo import Undone
 from bot.store import GameStatus
-from bot.ui import components, messages
+from bot.ui import components, limits, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -206,11 +206,14 @@ async def _add_to_turn_post(
     message = bot.get_partial_messageable(latest.channel_id).get_partial_message(latest.message_id)
     try:
         await message.edit(
-            content=turn_line(game, game.turn, locale) or None,
-            embed=embed,
-            attachments=files,
-            view=components.turn_view(game.id, game.version, locale, knock=False),
-            allowed_mentions=PING_PEOPLE,
+            **limits.fit(
+                "turn post edit",
+                content=turn_line(game, game.turn, locale) or None,
+                embed=embed,
+                attachments=files,
+                view=components.turn_view(game.id, game.version, locale, knock=False),
+                allowed_mentions=PING_PEOPLE,
+            )
         )
     except discord.HTTPException as exc:
         log.info("game %s: could not add to the turn post: %s", game.id, exc)
@@ -277,11 +280,14 @@ async def _post(
         files = await _table_picture(bot, game, embed, locale)
     try:
         message = await target.send(
-            content,
-            embed=embed,
-            files=files,
-            view=view_ or discord.utils.MISSING,
-            allowed_mentions=PING_PEOPLE,
+            **limits.fit(
+                "table post",
+                content=content,
+                embed=embed,
+                files=files,
+                view=view_ or discord.utils.MISSING,
+                allowed_mentions=PING_PEOPLE,
+            )
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
@@ -375,8 +381,11 @@ async def _send_hand(
         if known is not None:
             try:
                 await dm.get_partial_message(known.message_id).edit(
-                    content=text,
-                    attachments=[discord.File(io.BytesIO(png), "hand.png")] if png else [],
+                    **limits.fit(
+                        "hand DM edit",
+                        content=text,
+                        attachments=[discord.File(io.BytesIO(png), "hand.png")] if png else [],
+                    )
                 )
                 sent = known
             except discord.NotFound:
@@ -389,15 +398,19 @@ async def _send_hand(
             # The round's hand message is news only when it is their turn: else it arrives
             # silently (no push notification), and the turn DM is the notification.
             message = await dm.send(
-                text,
-                file=discord.File(io.BytesIO(png), filename="hand.png") if png else MISSING,
-                silent=not notify,
+                **limits.fit(
+                    "hand DM",
+                    content=text,
+                    file=discord.File(io.BytesIO(png), filename="hand.png") if png else MISSING,
+                    silent=not notify,
+                )
             )
             sent = Post(dm.id, message.id)
             await bot.posts.note_hand(bot.service, game.id, game.round_no, uid, sent, bot.now())
             notify = False  # a new hand message is itself the news
         if notify:
-            await dm.send(await _turn_text(bot, game, sent, lang), allowed_mentions=PING_PEOPLE)
+            turn_dm = await _turn_text(bot, game, sent, lang)
+            await dm.send(**limits.fit("turn DM", content=turn_dm, allowed_mentions=PING_PEOPLE))
     except discord.Forbidden as exc:
         if exc.code != 50007:
             log.warning("game %s: DM to %s refused: %s", game.id, uid, exc)
@@ -436,9 +449,8 @@ async def _dms_closed_notice(
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     channel = bot.get_partial_messageable(game.channel_id)
     try:
-        await channel.send(
-            tr("dm.closed.channel", locale, mention=f"<@{uid}>"), allowed_mentions=PING_PEOPLE
-        )
+        text = tr("dm.closed.channel", locale, mention=f"<@{uid}>")
+        await channel.send(**limits.fit("DMs closed", content=text, allowed_mentions=PING_PEOPLE))
     except discord.HTTPException:
         log.warning("game %s: could not tell %s that their DMs are closed", game.id, uid)
     return None
@@ -461,10 +473,13 @@ async def post_lobby(
     why."""
     try:
         message = await channel.send(
-            content,
-            embed=lobby_embed(game, locale),
-            view=lobby_controls(game, locale),
-            allowed_mentions=PING_PEOPLE,
+            **limits.fit(
+                "lobby card",
+                content=content,
+                embed=lobby_embed(game, locale),
+                view=lobby_controls(game, locale),
+                allowed_mentions=PING_PEOPLE,
+            )
         )
     except discord.HTTPException as exc:
         # No lobby message means nobody can join: do not leave a ghost game behind.
@@ -513,7 +528,7 @@ async def refresh_lobby(
     view = lobby_controls(game, locale) if game.status is GameStatus.LOBBY else None
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
     try:
-        await message.edit(embed=lobby_embed(game, locale), view=view)
+        await message.edit(**limits.fit("lobby edit", embed=lobby_embed(game, locale), view=view))
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id, exc_info=True)
 
@@ -525,7 +540,7 @@ async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> No
         return
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
     try:
-        await message.edit(embed=lobby_embed(game, locale), view=None)
+        await message.edit(**limits.fit("lobby close", embed=lobby_embed(game, locale), view=None))
     except discord.HTTPException:
         log.warning("game %s: could not close the lobby message", game.id, exc_info=True)
 
@@ -560,7 +575,8 @@ async def post(bot: GameBot, channel_id: int, text: str, *, ping: bool = True) -
     """A plain message in a game's channel (reminders, warnings); ``ping`` mentions people."""
     mentions = discord.AllowedMentions(users=ping, roles=False, everyone=False)
     try:
-        await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=mentions)
+        channel = bot.get_partial_messageable(channel_id)
+        await channel.send(**limits.fit("channel post", content=text, allowed_mentions=mentions))
     except discord.HTTPException as exc:
         log.warning("could not post in channel %s: %s", channel_id, exc)
 
@@ -569,7 +585,7 @@ async def dm(bot: GameBot, user_id: int, text: str) -> bool:
     """DM a player; False (and remembered, never retried) when their DMs are closed."""
     try:
         channel = await bot.create_dm(discord.Object(user_id))
-        await channel.send(text)
+        await channel.send(**limits.fit("DM", content=text))
     except discord.Forbidden as exc:
         if exc.code == 50007:
             await bot.service.update_user_settings(user_id, bot.now(), dms_open=False)
