@@ -19,7 +19,7 @@ logs a WARNING naming the field, so the cause is found and fixed; what cannot be
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -123,8 +123,8 @@ def embed_size(embed: discord.Embed) -> int:
 
 
 def fit_embeds(where: str, embeds: list[discord.Embed]) -> None:
-    """Each embed's parts to their limits, then all of them to 6,000 characters together
-    (the longest texts give way first: descriptions, then field values from the last)."""
+    """Each embed's parts to their limits, then all of them to 6,000 characters together:
+    the longest text gives way first, until the whole fits."""
     for n, embed in enumerate(embeds):
         _fit_embed(where, f"embeds[{n}]", embed)
     excess = sum(embed_size(e) for e in embeds) - EMBED_TOTAL
@@ -136,25 +136,43 @@ def fit_embeds(where: str, embeds: list[discord.Embed]) -> None:
         excess + EMBED_TOTAL,
         EMBED_TOTAL,
     )
-    for embed in reversed(embeds):
-        description = embed.description or ""
-        if excess > 0 and len(description) > 1:
-            keep = max(1, len(description) - excess - 1)
-            excess -= len(description) - (keep + 1)
-            embed.description = description[:keep] + ELLIPSIS
-        for i in reversed(range(len(embed.fields))):
-            field = embed.fields[i]
-            value = field.value or ""
-            if excess > 0 and len(value) > 1:
-                keep = max(1, len(value) - excess - 1)
-                excess -= len(value) - (keep + 1)
-                embed.set_field_at(i, name=field.name, value=value[:keep] + ELLIPSIS,
-                                   inline=bool(field.inline))  # fmt: skip
-    while excess > 0 and any(e.fields for e in embeds):  # still too much: drop fields
-        embed = next(e for e in reversed(embeds) if e.fields)
-        field = embed.fields[-1]
-        excess -= len(field.name or "") + len(field.value or "")
-        embed.remove_field(len(embed.fields) - 1)
+    while excess > 0:
+        text, replace = max((p for e in embeds for p in _texts(e)), key=lambda p: len(p[0]))
+        if len(text) <= 1:
+            break  # nothing left to cut (cannot happen within Discord's other limits)
+        keep = max(0, len(text) - excess - 1)
+        replace(text[:keep] + ELLIPSIS)
+        excess -= len(text) - (keep + 1)
+
+
+def _texts(embed: discord.Embed) -> list[tuple[str, Callable[[str], Any]]]:
+    """Every text of ``embed`` that counts toward the 6,000, with a way to replace it."""
+
+    def setter(attr: str) -> Callable[[str], Any]:
+        return lambda text: setattr(embed, attr, text)
+
+    def field(i: int, part: str) -> Callable[[str], Any]:
+        f = embed.fields[i]
+        return lambda text: embed.set_field_at(
+            i,
+            name=text if part == "name" else f.name,
+            value=text if part == "value" else f.value,
+            inline=bool(f.inline),
+        )
+
+    footer, author = embed.footer, embed.author
+    out: list[tuple[str, Callable[[str], Any]]] = [
+        (embed.title or "", setter("title")),
+        (embed.description or "", setter("description")),
+        (footer.text or "", lambda text: embed.set_footer(text=text, icon_url=footer.icon_url)),
+        (
+            author.name or "",
+            lambda text: embed.set_author(name=text, url=author.url, icon_url=author.icon_url),
+        ),
+    ]
+    for i, f in enumerate(embed.fields):
+        out += [(f.name or "", field(i, "name")), (f.value or "", field(i, "value"))]
+    return out
 
 
 def _fit_embed(where: str, name: str, embed: discord.Embed) -> None:
