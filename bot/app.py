@@ -31,7 +31,7 @@ from bot.service.schedule import ScheduleService
 from bot.store import Store, open_store
 from bot.ui import announcer, components, language, options
 from bot.ui.host import Clock, GameBot
-from bot.ui.interactions import answer_error
+from bot.ui.interactions import answer_tree_error
 from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ class MexicanTrainBot(GameBot):
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        await answer_error(interaction, error)
+        await answer_tree_error(interaction, error)
 
     async def _resume_games(self) -> None:
         """Games whose computer player was to move when the bot stopped: play on."""

@@ -12,8 +12,10 @@ a conflict, a refused write — which the caller handles as it always did.
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 import sqlite3
+import time
 
 import asyncpg
 
@@ -95,3 +97,31 @@ def _network(error: BaseException) -> bool:
 def _first_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return (text[0] if text else type(error).__name__)[:160]
+
+
+class QuietOutages(logging.Filter):
+    """For a library logger that logs a traceback at every retry while the server is away
+    (asyncpg's pool: "Failed to restore the pool connection floor; retrying", every 1 to
+    60 s for as long as the outage lasts): an outage becomes one line without a traceback,
+    repeated at most every ``every`` seconds; anything else passes unchanged."""
+
+    def __init__(self, every: float = 600.0) -> None:
+        super().__init__()
+        self.every = every
+        self._last = -every
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        reason = unreachable(error) if error is not None else None
+        if reason is None:
+            return True
+        now = time.monotonic()
+        if now - self._last < self.every:
+            return False
+        self._last = now
+        record.msg = (
+            f"{record.getMessage()} ({reason}; said again at most every {self.every:.0f} s)"
+        )
+        record.args = None
+        record.exc_info = record.exc_text = None
+        return True

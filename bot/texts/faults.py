@@ -17,11 +17,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Cette commande a changé depuis que Discord te l'a affichée ; rien n'a été fait. "
         "Recharge Discord (Ctrl+R) et réessaie.",
     },
-    "stale.game": {
+    "error.stale-button": {
         "en": "This button no longer works; here is the game now:\n{game}",
         "fr": "Ce bouton ne marche plus ; voici la partie maintenant :\n{game}",
     },
-    "stale.none": {
+    "error.stale-button-none": {
         "en": "This button no longer works, and there is no game in this channel now. "
         "`/mt new` opens one.",
         "fr": "Ce bouton ne marche plus, et il n'y a pas de partie dans ce salon. "

@@ -44,7 +44,6 @@ from bot.ui.interactions import (
     check_place,
     guarded,
     locale_of,
-    reply,
 )
 from bot.ui.messages import train_label
 
@@ -87,6 +86,13 @@ def picked(interaction: Interaction) -> list[str]:
     """The values chosen in the select that was used (Discord sends them with the click)."""
     data: Any = interaction.data or {}
     return [str(v) for v in data.get("values") or []]
+
+
+def one_pick(interaction: Interaction) -> str:
+    """The one value of a select that takes one; empty when Discord sent none or several
+    (only a forged click can), which every reader of it refuses as unreadable."""
+    values = picked(interaction)
+    return values[0] if len(values) == 1 else ""
 
 
 class _Control(Protocol):
@@ -171,9 +177,9 @@ class ComputerSelect(
         return cls(int(match["game"]))
 
     def level(self, interaction: Interaction) -> str:
-        """The value picked (Normal if Discord sent none). A client can send any value: the
-        lobby checks it is one of :data:`LEVELS`, after its host check."""
-        return (picked(interaction) or ["normal"])[0]
+        """The value picked. A client can send any value (or none): the lobby checks it is
+        one of :data:`LEVELS`, after its host check."""
+        return one_pick(interaction)
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -217,8 +223,9 @@ class RemoveComputerSelect(
     def choice(self, interaction: Interaction) -> tuple[int, str]:
         """(seat, name) of the computer picked, as the lobby message showed it (seat -1 when
         unreadable: the service refuses it)."""
-        seat, _, name = (picked(interaction) or [""])[0].partition(":")
-        return (int(seat) if seat.isdigit() else -1), name
+        seat, _, name = one_pick(interaction).partition(":")
+        number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
+        return number, name
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -284,7 +291,7 @@ class MoveSelect(
     def value(self, interaction: Interaction) -> str:
         """The move picked, in notation (``|knock`` appended to knock with it); empty when
         Discord sent none (the move is then refused as unreadable)."""
-        return (picked(interaction) or [""])[0]
+        return one_pick(interaction)
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -456,12 +463,10 @@ async def unclaimed(interaction: Interaction) -> None:
     async with guarded(interaction):
         data: Any = interaction.data or {}
         log.info("a click nothing handles: custom_id %r", str(data.get("custom_id", ""))[:120])
-        locale = locale_of(interaction)
         game = await _game_now(interaction, str(data.get("custom_id", "")))
         if game is None:
-            await reply(interaction, tr("stale.none", locale))
-            return
-        await reply(interaction, tr("stale.game", locale, game=_state_text(game, locale)))
+            raise Refusal("error.stale-button-none")
+        raise Refusal("error.stale-button", game=_state_text(game, locale_of(interaction)))
 
 
 async def _game_now(interaction: Interaction, custom_id: str) -> GameSummary | None:

@@ -47,21 +47,27 @@ def quote_input(text: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 class Outage:
-    """Whether the game database is down, since when, and how many were turned away."""
+    """Whether the game database is down, since when, and how many were turned away.
+
+    An outage can be partial (a file system remounted read-only: reads work, writes fail),
+    so it ends when a kind of request that met it — a command or button, by name — gets
+    through again, not when anything at all does."""
 
     def __init__(self) -> None:
         self.since: float | None = None
         self.refused = 0
         #: Outages seen since start-up (each logged once).
         self.count = 0
+        self._failed: set[str] = set()
 
     @property
     def down(self) -> bool:
         return self.since is not None
 
-    def failed(self, reason: str) -> None:
-        """An interaction met the outage: the first one of an outage is logged."""
+    def failed(self, reason: str, what: str = "") -> None:
+        """An interaction (``what``: its command) met the outage: the first one is logged."""
         self.refused += 1
+        self._failed.add(what)
         if self.since is not None:
             log.debug("database still unreachable: %s", reason)
             return
@@ -73,12 +79,14 @@ class Outage:
             reason,
         )
 
-    def recovered(self) -> None:
-        """An interaction got through: close the outage, if there was one, with one line."""
-        if self.since is None:
+    def recovered(self, what: str = "") -> None:
+        """An interaction (``what``: its command) got through: if that kind of request had
+        met the outage, the outage is over, told in one line."""
+        if self.since is None or what not in self._failed:
             return
         lasted, refused = time.monotonic() - self.since, self.refused
         self.since, self.refused = None, 0
+        self._failed.clear()
         log.warning(
             "the game database answers again after %.0f s; %d interaction(s) were refused "
             "meanwhile, nothing was changed by them",

@@ -146,11 +146,11 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
         await interaction.response.send_message(ephemeral=True, **fitted)
 
 
-async def answer_error(interaction: Interaction, error: BaseException) -> None:
+async def answer_error(interaction: Interaction, error: BaseException, what: str = "") -> None:
     """The funnel's exit: one short ephemeral sentence; unexpected errors are logged, a
     database outage once per outage, refusals not at all (they are in the interaction's
     own log line)."""
-    error = refusal_of(interaction, error)
+    error = refusal_of(interaction, error, what)
     if not isinstance(error, ServiceError | IllegalMove | MoveError | TileError | Refusal):
         log.error("interaction %s failed", interaction.id, exc_info=error)
     try:
@@ -159,9 +159,19 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
         log.warning("could not tell the user about an error (interaction %s)", interaction.id)
 
 
-def refusal_of(interaction: Interaction, error: BaseException) -> BaseException:
+async def answer_tree_error(interaction: Interaction, error: BaseException) -> None:
+    """The command tree's ``on_error``: what failed before a command's own funnel (its
+    option check, a command the bot does not know as sent), answered and logged once like
+    any interaction."""
+    with track(interaction) as record:
+        record.outcome = outcome_of(error)
+        await answer_error(interaction, error, record.command)
+
+
+def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -> BaseException:
     """The refusal an error stands for, when it is not a bug: a failed check, a command the
-    bot does not know as sent, a database outage (noted in the bot's :class:`Outage`)."""
+    bot does not know as sent, a database outage (noted in the bot's ``outage``, with the
+    command ``what`` that met it)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, RefusedCheck):
@@ -175,7 +185,7 @@ def refusal_of(interaction: Interaction, error: BaseException) -> BaseException:
     if reason is not None:
         client = interaction.client
         if isinstance(client, GameBot):
-            client.outage.failed(reason)
+            client.outage.failed(reason, what)
         return Refusal("error.database-down")
     return error
 
@@ -213,9 +223,9 @@ async def guarded(interaction: Interaction, *, defer_first: bool = True) -> Asyn
             yield
         except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
             record.outcome = outcome_of(error)
-            await answer_error(interaction, error)
+            await answer_error(interaction, error, record.command)
         else:
-            bot_of(interaction).outage.recovered()
+            bot_of(interaction).outage.recovered(record.command)
 
 
 def mention(user_id: int | None, name: str) -> str:

@@ -39,6 +39,10 @@ _STRING, _INTEGER, _NUMBER, _BOOLEAN = (
 )
 
 
+#: The largest integer Discord sends in an option (JavaScript's safe integers).
+DISCORD_INT = 2**53
+
+
 def check_options(interaction: Interaction) -> bool:
     """The check :func:`install` adds: True, or a :class:`RefusedCheck` naming the option."""
     command = interaction.command
@@ -73,13 +77,16 @@ def _refusal(param: app_commands.Parameter, name: str, value: object) -> Refusal
         if low is not None and len(value) < low:
             return Refusal("error.too-short", option=name, limit=int(low))
     elif kind in (_INTEGER, _NUMBER):
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        numeric = int if kind is _INTEGER else int | float
+        if isinstance(value, bool) or not isinstance(value, numeric):
             return Refusal("error.bad-option", option=name)
-        low, high = param.min_value, param.max_value
-        if (low is not None and value < low) or (high is not None and value > high):
-            shown_low = "…" if low is None else int(low) if kind is _INTEGER else low
-            shown_high = "…" if high is None else int(high) if kind is _INTEGER else high
-            return Refusal("error.out-of-range", option=name, low=shown_low, high=shown_high)
+        # Discord's integers stay within ±2**53 whatever the option says: a larger one is
+        # forged, and would overflow the database's 64-bit integers further down.
+        low = -DISCORD_INT if param.min_value is None else param.min_value
+        high = DISCORD_INT if param.max_value is None else param.max_value
+        if not low <= value <= high:
+            shown = [int(x) if kind is _INTEGER else x for x in (low, high)]
+            return Refusal("error.out-of-range", option=name, low=shown[0], high=shown[1])
     elif kind is _BOOLEAN and not isinstance(value, bool):
         return Refusal("error.bad-option", option=name)
     return None

@@ -145,8 +145,11 @@ def _command_data(
     channel: FakeChannel,
     options: dict[str, Any],
     focused: str | None = None,
+    *,
+    forged: bool = False,
 ) -> JSON:
-    """The ``data`` of a type 2/4 interaction, with options typed by the synced schema."""
+    """The ``data`` of a type 2/4 interaction, with options typed by the synced schema
+    (``forged``: values sent as given, unchecked, as a modified client could)."""
     name, *subpath = path.split()
     command = _find_command(fake, name, channel)
     data: JSON = {"id": command["id"], "name": name, "type": 1}
@@ -183,6 +186,9 @@ def _command_data(
             typed.append(
                 {"name": option_name, "type": spec["type"], "value": str(raw), "focused": True}
             )
+        elif option_name in options and forged:
+            value = _forged_value(fake, spec, options[option_name], resolved)
+            typed.append({"name": option_name, "type": spec["type"], "value": value})
         elif option_name in options:
             value = _typed_value(fake, path, spec, options[option_name], resolved)
             typed.append({"name": option_name, "type": spec["type"], "value": value})
@@ -246,12 +252,25 @@ def _typed_value(fake: FakeDiscord, path: str, spec: JSON, value: Any, resolved:
     return value
 
 
+def _forged_value(fake: FakeDiscord, spec: JSON, value: Any, resolved: JSON) -> Any:
+    """A forged option's value: people, roles and channels still resolved (Discord fills
+    ``resolved`` itself), anything else sent exactly as given."""
+    if isinstance(value, FakeUser | FakeRole | FakeChannel | FakeFile):
+        return _typed_value(fake, "forged", spec, value, resolved)
+    return value
+
+
 async def run_slash(
-    user: FakeUser, path: str, channel: FakeChannel | None, options: dict[str, Any]
+    user: FakeUser,
+    path: str,
+    channel: FakeChannel | None,
+    options: dict[str, Any],
+    *,
+    forged: bool = False,
 ) -> Invocation:
     fake = user.fake
     where = channel or fake.dm_channel(user)
-    data = _command_data(fake, path, where, options)
+    data = _command_data(fake, path, where, options, forged=forged)
     record = fake.start_interaction(2, user, where, data, name=f"/{path}")
     return Invocation(fake, record)
 

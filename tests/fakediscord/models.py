@@ -287,6 +287,16 @@ class FakeUser:
 
         return await run_forged(self, message, custom_id=custom_id, values=values)
 
+    async def forge_slash(
+        self, command: str, *, channel: FakeChannel | None = None, **options: Any
+    ) -> Invocation:
+        """Run ``/command`` as a modified client could: option values sent as given, with no
+        check of their choices, lengths, ranges or types (the option's declared type is
+        still named). For hostile-input tests: the bot must check what it is sent."""
+        from .interactions import run_slash
+
+        return await run_slash(self, command, channel, options, forged=True)
+
     def dms(self) -> list[FakeMessage]:
         """Messages the bot sent this user by direct message, oldest first."""
         if self.dm_channel is None:

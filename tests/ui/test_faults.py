@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from bot.store import StoreError
-from bot.store.outage import unreachable
+from bot.store.outage import QuietOutages, unreachable
 from bot.ui.faults import Outage, quote_input
 
 
@@ -86,16 +86,37 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
 def test_an_outage_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
     outage = Outage()
     with caplog.at_level(logging.DEBUG, logger="bot.ui.faults"):
-        outage.recovered()  # nothing to close
-        for _ in range(50):
-            outage.failed("SQLite: the disk or the database is full")
+        outage.recovered("play")  # nothing to close
+        for n in range(50):
+            outage.failed("SQLite: the disk or the database is full", ("play", "draw")[n % 2])
         assert outage.down
-        outage.recovered()
-        outage.recovered()
-        outage.failed("PostgreSQL: ConnectionDoesNotExistError")
+        outage.recovered("mt status")  # a read got through: writes may still fail
+        assert outage.down
+        outage.recovered("draw")  # a kind of request that had failed got through
+        outage.recovered("play")
+        assert not outage.down
+        outage.failed("PostgreSQL: ConnectionDoesNotExistError", "play")
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 2 and all(r.exc_info is None for r in errors)
     assert "the game database is unreachable: SQLite: the disk" in errors[0].getMessage()
     ends = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(ends) == 1 and "50 interaction(s) were refused" in ends[0]
     assert outage.count == 2 and outage.down
+
+
+def test_a_library_retrying_through_an_outage_says_so_once_without_tracebacks() -> None:
+    quiet = QuietOutages(every=600)
+    logger = logging.getLogger("test.pool")
+
+    def record(error: BaseException) -> logging.LogRecord:
+        return logger.makeRecord(
+            "test.pool", logging.WARNING, __file__, 1, "retrying", None,
+            (type(error), error, None),
+        )  # fmt: skip
+
+    first = record(ConnectionRefusedError(111, "Connect call failed"))
+    assert quiet.filter(first) and first.exc_info is None
+    assert "ConnectionRefusedError" in first.getMessage()
+    assert not any(quiet.filter(record(ConnectionRefusedError(111, "x"))) for _ in range(20))
+    bug = record(KeyError("not an outage"))
+    assert quiet.filter(bug) and bug.exc_info is not None  # anything else passes unchanged
