@@ -13,8 +13,8 @@ from hypothesis.stateful import run_state_machine_as_test
 from tests.fuzz.machine import BotFuzz, Driver
 
 #: Kept under a minute on a quiet machine; the long runs are the script's.
-EXAMPLES = 8
-STEPS = 40
+EXAMPLES = 6
+STEPS = 30
 
 
 def test_random_sequences_of_everything_people_can_do_keep_every_promise(tmp_path: Path) -> None:
