@@ -34,7 +34,7 @@ from typing import Any
 from bot.app import MexicanTrainBot
 from bot.service import GameSummary
 from tests.e2e.helpers import game_here, last_public, open_game, said, to_move
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, Invocation
+from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeMessage, FakeUser, Invocation
 
 #: A channel id the fake does not know: where the game of "another server" sits.
 ELSEWHERE = 987_654_321
@@ -179,14 +179,12 @@ def _autocomplete(
         known = set(c.fake.interactions)
         # The fake's autocomplete waits for the choices; the record is what is judged.
         task = asyncio.create_task(
-            person.autocomplete(
-                path, focused=focused, channel=getattr(c, where), timeout=10, **options
-            )
+            person.autocomplete(path, focused=focused, channel=getattr(c, where), **options)
         )
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         record = await c.fake.wait_for(
             lambda: next((r for i, r in c.fake.interactions.items() if i not in known), None),
-            timeout=5,
+            timeout=WAIT,
             what="the autocomplete interaction",
         )
         return Invocation(c.fake, record)
@@ -642,7 +640,7 @@ async def run_entry(c: Ctx, entry: Entry, capture: Capture) -> Result:
     with contextlib.suppress(TimeoutError):
         await fake.wait_for(
             lambda: record.callback_type is not None or bool(record.rejections),
-            timeout=fake.interaction_deadline + 2,
+            timeout=WAIT,  # a late answer is refused by the fake: the wait ends then too
             on=record,
             what=f"an answer to {entry.name}",
         )
@@ -660,7 +658,7 @@ async def run_entry(c: Ctx, entry: Entry, capture: Capture) -> Result:
             return None
 
         try:
-            line = await fake.wait_for(logged, timeout=15, what=f"the log line of {entry.name}")
+            line = await fake.wait_for(logged, timeout=WAIT, what=f"the log line of {entry.name}")
             result.outcome = str(line.mt_fields["outcome"])  # type: ignore[attr-defined]
         except TimeoutError:
             result.outcome = ""

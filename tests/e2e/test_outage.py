@@ -24,7 +24,7 @@ from bot.config import Config
 from bot.store.sqlite import SQLiteStore
 from tests.clock import FakeClock
 from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
+from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeUser, running_bot
 
 DOWN = "The game database is unreachable right now; nothing changed. Try again shortly."
 
@@ -95,11 +95,11 @@ async def _refused_during_outage(
         mover.slash("mt me", channel=games, dms=False),
         mover.slash("mt away", channel=games, state="on"),
     ):
-        answer = await said(await attempt, timeout=30)
+        answer = await said(await attempt, timeout=WAIT)
         assert answer.ephemeral and answer.content == DOWN, answer.content
-    status = await said(await mover.slash("mt status", channel=games), timeout=30)
+    status = await said(await mover.slash("mt status", channel=games), timeout=WAIT)
     assert (status.content == DOWN) is not reads_work, status.content
-    click = await said(await mover.click(last_public(games), label="Play"), timeout=30)
+    click = await said(await mover.click(last_public(games), label="Play"), timeout=WAIT)
     assert (click.content == DOWN) is not reads_work, click.content
 
 
@@ -128,7 +128,7 @@ async def _outage_then_recovery(
             lines = [getattr(r, "mt_fields", {}).get("outcome") for r in caplog.records]
             return lines.count("unavailable") == refused
 
-        await fake.wait_for(logged, timeout=10, what="the refused interactions' log lines")
+        await fake.wait_for(logged, timeout=WAIT, what="the refused interactions' log lines")
         during = list(caplog.records)
         await restore()
         answer = await slash_move(people[uid], games, move)
@@ -138,7 +138,7 @@ async def _outage_then_recovery(
             said = [r.getMessage() for r in caplog.records if "again after" in r.getMessage()]
             return said or None
 
-        ends = await fake.wait_for(ended, timeout=10, what="the outage's end in the log")
+        ends = await fake.wait_for(ended, timeout=WAIT, what="the outage's end in the log")
     assert [r.getMessage() for r in during if r.exc_info] == []  # not one traceback
     errors = [r for r in during if r.levelno >= logging.ERROR]
     assert all("game database is unreachable" in r.getMessage() for r in errors), errors

@@ -17,7 +17,11 @@ from .models import JSON, FakeChannel, FakeFile, FakeMessage, FakeRole, FakeUser
 if TYPE_CHECKING:
     from .server import FakeDiscord, InteractionRecord, Rejection
 
-DEFAULT_TIMEOUT = 2.0
+#: How long a test waits for the bot to do what it should (answer, post, edit). Generous on
+#: purpose: a wait that is met returns at once, so only a failing test pays it, while a short
+#: one fails a correct test on a busy machine (the suite beside other jobs at load 8 did).
+#: Tests that prove something does NOT happen wait on an event instead of a clock.
+DEFAULT_TIMEOUT = 30.0
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = (
     3, 4, 5, 6, 7, 8, 9, 10, 11,

@@ -255,13 +255,14 @@ class FakeUser:
         *,
         focused: str,
         channel: FakeChannel | None = None,
-        timeout: float = 2.0,
+        timeout: float | None = None,
         **options: Any,
     ) -> list[JSON]:
         """Type into option ``focused`` and return the choices the bot offers."""
-        from .interactions import run_autocomplete
+        from .interactions import DEFAULT_TIMEOUT, run_autocomplete
 
-        return await run_autocomplete(self, command, channel, focused, options, timeout)
+        wait = DEFAULT_TIMEOUT if timeout is None else timeout
+        return await run_autocomplete(self, command, channel, focused, options, wait)
 
     async def click(
         self, message: FakeMessage, *, label: str | None = None, custom_id: str | None = None
