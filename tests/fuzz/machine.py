@@ -34,7 +34,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from bot.app import MexicanTrainBot, create_bot
 from bot.cogs.timing import cog_of
@@ -230,6 +236,12 @@ class BotFuzz(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ rules
 
+    @initialize(data=st.data(), computer=st.booleans())
+    def a_game_in_play(self, data: st.DataObject, computer: bool) -> None:
+        """Every world starts with a game being played in its first channel."""
+        host, guest = self.users[0], data.draw(st.sampled_from(self.users[1:]), label="guest")
+        self._open(data, host, self.channels[0], [guest], computer=computer, start=True)
+
     @rule(data=st.data(), computer=st.booleans(), start=st.sampled_from([True, True, False]))
     def open_game(self, data: st.DataObject, computer: bool, start: bool) -> None:
         """/mt new, others join (through the button), maybe a computer, mostly Start."""
@@ -237,6 +249,18 @@ class BotFuzz(RuleBasedStateMachine):
         others = data.draw(
             st.lists(st.sampled_from(self.users), min_size=1, max_size=3, unique=True)
         )
+        self._open(data, host, channel, others, computer=computer, start=start)
+
+    def _open(
+        self,
+        data: st.DataObject,
+        host: FakeUser,
+        channel: FakeChannel,
+        others: list[FakeUser],
+        *,
+        computer: bool,
+        start: bool,
+    ) -> None:
         options = data.draw(
             st.fixed_dictionaries(
                 {"preset": st.sampled_from(["quick", "double-9", "standard"])},

@@ -35,4 +35,4 @@ def test_random_sequences_of_everything_people_can_do_keep_every_promise(tmp_pat
         driver.close()
     counters = driver.counters
     assert counters.steps >= EXAMPLES * 5 and counters.interactions > counters.steps
-    assert counters.games > 0 and counters.moves > 0
+    assert counters.games > 0 and counters.moves > 0, counters
