@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from discord import app_commands
+from discord.app_commands import TranslationContextLocation
 from discord.ext import commands
 
 from bot.engine.ai import Level
@@ -51,6 +52,7 @@ from bot.ui.interactions import (
     role_ids,
 )
 from bot.ui.language import remember_client_language
+from bot.ui.translator import translate_metadata
 
 _DOUBLE_CHOICES = [
     app_commands.Choice(name=n, value=v)
@@ -365,8 +367,12 @@ async def level_of(
     game = await svc.game(game_id)
     if game.host_id != interaction.user.id and not is_manager(interaction):
         raise errors.NotHost("add computer players")
-    names = ", ".join(tr(f"level.{lv}", locale_of(interaction)) for lv in LEVELS)
-    raise Refusal("error.bad-choice", option="level", value=quote_input(level), choices=names)
+    locale = locale_of(interaction)
+    names = ", ".join(tr(f"level.{lv}", locale) for lv in LEVELS)
+    option = translate_metadata("level", TranslationContextLocation.parameter_name, locale)
+    raise Refusal(
+        "error.bad-choice", option=option or "level", value=quote_input(level), choices=names
+    )
 
 
 async def rematch_flow(interaction: Interaction, game_id: int) -> None:

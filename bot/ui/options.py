@@ -23,7 +23,8 @@ from discord import AppCommandOptionType, app_commands
 from bot.store.outage import unreachable
 from bot.ui import limits
 from bot.ui.faults import quote_input
-from bot.ui.interactions import Interaction, Refusal, RefusedCheck
+from bot.ui.interactions import Interaction, Refusal, RefusedCheck, locale_of
+from bot.ui.translator import translate_metadata
 
 log = logging.getLogger(__name__)
 
@@ -49,24 +50,31 @@ def check_options(interaction: Interaction) -> bool:
     if not isinstance(command, app_commands.Command):
         return True
     namespace = interaction.namespace
+    locale = locale_of(interaction)
     for param in command.parameters:
-        name = param.display_name
-        value = getattr(namespace, name, None)
+        value = getattr(namespace, param.display_name, None)
         if value is None:
             continue
-        refusal = _refusal(param, name, value)
+        refusal = _refusal(param, value, locale)
         if refusal is not None:
             raise RefusedCheck(refusal)
     return True
 
 
-def _refusal(param: app_commands.Parameter, name: str, value: object) -> Refusal | None:
+def _refusal(param: app_commands.Parameter, value: object, locale: str) -> Refusal | None:
+    """Why ``value`` does not fit ``param``, in the reader's words (option and choice names
+    as their Discord client shows them), or None."""
+    where = app_commands.TranslationContextLocation
+    name = translate_metadata(param.display_name, where.parameter_name, locale)
+    name = name or param.display_name
     kind = param.type
     choices = param.choices
     if choices:
         if any(value == c.value and type(value) is type(c.value) for c in choices):
             return None
-        offered = ", ".join(c.name for c in choices[:10])
+        offered = ", ".join(
+            translate_metadata(c.name, where.choice_name, locale) or c.name for c in choices[:10]
+        )
         return Refusal("error.bad-choice", option=name, value=quote_input(value), choices=offered)
     if kind is _STRING:
         if not isinstance(value, str):
