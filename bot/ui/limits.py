@@ -76,8 +76,8 @@ def clip(text: str, limit: int, where: str, field: str) -> str:
 
 def fit(where: str, /, **kwargs: Any) -> dict[str, Any]:
     """The keyword arguments of a send or an edit (``content``, ``embed``/``embeds``,
-    ``view``, ``file``/``files``, ``allowed_mentions``; others pass through), fitted to
-    Discord's limits. ``where`` names the send in the warnings."""
+    ``view``, ``file``/``files``/``attachments``, ``allowed_mentions``; others pass through),
+    fitted to Discord's limits. ``where`` names the send in the warnings."""
     out = dict(kwargs)
     content = out.get("content")
     if isinstance(content, str):
@@ -97,15 +97,20 @@ def fit(where: str, /, **kwargs: Any) -> dict[str, Any]:
         fit_view(where, out["view"])
     if isinstance(out.get("file"), discord.File):
         fit_files(where, [out["file"]])
-    if isinstance(out.get("files"), Sequence):
-        files = list(out["files"])
-        if len(files) > ATTACHMENTS:
-            log.warning(
-                "%s: %d files, Discord takes %d: the first kept", where, len(files), ATTACHMENTS
-            )
-            files = files[:ATTACHMENTS]
-        fit_files(where, files)
-        out["files"] = files
+    for key in ("files", "attachments"):  # a send's new files; an edit's kept and new ones
+        if isinstance(out.get(key), Sequence):
+            files = list(out[key])
+            if len(files) > ATTACHMENTS:
+                log.warning(
+                    "%s: %d %s, Discord takes %d: the first kept",
+                    where,
+                    len(files),
+                    key,
+                    ATTACHMENTS,
+                )
+                files = files[:ATTACHMENTS]
+            fit_files(where, [f for f in files if isinstance(f, discord.File)])
+            out[key] = files
     if isinstance(out.get("allowed_mentions"), discord.AllowedMentions):
         out["allowed_mentions"] = fit_mentions(where, out["allowed_mentions"])
     return out
