@@ -6,7 +6,8 @@ not the slow one), take the store ``python -m bot`` opened and checked before lo
 Discord (or open it), build the services, install the command translator
 and the servers' languages, load the cogs as extensions by name (each registers its persistent
 ``DynamicItem`` buttons, so messages posted before a restart keep working), install the one
-error funnel on the command tree, and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
+error funnel on the command tree (with the check of every command's options, and the answer
+to clicks no button claims), and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
 push the slash commands. Then any game left waiting on a computer player when the bot stopped
 carries on, through the announcer like every other move.
 
@@ -29,9 +30,9 @@ from bot.config import Config
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.store import Store, open_store
-from bot.ui import announcer, language
+from bot.ui import announcer, components, language, options
 from bot.ui.host import Clock, GameBot
-from bot.ui.interactions import answer_error
+from bot.ui.interactions import answer_tree_error
 from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,8 @@ class MexicanTrainBot(GameBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        options.install(self.tree)  # every option checked against its command first
+        self.add_listener(components.unclaimed, "on_interaction")  # clicks nothing claims
         if cfg.sync_commands:  # only when the commands changed since the last sync
             from bot.ops.sync import sync_if_changed
 
@@ -114,7 +117,7 @@ class MexicanTrainBot(GameBot):
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        await answer_error(interaction, error)
+        await answer_tree_error(interaction, error)
 
     async def _resume_games(self) -> None:
         """Games whose computer player was to move when the bot stopped: play on."""

@@ -426,6 +426,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "alt",
     "reading",
     "tryit",
+    "faults",
 )
 _merge_feature_texts()
 

@@ -27,6 +27,8 @@ from bot.ui.choices import (
     PRESET_CHOICES,
     SERVER_LANGUAGE_CHOICES,
     TILE_CHOICES,
+    ChoiceText,
+    ZoneText,
     time_zone_autocomplete,
 )
 from bot.ui.host import GameBot
@@ -111,7 +113,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     async def settings(
         interaction: Interaction,
-        preset: str | None = None,
+        preset: ChoiceText | None = None,
         knock: bool | None = None,
         open_hands: bool | None = None,
         fast_start: bool | None = None,
@@ -120,9 +122,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         all_channels: bool = False,
         host_role: discord.Role | None = None,
         no_host_role: bool = False,
-        language: str | None = None,
+        language: ChoiceText | None = None,
         deadline_hours: int | None = None,
-        on_timeout: str | None = None,
+        on_timeout: ChoiceText | None = None,
         stall_days: app_commands.Range[int, 0, 365] | None = None,
         threads: bool | None = None,
     ) -> None:
@@ -215,10 +217,10 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     async def me(
         interaction: Interaction,
         dms: bool | None = None,
-        ping: str | None = None,
-        language: str | None = None,
-        tiles: str | None = None,
-        time_zone: str | None = None,
+        ping: ChoiceText | None = None,
+        language: ChoiceText | None = None,
+        tiles: ChoiceText | None = None,
+        time_zone: ZoneText | None = None,
         quiet_start: app_commands.Range[int, 0, 23] | None = None,
         quiet_end: app_commands.Range[int, 0, 23] | None = None,
         reminder_dms: bool | None = None,

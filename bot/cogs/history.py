@@ -22,7 +22,7 @@ from bot.service import GameSummary, errors
 from bot.service import history as story
 from bot.store import GameStatus
 from bot.store import stats as extras_sql
-from bot.ui import components
+from bot.ui import components, limits
 from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
@@ -136,7 +136,12 @@ async def show_history(
     view = components.history_view(game_id, number, pages, locale) if pages > 1 else None
     if edit:
         await interaction.edit_original_response(
-            content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+            **limits.fit(
+                "history page",
+                content=text,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         )
     else:
         await reply(

@@ -17,16 +17,17 @@ from datetime import timedelta
 
 import discord
 from discord import app_commands
+from discord.app_commands import TranslationContextLocation
 from discord.ext import commands
 
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.ops.logs import note_game
-from bot.service import GameOptions, GameSummary
+from bot.service import GameOptions, GameService, GameSummary, errors
 from bot.service.timing import Policy
 from bot.store import GameStatus
 from bot.ui import announcer, components, messages, roundend
-from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES
+from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import (
     LEVELS,
     ComputerSelect,
@@ -34,6 +35,7 @@ from bot.ui.components import (
     RematchButton,
     RemoveComputerSelect,
 )
+from bot.ui.faults import quote_input
 from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -52,6 +54,7 @@ from bot.ui.interactions import (
     role_ids,
 )
 from bot.ui.language import remember_client_language
+from bot.ui.translator import translate_metadata
 
 _DOUBLE_CHOICES = [
     app_commands.Choice(name=n, value=v)
@@ -116,20 +119,20 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def new(
         self,
         interaction: Interaction,
-        preset: str | None = None,
+        preset: ChoiceText | None = None,
         rounds: app_commands.Range[int, 1, 19] | None = None,
         starting_double: app_commands.Range[int, 0, 18] | None = None,
         knock: bool | None = None,
         open_hands: bool | None = None,
         fast_start: bool | None = None,
-        double_rule: str | None = None,
-        scoring: str | None = None,
-        engine: str | None = None,
-        first_player: str | None = None,
+        double_rule: ChoiceText | None = None,
+        scoring: ChoiceText | None = None,
+        engine: ChoiceText | None = None,
+        first_player: ChoiceText | None = None,
         mexican_first_turn: bool | None = None,
         deadline_hours: int | None = None,
         hints: bool = True,
-        on_timeout: str | None = None,
+        on_timeout: ChoiceText | None = None,
         replace_after: app_commands.Range[int, 1, 10] | None = None,
         remind_hours: app_commands.Range[int, 1, 71] | None = None,
         thread: bool | None = None,
@@ -191,7 +194,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     @app_commands.command(name="computer", description="Add a computer player (host)")
     @app_commands.guild_only()
     @app_commands.choices(level=[app_commands.Choice(name=lv.title(), value=lv) for lv in LEVELS])
-    async def computer(self, interaction: Interaction, level: str = "normal") -> None:
+    async def computer(self, interaction: Interaction, level: ChoiceText = "normal") -> None:
         await lobby_action(interaction, None, "cpu", level=level)
 
     # ------------------------------------------------------------------ looking
@@ -347,8 +350,9 @@ async def lobby_action(
                 )
             else:
                 out = await svc.add_computer(
-                    game_id, user.id, now, level=Level(level or "normal"), is_manager=manager
-                )
+                    game_id, user.id, now, level=await level_of(svc, game_id, interaction, level),
+                    is_manager=manager,
+                )  # fmt: skip
             await announcer.refresh_lobby(bot, out.game, interaction)
             answer = tr(f"lobby.did.{action}", locale, game=game_id)
             if out.steps or out.rounds_started or out.game.status is not GameStatus.LOBBY:
@@ -356,6 +360,25 @@ async def lobby_action(
                 await announcer.announce(bot, [out], interaction, answer=answer)
             else:
                 await reply(interaction, answer)
+
+
+async def level_of(
+    svc: GameService, game_id: int, interaction: Interaction, level: str | None
+) -> Level:
+    """The computer player's level from a select or an option. A value that is not a level
+    (a client can send any) is refused — after the host check, so only who may add a
+    computer player learns what went wrong, and nobody gets a traceback."""
+    if level in LEVELS:
+        return Level(level)
+    game = await svc.game(game_id)
+    if game.host_id != interaction.user.id and not is_manager(interaction):
+        raise errors.NotHost("add computer players")
+    locale = locale_of(interaction)
+    names = ", ".join(tr(f"level.{lv}", locale) for lv in LEVELS)
+    option = translate_metadata("level", TranslationContextLocation.parameter_name, locale)
+    raise Refusal(
+        "error.bad-choice", option=option or "level", value=quote_input(level), choices=names
+    )
 
 
 async def rematch_flow(interaction: Interaction, game_id: int) -> None:

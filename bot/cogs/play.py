@@ -20,8 +20,9 @@ from bot.engine import Catch, Move, Play, SeatView, Tile, TileError
 from bot.i18n import tr
 from bot.service import ServiceError, errors
 from bot.store import GameStatus
-from bot.ui import announcer, components, messages, roundend
+from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.alt_text import hand_file, table_file
+from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -34,6 +35,7 @@ from bot.ui.interactions import (
     my_game,
 )
 from bot.ui.notation import check_notation, choose_train, parse_tile
+from bot.ui.options import quiet_autocomplete
 from bot.ui.pictures import table_text
 from bot.ui.route import click_editor
 from bot.ui.turns import after_draw
@@ -106,7 +108,11 @@ class Play_(commands.Cog, name="Play"):
         knock="Knock with this move if it leaves you one tile (knock rule)",
     )
     async def play(
-        self, interaction: Interaction, tile: str, train: str | None = None, knock: bool = False
+        self,
+        interaction: Interaction,
+        tile: TileText,
+        train: TrainText | None = None,
+        knock: bool = False,
     ) -> None:
         async with guarded(interaction):
             game = await game_here(interaction)
@@ -118,11 +124,13 @@ class Play_(commands.Cog, name="Play"):
             await make_move(interaction, game.id, move, knock=knock)
 
     @play.autocomplete("tile")
+    @quiet_autocomplete
     async def _tile(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         view = await _my_view(interaction)
         return [] if view is None else tile_choices(view, current, locale_of(interaction))
 
     @play.autocomplete("train")
+    @quiet_autocomplete
     async def _train(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -209,7 +217,9 @@ class Play_(commands.Cog, name="Play"):
                 files.append(table_file(png, view, game.players, locale))
             else:  # no picture could be made: the table as text
                 embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
-            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+            await interaction.followup.send(
+                ephemeral=True, **limits.fit("/table", embed=embed, files=files)
+            )
 
 
 # ---------------------------------------------------------------------- turns and moves
@@ -231,29 +241,38 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
         if action == "hand":
             await show_hand(interaction, game_id)
             return
-        game = await bot.service.game(game_id)
-        if game.status is not GameStatus.ACTIVE or game.turn is None:
-            raise errors.WrongPhase("the game is over", code="game-over")
-        if game.turn.user_id != interaction.user.id:
-            raise Refusal("error.turn-of", name=game.turn.name)
-        if game.version != version:
-            raise errors.TableChanged()
+        await check_turn(interaction, game_id, version)
         if action == "play":
             view = await bot.service.seat_view(game_id, interaction.user.id)
             options = components.move_options(view, locale)
+            picks = components.move_select_view(game_id, version, options, locale)
             await interaction.followup.send(
-                tr("play.pick", locale),
-                view=components.move_select_view(game_id, version, options, locale),
                 ephemeral=True,
+                **limits.fit("move list", content=tr("play.pick", locale), view=picks),
             )
             return
         await make_move(interaction, game_id, action, expected_version=version)
 
 
+async def check_turn(interaction: Interaction, game_id: int, version: int) -> None:
+    """A turn control is the player to move's, on the table as it is: checked before the
+    value a control carries is read (a client can send any value, and who may act comes
+    first)."""
+    game = await bot_of(interaction).service.game(game_id)
+    if game.status is not GameStatus.ACTIVE or game.turn is None:
+        raise errors.WrongPhase("the game is over", code="game-over")
+    if game.turn.user_id != interaction.user.id:
+        raise Refusal("error.turn-of", name=game.turn.name)
+    if game.version != version:
+        raise errors.TableChanged()
+
+
 async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
-    """A move picked in the move list: acknowledged in place, so the list becomes the answer."""
+    """A move picked in the move list: acknowledged in place, so the list becomes the answer;
+    whose turn it is is checked before the picked value is read."""
     async with guarded(interaction, defer_first=False):
         await interaction.response.defer()
+        await check_turn(interaction, game_id, version)
         notation, _, flag = value.partition("|")
         await make_move(
             interaction, game_id, notation, expected_version=version, knock=flag == "knock"
@@ -330,11 +349,9 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     view = await bot.service.seat_view(game.id, interaction.user.id)
     tiles = (await bot.service.user_settings(interaction.user.id)).tiles  # /mt me tiles:
     png = await bot.pictures.hand(view, game.options.hints, locale, tiles)
-    await interaction.followup.send(
-        messages.hand_text(view, game, locale)[:1990],
-        file=hand_file(png, view, game.options.hints, locale) if png else discord.utils.MISSING,
-        ephemeral=True,
-    )
+    file = hand_file(png, view, game.options.hints, locale) if png else discord.utils.MISSING
+    text = messages.hand_text(view, game, locale)
+    await interaction.followup.send(ephemeral=True, **limits.fit("hand", content=text, file=file))
 
 
 async def _turn_clicked(interaction: Interaction, item: TurnButton) -> None:

@@ -36,6 +36,7 @@ from bot.store import GameStatus
 from bot.store.schedule import ScheduleTx
 from bot.store.store import MessageRow
 from bot.ui import announcer, language, messages
+from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, game_here, guarded, locale_of, reply
 
@@ -274,7 +275,7 @@ def _commands() -> list[app_commands.Command[Any, ..., None]]:
     )
     @app_commands.describe(state="on: you are away; off: you are back")
     @app_commands.choices(state=_ON_OFF)
-    async def away(interaction: Interaction, state: str) -> None:
+    async def away(interaction: Interaction, state: ChoiceText) -> None:
         await _away(interaction, state)
 
     @app_commands.command(

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from bot.service.schedule import ScheduleService
 from bot.service.timing import RETRY_AFTER, Notice
+from bot.store.outage import unreachable
 from bot.store.schedule import (
     DueRow,
 )
@@ -163,15 +164,26 @@ class Scheduler:
         return min(self.max_sleep, max(0.0, (nxt - self.clock()).total_seconds()))
 
     async def run(self) -> None:
-        """Forever: tick, then sleep until the next due time or a wake."""
+        """Forever: tick, then sleep until the next due time or a wake. A database outage is
+        logged once when it starts and once when it ends, not a traceback per retry."""
+        down = False
         while True:
             self._wake.clear()
             try:
                 await self.tick()
                 delay = await self.sleep_time()
-            except Exception:
-                log.exception("scheduler tick failed")
+            except Exception as exc:
+                reason = unreachable(exc)
+                if reason is None:
+                    log.exception("scheduler tick failed")
+                elif not down:
+                    log.error("scheduler: the game database is unreachable (%s); retrying", reason)
+                down = reason is not None
                 delay = min(self.max_sleep, RETRY_AFTER.total_seconds())
+            else:
+                if down:
+                    log.warning("scheduler: the game database answers again")
+                down = False
             if delay > 0:
                 await self._wait(self._wake, delay)
             self.wakeups += 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store.outage import QuietOutages
 from bot.store.pgschema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from bot.store.rows import (
     GAME_COLS,
@@ -44,6 +46,9 @@ from bot.store.rows import (
 )
 from bot.store.sql import COPY_TABLES, StoreKind
 from bot.store.store import OPENERS, OpenOptions, Store, Tx
+
+# asyncpg's pool logs a traceback at every reconnection attempt while the server is away.
+logging.getLogger("asyncpg.pool").addFilter(QuietOutages())
 
 #: The advisory lock key migrations run under (games lock their own positive ids, so this one
 #: is negative and can never be a game's).

@@ -50,6 +50,7 @@ from bot.ui.interactions import (
     missing_permissions,
     permission_names,
 )
+from bot.ui.limits import fit
 from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
@@ -564,7 +565,8 @@ async def post(bot: GameBot, channel_id: int, text: str, *, ping: bool = True) -
     """A plain message in a game's channel (reminders, warnings); ``ping`` mentions people."""
     mentions = discord.AllowedMentions(users=ping, roles=False, everyone=False)
     try:
-        await bot.get_partial_messageable(channel_id).send(text, allowed_mentions=mentions)
+        channel = bot.get_partial_messageable(channel_id)
+        await channel.send(**fit("channel post", content=text, allowed_mentions=mentions))
     except discord.HTTPException as exc:
         log.warning("could not post in channel %s: %s", channel_id, exc)
 

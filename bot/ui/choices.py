@@ -14,6 +14,15 @@ from discord import app_commands
 from bot.engine import PRESETS
 from bot.service.timing import DEADLINE_HOURS
 from bot.ui.interactions import Interaction
+from bot.ui.options import quiet_autocomplete
+
+#: Every text option has a ``max_length`` (Discord then refuses longer text in the client,
+#: and :mod:`bot.ui.options` checks it again): one of the choices (their values are at most
+#: 100 characters), a tile, a train, a time zone.
+ChoiceText = app_commands.Range[str, 1, 100]
+TileText = app_commands.Range[str, 1, 16]
+TrainText = app_commands.Range[str, 1, 40]
+ZoneText = app_commands.Range[str, 1, 64]
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 LANGUAGE_CHOICES = [
@@ -107,6 +116,7 @@ def zone_choices(typed: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=z, value=z) for z in out[:25]]
 
 
+@quiet_autocomplete
 async def time_zone_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:

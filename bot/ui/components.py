@@ -13,6 +13,13 @@ game named in the ``custom_id`` is where the control may act (its ``place``, see
 to what the cog that owns the feature registered with :func:`listen` when it loaded (the lobby
 cog for the lobby's controls, the play cog for the turn controls…): this module, like
 everything under ``bot/ui``, never imports a cog.
+
+A click whose ``custom_id`` no item claims (an old message from a release that had other
+buttons, a forged or mangled id: ``mt:abc:5:draw``, ``mt:2:5:nuke``, the empty string) would
+get no answer at all from discord.py, and the player would see "This interaction failed":
+:func:`unclaimed` answers it privately instead, with the game as it is now when the id names
+one of this server's games (or the channel has one). Values a select sends are checked here
+before use (a client can send any value), and every refusal changes nothing.
 """
 
 from __future__ import annotations
@@ -26,8 +33,18 @@ import discord
 
 from bot.engine import Play, SeatView
 from bot.i18n import tr
+from bot.service import GameSummary, ServiceError
+from bot.store import GameStatus
+from bot.ui import messages
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of, check_place, guarded
+from bot.ui.interactions import (
+    Interaction,
+    Refusal,
+    bot_of,
+    check_place,
+    guarded,
+    locale_of,
+)
 from bot.ui.messages import train_label
 
 log = logging.getLogger(__name__)
@@ -35,6 +52,9 @@ log = logging.getLogger(__name__)
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 TURN_ACTIONS = ("play", "draw", "pass", "hand", "knock")
 LEVELS = ("easy", "normal", "hard")
+#: The largest id a game can have (SQLite's and PostgreSQL's 64-bit integers): a larger number
+#: in a ``custom_id`` names no game and must not reach the database, which would overflow.
+MAX_ID = 2**63 - 1
 
 _Item = TypeVar("_Item", bound=discord.ui.DynamicItem[Any])
 
@@ -68,6 +88,13 @@ def picked(interaction: Interaction) -> list[str]:
     return [str(v) for v in data.get("values") or []]
 
 
+def one_pick(interaction: Interaction) -> str:
+    """The one value of a select that takes one; empty when Discord sent none or several
+    (only a forged click can), which every reader of it refuses as unreadable."""
+    values = picked(interaction)
+    return values[0] if len(values) == 1 else ""
+
+
 class _Control(Protocol):
     """What every persistent item here has: its game, and where it may act on it."""
 
@@ -83,6 +110,8 @@ async def _clicked(interaction: Interaction, item: _Control) -> None:
         if handler is None:
             log.warning("no handler for %s (is its cog loaded?)", type(item).__name__)
             raise Refusal("error.unexpected")
+        if item.game_id > MAX_ID:
+            raise Refusal("error.no-such-game", game=item.game_id)
         await check_place(interaction, item.game_id, item.place)
     except Exception as error:
         async with guarded(interaction, defer_first=False):
@@ -148,8 +177,9 @@ class ComputerSelect(
         return cls(int(match["game"]))
 
     def level(self, interaction: Interaction) -> str:
-        """The level picked (Normal if Discord sent none)."""
-        return (picked(interaction) or ["normal"])[0]
+        """The value picked. A client can send any value (or none): the lobby checks it is
+        one of :data:`LEVELS`, after its host check."""
+        return one_pick(interaction)
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -193,8 +223,9 @@ class RemoveComputerSelect(
     def choice(self, interaction: Interaction) -> tuple[int, str]:
         """(seat, name) of the computer picked, as the lobby message showed it (seat -1 when
         unreadable: the service refuses it)."""
-        seat, _, name = (picked(interaction) or [""])[0].partition(":")
-        return (int(seat) if seat.isdigit() else -1), name
+        seat, _, name = one_pick(interaction).partition(":")
+        number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
+        return number, name
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -258,8 +289,9 @@ class MoveSelect(
         return cls(int(match["game"]), int(match["version"]))
 
     def value(self, interaction: Interaction) -> str:
-        """The move picked, in notation (``|knock`` appended to knock with it)."""
-        return picked(interaction)[0]
+        """The move picked, in notation (``|knock`` appended to knock with it); empty when
+        Discord sent none (the move is then refused as unreadable)."""
+        return one_pick(interaction)
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -439,3 +471,72 @@ def rematch_view(game_id: int, locale: str | None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, locale))
     return view
+
+
+# ---------------------------------------------------------------------- clicks nothing claims
+
+#: The game a ``custom_id`` of ours names, if it names one (``mt:<game>:…``).
+_GAME_IN_ID = re.compile(r"mt:(?P<game>\d{1,18})(?::|$)")
+
+
+def claimed(client: discord.Client, interaction: Interaction) -> bool:
+    """Whether discord.py will hand this component interaction to one of our items: an item
+    class registered for its ``custom_id``, on a message that carries that component."""
+    data: Any = interaction.data or {}
+    custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
+    host = bot_of_client(client)
+    if not any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in host.click_handlers
+    ):
+        return False
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            found = getattr(component, "custom_id", None) == custom_id
+            if found and getattr(component.type, "value", None) == kind:
+                return True
+    return False
+
+
+async def unclaimed(interaction: Interaction) -> None:
+    """``on_interaction``: answer a click no item will handle (see the module's docstring)."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    if claimed(interaction.client, interaction):
+        return
+    async with guarded(interaction):
+        data: Any = interaction.data or {}
+        log.info("a click nothing handles: custom_id %r", str(data.get("custom_id", ""))[:120])
+        game = await _game_now(interaction, str(data.get("custom_id", "")))
+        if game is None:
+            raise Refusal("error.stale-button-none")
+        raise Refusal("error.stale-button", game=_state_text(game, locale_of(interaction)))
+
+
+async def _game_now(interaction: Interaction, custom_id: str) -> GameSummary | None:
+    """The game the stale control named, if it is one of this server's; else this channel's."""
+    service = bot_of(interaction).service
+    found = _GAME_IN_ID.match(custom_id)
+    if found is not None and interaction.guild_id is not None:
+        try:
+            game = await service.game(int(found["game"]))
+        except ServiceError:
+            game = None
+        if game is not None and game.guild_id == interaction.guild_id:
+            return game
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    return await service.game_in_channel(interaction.channel_id)
+
+
+def _state_text(game: GameSummary, locale: str | None) -> str:
+    """The game now, in a few lines: what ``/mt status`` starts with."""
+    lines = [
+        tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
+        messages.seats_text(game, locale),
+    ]
+    if game.status is GameStatus.ACTIVE and game.turn is not None:
+        lines.append(messages.turn_line(game, game.turn, locale))
+    return "\n".join(line for line in lines if line)

@@ -28,6 +28,7 @@ from bot.ops.metrics import Metrics, process_label
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.ui import budget
+from bot.ui.faults import Outage
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
 
@@ -61,6 +62,8 @@ class GameBot(commands.Bot):
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).
         self.posts = PostBook()
+        #: Whether the game database is unreachable now (logged once per outage).
+        self.outage = Outage()
         self._service: GameService | None = None
         self._schedule: ScheduleService | None = None
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (

@@ -5,7 +5,9 @@ Every interaction goes through :func:`guarded`: it defers (Discord drops an inte
 answered within 3 s, and everything here touches the database or renders), runs the body, and
 turns any refusal — :class:`ServiceError`, the engine's ``IllegalMove``/``MoveError``, a bad
 tile — into a short ephemeral sentence in the reader's language through :func:`error_text`.
-An unexpected exception is logged and answered with a generic apology, never a silent
+A database outage is answered "unreachable, nothing changed, try again shortly" and logged
+once per outage (:mod:`bot.ui.faults`); a player's bad input is a refusal, never an ERROR
+line. An unexpected exception is logged and answered with a generic apology, never a silent
 "This interaction failed".
 """
 
@@ -24,6 +26,9 @@ from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
 from bot.ops.logs import note_game, track
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import GameNotFound
+from bot.store.outage import unreachable
+from bot.ui import limits
+from bot.ui.faults import quote_input
 from bot.ui.host import GameBot
 from bot.ui.language import channel_language
 
@@ -39,6 +44,24 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class RefusedCheck(app_commands.CheckFailure):
+    """A command's check that refuses with a sentence of its own (a bad option value):
+    discord.py only hands ``CheckFailure``s from checks to the error funnel."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.key)
+        self.refusal = refusal
+
+
+#: Errors discord.py raises before a command runs, for a command or option the bot does not
+#: know as sent (a stale client after an update, a forged payload): refusals, not bugs.
+STALE_COMMAND = (
+    app_commands.CommandNotFound,
+    app_commands.CommandSignatureMismatch,
+    app_commands.TransformerError,
+)
 
 
 def bot_of(interaction: Interaction) -> GameBot:
@@ -88,6 +111,8 @@ def error_text(error: BaseException, locale: str | None) -> str:
         key = f"error.{error.code}"
         if key in CATALOG:
             params = dict(error.params) if isinstance(error, ServiceError) else {}
+            # The facts may hold what a player typed: repeated short (quote_input).
+            params = {k: quote_input(v) if isinstance(v, str) else v for k, v in params.items()}
             try:
                 return tr(key, locale, **params)
             except (KeyError, IndexError):
@@ -96,15 +121,19 @@ def error_text(error: BaseException, locale: str | None) -> str:
         # gets the reason's own sentence rather than English in the middle of French.
         if language_of(locale) != DEFAULT_LANGUAGE and f"refusal.{error.code}" in CATALOG:
             return tr(f"refusal.{error.code}", locale)
-        return tr("error.generic", locale, detail=str(error))
+        return tr("error.generic", locale, detail=quote_input(error, DETAIL_LIMIT))
     if isinstance(error, MoveError | TileError):
-        # The same rule for what a player typed: the engine's English sentence, or in another
-        # language the reason's own words (bot/texts/reading.py).
+        # The same rule for what a player typed: the engine's English sentence (quoted
+        # short), or in another language the reason's own words (bot/texts/reading.py).
         key = f"notation.{error.code}"
         if language_of(locale) != DEFAULT_LANGUAGE and key in CATALOG:
             return tr("error.bad-move", locale, detail=tr(key, locale, **error.params))
-        return tr("error.bad-move", locale, detail=str(error))
+        return tr("error.bad-move", locale, detail=quote_input(error, DETAIL_LIMIT))
     return tr("error.unexpected", locale)
+
+
+#: How long the engine's or service's own sentence may be in an answer (they may hold input).
+DETAIL_LIMIT = 200
 
 
 async def defer(interaction: Interaction) -> None:
@@ -114,21 +143,21 @@ async def defer(interaction: Interaction) -> None:
 
 
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    """An ephemeral answer, whether or not the interaction was already acknowledged, fitted
+    to Discord's limits (:func:`bot.ui.limits.fit`)."""
+    fitted = limits.fit("reply", content=text, **kwargs)
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
+        await interaction.followup.send(ephemeral=True, **fitted)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        await interaction.response.send_message(ephemeral=True, **fitted)
 
 
-async def answer_error(interaction: Interaction, error: BaseException) -> None:
-    """The funnel's exit: one short ephemeral sentence; unexpected errors are logged."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    known = (ServiceError, IllegalMove, MoveError, TileError, Refusal)
-    if isinstance(error, app_commands.CheckFailure):
-        error = Refusal("error.not-allowed")
-    elif not isinstance(error, known):
+async def answer_error(interaction: Interaction, error: BaseException, what: str = "") -> None:
+    """The funnel's exit: one short ephemeral sentence; unexpected errors are logged, a
+    database outage once per outage, refusals not at all (they are in the interaction's
+    own log line)."""
+    error = refusal_of(interaction, error, what)
+    if not isinstance(error, ServiceError | IllegalMove | MoveError | TileError | Refusal):
         log.error("interaction %s failed", interaction.id, exc_info=error)
     try:
         await reply(interaction, error_text(error, locale_of(interaction)))
@@ -136,10 +165,48 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
         log.warning("could not tell the user about an error (interaction %s)", interaction.id)
 
 
-def outcome_of(error: BaseException) -> str:
-    """How an interaction ended, for its log line: ``refused:<code>`` or ``error``."""
+async def answer_tree_error(interaction: Interaction, error: BaseException) -> None:
+    """The command tree's ``on_error``: what failed before a command's own funnel (its
+    option check, a command the bot does not know as sent), answered and logged once like
+    any interaction."""
+    with track(interaction) as record:
+        record.outcome = outcome_of(error)
+        await answer_error(interaction, error, record.command)
+
+
+def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -> BaseException:
+    """The refusal an error stands for, when it is not a bug: a failed check, a command the
+    bot does not know as sent, a database outage (noted in the bot's ``outage``, with the
+    command ``what`` that met it)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, RefusedCheck):
+        return error.refusal
+    if isinstance(error, STALE_COMMAND):
+        log.warning("interaction %s: %s", interaction.id, error)
+        return Refusal("error.stale-command")
+    if isinstance(error, app_commands.CheckFailure):
+        return Refusal("error.not-allowed")
+    reason = unreachable(error)
+    if reason is not None:
+        client = interaction.client
+        if isinstance(client, GameBot):
+            client.outage.failed(reason, what)
+        return Refusal("error.database-down")
+    return error
+
+
+def outcome_of(error: BaseException) -> str:
+    """How an interaction ended, for its log line: ``refused:<code>``, ``unavailable`` (the
+    database was down) or ``error``."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, RefusedCheck):
+        error = error.refusal
+    if isinstance(error, STALE_COMMAND):
+        return "refused:stale-command"
+    if unreachable(error) is not None:
+        return "unavailable"
     if isinstance(error, Refusal):
         return f"refused:{error.key.removeprefix('error.')}"
     if isinstance(error, ServiceError | IllegalMove):
@@ -162,7 +229,9 @@ async def guarded(interaction: Interaction, *, defer_first: bool = True) -> Asyn
             yield
         except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
             record.outcome = outcome_of(error)
-            await answer_error(interaction, error)
+            await answer_error(interaction, error, record.command)
+        else:
+            bot_of(interaction).outage.recovered(record.command)
 
 
 def mention(user_id: int | None, name: str) -> str:

@@ -15,6 +15,7 @@ from bot.store import GameStatus
 from bot.ui import components, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale
+from bot.ui.limits import fit
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +37,13 @@ async def post_lobby(
     why."""
     try:
         message = await channel.send(
-            content,
-            embed=lobby_embed(game, locale),
-            view=lobby_controls(game, locale),
-            allowed_mentions=PING_PEOPLE,
+            **fit(
+                "lobby card",
+                content=content,
+                embed=lobby_embed(game, locale),
+                view=lobby_controls(game, locale),
+                allowed_mentions=PING_PEOPLE,
+            )
         )
     except discord.HTTPException as exc:
         # No lobby message means nobody can join: do not leave a ghost game behind.
@@ -88,7 +92,7 @@ async def refresh_lobby(
     view = lobby_controls(game, locale) if game.status is GameStatus.LOBBY else None
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
     try:
-        await message.edit(embed=lobby_embed(game, locale), view=view)
+        await message.edit(**fit("lobby edit", embed=lobby_embed(game, locale), view=view))
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id, exc_info=True)
 
@@ -100,7 +104,7 @@ async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> No
         return
     message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
     try:
-        await message.edit(embed=lobby_embed(game, locale), view=None)
+        await message.edit(**fit("lobby close", embed=lobby_embed(game, locale), view=None))
     except discord.HTTPException:
         log.warning("game %s: could not close the lobby message", game.id, exc_info=True)
 
@@ -136,7 +140,11 @@ async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: 
     text = tr("thread.result", locale, game=game.id, thread=f"<#{game.channel_id}>")
     try:
         await bot.get_partial_messageable(card.channel_id).send(
-            f"{text}\n{standings}"[:2000], allowed_mentions=discord.AllowedMentions.none()
+            **fit(
+                "thread result",
+                content=f"{text}\n{standings}",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not post the result beside the thread: %s", game.id, exc)

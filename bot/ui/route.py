@@ -10,7 +10,8 @@ scheduler made, a DM, an edit of a post made by an interaction that has expired.
 
 :class:`Route` is that choice for one announcement; :func:`dm_channel` opens a player's DM
 channel once and keeps it in the database, so neither a restart nor another process of a
-cluster opens it again.
+cluster opens it again. Every payload passes :func:`bot.ui.limits.fit` on its way out, so
+nothing the turn cycle sends goes over Discord's limits.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from discord.utils import MISSING
 
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction
+from bot.ui.limits import fit
 from bot.ui.posts import TOKEN_MARGIN, Editor
 
 log = logging.getLogger(__name__)
@@ -96,15 +98,22 @@ class Route:
         try:
             if not i.response.is_done():
                 await i.response.send_message(
-                    text, files=list(files), view=view or MISSING, ephemeral=True
+                    ephemeral=True,
+                    **fit("answer", content=text, files=list(files), view=view or MISSING),
                 )
             elif self._answer is not None:
-                await self._answer.edit(content=text, attachments=list(files), view=view)
+                await self._answer.edit(
+                    **fit("answer", content=text, attachments=list(files), view=view)
+                )
             elif self._answers_in_place(i):
-                await i.edit_original_response(content=text, attachments=list(files), view=view)
+                await i.edit_original_response(
+                    **fit("answer", content=text, attachments=list(files), view=view)
+                )
             else:
                 self._answer = await i.followup.send(
-                    text, files=list(files), view=view or MISSING, ephemeral=True, wait=True
+                    ephemeral=True,
+                    wait=True,
+                    **fit("answer", content=text, files=list(files), view=view or MISSING),
                 )
             self._told = True
         except discord.HTTPException as exc:
@@ -131,7 +140,7 @@ class Route:
             await self.tell_actor(text, files=files)
             return
         try:
-            await i.followup.send(text, files=list(files), ephemeral=True)
+            await i.followup.send(ephemeral=True, **fit("answer", content=text, files=list(files)))
         except discord.HTTPException as exc:
             log.warning("could not tell the actor of interaction %s: %s", i.id, exc)
 
@@ -151,18 +160,21 @@ class Route:
         (free; the token that sent it can edit it later, also free), else a channel message.
         Raises :class:`discord.HTTPException` when Discord refuses both."""
         i = self.interaction
+        payload = fit(
+            "game post",
+            content=content,
+            embed=embed,
+            files=list(files),
+            view=view or MISSING,
+            allowed_mentions=mentions,
+        )
         if i is not None and self.rides(channel_id):
             if not self._told:
                 # The first followup after a private "thinking…" would replace it, privately.
                 await self.tell_actor("✅")
             try:
                 sent = await i.followup.send(
-                    content or MISSING,
-                    embed=embed,
-                    files=list(files),
-                    view=view or MISSING,
-                    allowed_mentions=mentions,
-                    wait=True,
+                    wait=True, **{**payload, "content": payload["content"] or MISSING}
                 )
                 return sent, editor_of(sent, i)
             except discord.HTTPException as exc:
@@ -177,13 +189,7 @@ class Route:
             if isinstance(channel, discord.abc.Messageable)
             else self.bot.get_partial_messageable(channel_id)
         )
-        message = await target.send(
-            content,
-            embed=embed,
-            files=list(files),
-            view=view or MISSING,
-            allowed_mentions=mentions,
-        )
+        message = await target.send(**payload)
         return message, None
 
     async def edit(
@@ -192,6 +198,7 @@ class Route:
         """Edit one of the game's posts, free where a token can: the acting click's own
         message, else a live token that made it or was clicked on it; else with the bot
         token. Raises :class:`discord.HTTPException` when Discord refuses."""
+        fields = fit("game post edit", **fields)
         book = self.bot.posts
         i = self.interaction
         mine = click_editor(i) if i is not None else None
@@ -235,12 +242,13 @@ async def send_dm(
     """Send a DM through the kept channel (``known``: its id, already read); if Discord says
     that channel is gone, open a new one once. Raises :class:`discord.Forbidden` (50007: DMs
     closed) like ``send``."""
+    kwargs = fit("DM", content=content, **kwargs)
     channel = await dm_channel(bot, user_id, known)
     try:
-        return await channel.send(content, **kwargs)
+        return await channel.send(**kwargs)
     except discord.NotFound:
         await bot.service.remember_dm_channel(user_id, None, bot.now())
         for file in kwargs.get("files") or ([kwargs["file"]] if kwargs.get("file") else []):
             file.reset(seek=True)
         channel = await dm_channel(bot, user_id)
-        return await channel.send(content, **kwargs)
+        return await channel.send(**kwargs)

@@ -9,10 +9,10 @@ from typing import Any
 from bot.app import MexicanTrainBot
 from bot.engine import Move, Play, SeatView
 from bot.service import GameSummary
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, Invocation
+from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeMessage, FakeUser, Invocation
 
 
-async def said(invocation: Invocation, timeout: float = 5.0) -> FakeMessage:
+async def said(invocation: Invocation, timeout: float = WAIT) -> FakeMessage:
     """The (ephemeral) answer an action got, once it is no longer "thinking", and once the
     bot has finished handling it: the answer comes first, the channel's posts and the DMs
     after it, and a test reads them next."""
@@ -21,7 +21,7 @@ async def said(invocation: Invocation, timeout: float = 5.0) -> FakeMessage:
     return message
 
 
-async def idle(fake: FakeDiscord, timeout: float = 5.0) -> None:
+async def idle(fake: FakeDiscord, timeout: float = WAIT) -> None:
     """Wait until every bot on ``fake`` has finished the interactions it is handling."""
     for bot in fake.bots:
         if isinstance(bot, MexicanTrainBot):
@@ -68,7 +68,7 @@ async def to_move(bot: MexicanTrainBot, game_id: int) -> tuple[int, SeatView]:
 
     Computer players move after the human's answer has been sent, so wait for them."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 5
+    deadline = loop.time() + WAIT
     while True:
         game = await bot.service.game(game_id)
         if game.turn is not None and game.turn.user_id is not None:
@@ -79,7 +79,9 @@ async def to_move(bot: MexicanTrainBot, game_id: int) -> tuple[int, SeatView]:
 
 async def settled(bot: MexicanTrainBot, game_id: int) -> GameSummary:
     """The game once no computer player is still moving (a human's turn, or the end)."""
-    for _ in range(500):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while loop.time() < deadline:
         game = await bot.service.game(game_id)
         if game.turn is None or game.turn.user_id is not None:
             return game

@@ -18,7 +18,7 @@ from bot.engine.position import to_position
 from bot.service import history as story
 from bot.store import GameStatus
 from tests.e2e.helpers import game_here, last_public, open_game, pick, said, settled, to_move
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 
 
 async def play_one(bot: MexicanTrainBot, channel: FakeChannel, users: dict[int, FakeUser],
@@ -56,7 +56,7 @@ async def final_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
         message = last_public(channel)
         return message if "Rematch" in message.button_labels else None
 
-    return await fake.wait_for(found, timeout=5, what="the final table message")
+    return await fake.wait_for(found, timeout=WAIT, what="the final table message")
 
 
 async def test_spectators_history_export_replay_stats_and_rematch(
@@ -102,7 +102,7 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         assert history.button_labels == ["◀ Older", "Newer ▶"]
         await (await carol.click(history, label="◀ Older")).answer()
         await fake.wait_for(
-            lambda: f"page {pages - 1}/{pages}" in history.content, timeout=5, what="Older"
+            lambda: f"page {pages - 1}/{pages}" in history.content, timeout=WAIT, what="Older"
         )
         assert "Round 1" in history.content  # a page inside a round says which round
 

@@ -11,7 +11,7 @@ import discord
 from bot.app import MexicanTrainBot
 from bot.engine import Play
 from tests.e2e.helpers import game_here, last_public, open_game, pick, said, to_move
-from tests.fakediscord import FakeDiscord, FakeUser, running_bot
+from tests.fakediscord import WAIT, FakeDiscord, FakeUser, running_bot
 
 
 def _pair(fake: FakeDiscord, uid: int) -> tuple[FakeUser, FakeUser]:
@@ -212,7 +212,7 @@ async def test_missing_channel_permissions_are_explained(
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         games.set_permissions(fake.bot_user, deny=discord.Permissions(send_messages=True))
         await fake.wait_for(
-            lambda: not games_perms(bot, games.id), timeout=2, what="CHANNEL_UPDATE to arrive"
+            lambda: not games_perms(bot, games.id), timeout=WAIT, what="CHANNEL_UPDATE to arrive"
         )
         uid, view = await to_move(bot, game.id)
         user = alice if uid == alice.id else bob

@@ -25,7 +25,7 @@ from tests.e2e.helpers import (
     slash_move,
     to_move,
 )
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, running_bot
+from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeMessage, running_bot
 
 HOUR = 3600
 
@@ -52,7 +52,7 @@ async def _wait_for_text(
     def found() -> FakeMessage | None:
         return next((m for m in channel.messages()[after:] if needle in _text(m)), None)
 
-    return await fake.wait_for(found, timeout=5, what=repr(needle))
+    return await fake.wait_for(found, timeout=WAIT, what=repr(needle))
 
 
 async def test_deadline_reminder_then_timeout_in_the_channel(

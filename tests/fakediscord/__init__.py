@@ -11,11 +11,13 @@ See DISCORD.md for the Discord behaviour it copies.
 """
 
 from .harness import fake_discord, running_bot
+from .interactions import DEFAULT_TIMEOUT as WAIT
 from .interactions import Answer, Invocation
 from .models import FakeChannel, FakeFile, FakeMessage, FakeRole, FakeUser
 from .server import FakeDiscord, Rejection
 
 __all__ = [
+    "WAIT",
     "Answer",
     "FakeChannel",
     "FakeDiscord",

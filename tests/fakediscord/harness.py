@@ -36,7 +36,7 @@ async def fake_discord(**options: object) -> AsyncIterator[FakeDiscord]:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: FakeDiscord, bot: commands.Bot, *, sync: bool = True, timeout: float = 5.0
+    fake: FakeDiscord, bot: commands.Bot, *, sync: bool = True, timeout: float = 30.0
 ) -> AsyncIterator[commands.Bot]:
     """Log ``bot`` in to ``fake``, wait for ready, optionally sync its commands, then close.
 

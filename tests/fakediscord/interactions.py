@@ -17,7 +17,11 @@ from .models import JSON, FakeChannel, FakeFile, FakeMessage, FakeRole, FakeUser
 if TYPE_CHECKING:
     from .server import FakeDiscord, InteractionRecord, Rejection
 
-DEFAULT_TIMEOUT = 2.0
+#: How long a test waits for the bot to do what it should (answer, post, edit). Generous on
+#: purpose: a wait that is met returns at once, so only a failing test pays it, while a short
+#: one fails a correct test on a busy machine (the suite beside other jobs at load 8 did).
+#: Tests that prove something does NOT happen wait on an event instead of a clock.
+DEFAULT_TIMEOUT = 30.0
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = (
     3, 4, 5, 6, 7, 8, 9, 10, 11,
@@ -152,8 +156,11 @@ def _command_data(
     channel: FakeChannel,
     options: dict[str, Any],
     focused: str | None = None,
+    *,
+    forged: bool = False,
 ) -> JSON:
-    """The ``data`` of a type 2/4 interaction, with options typed by the synced schema."""
+    """The ``data`` of a type 2/4 interaction, with options typed by the synced schema
+    (``forged``: values sent as given, unchecked, as a modified client could)."""
     name, *subpath = path.split()
     command = _find_command(fake, name, channel)
     data: JSON = {"id": command["id"], "name": name, "type": 1}
@@ -190,6 +197,9 @@ def _command_data(
             typed.append(
                 {"name": option_name, "type": spec["type"], "value": str(raw), "focused": True}
             )
+        elif option_name in options and forged:
+            value = _forged_value(fake, spec, options[option_name], resolved)
+            typed.append({"name": option_name, "type": spec["type"], "value": value})
         elif option_name in options:
             value = _typed_value(fake, path, spec, options[option_name], resolved)
             typed.append({"name": option_name, "type": spec["type"], "value": value})
@@ -253,12 +263,25 @@ def _typed_value(fake: FakeDiscord, path: str, spec: JSON, value: Any, resolved:
     return value
 
 
+def _forged_value(fake: FakeDiscord, spec: JSON, value: Any, resolved: JSON) -> Any:
+    """A forged option's value: people, roles and channels still resolved (Discord fills
+    ``resolved`` itself), anything else sent exactly as given."""
+    if isinstance(value, FakeUser | FakeRole | FakeChannel | FakeFile):
+        return _typed_value(fake, "forged", spec, value, resolved)
+    return value
+
+
 async def run_slash(
-    user: FakeUser, path: str, channel: FakeChannel | None, options: dict[str, Any]
+    user: FakeUser,
+    path: str,
+    channel: FakeChannel | None,
+    options: dict[str, Any],
+    *,
+    forged: bool = False,
 ) -> Invocation:
     fake = user.fake
     where = channel or fake.dm_channel(user)
-    data = _command_data(fake, path, where, options)
+    data = _command_data(fake, path, where, options, forged=forged)
     record = fake.start_interaction(2, user, where, data, name=f"/{path}")
     return Invocation(fake, record)
 

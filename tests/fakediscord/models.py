@@ -258,13 +258,14 @@ class FakeUser:
         *,
         focused: str,
         channel: FakeChannel | None = None,
-        timeout: float = 2.0,
+        timeout: float | None = None,
         **options: Any,
     ) -> list[JSON]:
         """Type into option ``focused`` and return the choices the bot offers."""
-        from .interactions import run_autocomplete
+        from .interactions import DEFAULT_TIMEOUT, run_autocomplete
 
-        return await run_autocomplete(self, command, channel, focused, options, timeout)
+        wait = DEFAULT_TIMEOUT if timeout is None else timeout
+        return await run_autocomplete(self, command, channel, focused, options, wait)
 
     async def click(
         self, message: FakeMessage, *, label: str | None = None, custom_id: str | None = None
@@ -289,6 +290,16 @@ class FakeUser:
         from .interactions import run_forged
 
         return await run_forged(self, message, custom_id=custom_id, values=values)
+
+    async def forge_slash(
+        self, command: str, *, channel: FakeChannel | None = None, **options: Any
+    ) -> Invocation:
+        """Run ``/command`` as a modified client could: option values sent as given, with no
+        check of their choices, lengths, ranges or types (the option's declared type is
+        still named). For hostile-input tests: the bot must check what it is sent."""
+        from .interactions import run_slash
+
+        return await run_slash(self, command, channel, options, forged=True)
 
     def dms(self) -> list[FakeMessage]:
         """Messages the bot sent this user by direct message, oldest first."""

@@ -30,6 +30,8 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .gateway import Gateway, GatewaySession, guild_payload, guild_roles
+from .limits import FormError
+from .limits import check as check_limits
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -80,11 +82,13 @@ SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | 4096 | 32768
 
 
 class ApiError(Exception):
-    """A refusal in Discord's shape: HTTP status plus a JSON error code."""
+    """A refusal in Discord's shape: HTTP status plus a JSON error code (and, for an invalid
+    form body, Discord's ``errors`` tree naming each refused field)."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status, self.code, self.message = status, code, message
+        self.errors = errors
 
 
 def json_response(
@@ -97,7 +101,10 @@ def json_response(
 
 
 def error_response(error: ApiError) -> web.Response:
-    return json_response({"message": error.message, "code": error.code}, status=error.status)
+    body: JSON = {"message": error.message, "code": error.code}
+    if error.errors is not None:
+        body["errors"] = error.errors
+    return json_response(body, status=error.status)
 
 
 @dataclass(eq=False)
@@ -756,6 +763,7 @@ class FakeDiscord:
             if limited is not None:
                 response = limited
             else:
+                _check_form(f"{request.method} {template}", body, files)  # Discord's limits
                 response = await handler(Call(request, params, body, files, record))
         except ApiError as error:
             record.error_code = error.code
@@ -802,7 +810,10 @@ class FakeDiscord:
         elif "webhook_token" in params:
             record = self._find_by_token(params["webhook_token"])
         if record is not None:
-            record.rejections.append(Rejection(template, error.status, error.code, error.message))
+            message = error.message
+            if error.errors is not None:  # say which fields, for the test's failure message
+                message += " (" + "; ".join(FormError(error.errors).fields()[:3]) + ")"
+            record.rejections.append(Rejection(template, error.status, error.code, message))
 
     def _take_rate_limit(self, method: str, template: str) -> web.Response | None:
         for rule in self.rate_limits:
@@ -904,15 +915,11 @@ class FakeDiscord:
         for file in files:
             if len(file.data) > self.attachment_size_limit:
                 raise ApiError(413, 40005, "Request entity too large")
+        # Discord's length and count limits were checked before the route ran (limits.py).
         if "content" in body:
-            content = body["content"] or ""
-            if len(content) > 2000:
-                raise ApiError(400, 50035, "Invalid Form Body: content longer than 2000")
-            message.content = content
+            message.content = body["content"] or ""
         if "embeds" in body:
             embeds = [dict(e) for e in body["embeds"] or []]
-            if len(embeds) > 10:
-                raise ApiError(400, 50035, "Invalid Form Body: more than 10 embeds")
             # Without Embed Links, Discord posts the message but shows no embeds.
             message.embeds = embeds if can_embed else []
         if "components" in body:
@@ -1068,10 +1075,7 @@ class FakeDiscord:
             )
         message: FakeMessage | None = None
         if kind == 8:
-            choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body: more than 25 choices")
-            record.choices = choices
+            record.choices = data.get("choices") or []
         elif kind in (4, 5):
             flags = int(data.get("flags") or 0) & SETTABLE_FLAGS
             message = self._new_message(
@@ -1343,6 +1347,14 @@ class FakeDiscord:
         store, key = self._command_by_id(call)
         del store[key]
         return web.Response(status=204)
+
+
+def _check_form(route: str, body: Any, files: list[FakeFile]) -> None:
+    """Discord's 400/50035 "Invalid Form Body" for a body over one of its limits."""
+    try:
+        check_limits(route, body, files)
+    except FormError as error:
+        raise ApiError(400, 50035, "Invalid Form Body", errors=error.errors) from None
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[FakeFile]]:

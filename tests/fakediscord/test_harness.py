@@ -18,7 +18,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from PIL import Image
 
-from tests.fakediscord import FakeDiscord, fake_discord, running_bot
+from tests.fakediscord import WAIT, FakeDiscord, fake_discord, running_bot
 from tests.fakediscord.demo_bot import DemoBot
 
 
@@ -32,7 +32,7 @@ async def demo(fake_discord: FakeDiscord) -> AsyncIterator[DemoBot]:
 async def wait_errors(fake: FakeDiscord, bot: DemoBot, count: int = 1) -> list[Exception]:
     return await fake.wait_for(
         lambda: bot.errors if len(bot.errors) >= count else None,
-        timeout=2.0,
+        timeout=WAIT,
         what=f"{count} error(s) in the bot",
     )
 
@@ -56,7 +56,7 @@ async def test_startup_identify_ready_and_guild(fake_discord: FakeDiscord, demo:
 
     # A channel made while the bot is connected reaches it as CHANNEL_CREATE.
     games = fake.channel("games")
-    seen = await fake.wait_for(lambda: demo.get_channel(games.id), timeout=2, what="games")
+    seen = await fake.wait_for(lambda: demo.get_channel(games.id), timeout=WAIT, what="games")
     assert isinstance(seen, discord.TextChannel) and seen.name == "games"
 
 
@@ -362,20 +362,20 @@ async def test_missing_permissions_refuse_or_strip(
 
     # No Embed Links: the message goes out without its embed (Discord does the same).
     games.set_permissions(fake.bot_user, deny=discord.Permissions(embed_links=True))
-    await fake.wait_for(lambda: not bot_perms().embed_links, timeout=2, what="CHANNEL_UPDATE")
+    await fake.wait_for(lambda: not bot_perms().embed_links, timeout=WAIT, what="CHANNEL_UPDATE")
     await (await alice.slash("announce", channel=games, text="plain")).followup(0)
     notice = games.last_message()
     assert notice is not None and (notice.content, notice.embeds) == ("plain", [])
 
     # No Attach Files: refused with 50013.
     games.set_permissions(fake.bot_user, deny=discord.Permissions(attach_files=True))
-    await fake.wait_for(lambda: not bot_perms().attach_files, timeout=2, what="CHANNEL_UPDATE")
+    await fake.wait_for(lambda: not bot_perms().attach_files, timeout=WAIT, what="CHANNEL_UPDATE")
     refused = await alice.slash("announce", channel=games, text="pic", picture=True)
     assert (await refused.followup(0)).content == "Missing permission (code 50013)"
 
     # No Send Messages: refused with 50013, and app_permissions tells the bot beforehand.
     games.set_permissions(fake.bot_user, deny=discord.Permissions(send_messages=True))
-    await fake.wait_for(lambda: not bot_perms().send_messages, timeout=2, what="CHANNEL_UPDATE")
+    await fake.wait_for(lambda: not bot_perms().send_messages, timeout=WAIT, what="CHANNEL_UPDATE")
     muted = await alice.slash("announce", channel=games, text="hello")
     app_permissions = discord.Permissions(int(muted.payload["app_permissions"]))
     assert not app_permissions.send_messages and app_permissions.view_channel
@@ -419,7 +419,7 @@ async def test_reconnect_resumes_the_session(fake_discord: FakeDiscord, demo: De
     fake = fake_discord
     session = fake.active_session
     assert session is not None
-    resumed = asyncio.ensure_future(demo.wait_for("resumed", timeout=2))
+    resumed = asyncio.ensure_future(demo.wait_for("resumed", timeout=WAIT))
     await fake.force_reconnect()
     await resumed
     assert session.resumes == 1 and fake.active_session is session
@@ -462,10 +462,10 @@ async def test_a_wait_on_one_channel_is_not_woken_by_another(
         return found is not None and word in found.content
 
     on_lobby = asyncio.ensure_future(
-        fake.wait_for(lambda: said_in("lobby", "go"), timeout=5, what="go", on=lobby)
+        fake.wait_for(lambda: said_in("lobby", "go"), timeout=WAIT, what="go", on=lobby)
     )
     on_games = asyncio.ensure_future(
-        fake.wait_for(lambda: said_in("games", "never"), timeout=5, what="never", on=games)
+        fake.wait_for(lambda: said_in("games", "never"), timeout=WAIT, what="never", on=games)
     )
     await asyncio.sleep(0)
     assert checks == {"lobby": 1, "games": 1}
@@ -479,7 +479,7 @@ async def test_a_wait_on_one_channel_is_not_woken_by_another(
     lobby_checks = checks["lobby"]
     assert lobby_checks == 1
     await (await alice.slash("announce", channel=lobby, text="go")).followup(0)
-    await asyncio.wait_for(on_lobby, 2)
+    await asyncio.wait_for(on_lobby, WAIT)
     assert checks["lobby"] >= 2
     on_games.cancel()
 
@@ -490,7 +490,7 @@ async def test_waits_on_an_interaction_and_on_dms(fake_discord: FakeDiscord, dem
     games = fake.channel("games")
     woken_before = fake.wakeups
     reminded = await alice.slash("remind", channel=games, player=carol)
-    dm = await fake.wait_for(lambda: carol.dms()[-1] if carol.dms() else None, timeout=2,
+    dm = await fake.wait_for(lambda: carol.dms()[-1] if carol.dms() else None, timeout=WAIT,
                              what="carol's DM", on=carol)  # fmt: skip
     assert dm.content == "Your turn in Mexican Train!"
     assert (await reminded.answer()).ephemeral
@@ -538,7 +538,7 @@ async def test_two_processes_each_get_only_their_shards_servers() -> None:
                 assert answer.content == f"shard {guild.shard(2)}"
                 posted = await fake.wait_for(
                     lambda c=channel: (m := c.last_message()) and "posted" in m.content and m,
-                    timeout=2,
+                    timeout=WAIT,
                     what="the bot's post",
                 )
                 assert posted.content == f"posted by shard {guild.shard(2)}"

@@ -1,0 +1,127 @@
+"""Which failures mean "the database cannot be reached or written right now", in one line.
+
+Both stores raise their driver's exceptions for an outage (SQLite: a full disk, an I/O error,
+a file gone or locked for longer than ``busy_timeout``; PostgreSQL: a connection lost or
+refused, a server shutting down or out of disk), sometimes wrapped in a :class:`StoreError`
+whose cause is the driver's exception. The layers above must not tell these apart by driver,
+so :func:`unreachable` reads the exception (and its causes) here, beside the stores that raise
+them, and answers with one short sentence for the log, or ``None`` for anything else — a bug,
+a conflict, a refused write — which the caller handles as it always did.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import sqlite3
+import time
+
+import asyncpg
+
+from bot.store.rows import StoreError
+
+#: SQLite's primary result codes that mean the storage, not the request, failed.
+_SQLITE_OUTAGE = {
+    5: "the database file is busy (locked by another process)",  # SQLITE_BUSY
+    6: "the database file is locked",  # SQLITE_LOCKED
+    7: "SQLite ran out of memory",  # SQLITE_NOMEM
+    8: "the database file is read-only",  # SQLITE_READONLY
+    10: "a disk I/O error",  # SQLITE_IOERR
+    11: "the database file is damaged",  # SQLITE_CORRUPT
+    13: "the disk or the database is full",  # SQLITE_FULL
+    14: "the database file cannot be opened",  # SQLITE_CANTOPEN
+    15: "the database lock protocol failed",  # SQLITE_PROTOCOL
+    26: "the file is not a database",  # SQLITE_NOTADB
+}
+
+#: asyncpg's exceptions for a server that is gone, going, refusing or out of resources.
+_PG_OUTAGE: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError,  # 08xxx: connection lost, refused, rejected
+    asyncpg.OperatorInterventionError,  # 57xxx: admin shutdown, crash, cannot connect now
+    asyncpg.InsufficientResourcesError,  # 53xxx: disk full, out of memory, too many clients
+    asyncpg.InterfaceError,  # the client side of a connection that died
+)
+
+_NETWORK_ERRNOS = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ETIMEDOUT, errno.ENETDOWN}
+
+#: How many :class:`StoreError` wrappers to look through for the driver's exception.
+_DEPTH = 4
+
+
+def unreachable(error: BaseException) -> str | None:
+    """A one-line reason when ``error`` is a database outage, else ``None``.
+
+    Only the error itself and the causes of the store's own wrappers are read: an HTTP
+    error whose cause is a refused connection is Discord's outage, not the database's."""
+    seen: BaseException | None = error
+    for _ in range(_DEPTH):
+        if seen is None:
+            return None
+        reason = _reason(seen)
+        if reason is not None or not isinstance(seen, StoreError):
+            return reason
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _reason(error: BaseException) -> str | None:
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int) and (code & 0xFF) in _SQLITE_OUTAGE:
+            return f"SQLite: {_SQLITE_OUTAGE[code & 0xFF]} ({_first_line(error)})"
+        if isinstance(error, sqlite3.ProgrammingError) and "closed" in str(error):
+            return "SQLite: the database connection is closed"
+        return None
+    if isinstance(error, _PG_OUTAGE):
+        return f"PostgreSQL: {type(error).__name__} ({_first_line(error)})"
+    if _network(error) and not type(error).__module__.startswith("aiohttp"):
+        # The server's socket: refused, reset, unreachable (aiohttp's are Discord's).
+        return f"the database server: {type(error).__name__} ({_first_line(error)})"
+    if isinstance(error, ValueError) and str(error) in (
+        "no active connection",
+        "Connection closed",
+    ):
+        return "SQLite: the database connection is closed"  # aiosqlite's words for it
+    return None
+
+
+def _network(error: BaseException) -> bool:
+    """A socket that could not reach, or lost, its server (not any other OSError: a file
+    name too long is a bad request, not an outage)."""
+    if isinstance(error, ConnectionError | socket.gaierror):
+        return True
+    return isinstance(error, OSError) and error.errno in _NETWORK_ERRNOS
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return (text[0] if text else type(error).__name__)[:160]
+
+
+class QuietOutages(logging.Filter):
+    """For a library logger that logs a traceback at every retry while the server is away
+    (asyncpg's pool: "Failed to restore the pool connection floor; retrying", every 1 to
+    60 s for as long as the outage lasts): an outage becomes one line without a traceback,
+    repeated at most every ``every`` seconds; anything else passes unchanged."""
+
+    def __init__(self, every: float = 600.0) -> None:
+        super().__init__()
+        self.every = every
+        self._last = -every
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        reason = unreachable(error) if error is not None else None
+        if reason is None:
+            return True
+        now = time.monotonic()
+        if now - self._last < self.every:
+            return False
+        self._last = now
+        record.msg = (
+            f"{record.getMessage()} ({reason}; said again at most every {self.every:.0f} s)"
+        )
+        record.args = None
+        record.exc_info = record.exc_text = None
+        return True

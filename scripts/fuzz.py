@@ -1,0 +1,80 @@
+"""A long run of the whole-bot fuzzer (tests/fuzz/machine.py): ONE JSON line.
+
+    python scripts/fuzz.py --steps 5000 [--seed 1] [--per-example 50]
+
+Random sequences of slash commands, real, stale and forged clicks, select values, autocompletes
+with any text and legal moves, from several people in several channels, through the fake
+Discord to the real bot on a fresh SQLite file, each step checked (see the machine's
+docstring). Fields: ``steps``, ``interactions``, ``moves``, ``games``, ``finished`` (games
+played to their end), ``failures`` (0, or 1 with ``failure``: hypothesis's shrunk steps and
+what broke), ``seconds``, ``load_average``, ``seed``. Hypothesis draws the steps at random on
+every run; ``--seed`` is the bot's own shuffle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from hypothesis import HealthCheck, settings
+from hypothesis.reporting import with_reporter
+from hypothesis.stateful import run_state_machine_as_test
+
+from tests.fuzz.machine import BotFuzz, Driver
+
+
+def main(steps: int, seed: int, per_example: int) -> dict[str, object]:
+    logging.basicConfig(level=logging.WARNING, handlers=[logging.NullHandler()])
+    started = time.perf_counter()
+    failure: str | None = None
+    report: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        driver = Driver(Path(tmp), seed=seed)
+        BotFuzz.driver = driver
+        try:
+            # Batches of examples until the steps are done (hypothesis decides each length).
+            while driver.counters.steps < steps and failure is None:
+                try:
+                    with with_reporter(report.append):
+                        run_state_machine_as_test(
+                            BotFuzz,
+                            settings=settings(
+                                max_examples=10,
+                                stateful_step_count=per_example,
+                                deadline=None,
+                                database=None,
+                                suppress_health_check=list(HealthCheck),
+                            ),
+                        )
+                except Exception as exc:
+                    what = "".join(traceback.format_exception_only(exc)).strip()
+                    failure = ("\n".join(report) + "\n" + what)[-6000:]
+        finally:
+            driver.close()
+    out: dict[str, object] = dataclasses.asdict(driver.counters)
+    out["failures"] = 0 if failure is None else 1
+    if failure is not None:
+        out["failure"] = failure
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    out["load_average"] = round(os.getloadavg()[0], 2)
+    out["seed"] = seed
+    return out
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=1000, help="steps to run, at least")
+    parser.add_argument("--seed", type=int, default=7, help="the bot's shuffle seed")
+    parser.add_argument("--per-example", type=int, default=50, help="most steps per example")
+    args = parser.parse_args()
+    print(json.dumps(main(args.steps, args.seed, args.per_example)))

@@ -1,0 +1,288 @@
+"""Discord's documented limits on a message, an interaction answer and autocomplete choices,
+enforced the way Discord does: 400 with code 50035 and the ``errors`` tree naming each field.
+
+Every body the bot sends through a route that creates or edits a message (channel messages,
+interaction callbacks, followups, webhook edits; and any other route whose body holds a
+``message`` or message fields) passes :func:`check` before the route's handler runs, so every
+end-to-end test is also a conformance test: a payload Discord would refuse is refused here,
+with Discord's own body::
+
+    {"code": 50035, "message": "Invalid Form Body",
+     "errors": {"embeds": {"0": {"fields": {"0": {"value": {"_errors": [
+         {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 1024 or fewer in length."}]}}}}}}}
+
+Lengths count code points (Discord's API is Python: ``len``). The limits are those of
+https://discord.com/developers/docs (message, embed, component, autocomplete and allowed
+mentions objects); the bot's side of the same table is ``bot/ui/limits.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import FakeFile
+
+CONTENT = 2000
+EMBEDS = 10
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+AUTHOR = 256
+EMBED_TOTAL = 6000
+ROWS = 5
+ROW_WIDTH = 5
+LABEL = 80
+CUSTOM_ID = 100
+SELECT_OPTIONS = 25
+OPTION_TEXT = 100
+PLACEHOLDER = 150
+CHOICES = 25
+CHOICE_TEXT = 100
+ATTACHMENTS = 10
+ATTACHMENT_DESCRIPTION = 1024
+MENTION_IDS = 100
+
+#: Routes whose body is a message (create or edit).
+MESSAGE_ROUTES = {
+    "POST /channels/{channel_id}/messages",
+    "PATCH /channels/{channel_id}/messages/{message_id}",
+    "POST /webhooks/{webhook_id}/{webhook_token}",
+    "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+}
+CALLBACK_ROUTE = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+#: Keys that make a dict a message body (for routes this module does not name).
+MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "allowed_mentions")
+
+Errors = dict[str, Any]
+
+
+class FormError(Exception):
+    """A body Discord would refuse: ``errors`` is Discord's tree of field errors."""
+
+    def __init__(self, errors: Errors) -> None:
+        super().__init__("Invalid Form Body")
+        self.errors = errors
+
+    def fields(self) -> list[str]:
+        """Each refused field as ``path: message`` (``embeds.0.fields.0.value: Must be…``)."""
+        out: list[str] = []
+
+        def walk(node: Errors, path: list[str]) -> None:
+            for key, value in node.items():
+                if key == "_errors":
+                    out.extend(f"{'.'.join(path) or 'body'}: {e['message']}" for e in value)
+                else:
+                    walk(value, [*path, key])
+
+        walk(self.errors, [])
+        return out
+
+
+class _Form:
+    """Collects field errors into Discord's nested ``errors`` shape."""
+
+    def __init__(self) -> None:
+        self.errors: Errors = {}
+
+    def add(self, path: list[str | int], code: str, message: str) -> None:
+        node = self.errors
+        for part in path:
+            node = node.setdefault(str(part), {})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
+
+    def length(
+        self, path: list[str | int], value: Any, high: int, *, low: int = 0, required: bool = False
+    ) -> None:
+        if value is None:
+            if required:
+                self.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+            return
+        if not isinstance(value, str):
+            self.add(path, "STRING_TYPE_CONVERT", "Could not interpret value as string.")
+            return
+        if len(value) > high and low <= 0:
+            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {high} or fewer in length.")
+        elif not low <= len(value) <= high:
+            self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
+
+    def count(self, path: list[str | int], items: Any, high: int, *, low: int = 0) -> list[Any]:
+        if items is None:
+            return []
+        if not isinstance(items, list):
+            self.add(path, "LIST_TYPE_CONVERT", "Could not interpret value as list.")
+            return []
+        if len(items) > high and low <= 0:
+            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {high} or fewer in length.")
+        elif not low <= len(items) <= high:
+            self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
+        return items
+
+
+def check(route: str, body: Any, files: list[FakeFile]) -> None:
+    """Raise :class:`FormError` if ``body`` (sent to ``route``, ``"METHOD /template"``)
+    breaks one of Discord's limits; return quietly otherwise."""
+    form = _Form()
+    if route == CALLBACK_ROUTE:
+        if isinstance(body, dict) and isinstance(body.get("data"), dict):
+            kind, data = body.get("type"), body["data"]
+            if kind in (4, 7):
+                _message(form, ["data"], data, files)
+            elif kind == 8:
+                _choices(form, ["data", "choices"], data.get("choices"))
+    elif route in MESSAGE_ROUTES:
+        if isinstance(body, dict):
+            _message(form, [], body, files)
+    elif isinstance(body, dict):
+        # Routes this module does not name (a thread's first message, a forum post): the
+        # same limits wherever a message travels.
+        if isinstance(body.get("message"), dict):
+            _message(form, ["message"], body["message"], files)
+        elif any(key in body for key in MESSAGE_KEYS):
+            _message(form, [], body, files)
+    if form.errors:
+        raise FormError(form.errors)
+
+
+def _message(form: _Form, at: list[str | int], body: dict[str, Any], files: list[FakeFile]) -> None:
+    form.length([*at, "content"], body.get("content"), CONTENT)
+    embeds = form.count([*at, "embeds"], body.get("embeds"), EMBEDS)
+    total = 0
+    for n, embed in enumerate(embeds):
+        if isinstance(embed, dict):
+            total += _embed(form, [*at, "embeds", n], embed)
+    if total > EMBED_TOTAL:
+        form.add(
+            [*at, "embeds"],
+            "MAX_EMBED_SIZE_EXCEEDED",
+            f"Embed size exceeds maximum size of {EMBED_TOTAL}",
+        )
+    rows = form.count([*at, "components"], body.get("components"), ROWS)
+    for n, row in enumerate(rows):
+        _row(form, [*at, "components", n], row)
+    attachments = form.count([*at, "attachments"], body.get("attachments"), ATTACHMENTS)
+    for n, attachment in enumerate(attachments):
+        if isinstance(attachment, dict):
+            form.length(
+                [*at, "attachments", n, "description"],
+                attachment.get("description"),
+                ATTACHMENT_DESCRIPTION,
+            )
+    if len(files) > ATTACHMENTS:
+        form.add(
+            [*at, "files"], "BASE_TYPE_MAX_LENGTH", f"Must be {ATTACHMENTS} or fewer in length."
+        )
+    mentions = body.get("allowed_mentions")
+    if isinstance(mentions, dict):
+        _mentions(form, [*at, "allowed_mentions"], mentions)
+
+
+def _embed(form: _Form, at: list[str | int], embed: dict[str, Any]) -> int:
+    """Check one embed; its characters toward the 6,000 of the message."""
+    size = 0
+    for key, limit in (("title", EMBED_TITLE), ("description", EMBED_DESCRIPTION)):
+        form.length([*at, key], embed.get(key), limit)
+        size += len(embed.get(key) or "")
+    fields = form.count([*at, "fields"], embed.get("fields"), EMBED_FIELDS)
+    for n, field in enumerate(fields):
+        if not isinstance(field, dict):
+            continue
+        form.length([*at, "fields", n, "name"], field.get("name"), FIELD_NAME, low=1, required=True)
+        form.length(
+            [*at, "fields", n, "value"], field.get("value"), FIELD_VALUE, low=1, required=True
+        )
+        size += len(field.get("name") or "") + len(field.get("value") or "")
+    for key, inner, limit in (("footer", "text", FOOTER), ("author", "name", AUTHOR)):
+        part = embed.get(key)
+        if isinstance(part, dict):
+            form.length([*at, key, inner], part.get(inner), limit)
+            size += len(part.get(inner) or "")
+    return size
+
+
+def _row(form: _Form, at: list[str | int], row: Any) -> None:
+    if not isinstance(row, dict) or row.get("type") != 1:
+        form.add(at, "COMPONENT_TYPE_INVALID", "Component type must be an action row.")
+        return
+    items = form.count([*at, "components"], row.get("components"), ROW_WIDTH, low=1)
+    width = 0
+    for n, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        where: list[str | int] = [*at, "components", n]
+        kind = item.get("type")
+        if kind == 2:
+            width += 1
+            form.length([*at, "components", n, "label"], item.get("label"), LABEL)
+            if item.get("style") != 5:  # a link button has a url, not a custom_id
+                form.length([*where, "custom_id"], item.get("custom_id"), CUSTOM_ID, low=1,
+                            required=True)  # fmt: skip
+        elif kind in (3, 5, 6, 7, 8):
+            width += ROW_WIDTH
+            _select(form, where, item)
+        else:
+            form.add(where, "COMPONENT_TYPE_INVALID", f"Component type {kind} is not allowed here.")
+    if width > ROW_WIDTH:
+        form.add(
+            [*at, "components"],
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+
+
+def _select(form: _Form, at: list[str | int], select: dict[str, Any]) -> None:
+    form.length([*at, "custom_id"], select.get("custom_id"), CUSTOM_ID, low=1, required=True)
+    form.length([*at, "placeholder"], select.get("placeholder"), PLACEHOLDER)
+    options: list[Any] = []
+    if select.get("type") == 3:
+        options = form.count([*at, "options"], select.get("options"), SELECT_OPTIONS, low=1)
+        if select.get("options") is None:
+            form.add([*at, "options"], "BASE_TYPE_REQUIRED", "This field is required")
+    for n, option in enumerate(options):
+        if not isinstance(option, dict):
+            continue
+        for key in ("label", "value"):
+            form.length([*at, "options", n, key], option.get(key), OPTION_TEXT, low=1,
+                        required=True)  # fmt: skip
+        form.length([*at, "options", n, "description"], option.get("description"), OPTION_TEXT)
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not (isinstance(low, int) and 0 <= low <= SELECT_OPTIONS):
+        form.add(
+            [*at, "min_values"], "NUMBER_TYPE_MAX", f"int value should be <= {SELECT_OPTIONS}."
+        )
+    if not (isinstance(high, int) and 1 <= high <= SELECT_OPTIONS):
+        form.add(
+            [*at, "max_values"], "NUMBER_TYPE_MAX", f"int value should be <= {SELECT_OPTIONS}."
+        )
+    elif options and high > len(options):
+        form.add(
+            [*at, "max_values"],
+            "SELECT_COMPONENT_MAX_VALUES_EXCEEDED",
+            "max_values may not be more than the number of options",
+        )
+
+
+def _mentions(form: _Form, at: list[str | int], mentions: dict[str, Any]) -> None:
+    parse = mentions.get("parse") or []
+    for key in ("users", "roles"):
+        ids = form.count([*at, key], mentions.get(key), MENTION_IDS)
+        if ids and key in parse:
+            form.add(
+                [*at, "parse"],
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{key}"] and {key}: [ids...] are mutually exclusive.',
+            )
+
+
+def _choices(form: _Form, at: list[str | int], choices: Any) -> None:
+    for n, choice in enumerate(form.count(at, choices, CHOICES)):
+        if not isinstance(choice, dict):
+            continue
+        form.length([*at, n, "name"], choice.get("name"), CHOICE_TEXT, low=1, required=True)
+        value = choice.get("value")
+        if isinstance(value, str):
+            form.length([*at, n, "value"], value, CHOICE_TEXT, low=1, required=True)
+        elif value is None:
+            form.add([*at, n, "value"], "BASE_TYPE_REQUIRED", "This field is required")
