@@ -390,7 +390,8 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         _, channel = lobby_channel(interaction)
         channel_id = interaction.channel_id or 0
         old_card = (await bot.service.messages(game_id)).get("lobby")
-        in_thread = old_card is not None and old_card.channel_id != channel_id
+        _, played_in = await bot.service.where(game_id)
+        in_thread = old_card is not None and old_card.channel_id != played_in
         if old_card is not None and in_thread:
             check_thread_permissions(interaction)
             channel_id = old_card.channel_id

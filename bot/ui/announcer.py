@@ -54,6 +54,7 @@ from bot.ui.limits import fit
 from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
+    in_thread,
     lobby_embed,
     open_thread,
     post_lobby,
@@ -253,12 +254,14 @@ async def round_end_posts(
     game = last.game
     ends = [(lines, end) for lines, end in parts if end is not None]
     final = max((end.round_no for _, end in ends), default=-1)
+    # A thread game's Rematch goes beside the thread, which is archived at the end.
+    here = last.match_over is not None and not await in_thread(bot, game)
     posts = []
     for lines, end in ends:
         embed, files = await round_end_post(
             bot, game, end.round_no, locale, lines=lines, colour=colour
         )
-        rematch = last.match_over is not None and end.round_no == final
+        rematch = here and end.round_no == final
         view = components.rematch_view(game.id, locale) if rematch else None
         posts.append(TablePost(None, embed, files, view))
     return posts

@@ -300,23 +300,18 @@ async def check_place(interaction: Interaction, game_id: int, place: str) -> Non
     on_answer = message is not None and message.flags.ephemeral
     if place == "answer" and on_answer:
         return
-    if channel_id != interaction.channel_id and not await _on_lobby_card(interaction, game_id):
+    if channel_id != interaction.channel_id and not await _beside_the_thread(interaction, game_id):
         raise Refusal("error.other-channel", game=game_id)
     if place == "answer":  # its own channel, but not on an answer: not a history page
         raise Refusal("error.not-allowed")
 
 
-async def _on_lobby_card(interaction: Interaction, game_id: int) -> bool:
-    """Whether the click is on the game's own lobby card: a game played in a thread keeps
-    its card (and its Join and Start buttons) in the channel the thread was opened from."""
-    message = interaction.message
-    if message is None:
-        return False
+async def _beside_the_thread(interaction: Interaction, game_id: int) -> bool:
+    """Whether the click is in the channel the game's thread was opened from: a game played
+    in a thread keeps its lobby card (Join, Start) and, once over, its result (Rematch)
+    there."""
     card = (await bot_of(interaction).service.messages(game_id)).get("lobby")
-    return card is not None and (card.channel_id, card.message_id) == (
-        interaction.channel_id,
-        message.id,
-    )
+    return card is not None and card.channel_id == interaction.channel_id
 
 
 # ---------------------------------------------------------------------- permissions

@@ -132,17 +132,20 @@ async def open_thread(
 
 async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: str) -> None:
     """A thread game's match is over: its result goes to the channel the thread was opened
-    from (with a link), the card shows it finished, and the thread is archived. Nothing for
-    a game played in its own channel."""
-    card = (await bot.service.messages(game.id)).get("lobby")
-    if card is None or card.channel_id == game.channel_id:
+    from (with a link and Rematch), the card shows it finished, and the thread is archived.
+    Nothing for a game played in its own channel."""
+    if not await in_thread(bot, game):
         return
+    card = (await bot.service.messages(game.id)).get("lobby")
+    assert card is not None
     text = tr("thread.result", locale, game=game.id, thread=f"<#{game.channel_id}>")
     try:
         await bot.get_partial_messageable(card.channel_id).send(
             **fit(
                 "thread result",
                 content=f"{text}\n{standings}",
+                # The archived thread takes no more clicks: Rematch is here.
+                view=components.rematch_view(game.id, locale),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         )
@@ -153,3 +156,10 @@ async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: 
         await bot.http.edit_channel(game.channel_id, archived=True)
     except discord.HTTPException as exc:
         log.info("game %s: could not archive its thread: %s", game.id, exc)
+
+
+async def in_thread(bot: GameBot, game: GameSummary) -> bool:
+    """Whether the game is played in a thread the bot opened for it (its lobby card is in
+    another channel, the one the thread was opened from)."""
+    card = (await bot.service.messages(game.id)).get("lobby")
+    return card is not None and card.channel_id != game.channel_id

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from bot.app import MexicanTrainBot
 from bot.config import DEFAULT_REQUEST_RATE, DISCORD_GLOBAL_RATE
 from bot.engine import Play
@@ -103,3 +105,53 @@ def _retried(fake: FakeDiscord, refused: RecordedRequest) -> bool:
         and r.status < 300
         for r in fake.requests
     )  # fmt: skip
+
+
+async def test_a_429_storm_delays_the_pings_but_loses_nothing(
+    make_bot: Callable[[], MexicanTrainBot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord answering 429 to every global-limited request for 30 (Discord) seconds, each
+    time asking to retry in one: discord.py gives up after five tries, the bot's own layer
+    keeps the request and sends it again. Moves go on meanwhile: answers and turn posts ride
+    on interactions, which a storm spares; the pings (DMs) come when it is over."""
+    async with fake_discord(rate_limits=True, time_scale=TIME_SCALE) as fake:
+        bot = make_bot()
+        alice, bob = fake.user("alice"), fake.user("bob")
+        users = {alice.id: alice, bob.id: bob}
+        games = fake.channel("games")
+        async with running_bot(fake, bot):
+            game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+            fake.storm(30, retry_after=1)
+            told = 0
+            for _ in range(4):
+                uid, view = await to_move(bot, game.id)
+                move = pick(view.legal)
+                before = last_public(games)
+                if isinstance(move, Play):
+                    tile, train = str(move).split()
+                    invocation = await users[uid].slash(
+                        "play", channel=games, tile=tile, train=train
+                    )
+                else:
+                    invocation = await users[uid].slash(str(move), channel=games)
+                answer = await invocation.message(timeout=10)
+                assert answer.content.startswith("✅") and not invocation.rejections
+                await fake.wait_for(
+                    lambda b=before: last_public(games) is not b or b.edits,  # type: ignore[misc]
+                    timeout=10,
+                    what="the turn post, during the storm",
+                    on=games,
+                )
+                nxt, _ = await to_move(bot, game.id)
+                told += nxt != uid
+            refused = fake.budget_report()["rate_limited"]["global"]
+            assert refused > 5  # the storm was felt, and discord.py gave up on some
+            # Once it is over, every ping arrives: one DM per turn that changed hands.
+            await fake.wait_for(
+                lambda: sum(len(u.dms()) for u in users.values()) >= told,
+                timeout=30,
+                what="the pings held up by the storm",
+            )
+            # Every 429's retry_after honoured, by discord.py and by the bot's layer after it.
+            assert fake.violations == [], fake.violations[:3]
+            assert "still refused with 429 after discord.py's retries" in caplog.text
