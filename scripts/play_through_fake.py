@@ -152,6 +152,7 @@ async def play(
         log.collect()
     log.action(host, "clicks **Start**")
     await (await host.click(lobby, label="Start")).message()
+    await settle(bot)
     log.collect()
     game = await bot.service.game_in_channel(channel.id)
     assert game is not None
@@ -178,6 +179,7 @@ async def play(
         if isinstance(move, Play) and turn % 2 == 0 and table is not None and table.buttons:
             log.action(user, "clicks **Play**")
             picker = await (await user.click(table, label="Play")).message()
+            await settle(bot)
             log.collect()
             log.action(user, f"picks `{move}`")
             await (await user.select(picker, values=[str(move)])).message()
@@ -191,6 +193,7 @@ async def play(
         else:
             log.action(user, f"`/{move}`")
             await (await user.slash(str(move), channel=channel)).message()
+        await settle(bot)
         log.collect()
     await asyncio.sleep(0.05)
     log.collect()
@@ -198,6 +201,13 @@ async def play(
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
     return log.write(), figures
+
+
+async def settle(bot: Any) -> None:
+    """Wait until the bot has finished what the last action started: the answer comes first,
+    the posts and the ping after it, and the next player reads them."""
+    if not await bot.metrics.wait_idle(60):
+        raise RuntimeError("the bot is still busy after a minute")
 
 
 def counts(

@@ -16,6 +16,7 @@ class only composes them, so a caller has one object and one place to read the w
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import datetime
 
@@ -144,8 +145,11 @@ class GameService:
 
     async def digest(self, game_id: int, user_id: int | None, *, recent: int = RECENT) -> Digest:
         """What changed in the game since ``user_id``'s last turn; for a user without a seat,
-        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only."""
-        return digest_of(await self.game_record(game_id), user_id, recent=recent)
+        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only. The fold
+        replays up to a round or two of the log: a thread does it, so the event loop goes on
+        answering others meanwhile (one is asked for every turn's notification)."""
+        record = await self.game_record(game_id)
+        return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:
         return await stats.player(self.store, guild_id, user_id)

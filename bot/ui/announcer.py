@@ -149,8 +149,7 @@ async def publish(
     problem = await post_turn(bot, route, outs, None)
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
-    if outs[-1].game.status is not GameStatus.ACTIVE:
-        bot.posts.forget(outs[-1].game_id)
+    await after_the_match(bot, route, outs[-1])
     return problem
 
 
