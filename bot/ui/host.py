@@ -70,6 +70,9 @@ class GameBot(commands.Bot):
             weakref.WeakValueDictionary()
         )
         self._background: set[asyncio.Task[None]] = set()
+        #: DM channels are opened one at a time: the route has one bucket for the whole bot,
+        #: and discord.py learns it is empty only from an answer, after sending the others.
+        self.dm_opening = asyncio.Lock()
 
     # ------------------------------------------------------------------ the services
 

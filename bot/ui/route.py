@@ -231,7 +231,8 @@ async def dm_channel(
         known = (await bot.service.user_settings(user_id)).dm_channel_id
     if known is not None:
         return bot.get_partial_messageable(known, type=discord.ChannelType.private)
-    channel = await bot.create_dm(discord.Object(user_id))
+    async with bot.dm_opening:
+        channel = await bot.create_dm(discord.Object(user_id))
     await bot.service.remember_dm_channel(user_id, channel.id, bot.now())
     return channel
 
