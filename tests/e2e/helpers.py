@@ -95,11 +95,18 @@ def pick(legal: Sequence[Move]) -> Move:
     return plays[0] if plays else legal[0]
 
 
-async def slash_move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
-    """Make a move in notation the way a player types it: ``/play tile train`` for a tile,
-    else the word's own command (``/draw``, ``/pass``…); the bot's answer."""
+async def type_move(
+    user: FakeUser, channel: FakeChannel, text: str, knock: bool = False
+) -> Invocation:
+    """Type a move in notation the way a player does: ``/play tile train`` for a tile, else
+    the word's own command (``/draw``, ``/pass``…); the interaction, to wait on as needed."""
     tile, _, train = text.partition(" ")
     if not train:
-        return (await said(await user.slash(text, channel=channel))).content
+        return await user.slash(text, channel=channel)
     options = {"tile": tile, "train": train} | ({"knock": True} if knock else {})
-    return (await said(await user.slash("play", channel=channel, **options))).content
+    return await user.slash("play", channel=channel, **options)
+
+
+async def slash_move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
+    """:func:`type_move`, then the bot's answer once it has done everything the move asked."""
+    return (await said(await type_move(user, channel, text, knock))).content

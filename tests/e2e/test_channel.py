@@ -10,7 +10,15 @@ from collections.abc import Callable
 from bot.app import MexicanTrainBot
 from bot.engine import Play
 from bot.ui.pictures import hand_png
-from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.helpers import (
+    last_public,
+    open_game,
+    pick,
+    said,
+    slash_move,
+    to_move,
+    type_move,
+)
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 from tests.fakediscord.server import RecordedRequest
 
@@ -108,13 +116,7 @@ async def test_a_human_turn_spends_one_limited_request_the_ping(
             uid, view = await to_move(bot, game.id)
             before = last_public(games)
             since = len(fake.requests)
-            tile, _, train = str(_tile_move(view.legal)).partition(" ")
-            user = users[uid]
-            invocation = await (
-                user.slash("play", channel=games, tile=tile, train=train)
-                if train
-                else user.slash(tile, channel=games)
-            )
+            invocation = await type_move(users[uid], games, str(_tile_move(view.legal)))
             await said(invocation)
             nxt, _ = await to_move(bot, game.id)
             spent = limited(fake, since)
@@ -376,12 +378,7 @@ async def test_an_expired_interaction_token_falls_back_to_a_plain_post(
         # Discord takes the acknowledgement, then refuses the token (401/50027) as it does
         # 15 minutes on: the turn post goes through the channel instead, and is not lost.
         fake.token_lifetime = 0.0
-        tile, _, train = str(_tile_move(view.legal)).partition(" ")
-        invocation = await (
-            users[uid].slash("play", channel=games, tile=tile, train=train)
-            if train
-            else users[uid].slash(tile, channel=games)
-        )
+        invocation = await type_move(users[uid], games, str(_tile_move(view.legal)))
         await invocation.answer()
         post = await fake.wait_for(
             lambda: last_public(games) if last_public(games) is not before else None,

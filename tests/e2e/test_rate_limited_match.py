@@ -22,10 +22,9 @@ import pytest
 
 from bot.app import MexicanTrainBot
 from bot.config import DEFAULT_REQUEST_RATE, DISCORD_GLOBAL_RATE
-from bot.engine import Play
 from bot.store import GameStatus
 from bot.ui.budget import RequestBudget, install
-from tests.e2e.helpers import last_public, open_game, pick, said, to_move
+from tests.e2e.helpers import last_public, open_game, pick, said, to_move, type_move
 from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
 from tests.fakediscord.server import RecordedRequest
 
@@ -70,12 +69,7 @@ async def test_a_match_under_discords_rate_limits_loses_nothing_and_breaks_no_li
                 user = by_id[uid]
                 table = last_public(games)
                 assert f"<@{uid}>" in table.content, "the turn's post is missing"
-                move = pick(view.legal)
-                if isinstance(move, Play):
-                    tile, train = str(move).split()
-                    invocation = await user.slash("play", channel=games, tile=tile, train=train)
-                else:
-                    invocation = await user.slash(str(move), channel=games)
+                invocation = await type_move(user, games, str(pick(view.legal)))
                 answer = await said(invocation, timeout=10)
                 assert answer.content.startswith("✅"), answer.content
                 moves += 1
@@ -125,15 +119,8 @@ async def test_a_429_storm_delays_the_pings_but_loses_nothing(
             told = 0
             for _ in range(4):
                 uid, view = await to_move(bot, game.id)
-                move = pick(view.legal)
                 before = last_public(games)
-                if isinstance(move, Play):
-                    tile, train = str(move).split()
-                    invocation = await users[uid].slash(
-                        "play", channel=games, tile=tile, train=train
-                    )
-                else:
-                    invocation = await users[uid].slash(str(move), channel=games)
+                invocation = await type_move(users[uid], games, str(pick(view.legal)))
                 answer = await invocation.message(timeout=10)
                 assert answer.content.startswith("✅") and not invocation.rejections
                 await fake.wait_for(

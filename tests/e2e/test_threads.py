@@ -9,9 +9,8 @@ from collections.abc import Callable
 import discord
 
 from bot.app import MexicanTrainBot
-from bot.engine import Play
 from bot.store import GameStatus
-from tests.e2e.helpers import game_here, last_public, pick, said, to_move
+from tests.e2e.helpers import game_here, last_public, pick, said, slash_move, to_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
 from tests.fakediscord.threads import FakeThread
 
@@ -24,15 +23,8 @@ async def play_to_the_end(
         if (await bot.service.game(game_id)).status is not GameStatus.ACTIVE:
             return moves
         uid, view = await to_move(bot, game_id)
-        move = pick(view.legal)
-        if isinstance(move, Play):
-            tile, train = str(move).split()
-            answer = await said(
-                await users[uid].slash("play", channel=thread, tile=tile, train=train)
-            )
-        else:
-            answer = await said(await users[uid].slash(str(move), channel=thread))
-        assert answer.content.startswith("✅"), answer.content
+        answer = await slash_move(users[uid], thread, str(pick(view.legal)))
+        assert answer.startswith("✅"), answer
     raise AssertionError("the match did not end")
 
 
