@@ -24,17 +24,13 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.engine import MEXICAN, SeatView, Tile, TrainView, standing_places
+from bot.engine import SeatView, Tile, TrainView, standing_places
 from bot.i18n import tr
 from renderers import paint, text
-from renderers.table import display_name, fit_train, oriented, plural, stacked
+from renderers.table import display_name, fit_train, oriented, plural, seat_glyph, stacked
 from renderers.theme import (
-    MEXICAN_COLOUR,
-    MEXICAN_DISC,
     RGB,
     Theme,
-    seat_colour,
-    seat_shape,
     theme,
 )
 
@@ -139,15 +135,7 @@ class _Painter:
         return text.draw(self.d, xy, shown, size, colour, weight, anchor)
 
     def glyph(self, ref: int, xy: tuple[int, int], size: int) -> None:
-        if ref == MEXICAN:
-            disc = size + 4
-            self.img.paste(
-                MEXICAN_DISC, (xy[0] - disc // 2, xy[1] - disc // 2),
-                paint.rounded_mask(disc, disc, disc // 2),
-            )  # fmt: skip
-            paint.icon(self.img, paint.shape_mask("loco", size - 4), xy, MEXICAN_COLOUR)
-            return
-        paint.glyph(self.img, seat_shape(ref), xy, size, seat_colour(ref), self.th.glyph_edge)
+        seat_glyph(self.img, self.th, ref, xy, size)
 
     # ------------------------------------------------------------ header
 

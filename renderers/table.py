@@ -73,6 +73,20 @@ class TableOptions:
     tiles: str = "pips"
 
 
+def seat_glyph(img: Image.Image, th: Theme, ref: int, xy: tuple[int, int], size: int) -> None:
+    """A train's mark: its seat's shape in its seat's colour, or the Mexican Train's black
+    engine on a light disc, so it shows on dark lanes."""
+    if ref == MEXICAN:
+        disc = size + 4
+        img.paste(
+            MEXICAN_DISC, (xy[0] - disc // 2, xy[1] - disc // 2),
+            paint.rounded_mask(disc, disc, disc // 2),
+        )  # fmt: skip
+        paint.icon(img, paint.shape_mask("loco", size - 4), xy, MEXICAN_COLOUR)
+        return
+    paint.glyph(img, seat_shape(ref), xy, size, seat_colour(ref), th.glyph_edge)
+
+
 def display_name(view: SeatView, seat: int, language: str = "en") -> str:
     """The seat's name, or "Player N" when nothing visible is left of it."""
     name = view.names[seat]
@@ -229,16 +243,7 @@ class _Painter:
         return MEXICAN_COLOUR if ref == MEXICAN else seat_colour(ref)
 
     def seat_glyph(self, ref: int, xy: tuple[int, int], size: int) -> None:
-        if ref == MEXICAN:
-            # The Mexican Train's black engine sits on a light disc so it shows on dark lanes.
-            disc = size + 4
-            self.img.paste(
-                MEXICAN_DISC, (xy[0] - disc // 2, xy[1] - disc // 2),
-                paint.rounded_mask(disc, disc, disc // 2),
-            )  # fmt: skip
-            paint.icon(self.img, paint.shape_mask("loco", size - 4), xy, MEXICAN_COLOUR)
-            return
-        paint.glyph(self.img, seat_shape(ref), xy, size, seat_colour(ref), self.th.glyph_edge)
+        seat_glyph(self.img, self.th, ref, xy, size)
 
     def t(self, key: str, **params: object) -> str:
         """A label in the picture's language."""
