@@ -79,9 +79,9 @@ class PostBook:
             self.note_editor(game_id, editor)
 
     def note_editor(self, game_id: int, editor: Editor) -> None:
-        """One more token that can edit a message of this game (newest first)."""
-        kept = [e for e in self._editors.get(game_id, ()) if e.message_id == editor.message_id]
-        self._editors[game_id] = [editor, *kept[:2]]
+        """One more token that can edit a message of this game (newest first; a click on an
+        old post must not push out the tokens of the live one, so a few are kept)."""
+        self._editors[game_id] = [editor, *self._editors.get(game_id, ())[:3]]
 
     def editor(self, game_id: int, message_id: int, now: dt.datetime) -> Editor | None:
         """A token that can still edit ``message_id``, if one is alive."""

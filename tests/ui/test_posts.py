@@ -1,0 +1,54 @@
+"""The post book's memory of the tokens that can edit a game's live post for free."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.ui.posts import Editor, Post, PostBook
+
+NOW = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.UTC)
+
+
+async def edit(**fields: Any) -> None:
+    return None
+
+
+def editor(message_id: int, minutes: float = 15) -> Editor:
+    return Editor(message_id, NOW + dt.timedelta(minutes=minutes), edit)
+
+
+def test_a_click_on_an_old_post_leaves_the_live_posts_token() -> None:
+    book = PostBook()
+    book.note_table(7, Post(1, 100), editor(100))
+    book.note_editor(7, editor(50))  # someone clicked a button of an older post
+    found = book.editor(7, 100, NOW)
+    assert found is not None and found.message_id == 100
+    assert book.editor(7, 50, NOW) is not None
+
+
+def test_a_token_about_to_expire_is_not_offered() -> None:
+    book = PostBook()
+    book.note_table(7, Post(1, 100), editor(100, minutes=0.5))  # under the minute's margin
+    assert book.editor(7, 100, NOW) is None
+    book.note_editor(7, editor(100, minutes=10))  # a later click on it: good again
+    assert book.editor(7, 100, NOW) is not None
+
+
+def test_a_new_live_post_lets_the_old_tokens_go() -> None:
+    book = PostBook()
+    book.note_table(7, Post(1, 100), editor(100))
+    book.note_table(7, Post(1, 101))
+    assert book.editor(7, 100, NOW) is None
+    book.note_table(7, Post(1, 101, live=False))  # the same post, quietened: nothing lost
+    book.note_editor(7, editor(101))
+    book.note_table(7, Post(1, 101, live=False))
+    assert book.editor(7, 101, NOW) is not None
+
+
+def test_a_token_discord_refused_is_dropped() -> None:
+    book = PostBook()
+    token = editor(100)
+    book.note_table(7, Post(1, 100), token)
+    book.drop_editor(7, token)
+    assert book.editor(7, 100, NOW) is None
