@@ -364,3 +364,41 @@ async def test_server_defaults_and_a_stalled_lobby(
         assert "was closed: it never started" in last_public(games).content
         assert (await bot.service.game(game.id)).status is GameStatus.ABANDONED
         assert lobby.buttons == []  # the lobby message lost its Join button
+
+
+async def test_a_thread_game_reminds_and_times_out_in_its_thread(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """The scheduler finds a game played in its own thread: the reminder and the timeout's
+    move go to the thread, and the parent channel keeps only the lobby card."""
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with running_bot(fake, bot):
+        opened = await said(
+            await alice.slash(
+                "mt new", channel=games, preset="quick", deadline_hours=24, thread=True
+            )
+        )
+        assert "own thread" in opened.content
+        card = last_public(games)
+        (thread,) = games.threads()
+        assert "joined" in (await said(await bob.click(card, label="Join"))).content
+        assert "started" in (await said(await alice.click(card, label="Start"))).content
+        game = await game_here(bot, thread)
+        uid, _ = await to_move(bot, game.id)
+        table = last_public(thread)
+
+        await _tick(bot, clock, 12 * HOUR)
+        reminder = await _wait_for_text(fake, thread, "a reminder: it's your turn")
+        assert reminder.content.startswith(f"⏰ <@{uid}>")
+        link = f"https://discord.com/channels/{fake.guild_id}/{thread.id}/{table.id}"
+        assert link in reminder.content
+
+        await _tick(bot, clock, 12 * HOUR)
+        posted = await _wait_for_text(fake, thread, "time ran out")
+        assert posted.images()
+        after, _ = await to_move(bot, game.id)
+        assert after != uid and f"<@{after}>, it's your turn" in posted.content
+        assert games.messages() == [card]  # nothing of the turns in the parent channel
