@@ -121,15 +121,12 @@ def _distinct(
     clean = [text.shape_arabic(text.clean(n)) for n in names]
     shown = [text.shorten(n, size, w, weight) for n, w in zip(names, widths, strict=True)]
     for _ in range(2):  # a second pass settles names a first fix made collide with a third
-        groups: dict[str, list[int]] = {}
-        for i, s in enumerate(shown):
-            groups.setdefault(s.casefold(), []).append(i)
-        clashes = [g for g in groups.values() if len(g) > 1]
-        if not clashes:
+        alike = {i: _alike(i, shown, clean) for i in range(len(shown))}
+        if not any(alike.values()):
             return tuple(shown)
-        for group in clashes:
-            for i in group:
-                others = [clean[j] for j in group if j != i]
+        for i, group in alike.items():
+            if group:
+                others = [clean[j] for j in group]
                 told = None
                 if clean[i].casefold() not in {o.casefold() for o in others}:
                     told = _told_apart(clean[i], others, size, widths[i], weight)
@@ -144,6 +141,24 @@ def _distinct(
             shown[j] = _tagged(clean[j], j, size, widths[j], weight)
         seen[shown[i].casefold()] = i
     return tuple(shown)
+
+
+def _alike(i: int, shown: Sequence[str], clean: Sequence[str]) -> list[int]:
+    """The other seats ``shown[i]`` could be read as: the same text, or, for a name cut at
+    its end, a name that starts with what is left ("Player with a long name, se…" could be
+    seat 5 or seat 10, however the other name was cut in a room of its own)."""
+    mine = shown[i].casefold()
+    cut_at_end = shown[i] != clean[i] and mine.count(ELLIPSIS) == 1 and mine.endswith(ELLIPSIS)
+    stem = mine.removesuffix(ELLIPSIS) if cut_at_end else None
+    return [
+        j
+        for j in range(len(shown))
+        if j != i
+        and (
+            shown[j].casefold() == mine
+            or (stem is not None and clean[j].casefold().startswith(stem))
+        )
+    ]
 
 
 def _tagged(name: str, seat: int, size: int, room: int, weight: text.Weight) -> str:

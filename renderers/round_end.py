@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine import SeatView, Tile, TrainView, standing_places
 from bot.i18n import tr
+from renderers import names as names_mod
 from renderers import paint, text
 from renderers.table import display_name, fit_train, oriented, plural, seat_glyph, stacked
 from renderers.theme import (
@@ -127,6 +128,10 @@ class _Painter:
     def name(self, seat: int) -> str:
         return display_name(self.view, seat, self.lang)
 
+    def names(self, size: int, room: int) -> list[str]:
+        """Every seat's name cut to ``room`` px, no two alike (:mod:`renderers.names`)."""
+        return names_mod.distinct([self.name(s) for s in range(self.view.players)], size, room)
+
     def line(self, xy: tuple[int, int], sentence: str, size: int, room: int, colour: RGB,
              weight: text.Weight = "regular", anchor: text.Anchor = "lm") -> int:  # fmt: skip
         """One of our sentences (names in it already shortened), shrunk then cut to fit."""
@@ -146,14 +151,14 @@ class _Painter:
         room = x1 - x0 - 36
         out = self.result.went_out
         if out is not None:
-            who = text.shorten(self.name(out), 22, room // 2, "bold")
+            who = self.names(22, room // 2)[out]
             how = self.t("pic.re.out", name=who)
         else:
             how = self.t("pic.re.blocked")
         ty = y0 + 36
         if v.match_over:
             paint.icon(self.img, paint.trophy_mask(30), (x0 + 34, ty), th.open_double)
-            names = [text.shorten(self.name(s), 30, 260, "bold") for s in v.winners]
+            names = [self.names(30, 260)[s] for s in v.winners]
             key = "pic.match-over.one" if len(names) == 1 else "pic.match-over.shared"
             title = self.t(key, name=names[0] if names else "", names=" & ".join(names))
             self.line((x0 + 58, ty), title, 30, room - 40, th.text, "bold")
@@ -183,41 +188,81 @@ class _Painter:
         self.section(top, self.t("pic.re.scores"), self.t("pic.re.columns"))
         y = top + SECTION_H
         h = _row_h(v.players)
+        # Every name cut in one go, to the room its own row leaves it, so no two players'
+        # names are cut alike ("Player with a long name, se…" twice).
+        seats = range(v.players)
+        shown = names_mod.distinct(
+            [self.title(s) for s in seats],
+            self.label_size,
+            [max(1, self.label_right(s) - self.name_x(s)) for s in seats],
+        )
         for seat in order:
-            self.row(seat, ranks[seat], (MARGIN, y, WIDTH - MARGIN, y + h))
+            self.row(seat, ranks[seat], shown[seat], (MARGIN, y, WIDTH - MARGIN, y + h))
             y += h + ROW_GAP
         return y - ROW_GAP
 
-    def row(self, seat: int, place: int, box: tuple[int, int, int, int]) -> None:
+    @property
+    def label_size(self) -> int:
+        return 24 if self.stacked else 22
+
+    def score(self, seat: int) -> str:
+        pts = plural("pic.points", self.view.totals[seat], self.lang)
+        return self.t("pic.re.points", got=self.result.scores[seat], pts=pts)
+
+    def left_hand(self, seat: int) -> list[Tile]:
+        """The tiles ``seat`` was left with, biggest first."""
+        return sorted(self.view.visible_hands[seat] or (), key=lambda t: (-t.pips, -t.high))
+
+    def label_right(self, seat: int) -> int:
+        """Where ``seat``'s label must stop: before the score (stacked rows) or the tiles."""
+        x0, x1 = MARGIN, WIDTH - MARGIN
+        if self.stacked:
+            return x1 - 16 - text.width(text.prepare(self.score(seat)), 22, "bold") - 16
+        room = x1 - 14 - (x0 + NAME_X + NAME_MIN)
+        out = self.result.went_out == seat
+        return x1 - 14 - self.hand_width(self.left_hand(seat), out, room) - 14
+
+    def is_computer(self, seat: int) -> bool:
+        flags = self.opts.is_computer
+        return seat < len(flags) and flags[seat]
+
+    def name_x(self, seat: int) -> int:
+        """Where ``seat``'s name starts (after the robot badge of a computer player)."""
+        return MARGIN + NAME_X + (28 if self.is_computer(seat) else 0)
+
+    def title(self, seat: int) -> str:
+        """The name as the row writes it: a computer's robot is drawn, not written."""
+        title = self.name(seat)
+        if self.is_computer(seat):
+            title = title.removeprefix("🤖").strip() or title
+        return title
+
+    def row(self, seat: int, place: int, name: str, box: tuple[int, int, int, int]) -> None:
         v, th = self.view, self.th
         x0, y0, x1, y1 = box
         out = self.result.went_out == seat
         won = v.match_over and seat in v.winners
         edge = th.open_double if won else th.playable if out else th.lane_edge
         paint.rounded(self.img, box, 12, th.lane, edge, 3 if won or out else 1)
-        pts = plural("pic.points", v.totals[seat], self.lang)
-        score = self.t("pic.re.points", got=self.result.scores[seat], pts=pts)
-        hand = sorted(v.visible_hands[seat] or (), key=lambda t: (-t.pips, -t.high))
+        score = self.score(seat)
+        hand = self.left_hand(seat)
         if self.stacked:
             cy = y0 + ROW_PAD + LABEL_ROW // 2
-            sw = text.width(text.prepare(score), 22, "bold")
             text.draw(self.d, (x1 - 16, cy), text.prepare(score), 22, th.text, "bold", "rm")
-            self.label(seat, place, won, (x0, cy), x1 - 16 - sw - 16, 24)
+            self.label(seat, place, won, name, (x0, cy))
             self.hand(hand, out, x0 + 20, y1 - ROW_PAD - S - 1, x1 - 16 - (x0 + 20))
             return
         # Beside the label the tiles stand at the right end, so the name has the room left.
         cy = y0 + SIDE_PAD + 16
         room = x1 - 14 - (x0 + NAME_X + NAME_MIN)
         left = x1 - 14 - self.hand_width(hand, out, room)
-        self.label(seat, place, won, (x0, cy), left - 14, 22)
+        self.label(seat, place, won, name, (x0, cy))
         self.line((x0 + NAME_X, y1 - SIDE_PAD - 16), score, 20, left - 14 - x0 - NAME_X,
                   th.text, "bold")  # fmt: skip
         self.hand(hand, out, left, (y0 + y1) // 2, room)
 
-    def label(
-        self, seat: int, place: int, won: bool, at: tuple[int, int], right: int, size: int
-    ) -> None:
-        """Place (or a trophy), glyph, computer badge and name, from ``at`` to ``right``."""
+    def label(self, seat: int, place: int, won: bool, name: str, at: tuple[int, int]) -> None:
+        """Place (or a trophy), glyph, computer badge and ``name`` (already cut to fit)."""
         th = self.th
         x, cy = at
         if won:
@@ -225,15 +270,11 @@ class _Painter:
         else:
             text.draw(self.d, (x + 24, cy), str(place), 22, th.muted, "bold", "mm")
         self.glyph(seat, (x + 60, cy), 26)
-        nx = x + NAME_X
-        flags = self.opts.is_computer
-        title = self.name(seat)
-        if seat < len(flags) and flags[seat]:
-            paint.icon(self.img, paint.robot_mask(22), (nx + 11, cy - 1), th.muted)
-            nx += 28
-            title = title.removeprefix("🤖").strip() or title
-        name = text.fit(title, size, right - nx, "bold")
-        text.draw(self.d, (nx, cy), name, size, th.text, "bold")
+        if self.is_computer(seat):
+            paint.icon(self.img, paint.robot_mask(22), (self.name_x(seat) - 17, cy - 1), th.muted)
+        room = self.label_right(seat) - self.name_x(seat)
+        shown = text.fit(name, self.label_size, room, "bold")  # cut already: ordered here
+        text.draw(self.d, (self.name_x(seat), cy), shown, self.label_size, th.text, "bold")
 
     def fit_hand(self, count: int, room: int) -> tuple[int, int]:
         """How many of ``count`` tiles stand in ``room`` px (the rest behind a ``+N`` chip),

@@ -60,3 +60,14 @@ def test_the_table_never_shows_two_names_alike() -> None:
     lanes = [label for label in drawn if label.startswith("Gus")]
     ends = [next(label for label in lanes if label.endswith(n[-3:])) for n in names]
     assert len(set(ends)) == 10
+
+
+def test_a_cut_that_another_name_begins_with_is_told_apart() -> None:
+    """Cut in rooms of different widths, "…seat 1" and "…seat 10" must not both read as a
+    beginning the other name shares ("Player with a long name, se…")."""
+    names = [f"Player with a long name, seat {n}" for n in (5, 10, 1)]
+    shown = distinct(names, 22, [300, 340, 2_000])
+    assert shown[2] == names[2]  # room enough: whole
+    assert shown[0].endswith("5") and shown[1].endswith("10"), shown
+    for s, room in zip(shown, [300, 340], strict=False):
+        assert rtext.width(rtext.visual_order(s), 22, "bold") <= room, s

@@ -84,3 +84,34 @@ def test_hostile_names_render(theme: str) -> None:
         flags = [i % 2 == 0 for i in range(6)]
         image = render_round_end(spectator(m), RoundEndOptions(theme=theme, is_computer=flags))
         assert image.size == round_end_size(6)
+
+
+def test_no_two_names_in_the_scores_read_alike() -> None:
+    """Ten long names that differ only at their end ("… seat 1" and "… seat 10"), each row
+    with its own room beside its tiles: no drawn name could be read as another player's."""
+    names = [f"Player with a long name, seat {i + 1}" for i in range(10)]
+    m = playout(10, 3, 10_000, preset="double-18", names=names)
+    image = render_round_end(spectator(m))
+    drawn = [label for _px, label in text_sizes(image) if label.startswith("Player")]
+    rows = [label for label in drawn if "went out" not in label]
+    assert len(rows) >= 10
+    for label in rows:
+        readers = [n for n in names if _could_be(label, n)]
+        assert len(readers) == 1, (label, readers)
+
+
+def _could_be(label: str, name: str) -> bool:
+    """Whether a drawn ``label`` (cut with "…" anywhere) could be ``name``: its pieces appear
+    in ``name`` in order, the first at its start and the last at its end."""
+    if "…" not in label:
+        return label == name
+    pieces = label.split("…")
+    if not name.startswith(pieces[0]) or not name.endswith(pieces[-1]):
+        return False
+    at = len(pieces[0])
+    for piece in pieces[1:-1]:
+        found = name.find(piece, at)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return len(name) - len(pieces[-1]) >= at
