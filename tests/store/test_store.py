@@ -331,3 +331,24 @@ async def test_meta_keeps_one_value_per_key(store: Store) -> None:
         await tx.put_meta("commands", "abc")
         await tx.put_meta("commands", "def")
     assert await store.meta("commands") == "def"
+
+
+async def test_a_dm_channel_kept_by_one_process_is_known_to_the_other(
+    two: tuple[Store, Store],
+) -> None:
+    """The DM channel one process opened is read by the other (so a cluster opens each
+    player's DM channel once); keeping it touches no other setting, and forgetting it
+    (Discord said the channel is gone) is seen by both."""
+    a, b = two
+    async with a.transaction() as tx:
+        await tx.put_user_settings(UserSettings(7, language="fr", ping="mention"), NOW)
+    async with b.transaction() as tx:
+        await tx.put_dm_channel(7, 555, NOW)
+        await tx.put_dm_channel(8, 556, NOW)  # a player with no settings yet
+    seen = await a.user_settings(7)
+    assert (seen.dm_channel_id, seen.language, seen.ping) == (555, "fr", "mention")
+    assert (await a.user_settings(8)).dm_channel_id == 556
+    async with a.transaction() as tx:
+        await tx.put_dm_channel(7, None, NOW)
+    assert (await b.user_settings(7)).dm_channel_id is None
+    assert (await b.user_settings(7)).language == "fr"
