@@ -214,7 +214,9 @@ class BotFuzz(RuleBasedStateMachine):
                 break
             await asyncio.sleep(0.02)
         self.active = []
-        for channel in self.channels:
+        # Games opened in their own thread are played there: threads are places too.
+        places = self.channels + [t for c in self.channels for t in c.threads()]
+        for channel in places:
             game = await bot.service.game_in_channel(channel.id)
             if game is not None and game.id not in self.games:
                 self.games.add(game.id)
@@ -228,7 +230,12 @@ class BotFuzz(RuleBasedStateMachine):
         return data.draw(st.sampled_from(self.users), label="who")
 
     def _channel(self, data: st.DataObject) -> FakeChannel:
-        return data.draw(st.sampled_from(self.channels), label="where")
+        """A channel, or the thread of the game opened from it (the draw's shape is the same
+        whether or not the thread exists, as hypothesis needs to replay a case)."""
+        channel = data.draw(st.sampled_from(self.channels), label="where")
+        in_thread = data.draw(st.booleans(), label="in its thread")
+        threads = channel.threads()
+        return threads[-1] if in_thread and threads else channel
 
     def _game_ids(self) -> st.SearchStrategy[int]:
         known = sorted(self.games) or [1]
@@ -271,6 +278,7 @@ class BotFuzz(RuleBasedStateMachine):
                     "fast_start": st.booleans(),
                     "deadline_hours": st.sampled_from([0, 24]),
                     "on_timeout": st.sampled_from(["computer", "skip", "replace"]),
+                    "thread": st.booleans(),
                 },
             )
         )
@@ -340,7 +348,7 @@ class BotFuzz(RuleBasedStateMachine):
     @rule(data=st.data(), command=st.sampled_from([
         "mt join", "mt leave", "mt start", "mt cancel", "mt status", "mt scores", "mt hint",
         "mt rules", "mt end", "mt undo", "mt history", "mt mygames", "mt nudge", "hand", "table",
-        "draw", "pass", "knock", "mt export",
+        "draw", "pass", "knock", "mt export", "mt catchup",
     ]))  # fmt: skip
     def slash(self, data: st.DataObject, command: str) -> None:
         user, channel = self._user(data), self._channel(data)
@@ -359,13 +367,14 @@ class BotFuzz(RuleBasedStateMachine):
         self.step(self._answered(user.slash("play", channel=channel, **options)))
 
     @rule(data=st.data(), option=st.sampled_from(["time_zone", "language", "tiles", "level",
-                                                   "preset", "state", "rounds", "page"]),
+                                                   "preset", "state", "rounds", "page", "ping"]),
           value=st.one_of(ANY_TEXT, st.integers(-(2**70), 2**70), st.booleans()))  # fmt: skip
     def forged_option(self, data: st.DataObject, option: str, value: object) -> None:
         """A command with an option value no client offers (any type, any length)."""
         path = {
             "time_zone": "mt me", "language": "mt me", "tiles": "mt me", "level": "mt computer",
             "preset": "mt new", "state": "mt away", "rounds": "mt new", "page": "mt history",
+            "ping": "mt me",
         }[option]  # fmt: skip
         user, channel = self._user(data), self._channel(data)
         self.step(self._answered(user.forge_slash(path, channel=channel, **{option: value})))
