@@ -214,9 +214,7 @@ class BotFuzz(RuleBasedStateMachine):
                 break
             await asyncio.sleep(0.02)
         self.active = []
-        # Games opened in their own thread are played there: threads are places too.
-        places = self.channels + [t for c in self.channels for t in c.threads()]
-        for channel in places:
+        for channel in self.channels:
             game = await bot.service.game_in_channel(channel.id)
             if game is not None and game.id not in self.games:
                 self.games.add(game.id)
@@ -230,12 +228,7 @@ class BotFuzz(RuleBasedStateMachine):
         return data.draw(st.sampled_from(self.users), label="who")
 
     def _channel(self, data: st.DataObject) -> FakeChannel:
-        """A channel, or the thread of the game opened from it (the draw's shape is the same
-        whether or not the thread exists, as hypothesis needs to replay a case)."""
-        channel = data.draw(st.sampled_from(self.channels), label="where")
-        in_thread = data.draw(st.booleans(), label="in its thread")
-        threads = channel.threads()
-        return threads[-1] if in_thread and threads else channel
+        return data.draw(st.sampled_from(self.channels), label="where")
 
     def _game_ids(self) -> st.SearchStrategy[int]:
         known = sorted(self.games) or [1]
@@ -278,7 +271,6 @@ class BotFuzz(RuleBasedStateMachine):
                     "fast_start": st.booleans(),
                     "deadline_hours": st.sampled_from([0, 24]),
                     "on_timeout": st.sampled_from(["computer", "skip", "replace"]),
-                    "thread": st.booleans(),
                 },
             )
         )
