@@ -198,7 +198,7 @@ def test_endgame_decisions_do_not_depend_on_where_the_hidden_tiles_really_are() 
     """The worlds are dealt from the seat's knowledge, never from the true hidden hands."""
     rng = random.Random(7)
     checked = 0
-    for rnd in _endgames(PRESETS["standard"], 6, range(60)):
+    for rnd in _endgames(PRESETS["standard"], 6, range(80)):
         if len(rnd.boneyard) < 2:
             continue
         seat, other = rnd.current, 1 - rnd.current
