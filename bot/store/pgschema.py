@@ -367,8 +367,9 @@ _V8_TILE_MODE = (
 )
 
 _V9_BUDGET_THREADS_EXPERT = (
-    # DM channel ids, how a player is pinged, games in threads by default, and the Expert
-    # level. Same columns and checks as SQLite's migration 9 (which must rebuild seats).
+    # DM channel ids, how a player is pinged, games in threads by default, and room for an
+    # Expert level (not offered: see SQLite's migration 9). Same columns and checks as
+    # SQLite's migration 9 (which must rebuild seats).
     "ALTER TABLE user_settings ADD COLUMN dm_channel_id BIGINT",
     """
     ALTER TABLE user_settings ADD COLUMN ping TEXT NOT NULL DEFAULT 'auto'

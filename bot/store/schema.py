@@ -348,7 +348,9 @@ _V8_TILE_MODE = (
 #: from another process of a cluster; ``ping`` is how a player is told it is their turn
 #: (``auto``: a DM where one can be delivered, else a mention; ``dm``; ``mention``; ``both``);
 #: ``guild_settings.threads`` opens new games in a thread of their channel by default. The
-#: seats table is rebuilt (SQLite cannot alter a CHECK) to accept the ``expert`` level.
+#: seats table is rebuilt (SQLite cannot alter a CHECK) to accept an ``expert`` level, which
+#: was then not offered (it did not beat Hard; docs/computer-players.md): no seat holds it,
+#: and the wider check lets the research on branch ``expert`` land without a migration.
 _V9_BUDGET_THREADS_EXPERT = (
     "ALTER TABLE user_settings ADD COLUMN dm_channel_id INTEGER",
     """
