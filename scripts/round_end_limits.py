@@ -27,14 +27,16 @@ from bot.app import create_bot
 from bot.cogs import timing
 from bot.config import Config
 from bot.store import GameStatus
-from bot.ui.roundend import (
-    ALT_TEXT,
+from bot.ui.limits import (
+    ATTACHMENT_DESCRIPTION,
     CONTENT,
     EMBED_DESCRIPTION,
+    EMBED_FIELDS,
     EMBED_TOTAL,
     FIELD_NAME,
     FIELD_VALUE,
-    MAX_FIELDS,
+)
+from bot.ui.roundend import (
     size,
 )
 from renderers import text_sizes
@@ -133,9 +135,9 @@ async def main() -> None:
                 figures["max_description"] <= EMBED_DESCRIPTION,
                 figures["max_field_name"] <= FIELD_NAME,
                 figures["max_field_value"] <= FIELD_VALUE,
-                figures["max_fields"] <= MAX_FIELDS,
+                figures["max_fields"] <= EMBED_FIELDS,
                 figures["max_embed_total"] <= EMBED_TOTAL,
-                figures["max_alt_text"] <= ALT_TEXT,
+                figures["max_alt_text"] <= ATTACHMENT_DESCRIPTION,
                 figures["max_scores_answer"] <= CONTENT,
                 0 < figures["table_after_match_total"] <= EMBED_TOTAL,
                 smallest >= 9.0,

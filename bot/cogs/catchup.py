@@ -13,7 +13,6 @@ hand picture. A user without a seat gets the last moves and the table, never a h
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -28,7 +27,6 @@ from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, my_game
-from bot.ui.pictures import table_text
 
 #: The digest's share of the answer's embed (Discord allows 4,096 characters in a
 #: description and 6,000 in all the embeds of a message; the hand's text takes the rest).
@@ -54,13 +52,7 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         ),
         description=catchup_text(digest, locale, DIGEST_BUDGET) or None,
     )
-    files = []
-    png = await bot.pictures.table(table, game.players, locale)
-    if png:
-        embed.set_image(url="attachment://table.png")
-        files.append(discord.File(io.BytesIO(png), filename="table.png"))
-    else:  # no picture could be made: the table as text
-        embed.add_field(name="\u200b", value=table_text(table, game.players, locale))
+    files = await bot.pictures.table_attached(embed, table, game.players, locale)
     embeds = [embed]
     if digest.seat is not None:  # a player: their own hand, which only they see here
         view = await bot.service.seat_view(game.id, uid)
@@ -69,10 +61,10 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
             title=tr("catchup.hand-title", locale),
             description=messages.hand_text(view, game, locale)[:HAND_TEXT_LIMIT],
         )
-        hand_png = await bot.pictures.hand(view, game.options.hints, locale, tiles)
-        if hand_png:
-            hand.set_image(url="attachment://hand.png")
-            files.append(discord.File(io.BytesIO(hand_png), filename="hand.png"))
+        picture = await bot.pictures.hand_attached(view, game.options.hints, locale, tiles)
+        if picture is not None:
+            hand.set_image(url=f"attachment://{picture.filename}")
+            files.append(picture)
         embeds.append(hand)
     await interaction.followup.send(
         embeds=embeds,

@@ -21,7 +21,6 @@ from bot.i18n import tr
 from bot.service import ServiceError, errors
 from bot.store import GameStatus
 from bot.ui import announcer, components, limits, messages, roundend
-from bot.ui.alt_text import hand_file, table_file
 from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.host import GameBot
@@ -36,7 +35,6 @@ from bot.ui.interactions import (
 )
 from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.options import quiet_autocomplete
-from bot.ui.pictures import table_text
 from bot.ui.route import click_editor
 from bot.ui.turns import after_draw
 
@@ -192,7 +190,6 @@ class Play_(commands.Cog, name="Play"):
             if game.round_no is None:
                 raise Refusal("error.not-started")
             view = await self.bot.service.table_view(game.id)
-            png = await self.bot.pictures.table(view, game.players, locale)
             embed = discord.Embed(
                 title=tr(
                     "table.title",
@@ -211,12 +208,7 @@ class Play_(commands.Cog, name="Play"):
                 )[:4000]
                 or None,
             )
-            files = []
-            if png:
-                embed.set_image(url="attachment://table.png")
-                files.append(table_file(png, view, game.players, locale))
-            else:  # no picture could be made: the table as text
-                embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
+            files = await self.bot.pictures.table_attached(embed, view, game.players, locale)
             await interaction.followup.send(
                 ephemeral=True, **limits.fit("/table", embed=embed, files=files)
             )
@@ -348,8 +340,8 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
         raise Refusal("re.hand-over", game=game.id, link=await roundend.result_link(bot, game))
     view = await bot.service.seat_view(game.id, interaction.user.id)
     tiles = (await bot.service.user_settings(interaction.user.id)).tiles  # /mt me tiles:
-    png = await bot.pictures.hand(view, game.options.hints, locale, tiles)
-    file = hand_file(png, view, game.options.hints, locale) if png else discord.utils.MISSING
+    picture = await bot.pictures.hand_attached(view, game.options.hints, locale, tiles)
+    file = picture if picture is not None else discord.utils.MISSING
     text = messages.hand_text(view, game, locale)
     await interaction.followup.send(ephemeral=True, **limits.fit("hand", content=text, file=file))
 

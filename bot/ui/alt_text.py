@@ -21,6 +21,7 @@ from bot.engine import DRAW, MEXICAN, PASS, Play, SeatView, Tile
 from bot.engine.ai import longest_train
 from bot.i18n import language_of, tr, tr_count
 from bot.service import Player
+from bot.ui.limits import ATTACHMENT_DESCRIPTION
 from renderers import text as rtext
 from renderers.chart import ChartGame
 from renderers.table import move_sentence
@@ -37,7 +38,7 @@ __all__ = [
 ]
 
 #: Discord's limit on an attachment's description.
-LIMIT = 1024
+LIMIT = ATTACHMENT_DESCRIPTION
 
 
 def clip(description: str, limit: int = LIMIT) -> str:

@@ -39,7 +39,7 @@ from bot.service import GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.store import GameStatus
-from bot.ui import alt_text, components, messages
+from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -61,7 +61,7 @@ from bot.ui.lobbycard import (
     refresh_lobby,
 )
 from bot.ui.messages import turn_line
-from bot.ui.pictures import Superseded, table_text
+from bot.ui.pictures import Superseded
 from bot.ui.posts import Post
 from bot.ui.roundend import round_end_post
 from bot.ui.route import Route, send_dm
@@ -372,14 +372,11 @@ async def table_picture(
     could be made, or nothing when a newer post of this channel will show the table."""
     view = await bot.service.table_view(game.id)
     try:
-        png = await bot.pictures.table(view, game.players, locale, channel=game.channel_id)
+        return await bot.pictures.table_attached(
+            embed, view, game.players, locale, channel=game.channel_id
+        )
     except Superseded:  # a newer table of this channel is coming: the lines alone
         return []
-    if png is None:  # no picture could be made: the table as text, the move still posts
-        embed.add_field(name="\u200b", value=table_text(view, game.players, locale))
-        return []
-    embed.set_image(url="attachment://table.png")
-    return [alt_text.table_file(png, view, game.players, locale)]
 
 
 def game_embed(
@@ -481,8 +478,8 @@ async def turn_news(
     drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
     looking at the table already)."""
     view = await bot.service.seat_view(game.id, user_id)
-    png = await bot.pictures.hand(view, game.options.hints, lang, tiles)
-    files = [alt_text.hand_file(png, view, game.options.hints, lang)] if png else []
+    picture = await bot.pictures.hand_attached(view, game.options.hints, lang, tiles)
+    files = [picture] if picture is not None else []
     hand = messages.hand_text(view, game, lang)
     if hand_only:
         return hand[:2000], files

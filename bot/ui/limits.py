@@ -119,12 +119,12 @@ def fit(where: str, /, **kwargs: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------------- embeds
 
 
-def embed_size(embed: discord.Embed) -> int:
-    """The characters Discord counts toward the 6,000 of a message's embeds."""
-    size = len(embed.title or "") + len(embed.description or "")
-    size += sum(len(f.name or "") + len(f.value or "") for f in embed.fields)
-    size += len(embed.footer.text or "") + len(embed.author.name or "")
-    return size
+def embed_size(embed: discord.Embed, count: Callable[[str], int] = len) -> int:
+    """The characters Discord counts toward the 6,000 of a message's embeds (``count``
+    measures one text: a stricter count, such as UTF-16 units, leaves a margin)."""
+    parts = [embed.title, embed.description, embed.footer.text, embed.author.name]
+    parts += [p for f in embed.fields for p in (f.name, f.value)]
+    return sum(count(p or "") for p in parts)
 
 
 def fit_embeds(where: str, embeds: list[discord.Embed]) -> None:

@@ -26,6 +26,8 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import discord
+
 from bot.drawing import (
     RenderFailed,
     RenderPool,
@@ -39,6 +41,7 @@ from bot.engine.ai import longest_train
 from bot.i18n import language_of, tr
 from bot.ops.metrics import Metrics
 from bot.service import Player
+from bot.ui.alt_text import hand_file, table_file
 from renderers import HandOptions, TableOptions
 from renderers.round_end import RoundEndOptions
 from renderers.table import plural
@@ -182,6 +185,33 @@ class Pictures:
             return None
         self._timed("hand", started)
         return png
+
+    async def table_attached(
+        self,
+        embed: discord.Embed,
+        view: SeatView,
+        players: Sequence[Player],
+        language: str | None,
+        *,
+        channel: Hashable = None,
+    ) -> list[discord.File]:
+        """The table for ``embed``: its picture, described in words, as the embed's image; or,
+        when no picture could be made, the table as text in a field (the message still goes).
+        Raises :class:`Superseded` like :meth:`table` (with ``channel`` only)."""
+        png = await self.table(view, players, language, channel=channel)
+        if png is None:
+            embed.add_field(name="\u200b", value=table_text(view, players, language))
+            return []
+        embed.set_image(url="attachment://table.png")
+        return [table_file(png, view, players, language)]
+
+    async def hand_attached(
+        self, view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
+    ) -> discord.File | None:
+        """The hand picture described in words, or None if it could not be made (the hand's
+        text says it all)."""
+        png = await self.hand(view, show_plan, language, tiles)
+        return None if png is None else hand_file(png, view, show_plan, language)
 
     async def round_end(
         self, view: SeatView, players: Sequence[Player], language: str | None

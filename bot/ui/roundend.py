@@ -16,7 +16,6 @@ columns did not.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 import discord
@@ -26,18 +25,19 @@ from bot.engine import MEXICAN, SeatView
 from bot.i18n import tr, tr_count
 from bot.service import GameSummary, Standing, errors
 from bot.service.roundend import RoundReport
+from bot.ui.alt_text import picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
+from bot.ui.limits import (
+    ATTACHMENT_DESCRIPTION,
+    CONTENT,
+    EMBED_DESCRIPTION,
+    EMBED_FIELDS,
+    EMBED_TOTAL,
+    FIELD_VALUE,
+    embed_size,
+)
 
-#: Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object).
-EMBED_TOTAL = 6000
-EMBED_DESCRIPTION = 4096
-FIELD_VALUE = 1024
-FIELD_NAME = 256
-MAX_FIELDS = 25
-#: A message's content, and an attachment's description (the picture's alt text).
-CONTENT = 2000
-ALT_TEXT = 1024
 #: What the scores may take of a post (two fields at most): the rest is the round's moves.
 SCORES_BUDGET = 2000
 #: What the scores may take of a plain answer (``/mt scores``), under its header.
@@ -172,14 +172,7 @@ def score_fields(title: str, entries: Sequence[str]) -> list[tuple[str, str]]:
         value = f"{value}\n{entry}" if value else entry
     if value or not fields:
         fields.append((title if not fields else "\u200b", value or "—"))
-    return fields[:MAX_FIELDS]
-
-
-def embed_size(embed: discord.Embed) -> int:
-    """The characters Discord counts towards an embed's 6,000."""
-    parts = [embed.title, embed.description, embed.footer.text, embed.author.name]
-    parts += [p for f in embed.fields for p in (f.name, f.value)]
-    return sum(size(p or "") for p in parts)
+    return fields[:EMBED_FIELDS]
 
 
 # ---------------------------------------------------------------------- the picture in words
@@ -192,8 +185,8 @@ def _pts(n: int, locale: str | None) -> str:
 def alt_text(report: RoundReport, locale: str | None) -> str:
     """The round-end picture in words, for screen readers (Discord's alt text): how the
     round ended, each player's points and total best first, the tiles left in each hand,
-    and where each train ends. At most :data:`ALT_TEXT` characters: what does not fit is
-    left out from the end (the board first), with "…"."""
+    and where each train ends. At most Discord's 1,024 characters for a description: what
+    does not fit is left out from the end (the board first), with "…"."""
     board = report.board
     names = [" ".join(p.name.split()) for p in report.players]
     out = report.went_out
@@ -226,7 +219,7 @@ def alt_text(report: RoundReport, locale: str | None) -> str:
                 parts.append(tr("re.alt.hand", locale, name=names[seat], tiles=shown) + ";")
     parts.append(tr("re.alt.board", locale, engine=board.engine))
     parts += [_train_words(board, names, t.owner, locale) + ";" for t in board.trains]
-    return _fit_words(parts, ALT_TEXT)
+    return _fit_words(parts, ATTACHMENT_DESCRIPTION)
 
 
 def _train_words(board: SeatView, names: Sequence[str], ref: int, locale: str | None) -> str:
@@ -286,7 +279,7 @@ def round_end_embed(
     told = list(lines)
     if final and report.winners:
         told.append(tr("match.winner", locale, names=", ".join(p.name for p in report.winners)))
-    room = min(EMBED_DESCRIPTION, EMBED_TOTAL - embed_size(embed)) - 16
+    room = min(EMBED_DESCRIPTION, EMBED_TOTAL - embed_size(embed, size)) - 16
     embed.description = clip_lines(told, room) or None
     return embed
 
@@ -309,8 +302,7 @@ async def round_end_post(
     if png is None:
         return embed, []
     embed.set_image(url=f"attachment://{PICTURE}")
-    picture = discord.File(io.BytesIO(png), filename=PICTURE, description=alt_text(report, locale))
-    return embed, [picture]
+    return embed, [picture_file(png, PICTURE, alt_text(report, locale))]
 
 
 # ---------------------------------------------------------------------- after the match

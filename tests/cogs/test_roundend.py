@@ -19,14 +19,16 @@ from bot.service import Player
 from bot.service.replay import standings_from
 from bot.service.roundend import RoundReport, round_report
 from bot.ui import roundend
-from bot.ui.roundend import (
-    ALT_TEXT,
+from bot.ui.limits import (
+    ATTACHMENT_DESCRIPTION,
     CONTENT,
     EMBED_DESCRIPTION,
+    EMBED_FIELDS,
     EMBED_TOTAL,
     FIELD_NAME,
     FIELD_VALUE,
-    MAX_FIELDS,
+)
+from bot.ui.roundend import (
     alt_text,
     round_end_embed,
     score_entries,
@@ -83,7 +85,7 @@ def within_discord_limits(embed: discord.Embed) -> None:
     assert size(data.get("title", "")) <= 256
     assert size(data.get("description", "")) <= EMBED_DESCRIPTION
     fields = data.get("fields", [])
-    assert len(fields) <= MAX_FIELDS
+    assert len(fields) <= EMBED_FIELDS
     for f in fields:
         assert 0 < size(f["name"]) <= FIELD_NAME and 0 < size(f["value"]) <= FIELD_VALUE
     total = size(data.get("title", "")) + size(data.get("description", ""))
@@ -126,7 +128,7 @@ def test_the_round_end_post_fits_discord_for_10_players_19_rounds_and_long_names
     heads = [line for line in listed.splitlines() if re.match(r"\d+\. ", line)]
     assert len(heads) == PLAYERS
     assert [int(h.split(".")[0]) for h in heads] == [s.place for s in report.standings]
-    assert size(alt_text(report, language)) <= ALT_TEXT
+    assert size(alt_text(report, language)) <= ATTACHMENT_DESCRIPTION
     assert size(scores_text(1, report, language)) <= CONTENT
 
 
@@ -194,13 +196,13 @@ def test_the_alt_text_tells_the_round_in_words() -> None:
     text = alt_text(report, "en")
     assert text.startswith("Round 3 of 19 is over: Player 2 went out.")
     assert "1. Player 0: +2, 3 pts;" in text and "Tiles left:" in text
-    assert size(text) <= ALT_TEXT
+    assert size(text) <= ATTACHMENT_DESCRIPTION
     french = alt_text(report, "fr")
     assert french.startswith("La manche 3 sur 19 est finie : Player 2 a tout posé.")
     # What does not fit is left out from the end, never cut mid-word without a mark.
     long = _report(["W" * 32] * PLAYERS, history, [None, None, None], final=True)
     text = alt_text(long, "en")
-    assert "blocked" in text and size(text) <= ALT_TEXT and text.endswith("…")
+    assert "blocked" in text and size(text) <= ATTACHMENT_DESCRIPTION and text.endswith("…")
 
 
 def test_the_leaderboard_shares_places_on_ties() -> None:

@@ -22,6 +22,10 @@ def _check_private_answer(answer: FakeMessage, viewer: FakeUser, *, hand: bool) 
     names = [f.filename for f in answer.files]
     assert names == (["table.png", "hand.png"] if hand else ["table.png"]), names
     assert all(data.startswith(b"\x89PNG") for data in answer.images())
+    # Each picture says in words what it shows (alt text), like every other the bot sends.
+    assert all(f.description for f in answer.files), [f.description for f in answer.files]
+    if hand:  # the table and the hand, each described from its own view
+        assert answer.files[0].description != answer.files[1].description
     assert len(answer.embeds) == (2 if hand else 1)
     return str(answer.embeds[0].get("description") or "")
 
