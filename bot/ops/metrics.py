@@ -166,7 +166,6 @@ class Metrics:
         self.outcomes: collections.Counter[str] = collections.Counter()
         self.refusals: collections.Counter[str] = collections.Counter()
         self.errors = 0
-        self.latency_sum = 0.0
         self.window: collections.deque[float] = collections.deque(maxlen=window)
         self.in_flight = 0
         self._idle: asyncio.Event | None = None
@@ -236,7 +235,6 @@ class Metrics:
         elif kind == "error":
             self.errors += 1
             self._errors.labels(self.process).inc()
-        self.latency_sum += seconds
         self.window.append(seconds)
         self._latency.labels(self.process).observe(seconds)
         if self.in_flight == 0 and self._idle is not None:

@@ -195,6 +195,12 @@ class Ledger:
     def lobby_outcome(self, g: LoadedGame, fact: Fact) -> Outcome:
         return Outcome(self.summary(g), facts=(fact,))
 
+    async def channel_busy(self, channel_id: int) -> errors.ChannelBusy:
+        """The refusal for a channel the store found holding an unfinished game already,
+        naming that game (0 if it ended in between)."""
+        existing = await self.store.unfinished_in_channel(channel_id)
+        return errors.ChannelBusy(existing.id if existing else 0)
+
     async def commit_lobby(
         self,
         g: LoadedGame,

@@ -99,8 +99,7 @@ class Lobbies:
                     now=now,
                 )
         except StoreChannelBusy:
-            existing = await self.ledger.store.unfinished_in_channel(channel_id)
-            raise errors.ChannelBusy(existing.id if existing else 0) from None
+            raise await self.ledger.channel_busy(channel_id) from None
         async with self.ledger.locked(game_id):
             g = await self.ledger.get(game_id)
         p = players_of(g.seats)[0]
@@ -123,8 +122,7 @@ class Lobbies:
             try:
                 await self.ledger.commit_lobby(g, g.seats, now, channel_id=channel_id)
             except StoreChannelBusy:
-                existing = await self.ledger.store.unfinished_in_channel(channel_id)
-                raise errors.ChannelBusy(existing.id if existing else 0) from None
+                raise await self.ledger.channel_busy(channel_id) from None
             return Outcome(self.ledger.summary(g))
 
     async def join(self, game_id: int, user_id: int, display_name: str, now: datetime) -> Outcome:

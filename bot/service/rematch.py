@@ -82,8 +82,7 @@ async def open_rematch(
                     new_id, seat, user_id=uid, display_name=name, computer=computer, now=now
                 )
     except StoreChannelBusy:
-        existing = await ledger.store.unfinished_in_channel(channel_id)
-        raise errors.ChannelBusy(existing.id if existing else 0) from None
+        raise await ledger.channel_busy(channel_id) from None
     new_row = await ledger.store.game(new_id)
     assert new_row is not None  # just written
     game = summarise(new_row, tuple(await ledger.store.seats(new_id)))

@@ -80,13 +80,13 @@ def round_report(
     rnd = _replay_round(match, round_no)
     results = match.results[: round_no + 1]
     totals = tuple(sum(r.scores[s] for r in results) for s in range(match.players))
-    last = round_no + 1 == match.rules.rounds_total
-    winners = tuple(match.winners()) if last and match.is_over else ()
+    last = round_no + 1 == match.rules.rounds_total  # over (checked above): so is the match
+    winners = tuple(match.winners()) if last else ()
     board = dataclasses.replace(
         round_view(rnd, None, match),
         totals=totals,
         round_scores=tuple(r.scores for r in results),
-        match_over=last and match.is_over,
+        match_over=last,
         winners=winners,
     )
     if board.result != match.results[round_no]:  # the log and the match disagree: never show it
