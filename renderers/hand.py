@@ -135,17 +135,15 @@ HEADER_H = 112
 LEGEND_H = 36
 
 
-def _has_plan_badges(view: SeatView, plan: Sequence[Tile]) -> bool:
+def _has_plan_badges(layout: Sequence[tuple[str, list[_Cell], int, int, int]]) -> bool:
     """Whether any ``#N`` badge is drawn (a planned tile shown, not folded into "+N"), so the
     legend that explains them appears only beside them."""
-    return any(
-        c.plan_no not in (None, -1) for _t, cells, _n, _r, _h in _layout(view, plan) for c in cells
-    )
+    return any(c.plan_no not in (None, -1) for _t, cells, _n, _r, _h in layout for c in cells)
 
 
-def hand_size(view: SeatView, plan: Sequence[Tile] = ()) -> tuple[int, int]:
-    h = MARGIN + HEADER_H + (LEGEND_H if _has_plan_badges(view, plan) else 0)
-    for _title, _cells, _total, rows, cell_h in _layout(view, plan):
+def _size_of(layout: Sequence[tuple[str, list[_Cell], int, int, int]]) -> tuple[int, int]:
+    h = MARGIN + HEADER_H + (LEGEND_H if _has_plan_badges(layout) else 0)
+    for _title, _cells, _total, rows, cell_h in layout:
         h += 14 + 40 + rows * cell_h
     return WIDTH, h + MARGIN
 
@@ -195,8 +193,8 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
     lang = opts.language
     th = theme(opts.theme)
     mode = paint.tile_mode(opts.tiles)
-    layout = _layout(view, opts.plan, lang)
-    w, h = hand_size(view, opts.plan)
+    layout = _layout(view, opts.plan, lang)  # its geometry is the same in every language
+    w, h = _size_of(layout)
     img = Image.new("RGB", (w, h), th.background)
     d = ImageDraw.Draw(img)
     assert view.seat is not None and view.hand is not None
@@ -232,7 +230,7 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
         text.draw(d, (right - sw // 2, y0 + 34), status, 24, ink, "bold", "mm")
 
     y = y0 + HEADER_H
-    if _has_plan_badges(view, opts.plan):
+    if _has_plan_badges(layout):
         legend = tr("pic.hand.plan-legend", lang)
         text.draw(d, (x0 + 8, y + 24), text.fit(legend, 20, x1 - x0 - 16, "bold", ltr=True), 20,
                   th.plan, "bold")  # fmt: skip

@@ -28,7 +28,15 @@ from bot.engine import SeatView, Tile, TrainView, standing_places
 from bot.i18n import tr
 from renderers import names as names_mod
 from renderers import paint, text
-from renderers.table import display_name, fit_train, oriented, plural, seat_glyph, stacked
+from renderers.table import (
+    display_name,
+    draw_sentence,
+    fit_train,
+    oriented,
+    plural,
+    seat_glyph,
+    stacked,
+)
 from renderers.theme import (
     RGB,
     Theme,
@@ -101,13 +109,6 @@ def places(view: SeatView) -> tuple[int, ...]:
     return standing_places(view.totals, view.winners)
 
 
-def _size_to_fit(label: str, size: int, room: int, weight: text.Weight = "regular") -> int:
-    """The largest size up to ``size``, not under 18 px, at which ``label`` fits ``room``."""
-    while size > 18 and text.width(label, size, weight) > room:
-        size -= 1
-    return size
-
-
 class _Painter:
     def __init__(self, view: SeatView, options: RoundEndOptions) -> None:
         if view.result is None:
@@ -135,9 +136,7 @@ class _Painter:
     def line(self, xy: tuple[int, int], sentence: str, size: int, room: int, colour: RGB,
              weight: text.Weight = "regular", anchor: text.Anchor = "lm") -> int:  # fmt: skip
         """One of our sentences (names in it already shortened), shrunk then cut to fit."""
-        size = _size_to_fit(text.prepare(sentence), size, room, weight)
-        shown = text.fit(sentence, size, room, weight, ltr=True)
-        return text.draw(self.d, xy, shown, size, colour, weight, anchor)
+        return draw_sentence(self.d, xy, sentence, size, room, colour, weight, anchor)
 
     def glyph(self, ref: int, xy: tuple[int, int], size: int) -> None:
         seat_glyph(self.img, self.th, ref, xy, size)

@@ -93,10 +93,6 @@ def display_name(view: SeatView, seat: int, language: str = "en") -> str:
     return name if text.clean(name) else tr("pic.player", language, n=seat + 1)
 
 
-def train_title(view: SeatView, ref: int, language: str = "en") -> str:
-    return tr("pic.mexican", language) if ref == MEXICAN else display_name(view, ref, language)
-
-
 def train_word(ref: int, language: str = "en") -> str:
     """What a player types for a train: ``@N``, or the Mexican Train's word in their language."""
     return tr("pic.mexican-word", language) if ref == MEXICAN else f"@{ref + 1}"
@@ -209,12 +205,22 @@ def move_sentence(view: SeatView, lang: str = "en", names: Sequence[str] | None 
     return tr("pic.last.done", lang, name=who)
 
 
-def _size_to_fit(label: str, size: int, room: int, weight: text.Weight = "regular") -> int:
+def size_to_fit(label: str, size: int, room: int, weight: text.Weight = "regular") -> int:
     """The largest font size up to ``size`` (and not under :data:`MIN_FONT`) at which
     ``label`` fits ``room``: a longer translation shrinks a little, then is cut."""
     while size > MIN_FONT and text.width(label, size, weight) > room:
         size -= 1
     return size
+
+
+def draw_sentence(d: ImageDraw.ImageDraw, xy: tuple[int, int], sentence: str, size: int,
+                  room: int, colour: RGB, weight: text.Weight = "regular",
+                  anchor: text.Anchor = "lm") -> int:  # fmt: skip
+    """One of our sentences (names inside it already shortened) fitted to ``room``: shrunk
+    a little (:func:`size_to_fit`), then cut. Returns the drawn width."""
+    size = size_to_fit(text.prepare(sentence), size, room, weight)
+    shown = text.fit(sentence, size, room, weight, ltr=True)
+    return text.draw(d, xy, shown, size, colour, weight, anchor)
 
 
 def _ordinal(n: int, lang: str = "en") -> str:
@@ -249,9 +255,6 @@ class _Painter:
         """A label in the picture's language."""
         return tr(key, self.lang, **params)
 
-    def name(self, seat: int) -> str:
-        return display_name(self.view, seat, self.lang)
-
     def is_computer(self, seat: int) -> bool:
         flags = self.opts.is_computer
         return seat < len(flags) and bool(flags[seat])
@@ -259,9 +262,7 @@ class _Painter:
     def line(self, xy: tuple[int, int], sentence: str, size: int, room: int, colour: RGB,
              weight: text.Weight = "regular") -> None:  # fmt: skip
         """One of our sentences (names inside it already shortened), fitted to ``room``."""
-        size = _size_to_fit(text.prepare(sentence), size, room, weight)
-        shown = text.fit(sentence, size, room, weight, ltr=True)
-        text.draw(self.d, xy, shown, size, colour, weight)
+        draw_sentence(self.d, xy, sentence, size, room, colour, weight)
 
     # ------------------------------------------------------------ header
 
@@ -359,19 +360,19 @@ class _Painter:
         stats, colour = self.stats(ref)
         x0, _y0, x1, _y1 = box
         room = 300 if self.stacked else x1 - x0 - 8
-        size = _size_to_fit(text.prepare(stats), 22, room)
+        size = size_to_fit(text.prepare(stats), 22, room)
         return text.fit(stats, size, room, ltr=True), size, colour
 
-    def name_room(self, i: int, ref: int) -> int:
+    def name_room(self, i: int, ref: int, stats: tuple[str, int, RGB] | None = None) -> int:
         """The width a lane's name may take: what the glyph, the robot badge and (on a label
-        row) the counts leave."""
+        row) the counts leave; ``stats``: the lane's :meth:`stats_line`, when already made."""
         x0, _y0, x1, _y1 = box = self.label_box(i)
         room = x1 - x0 - 36
         if ref != MEXICAN and self.is_computer(ref):
             room -= 28
         if self.stacked:
-            stats, size, _colour = self.stats_line(ref, box)
-            room -= text.width(stats, size) + 14
+            line, size, _colour = stats or self.stats_line(ref, box)
+            room -= text.width(line, size) + 14
         return room
 
     def lane_names(self) -> list[str]:
@@ -397,14 +398,15 @@ class _Painter:
         name_y = cy if wide else cy - 14
         self.seat_glyph(ref, (x0 + 14, name_y), 26)
         nx = x0 + 36
-        stats, stats_size, colour = self.stats_line(ref, box)
+        made = self.stats_line(ref, box)
+        stats, stats_size, colour = made
         if wide:
             text.draw(d, (x1, name_y), stats, stats_size, colour, anchor="rm")
         if ref != MEXICAN and self.is_computer(ref):
             paint.icon(self.img, paint.robot_mask(22), (nx + 11, name_y - 1), th.muted)
             nx += 28
         size = 24 if wide else 22
-        name = text.fit(shown, size, self.name_room(i, ref), "bold")
+        name = text.fit(shown, size, self.name_room(i, ref, made), "bold")
         text.draw(d, (nx, name_y), name, size, th.text, "bold")
         if not wide:
             text.draw(d, (x0 + 4, cy + 16), stats, stats_size, colour)

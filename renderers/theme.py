@@ -187,9 +187,6 @@ def number_ink(n: int) -> RGB:
 #: How far a pip's ink fades toward the tile face: pips are the second cue, the numeral first.
 PIP_FADE = 0.45
 
-#: Pip colours by number, 0-18 (kept by name for callers; ``number_ink`` is the rule).
-PIP_COLOURS: tuple[RGB, ...] = tuple(number_ink(n) for n in range(19))
-
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved ``t`` of the way to ``b``."""
