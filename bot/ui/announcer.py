@@ -55,7 +55,6 @@ from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
     in_thread,
-    lobby_embed,
     open_thread,
     post_lobby,
     refresh_lobby,
@@ -73,7 +72,7 @@ log = logging.getLogger(__name__)
 DIGEST_BUDGET = 1000
 
 #: The lobby card is posted and kept up to date through the announcer too.
-__all__ = ["close_lobby", "lobby_embed", "open_thread", "post_lobby", "refresh_lobby"]
+__all__ = ["close_lobby", "open_thread", "post_lobby", "refresh_lobby"]
 
 #: A message that names people without pinging them (they are told another way).
 PING_NOBODY = discord.AllowedMentions.none()

@@ -398,13 +398,6 @@ def catchup_button(game_id: int, locale: str | None) -> CatchUpButton:
     return CatchUpButton(game_id, locale)
 
 
-def catchup_view(game_id: int, locale: str | None) -> discord.ui.View:
-    """A view holding only the Catch me up button (a message with no other controls)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(CatchUpButton(game_id, locale))
-    return view
-
-
 def lobby_view(
     game_id: int, locale: str | None, computers: Sequence[tuple[int, str]] = ()
 ) -> discord.ui.View:

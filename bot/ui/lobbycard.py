@@ -11,7 +11,7 @@ import discord
 
 from bot.i18n import tr
 from bot.service import GameSummary
-from bot.store import GameStatus
+from bot.store import GameStatus, MessageRow
 from bot.ui import components, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale
@@ -82,10 +82,15 @@ def lobby_controls(game: GameSummary, locale: str | None) -> discord.ui.View:
 
 
 async def refresh_lobby(
-    bot: GameBot, game: GameSummary, interaction: Interaction | None = None
+    bot: GameBot,
+    game: GameSummary,
+    interaction: Interaction | None = None,
+    *,
+    row: MessageRow | None = None,
 ) -> None:
-    """Edit the lobby message to show the seats now (buttons go once the lobby closes)."""
-    row = (await bot.service.messages(game.id)).get("lobby")
+    """Edit the lobby message to show the seats now (buttons go once the lobby closes);
+    ``row``: the card's row, when the caller has read it already."""
+    row = row or (await bot.service.messages(game.id)).get("lobby")
     if row is None:
         return
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
@@ -134,10 +139,9 @@ async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: 
     """A thread game's match is over: its result goes to the channel the thread was opened
     from (with a link and Rematch), the card shows it finished, and the thread is archived.
     Nothing for a game played in its own channel."""
-    if not await in_thread(bot, game):
+    card = await thread_card(bot, game)
+    if card is None:
         return
-    card = (await bot.service.messages(game.id)).get("lobby")
-    assert card is not None
     text = tr("thread.result", locale, game=game.id, thread=f"<#{game.channel_id}>")
     try:
         await bot.get_partial_messageable(card.channel_id).send(
@@ -151,15 +155,20 @@ async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: 
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not post the result beside the thread: %s", game.id, exc)
-    await refresh_lobby(bot, game)
+    await refresh_lobby(bot, game, row=card)
     try:
         await bot.http.edit_channel(game.channel_id, archived=True)
     except discord.HTTPException as exc:
         log.info("game %s: could not archive its thread: %s", game.id, exc)
 
 
-async def in_thread(bot: GameBot, game: GameSummary) -> bool:
-    """Whether the game is played in a thread the bot opened for it (its lobby card is in
-    another channel, the one the thread was opened from)."""
+async def thread_card(bot: GameBot, game: GameSummary) -> MessageRow | None:
+    """The lobby card's row when the game is played in a thread the bot opened for it (the
+    card is in another channel, the one the thread was opened from), else None."""
     card = (await bot.service.messages(game.id)).get("lobby")
-    return card is not None and card.channel_id != game.channel_id
+    return card if card is not None and card.channel_id != game.channel_id else None
+
+
+async def in_thread(bot: GameBot, game: GameSummary) -> bool:
+    """Whether the game is played in a thread the bot opened for it."""
+    return await thread_card(bot, game) is not None

@@ -220,11 +220,15 @@ class Pictures:
         public then), or None if it could not be made (the post's text says it all). Never
         superseded: each round's end is posted once, and people wait for it."""
         options = round_end_options(players, language)
+        started = time.perf_counter()
         try:
-            return await self.pool.run(draw_round_end, view, options, urgent=True)
+            png = await self.pool.run(draw_round_end, view, options, urgent=True)
         except RenderFailed as exc:
             log.warning("round-end picture not drawn, posting text: %s", exc)
+            self._fell_back("round_end")
             return None
+        self._timed("round_end", started)
+        return png
 
     async def run(self, func: Any, *args: Any, timeout: float | None = None) -> bytes:
         """Any other picture (``bot.drawing.draw_replay``, ``draw_chart``) in a worker;
