@@ -301,8 +301,10 @@ async def play_game(
         last_answer[0] = time.perf_counter()
         done += 1
         last_mover = player.user_id
+        if args.eager:  # the next mover is found when the loop comes round
+            continue
         nxt = await service.whose_turn(game_id)
-        if args.eager or nxt is None or nxt.user_id is None or nxt.user_id == last_mover:
+        if nxt is None or nxt.user_id is None or nxt.user_id == last_mover:
             continue
         told = users[nxt.user_id]
         try:

@@ -259,14 +259,14 @@ class RateLimiter:
         who = request.headers.get("Authorization") or f"ip:{request.remote}"
         storm = None if exempt else self._storm(route, now)
         if storm is not None:
-            return self._refuse_storm(storm, route, request.path, who, template, params, now)
+            return self._refuse_storm(storm, route, request.path, who, params, now)
         if not exempt and self.enabled:
             refusal = self._take_global(who, route, request.path, now)
             if refusal is not None:
                 return refusal
         if not self.enabled:
             return Admission()
-        return self._take_route(who, route, request.path, template, params, now)
+        return self._take_route(who, route, request.path, params, now)
 
     def _storm(self, route: str, now: float) -> Storm | None:
         self.storms = [s for s in self.storms if s.until > now]
@@ -275,9 +275,7 @@ class RateLimiter:
                 return storm
         return None
 
-    def _window(
-        self, who: str, route: str, template: str, params: Mapping[str, str]
-    ) -> tuple[Window, RouteLimit]:
+    def _window(self, who: str, route: str, params: Mapping[str, str]) -> tuple[Window, RouteLimit]:
         limit = route_limit(route)
         names = CALLBACK_MAJOR if route == CALLBACK else MAJOR_PARAMETERS
         major = tuple(params[name] for name in names if name in params)
@@ -311,11 +309,10 @@ class RateLimiter:
         who: str,
         route: str,
         path: str,
-        template: str,
         params: Mapping[str, str],
         now: float,
     ) -> Admission:
-        window, limit = self._window(who, route, template, params)
+        window, limit = self._window(who, route, params)
         self._violation(route, path, "user", window.empty_until, now)
         if not window.take(now):
             window.empty_until = max(window.empty_until, window.resets_at)
@@ -341,7 +338,6 @@ class RateLimiter:
         route: str,
         path: str,
         who: str,
-        template: str,
         params: Mapping[str, str],
         now: float,
     ) -> Admission:
@@ -351,7 +347,7 @@ class RateLimiter:
             self._violation(route, path, "global", window.empty_until, now)
             window.empty_until = max(window.empty_until, now + wait)
             return self._refusal(route, "global", wait, {})
-        window, limit = self._window(who, route, template, params)
+        window, limit = self._window(who, route, params)
         self._violation(route, path, storm.scope, window.empty_until, now)
         window.empty_until = max(window.empty_until, now + wait)
         headers = self._route_headers(window, limit, now) if self.enabled else {}
@@ -385,6 +381,4 @@ class RateLimiter:
         response = web.Response(
             body=json.dumps(body).encode(), status=429, headers={"Content-Type": "application/json"}
         )
-        admission = Admission(all_headers, response)
-        admission.decorate(response)
-        return admission
+        return Admission(all_headers, response)  # the server puts the headers on it

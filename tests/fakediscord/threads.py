@@ -212,10 +212,22 @@ class Threads:
         fake._publish("MESSAGE_CREATE", message)
         return message
 
-    def _params(self, body: JSON) -> tuple[str, int, int]:
-        name = body.get("name")
+    @staticmethod
+    def _check_name(name: object) -> str:
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
             raise ApiError(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        return name
+
+    def _unarchived(self, guild_id: int) -> list[FakeThread]:
+        """The server's threads that are not archived."""
+        return [
+            c
+            for c in self.fake.channels.values()
+            if isinstance(c, FakeThread) and c.guild_id == guild_id and not c.archived
+        ]
+
+    def _params(self, body: JSON) -> tuple[str, int, int]:
+        name = self._check_name(body.get("name"))
         archive = body.get("auto_archive_duration") or 1440
         if archive not in ARCHIVE_DURATIONS:
             raise ApiError(400, 50035, f"Invalid Form Body: auto_archive_duration {archive}")
@@ -233,12 +245,7 @@ class Threads:
             raise ApiError(403, 50001, "Missing Access")
         if not perms & CREATE_PUBLIC_THREADS:
             raise ApiError(403, 50013, "Missing Permissions")
-        active = [
-            c
-            for c in fake.channels.values()
-            if isinstance(c, FakeThread) and c.guild_id == parent.guild_id and not c.archived
-        ]
-        if len(active) >= MAX_ACTIVE_THREADS:
+        if len(self._unarchived(parent.guild_id)) >= MAX_ACTIVE_THREADS:
             raise ApiError(400, 160006, "Maximum number of active threads reached")
 
     async def _from_message(self, call: Call) -> web.Response:
@@ -320,10 +327,7 @@ class Threads:
         if (needs_manage and not manage) or (creator_or_manage and not (manage or creator)):
             raise ApiError(403, 50013, "Missing Permissions")
         if "name" in body:
-            name = body["name"]
-            if not isinstance(name, str) or not 1 <= len(name) <= 100:
-                raise ApiError(400, 50035, "Invalid Form Body: name must be 1-100 characters")
-            thread.name = name
+            thread.name = self._check_name(body["name"])
         if "auto_archive_duration" in body:
             if body["auto_archive_duration"] not in ARCHIVE_DURATIONS:
                 raise ApiError(400, 50035, "Invalid Form Body: auto_archive_duration")
@@ -368,11 +372,7 @@ class Threads:
 
     def guild_threads(self, guild_id: int) -> list[JSON]:
         """The server's active threads, as GUILD_CREATE lists them."""
-        return [
-            c.to_payload()
-            for c in self.fake.channels.values()
-            if isinstance(c, FakeThread) and c.guild_id == guild_id and not c.archived
-        ]
+        return [c.to_payload() for c in self._unarchived(guild_id)]
 
     def check_post(self, thread: FakeChannel, files: list[FakeFile]) -> bool:
         """The bot posts in ``thread``: refuse like Discord, unarchive an unlocked archived
