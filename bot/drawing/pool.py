@@ -162,13 +162,17 @@ class RenderPool:
     @property
     def busy(self) -> int:
         """Pictures queued or being drawn now (the SIGTERM drain waits for none)."""
-        waiting = len(self._urgent) + len(self._backlog)
-        return waiting + sum(1 for lane in self._lanes if lane.request is not None)
+        return self.queued + self.drawing
 
     @property
     def queued(self) -> int:
         """Pictures waiting for a lane (``/metrics``' render queue)."""
         return len(self._urgent) + len(self._backlog)
+
+    @property
+    def drawing(self) -> int:
+        """Pictures a lane is drawing now."""
+        return sum(1 for lane in self._lanes if lane.request is not None)
 
     @property
     def pids(self) -> list[int]:

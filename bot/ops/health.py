@@ -138,13 +138,12 @@ async def render_metrics(bot: discord.Client) -> bytes:
     m = metrics_of(bot)
     games = await game_counts(bot)
     pool = _pool_of(bot)
-    queued = int(getattr(pool, "queued", 0) or 0)
     m.scrape = Scrape(
         gateway_connected=gateway_connected(bot),
         gateway_latency=bot.latency if math.isfinite(bot.latency) else math.nan,
         games=games,
-        render_queued=queued,
-        render_drawing=max(0, int(getattr(pool, "busy", 0) or 0) - queued),
+        render_queued=int(getattr(pool, "queued", 0) or 0),
+        render_drawing=int(getattr(pool, "drawing", 0) or 0),
         render_stats=dict(getattr(pool, "stats", {}) or {}),
     )
     return bytes(generate_latest(m.registry))
