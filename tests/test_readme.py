@@ -9,6 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+ADMIN = ROOT / "docs" / "admin.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 
 
@@ -44,8 +45,9 @@ def test_readme_invite_permission_integer_is_what_the_bot_needs() -> None:
 
 
 def test_readme_documents_every_command_line_entry() -> None:
-    """The console script, try-it and the backup folder form are in the README."""
-    text = README.read_text()
+    """The console script, try-it and the backup folder form are in the README or the
+    admin's guide it links to."""
+    text = README.read_text() + ADMIN.read_text()
     for needed in (
         "mexican-train-bot",
         "python -m bot try",
@@ -58,8 +60,8 @@ def test_readme_documents_every_command_line_entry() -> None:
 
 
 def _shell_block_after(heading: str) -> str:
-    """The first ```sh block after ``heading`` in the README."""
-    text = README.read_text()
+    """The first ```sh block after ``heading`` in the admin's guide."""
+    text = ADMIN.read_text()
     start = text.index(heading)
     match = re.search(r"```sh\n(.*?)```", text[start:], re.S)
     assert match is not None, f"no shell block after {heading!r}"
@@ -67,7 +69,7 @@ def _shell_block_after(heading: str) -> str:
 
 
 def test_the_backup_rehearsal_runs_as_written_on_a_fresh_install(tmp_path: Path) -> None:
-    """The README's rehearsal, word for word, in an empty folder: ``init`` creates the
+    """The admin's guide's rehearsal, word for word, in an empty folder: ``init`` creates the
     database without a token, ``backup`` copies it, the copy is put back, ``init`` checks it.
     (``python`` is this test's interpreter, the package on its path as after ``pip install``.)
     """
