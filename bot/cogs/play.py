@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Catch, Move, Play, SeatView, Tile, TileError
+from bot.engine import Catch, Move, Play, SeatView, Tile, TileError, plain_dashes
 from bot.i18n import tr
 from bot.service import ServiceError, errors
 from bot.store import GameStatus
@@ -56,7 +56,7 @@ async def _my_view(interaction: Interaction) -> SeatView | None:
 
 
 def _norm(text: str) -> str:
-    return text.strip().replace("|", "-").replace(" ", "-").replace("--", "-")
+    return plain_dashes(text).strip().replace("|", "-").replace(" ", "-").replace("--", "-")
 
 
 def tile_choices(view: SeatView, typed: str, locale: str | None) -> list[app_commands.Choice[str]]:

@@ -42,7 +42,7 @@ from bot.engine.rules import (
     preset,
 )
 from bot.engine.state import RoundResult
-from bot.engine.tiles import Tile, TileError, double_set, tile
+from bot.engine.tiles import Tile, TileError, double_set, plain_dashes, tile
 from bot.engine.turns import Applied
 from bot.engine.view import SeatView, TrainView, round_view, view_for
 
@@ -88,6 +88,7 @@ __all__ = [
     "hand_score",
     "parse_move",
     "parse_train",
+    "plain_dashes",
     "preset",
     "round_view",
     "standing_places",

@@ -81,7 +81,8 @@ class Tile(_Pair):
 
     @classmethod
     def parse(cls, text: str, max_pip: int | None = None) -> Tile:
-        """Read ``12-5``, ``12|5``, ``5-12``, ``12 5`` or ``[12:5]``.
+        """Read ``12-5``, ``12|5``, ``5-12``, ``12 5`` or ``[12:5]``; any dash or minus sign
+        (en dash, em dash, minus sign...: :data:`DASHES`) is a ``-``.
 
         With ``max_pip`` the tile must belong to that double-N set.
 
@@ -99,7 +100,7 @@ class Tile(_Pair):
         """:meth:`parse` without the memory: every event and position is full of tiles (a
         deal stores the whole shuffled set), so :func:`_parse_tile` remembers the last few
         thousand spellings read; a tile is a frozen value, so a remembered one is the same."""
-        m = _TILE_RE.fullmatch(text.strip())
+        m = _TILE_RE.fullmatch(plain_dashes(text).strip())
         if m is None:
             shown = text.strip() or "an empty string"
             raise TileError(f"{shown!s} is not a tile: write it like 12-5", "not-a-tile")
@@ -116,6 +117,24 @@ class Tile(_Pair):
                 tile=f"{a}-{b}", max_pip=max_pip,
             )  # fmt: skip
         return TILES[max(a, b)][min(a, b)]
+
+
+#: Every dash and minus sign a keyboard, a phone's autocorrect or an input method produces,
+#: each read as the notation's ``-``: phones turn ``12-10`` into ``12`` en dash ``10`` or
+#: em dash on their own, and a player cannot see the difference. These are all of
+#: Unicode's dash punctuation (category Pd: hyphens, en and em dashes, the fullwidth and small
+#: hyphen-minus, wave dashes...) and the minus signs (U+2212, superscript, subscript, heavy).
+DASHES = (
+    "\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2e17\u2e1a\u2e3a"
+    "\u2e3b\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d\U00010ead"
+    "\u2212\u207b\u208b\u02d7\u2796"
+)
+_DASH_TABLE = str.maketrans(dict.fromkeys(DASHES, "-"))
+
+
+def plain_dashes(text: str) -> str:
+    """``text`` with every dash and minus sign in :data:`DASHES` made a plain ``-``."""
+    return text.translate(_DASH_TABLE)
 
 
 _TILE_RE = re.compile(r"\[?\s*(\d{1,2})\s*(?:-|\||:|/|\s)\s*(\d{1,2})\s*\]?")

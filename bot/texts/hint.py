@@ -14,6 +14,33 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Plus long train personnel possible avec ta main ({count} {count:domino|dominos}) : "
         "{tiles}",
     },
+    # The knock rule: a hint that leaves you one tile says to knock with it (issue 36: a
+    # player who followed every hint was down to one tile 22 times and knocked 0 times).
+    "hint.knock.typed": {
+        "en": "🔔 It leaves you one tile: the move knocks too (knock rule), so nobody can "
+        "catch you.",
+        "fr": "🔔 Il ne te restera qu'un domino : le coup frappe aussi (règle du toc), "
+        "personne ne pourra te surprendre.",
+    },
+    "hint.knock.discord": {
+        "en": "🔔 It leaves you one tile: knock with it (knock rule) — in the Play list pick "
+        "“{tile} → … + {knock}”, or use `/play` with `knock:True` — or anyone may catch you.",
+        "fr": "🔔 Il ne te restera qu'un domino : frappe avec ce coup (règle du toc) — dans "
+        "la liste Jouer choisis « {tile} → … + {knock} », ou `/jouer` avec `frapper:True` — "
+        "sinon on peut te surprendre.",
+    },
+    "hint.knock-now.typed": {
+        "en": "🔔 You are down to one tile: knock now (`knock`), before the next player "
+        "acts, or anyone may catch you.",
+        "fr": "🔔 Il te reste un domino : frappe maintenant (`frapper`), avant que le joueur "
+        "suivant joue, sinon on peut te surprendre.",
+    },
+    "hint.knock-now.discord": {
+        "en": "🔔 You are down to one tile: knock now (`/knock` or the Knock button), before "
+        "the next player acts, or anyone may catch you.",
+        "fr": "🔔 Il te reste un domino : frappe maintenant (`/frapper` ou le bouton Frapper), "
+        "avant que le joueur suivant joue, sinon on peut te surprendre.",
+    },
     "hint.no-train": {
         "en": "No tile in your hand continues your own train.",
         "fr": "Aucun domino de ta main ne prolonge ton train.",
@@ -70,6 +97,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "hint.reason.keep-plan": {
         "en": "shed a tile your own train cannot use and keep your train plan intact",
         "fr": "pose un domino inutile à ton train et garde ton plan intact",
+    },
+    "hint.reason.replan": {
+        "en": "this tile does more here than on your own train: your train plan is rebuilt "
+        "without it",
+        "fr": "ce domino sert plus ici que sur ton train : ton plan de train est refait sans lui",
     },
     "hint.reason.start-mexican": {
         "en": "start the Mexican Train with a tile your own train cannot use",

@@ -259,7 +259,9 @@ class Terminal:
         except Refusal as exc:
             self.refuse(exc)
             return True
-        if command is None or command.action == "help":
+        if command is None:  # Enter on an empty line: the prompt again, as in a shell
+            return True
+        if command.action == "help":
             self.say(tr("try.help", loc))
             return True
         if command.action == "quit":
@@ -278,7 +280,7 @@ class Terminal:
                 name = view.names[turn] if turn is not None else "—"
                 self.refuse(Refusal("hint.not-your-turn", name=name))
             else:
-                self.say(hint_text(view, loc))
+                self.say(hint_text(view, loc, typed=True))
         else:
             try:
                 outs = await self.move(command)

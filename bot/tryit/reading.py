@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from bot.engine import plain_dashes
 from bot.i18n import LANGUAGES, tr
 from bot.ui.interactions import Refusal
 
@@ -86,7 +87,8 @@ def read(line: str) -> Command | None:
     """The command in ``line`` (None for a blank line); :class:`Refusal` for anything else."""
     if len(line) > MAX_LINE:
         raise Refusal("try.too-long", count=len(line.rstrip("\n")))
-    words = line.lower().split()
+    # Any dash a phone or keyboard types is the notation's "-", and "12 - 5" is "12-5".
+    words = re.sub(r"(\d)\s*-\s*(\d)", r"\1-\2", plain_dashes(line)).lower().split()
     if not words:
         return None
     first = WORDS.get(words[0])

@@ -51,3 +51,42 @@ async def test_hint_refused_when_the_host_switched_hints_off(
         uid, _ = await to_move(bot, game.id)
         answer = await said(await users[uid].slash("mt hint", channel=games))
         assert answer.ephemeral and "switched hints off" in answer.content
+
+
+async def test_two_players_following_hints_under_the_knock_rule_are_never_catchable(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """A knock-rule round between two people who do only what ``/mt hint`` says (the move,
+    and the knock it says to make with it): neither can ever be caught. Hints once never
+    mentioned the knock, so a player who followed them was caught by the other."""
+    import re
+
+    from tests.e2e.helpers import slash_move
+
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    knocked = 0
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], knock=True, rounds=1)
+        for _turn in range(300):
+            if (await bot.service.game(game.id)).turn is None:
+                break
+            uid, view = await to_move(bot, game.id)
+            # Nobody may be caught now: not the last mover, by the player to move.
+            assert view.catchable == (), f"{view.names[view.catchable[0]]} can be caught"
+            answer = (await said(await users[uid].slash("mt hint", channel=games))).content
+            if "knock now" in answer:
+                await said(await users[uid].slash("knock", channel=games))
+            move = re.search(r"Suggested move: `([^`]+)`", answer)
+            assert move is not None, answer
+            knock = "It leaves you one tile" in answer
+            assert not knock or len(view.hand or ()) == 2, answer
+            knocked += knock
+            reply = await slash_move(users[uid], games, move.group(1), knock=knock)
+            assert "✋" not in reply and "can't" not in reply, reply
+        else:
+            raise AssertionError("the round did not end")
+    assert knocked >= 1, "nobody followed a hint down to one tile"

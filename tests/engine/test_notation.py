@@ -146,3 +146,28 @@ def test_rules_round_trip_and_refuse_unknown_values() -> None:
         "knock": True,
         "scoring": "fundex-blanks",
     }
+
+
+#: What phones and keyboards put between 12 and 10: en and em dashes (autocorrect), the
+#: minus sign, the (non-breaking) hyphen, the figure dash, fullwidth and small hyphen-minus.
+TYPED_DASHES = "\u2013\u2014\u2212\u2010\u2011\u2012\u2015\uff0d\ufe63\ufe58\u2796\u207b"
+
+
+def test_every_dash_and_minus_sign_reads_as_the_notations_hyphen() -> None:
+    import sys
+    import unicodedata
+
+    from bot.engine import plain_dashes
+    from bot.engine.tiles import DASHES
+
+    every_dash = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Pd"]
+    assert len(every_dash) > 20
+    for dash in [*every_dash, *TYPED_DASHES]:
+        assert dash == "-" or dash in DASHES, f"U+{ord(dash):04X} is not read as a dash"
+        assert Tile.parse(f"12{dash}10") == Tile(12, 10), f"U+{ord(dash):04X}"
+        assert Tile.parse(f"[10 {dash} 12]", max_pip=12) == Tile(12, 10)
+        assert parse_move(f"12{dash}10 @1", seat=0, players=2) == Play(Tile(12, 10), 0)
+    assert plain_dashes("12\u201410 mexican") == "12-10 mexican"
+    # Only the separator changes: other punctuation is still refused by name.
+    with pytest.raises(TileError, match="12~10 is not a tile"):
+        Tile.parse("12~10")

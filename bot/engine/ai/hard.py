@@ -96,6 +96,9 @@ REASONS: dict[str, str] = {
     "close-marker": "play on your own train to take your marker down",
     "dump-heavy": "an opponent is nearly out: shed your heaviest tiles",
     "keep-plan": "shed a tile your own train cannot use and keep your train plan intact",
+    "replan": (
+        "this tile does more here than on your own train: your train plan is rebuilt without it"
+    ),
     "start-mexican": "start the Mexican Train with a tile your own train cannot use",
     "block": "leave the next player an end it probably cannot play",
     "follow-plan": "lay the next tile of your planned own train",
@@ -107,6 +110,11 @@ REASONS: dict[str, str] = {
 
 
 def hard_decision(view: SeatView, rng: random.Random) -> Decision:
+    decision = _decide(view, rng)
+    return dataclasses.replace(decision, train=_plan_after(view, decision.move, decision.train))
+
+
+def _decide(view: SeatView, rng: random.Random) -> Decision:
     seat = view.seat
     hand = view.hand
     if seat is None or hand is None or not view.legal:
@@ -144,6 +152,18 @@ def hard_decision(view: SeatView, rng: random.Random) -> Decision:
         if shares[candidates[best]] > shares[choice]:
             return Decision(candidates[best], "endgame", plan)
     return Decision(choice, _reason(view, know, choice, plan), plan)
+
+
+def _plan_after(view: SeatView, move: Move, plan: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """The plan a hint shows beside ``move``: a planned tile played on another train is no
+    longer the player's to lay at home, so the plan is the hand's longest own train without
+    it (a hint once named 12-2 a tile its own train could not use, then planned 12-2)."""
+    if not isinstance(move, Play) or move.train == view.seat or move.tile not in plan:
+        return plan
+    assert view.seat is not None and view.hand is not None
+    hand = list(view.hand)
+    hand.remove(move.tile)
+    return longest_train(hand, view.trains[view.seat].end)
 
 
 def _endgame(
@@ -305,4 +325,5 @@ def _reason(view: SeatView, know: Knowledge, move: Move, plan: tuple[Tile, ...])
     nxt = (seat + 1) % view.players
     if know.holds_suit(nxt, t.other(train.end), view.hand_counts) < 0.2:
         return "block"
-    return "keep-plan"
+    # "keep-plan" says the tile is one the own train cannot use: never of a planned tile.
+    return "replan" if t in plan else "keep-plan"

@@ -128,3 +128,31 @@ def test_keeps_its_own_train_alive(monkeypatch: pytest.MonkeyPatch) -> None:
     # The pips alone would have chosen the other tile.
     monkeypatch.setattr(hard, "LIVE", 0.0)
     assert _hard(rnd) == "9-5 @1"
+
+
+def test_a_hint_never_plans_the_tile_it_plays_elsewhere() -> None:
+    """Across whole rounds played by hints: a tile the hint plays off its own train is not in
+    the train plan shown beside it, and a reason that calls the tile one "your own train
+    cannot use" is never given for a planned tile. (A hint once called 12-2 "a tile your own
+    train cannot use", then showed a plan containing 12-2.)"""
+    from bot.engine import Round, Rules
+    from bot.engine.match import Match
+
+    elsewhere = 0
+    rules = Rules()
+    names = ["A", "B", "C"]
+    for seed in range(12):
+        rnd = Round.deal(rules, names, 0, Match(rules, names).shuffle(random.Random(seed)))
+        for _ in range(400):
+            if rnd.result is not None:
+                break
+            view = round_view(rnd, rnd.current)
+            advice = hint(view)
+            move = advice.move
+            if isinstance(move, Play) and move.train != view.seat:
+                elsewhere += 1
+                assert move.tile not in advice.train, (str(move), advice.reason, advice.train)
+            if advice.reason in {"keep-plan", "start-mexican", "dump-heavy"}:
+                assert isinstance(move, Play) and move.tile not in advice.train
+            rnd.apply(move, rnd.current)
+    assert elsewhere > 50
