@@ -307,7 +307,9 @@ LONG_TRAIN = 9
 
 def laid_tiles(train: TrainView, engine: int) -> str:
     """The train's tiles as laid, each turned to match the one before (``12-9 9-4 4-7``);
-    a long train keeps its first tile, ``(+N)`` and its last ones."""
+    a train of more than :data:`LONG_TRAIN` tiles shows that many: its first tile, ``(+N)``
+    for the N tiles left out, and its last ones (a 10-tile train once read ``(+3)`` with 8
+    shown)."""
     tiles, end = [], engine
     for tile in train.tiles:
         if tile.high == end:
@@ -317,8 +319,8 @@ def laid_tiles(train: TrainView, engine: int) -> str:
             tiles.append(f"{tile.low}-{tile.high}")
             end = tile.high
     if len(tiles) > LONG_TRAIN:
-        hidden = len(tiles) - LONG_TRAIN + 2
-        tiles = [tiles[0], f"(+{hidden})", *tiles[-(LONG_TRAIN - 2) :]]
+        last = LONG_TRAIN - 1
+        tiles = [tiles[0], f"(+{len(tiles) - LONG_TRAIN})", *tiles[-last:]]
     return " ".join(tiles) if tiles else "—"
 
 
