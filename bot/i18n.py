@@ -42,11 +42,11 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "move.play.mexican": {
         "en": "{name} played {tile} on the Mexican Train",
-        "fr": "{name} a posé {tile} sur le Train Mexicain",
+        "fr": "{name} a posé {tile} sur le Train mexicain",
     },
     "move.start.mexican": {
         "en": "{name} started the Mexican Train with {tile} — Woo Woo!",
-        "fr": "{name} a lancé le Train Mexicain avec {tile} — Tchou tchou !",
+        "fr": "{name} a lancé le Train mexicain avec {tile} — Tchou tchou !",
     },
     "move.double": {
         "en": "a double: it must be satisfied",
@@ -221,7 +221,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "Tu ne peux pas t'exclure toi-même : utilise /mt leave.",
     },
     # ---- lobby
-    "lobby.title": {"en": "Mexican Train — game #{game}", "fr": "Train Mexicain — partie n°{game}"},
+    "lobby.title": {"en": "Mexican Train — game #{game}", "fr": "Train mexicain — partie n°{game}"},
     "lobby.seats": {
         "en": "Players {count} ({low} to {high})",
         "fr": "Joueurs {count} ({low} à {high})",
@@ -244,6 +244,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "La partie n°{game} a commencé : ta main arrive.",
     },
     "lobby.did.cancel": {"en": "Game #{game} cancelled.", "fr": "Partie n°{game} annulée."},
+    # A computer player's default name, "CPU 1": the stem, in the channel's language.
+    "computer.stem": {"en": "CPU", "fr": "Ordi"},
     "lobby.did.cpu": {
         "en": "Computer player added to game #{game}.",
         "fr": "Joueur ordinateur ajouté à la partie n°{game}.",
@@ -278,7 +280,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
     "word.all": {"en": "every channel", "fr": "tous les salons"},
     "word.anyone": {"en": "anyone", "fr": "tout le monde"},
     # ---- trains, hands, tables
-    "train.mexican": {"en": "Mexican Train", "fr": "Train Mexicain"},
+    "train.mexican": {"en": "Mexican Train", "fr": "Train mexicain"},
     "train.own": {"en": "your train ({ref})", "fr": "ton train ({ref})"},
     "train.other": {"en": "{name}'s train ({ref})", "fr": "train de {name} ({ref})"},
     "hand.title": {

@@ -351,7 +351,7 @@ async def lobby_action(
             else:
                 out = await svc.add_computer(
                     game_id, user.id, now, level=await level_of(svc, game_id, interaction, level),
-                    is_manager=manager,
+                    is_manager=manager, stem=tr("computer.stem", channel_locale(interaction)),
                 )  # fmt: skip
             await announcer.refresh_lobby(bot, out.game, interaction)
             answer = tr(f"lobby.did.{action}", locale, game=game_id)

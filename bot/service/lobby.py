@@ -149,8 +149,10 @@ class Lobbies:
         level: Level = Level.NORMAL,
         name: str | None = None,
         is_manager: bool = False,
+        stem: str = "CPU",
     ) -> Outcome:
-        """Seat a computer player (host only). ``name`` defaults to ``CPU n``."""
+        """Seat a computer player (host only). ``name`` defaults to ``{stem} n``: the caller
+        gives the stem in the channel's language (``Ordi 1`` in French), the service has none."""
         now = utc(now)
         async with self.ledger.locked(game_id):
             g = await self.ledger.get(game_id)
@@ -161,9 +163,9 @@ class Lobbies:
             taken = {s.display_name for s in g.seats}
             if name is None:
                 n = 1 + sum(1 for s in g.seats if s.user_id is None)
-                while f"CPU {n}" in taken:
+                while f"{stem} {n}" in taken:
                     n += 1
-                name = f"CPU {n}"
+                name = f"{stem} {n}"
             new = SeatRow(game_id, seat, None, clean_name(name), level.value, now)
             await self.ledger.commit_lobby(g, (*g.seats, new), now)
             return self.ledger.lobby_outcome(

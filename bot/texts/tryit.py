@@ -19,6 +19,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "try.word.hand": {"en": "hand", "fr": "main"},
     "try.word.table": {"en": "table", "fr": "table"},
     "try.word.quit": {"en": "quit", "fr": "quitter"},
+    # A heading before a list: French puts a space before the colon.
+    "try.heading": {"en": "{text}:", "fr": "{text} :"},
     "try.prompt": {"en": "your move> ", "fr": "ton coup> "},
     "try.default-name": {"en": "Player", "fr": "Joueur"},
     "try.help": {

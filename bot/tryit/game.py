@@ -152,7 +152,9 @@ class Terminal:
         )  # fmt: skip
         self.game_id = lobby.game.id
         for _ in range(opts.players - 1):
-            await self.svc.add_computer(self.game_id, YOU, _now(), level=opts.level)
+            await self.svc.add_computer(
+                self.game_id, YOU, _now(), level=opts.level, stem=tr("computer.stem", self.locale)
+            )
         return await self.svc.start(self.game_id, YOU, _now(), computer_moves=0)
 
     # ------------------------------------------------------------------ the channel
@@ -173,11 +175,11 @@ class Terminal:
         if any(o.rounds_ended for o in outs):
             scores = await self.svc.round_scores(game.id)
             totals = [sum(r[p.seat] for r in scores) for p in game.players]
-            self.say(tr("table.scores", loc) + ":")
+            self.say(tr("try.heading", loc, text=tr("table.scores", loc)))
             self.say(render.scores_table(game.players, scores, totals, loc))
         if last.match_over is not None:
             winners = ", ".join(p.name for p in last.match_over.winners)
-            self.say(tr("table.final", loc) + ":")
+            self.say(tr("try.heading", loc, text=tr("table.final", loc)))
             self.say(render.standings_text(last.match_over.standings, loc))
             self.say(tr("match.winner", loc, names=winners))
         nxt = last.next_player

@@ -46,7 +46,7 @@ async def test_a_french_game_from_lobby_to_rematch(
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
         assert opened.content == "La partie n°1 est ouverte. Rejoignez avec le bouton ou /mt join."
         lobby = last_public(games)
-        assert lobby.embeds[0]["title"] == "Train Mexicain — partie n°1"
+        assert lobby.embeds[0]["title"] == "Train mexicain — partie n°1"
         assert lobby.button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]
         assert lobby.selects[0]["placeholder"] == "Ajouter un joueur ordinateur…"
         joined = await said(await bob.click(lobby, label="Rejoindre"))
@@ -151,3 +151,26 @@ async def test_the_server_language_survives_a_restart_and_can_go_back_to_auto(
         assert "the server's Discord language" in answer.content
         await said(await alice.slash("mt new", channel=games, preset="quick"))
         assert last_public(games).button_labels == ["Join", "Leave", "Start", "Cancel"]
+
+
+async def test_computer_players_get_french_names_in_a_french_server(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """In a server whose channel messages are French, computer players are "Ordi 1",
+    "Ordi 2" (they were "CPU 1" in French sentences); switched to English, "CPU 1"."""
+    fake = fake_discord
+    bot = make_bot()
+    jeux, games = fake.channel("jeux"), fake.channel("games")
+    alice = fake.user("alice", locale="fr")
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt settings", channel=jeux, language="fr"))
+        await said(await alice.slash("mt new", channel=jeux, preset="quick"))
+        for _ in range(2):
+            await said(await alice.slash("mt computer", channel=jeux, level="easy"))
+        names = [p.name for p in (await game_here(bot, jeux)).players]
+        assert names == ["Alice", "Ordi 1", "Ordi 2"]
+        assert "Ordi 2" in last_public(jeux).embeds[0]["fields"][0]["value"]
+        await said(await fake.owner.slash("mt settings", channel=games, language="en"))
+        await said(await alice.slash("mt new", channel=games, preset="quick"))
+        await said(await alice.slash("mt computer", channel=games, level="easy"))
+        assert [p.name for p in (await game_here(bot, games)).players] == ["Alice", "CPU 1"]

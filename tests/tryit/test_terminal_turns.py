@@ -13,11 +13,13 @@ import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.engine import Play
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.service import GameService
 from bot.store import Store
 from bot.tryit.game import YOU, Terminal, TryOptions
+from bot.ui.messages import move_text
 
 #: Decides the next typed line from what was printed since the last prompt (EOFError: stop).
 Decide = Callable[[Terminal, str], Awaitable[str]]
@@ -123,7 +125,7 @@ async def test_a_move_typed_with_a_phones_dash_is_played(tmp_path: Path) -> None
                 assert "✋" not in printed, printed
                 raise EOFError
             view = await terminal.svc.seat_view(terminal.game_id, YOU)
-            move = next(str(m) for m in view.legal if m.__class__.__name__ == "Play")
+            move = next(str(m) for m in view.legal if isinstance(m, Play))
             typed = move.replace("-", dash, 1)
             played.append(typed)
             return typed
@@ -131,3 +133,27 @@ async def test_a_move_typed_with_a_phones_dash_is_played(tmp_path: Path) -> None
         transcript = await play(tmp_path, TryOptions(players=2, preset="quick", seed=seed), decide)
         tile = played[0].split()[0].replace(dash, "-")
         assert f"played {tile}" in transcript or f"plays {tile}" in transcript, transcript[-800:]
+
+
+async def test_a_french_game_reads_as_french_typography(tmp_path: Path) -> None:
+    """A whole French game (three rounds, to see the scores): the computer players have
+    French names, every colon of a sentence has its space before it, and the Mexican Train
+    is spelt one way."""
+
+    async def decide(terminal: Terminal, _printed: str) -> str:
+        if ((await terminal.svc.game(terminal.game_id)).round_no or 0) >= 3:
+            raise EOFError
+        view = await terminal.svc.seat_view(terminal.game_id, YOU)
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        return move_text(plays[0] if plays else view.legal[0], "fr")  # as a French player types
+
+    options = TryOptions(players=3, preset="standard", seed=4, language="fr")
+    transcript = await play(tmp_path, options, decide)
+    assert "CPU" not in transcript and "Ordi 1" in transcript
+    assert "Scores :" in transcript
+    assert "Train Mexicain" not in transcript and "Train mexicain" in transcript
+    for line in transcript.splitlines():
+        if line.startswith("🖼") or "/" in line.split(":")[0]:
+            continue  # a file path
+        bare = re.findall(r"\S:(?:\s|$)", line)
+        assert not bare, f"a French colon without its space: {line!r}"
