@@ -131,6 +131,26 @@ def _layout(
     return out
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Drawn:
+    """One section as the picture draws it: its id (``playable``, ``plan``, ``other``,
+    ``yours``), the tiles shown in their order, and how many fold into a "+N" chip."""
+
+    section: str
+    tiles: tuple[Tile, ...]
+    folded: int
+
+
+def drawn_sections(view: SeatView, plan: Sequence[Tile] = (), language: str = "en") -> list[Drawn]:
+    """What :func:`render_hand` shows of each section, for the picture's description (which
+    must say what the picture shows, no more and no less)."""
+    out = []
+    for section, cells, _total, _rows, _h in _layout(view, plan, language):
+        folded = sum(int(c.targets[0][1:]) for c in cells if c.plan_no == -1)
+        out.append(Drawn(section, tuple(c.tile for c in cells if c.plan_no != -1), folded))
+    return out
+
+
 HEADER_H = 112
 LEGEND_H = 36
 

@@ -109,6 +109,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Ton plan de train, dans l'ordre : {list}.",
     },
     "alt.hand.other": {"en": "Other tiles: {list}.", "fr": "Autres dominos : {list}."},
+    # A list the picture cuts short with a "+N" chip.
+    "alt.hand.more": {"en": "{list} and {count} more", "fr": "{list} et {count} autres"},
     "alt.hand.tiles": {"en": "Your tiles: {list}.", "fr": "Tes dominos : {list}."},
     "alt.hand.draw": {
         "en": "No tile fits: draw one.",

@@ -24,6 +24,7 @@ from bot.service import Player
 from bot.ui.limits import ATTACHMENT_DESCRIPTION
 from renderers import text as rtext
 from renderers.chart import ChartGame
+from renderers.hand import OTHER, PLAN, PLAYABLE, YOURS, drawn_sections
 from renderers.table import move_sentence
 
 __all__ = [
@@ -209,7 +210,9 @@ def _plan(view: SeatView, show_plan: bool) -> tuple[Tile, ...]:
 def describe_hand(view: SeatView, show_plan: bool = False, locale: str | None = None) -> str:
     """A hand picture in words, from the seat's own view: how many tiles and which train is
     yours, whose turn, what to cover first, which tiles fit where (in the picture's order:
-    your train, the Mexican Train, then the others), the train plan, and the other tiles."""
+    your train, the Mexican Train, then the others), the train plan, and the other tiles —
+    each list exactly the tiles the picture shows (its sections, and its "+N" chips), so a
+    planned tile is never also one of the "other tiles"."""
     if view.hand is None or view.seat is None:
         raise ValueError("a spectator has no hand to describe: pass the player's own view")
     lang = language_of(locale)
@@ -235,16 +238,21 @@ def describe_hand(view: SeatView, show_plan: bool = False, locale: str | None = 
     def where(ref: int) -> str:
         return tr("alt.where.own", lang) + f" (@{seat + 1})" if ref == seat else _train(ref, lang)
 
-    hand = list(dict.fromkeys(view.hand))
-    playable = sorted((t for t in hand if t in fits), key=lambda t: (min(map(rank, fits[t])),
-                                                                     -t.pips))  # fmt: skip
+    def listed(items: Sequence[object], folded: int, sep: str = ", ") -> str:
+        shown = sep.join(map(str, items))
+        return tr("alt.hand.more", lang, list=shown, count=folded) if folded else shown
+
+    # The picture's own sections, tiles and "+N" chips: the words say what it shows.
+    plan = _plan(view, show_plan)
+    drawn = {d.section: d for d in drawn_sections(view, plan, lang)}
+    playable = drawn.get(PLAYABLE)
     if playable:
         items = [
             tr("alt.hand.fits", lang, tile=t,
                trains=tr("alt.hand.or", lang).join(where(r) for r in sorted(fits[t], key=rank)))
-            for t in playable
+            for t in playable.tiles
         ]  # fmt: skip
-        parts.append(tr("alt.hand.playable", lang, list="; ".join(items)))
+        parts.append(tr("alt.hand.playable", lang, list=listed(items, playable.folded, "; ")))
     elif view.my_turn and view.result is None:
         if DRAW in view.legal:
             parts.append(tr("alt.hand.draw", lang))
@@ -252,13 +260,17 @@ def describe_hand(view: SeatView, show_plan: bool = False, locale: str | None = 
             parts.append(tr("alt.hand.pass", lang))
         else:
             parts.append(tr("alt.hand.none-playable", lang))
-    plan = [t for t in dict.fromkeys(_plan(view, show_plan)) if t in hand]
-    if plan:
-        parts.append(tr("alt.hand.plan", lang, list=", ".join(map(str, plan))))
-    rest = sorted((t for t in hand if t not in fits), key=lambda t: (-t.pips, -t.high))
+    # The #1, #2... badges: the planned tiles the picture shows, in playing order, and the
+    # plan's own section's "+N".
+    shown = {t for d in drawn.values() for t in d.tiles}
+    badges = [t for t in dict.fromkeys(plan) if t in shown]
+    if badges:
+        more = drawn[PLAN].folded if PLAN in drawn else 0
+        parts.append(tr("alt.hand.plan", lang, list=listed(badges, more)))
+    rest = drawn.get(OTHER) or drawn.get(YOURS)
     if rest:
-        key = "alt.hand.other" if playable else "alt.hand.tiles"
-        parts.append(tr(key, lang, list=", ".join(map(str, rest))))
+        key = "alt.hand.other" if rest.section == OTHER else "alt.hand.tiles"
+        parts.append(tr(key, lang, list=listed(rest.tiles, rest.folded)))
     return clip(" ".join(parts))
 
 
