@@ -136,11 +136,16 @@ async def test_a_move_typed_with_a_phones_dash_is_played(tmp_path: Path) -> None
 
 
 async def test_a_french_game_reads_as_french_typography(tmp_path: Path) -> None:
-    """A whole French game (three rounds, to see the scores): the computer players have
-    French names, every colon of a sentence has its space before it, and the Mexican Train
-    is spelt one way."""
+    """A French game of three rounds (to see the scores), with help, a hint, the legal
+    moves, the hand and the table asked for once: the computer players have French names,
+    every colon of a sentence has its space before it, and the Mexican Train is spelt one
+    way."""
+
+    asks = ["aide", "indice", "coups", "main", "table"]  # every other screen once
 
     async def decide(terminal: Terminal, _printed: str) -> str:
+        if asks:
+            return asks.pop(0)
         if ((await terminal.svc.game(terminal.game_id)).round_no or 0) >= 3:
             raise EOFError
         view = await terminal.svc.seat_view(terminal.game_id, YOU)
@@ -150,7 +155,7 @@ async def test_a_french_game_reads_as_french_typography(tmp_path: Path) -> None:
     options = TryOptions(players=3, preset="standard", seed=4, language="fr")
     transcript = await play(tmp_path, options, decide)
     assert "CPU" not in transcript and "Ordi 1" in transcript
-    assert "Scores :" in transcript
+    assert "Scores :" in transcript and "Coup conseillé :" in transcript
     assert "Train Mexicain" not in transcript and "Train mexicain" in transcript
     for line in transcript.splitlines():
         if line.startswith("🖼") or "/" in line.split(":")[0]:
