@@ -74,8 +74,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="play a game in this terminal against computer players (no token, no network)",
         description="Play Mexican Train in this terminal against computer players, through "
         "the bot's own rules, service and messages, on a temporary database. No Discord token "
-        "and no network needed. Moves in the README's notation (12-5 mexican, 5-7 @2, draw, "
-        "pass); a picture of the table is saved after every move.",
+        "and no network needed. Moves in the notation of docs/players.md (12-5 mexican, 5-7 @2, "
+        "draw, pass); a picture of the table is saved after every move.",
     )
     game.add_argument(
         "--players", type=int, default=3, metavar="N",

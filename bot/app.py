@@ -140,7 +140,7 @@ class MexicanTrainBot(GameBot):
 
 class ShardedMexicanTrainBot(MexicanTrainBot, commands.AutoShardedBot):
     """The same bot on ``AutoShardedBot`` (``MT_SHARDS``): one gateway connection per shard,
-    all in this process and on this one database (see the README's Scaling section)."""
+    all in this process and on this one database (see docs/admin.md, Scaling)."""
 
 
 def create_bot(

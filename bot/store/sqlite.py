@@ -265,7 +265,8 @@ class SQLiteStore(Store):
 QUICK_CHECK = "PRAGMA quick_check(5)"
 #: What to do about a damaged file, the same words in every message.
 _WAY_OUT = (
-    "restore a backup over it (README: Backups and restoring) or set MT_DATABASE to another file"
+    "restore a backup over it (docs/admin.md: Backups and restoring) or set MT_DATABASE to "
+    "another file"
 )
 
 
