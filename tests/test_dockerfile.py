@@ -147,11 +147,15 @@ def test_cluster_compose_runs_every_shard_once_over_one_postgresql() -> None:
     for service in services.values():
         env = dict(service["environment"])
         assert env["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")
-        assert env["MT_DATABASE"].startswith("postgresql://") and "@db:5432/" in env["MT_DATABASE"]
+        # The password beside the URL (PGPASSWORD), never in it: any password works unescaped.
+        assert env["MT_DATABASE"] == "postgresql://db:5432/mexican_train"
+        assert env["PGPASSWORD"] == "${POSTGRES_PASSWORD}"
+        assert env["PGUSER"] == db["environment"]["POSTGRES_USER"]
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
         assert service["restart"] == "unless-stopped" and env["MT_ON_CONFIG_ERROR"] == "wait"
-        filled = {k: v.replace("${POSTGRES_PASSWORD}", "pw") for k, v in env.items()}
-        config = Config.from_env(filled)  # the bot would accept this process's settings
+        for password in ("pw", "a/b", "a#b", "a@b", "a?b:c%"):
+            filled = {k: v.replace("${POSTGRES_PASSWORD}", password) for k, v in env.items()}
+            config = Config.from_env(filled)  # the bot would accept this process's settings
         assert config.clustered and config.shard_ids is not None
         shards += config.shard_ids
         counts.add(config.shard_count)
