@@ -22,6 +22,7 @@ that the bot burst, so it is allowed, and must be honoured and retried like any 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Callable
 
@@ -124,6 +125,15 @@ async def test_a_match_under_discords_rate_limits_loses_nothing_and_breaks_no_li
         assert min(gaps) >= budget.interval - 1e-9, min(gaps)
 
 
+async def _until(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Wait for something the bot logs (generous bound: a loaded machine is slow)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
 def _global_limited(request: RecordedRequest) -> bool:
     """Whether a request counts against the global limit (interaction endpoints do not)."""
     return f"{request.method} {request.route}" not in EXEMPT_ROUTES
@@ -152,7 +162,16 @@ async def test_a_429_storm_delays_the_pings_but_loses_nothing(
         games = fake.channel("games")
         async with running_bot(fake, bot):
             game = await open_game(fake, bot, games, alice, [bob], preset="quick")
-            fake.storm(30, retry_after=1)
+            # Lifted once discord.py has given up on a request (and the bot's layer has kept
+            # it), not after a time a loaded machine may overrun before discord.py gives up.
+            storm = fake.storm(10_000, retry_after=1)
+            gave_up = "still refused with 429 after discord.py's retries"
+
+            async def lift_when_given_up() -> None:
+                await _until(lambda: gave_up in caplog.text, "discord.py giving up on a request")
+                fake.limits.lift(storm)
+
+            lifting = asyncio.ensure_future(lift_when_given_up())
             told = 0
             for _ in range(4):
                 uid, view = await to_move(bot, game.id)
@@ -168,8 +187,9 @@ async def test_a_429_storm_delays_the_pings_but_loses_nothing(
                 )
                 nxt, _ = await to_move(bot, game.id)
                 told += nxt != uid
+            await lifting
             refused = fake.budget_report()["rate_limited"]["global"]
-            assert refused > 5  # the storm was felt, and discord.py gave up on some
+            assert refused >= 5  # discord.py tried five times before it gave up (logged)
             # Once it is over, every ping arrives: one DM per turn that changed hands.
             await fake.wait_for(
                 lambda: sum(len(u.dms()) for u in users.values()) >= told,
@@ -178,4 +198,3 @@ async def test_a_429_storm_delays_the_pings_but_loses_nothing(
             )
             # Every 429's retry_after honoured, by discord.py and by the bot's layer after it.
             assert fake.violations == [], fake.violations[:3]
-            assert "still refused with 429 after discord.py's retries" in caplog.text
