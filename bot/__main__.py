@@ -30,6 +30,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import bot
 from bot.config import (
     Config,
     ConfigError,
@@ -73,6 +74,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"{CONSOLE_SCRIPT} {bot.__version__}"
     )
     commands = parser.add_subparsers(dest="command", metavar="{try,init,backup,health,store}")
     game = commands.add_parser(

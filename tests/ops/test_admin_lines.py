@@ -3,17 +3,23 @@ restore rehearsal and systemd unit working as written."""
 
 from __future__ import annotations
 
+import asyncio
 import configparser
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+
+import discord
 
 from bot.ops.backup import BackupReport
 from bot.service.storecopy import CopyReport
-from tests.ops.helpers import ROOT
+from tests.fakediscord import FakeDiscord
+from tests.ops.helpers import ROOT, bot_env, free_port, start_bot, wait_healthy
 
 
 def test_backup_counts_its_games_in_words() -> None:
@@ -93,3 +99,48 @@ def test_the_systemd_unit_can_be_enabled_as_given() -> None:
     assert service["Restart"] == "on-failure" and service["RestartPreventExitStatus"] == "2"
     text = (ROOT / "README.md").read_text()
     assert "systemctl enable --now mexican-train-bot" in text
+
+
+def test_version_prints_the_release() -> None:
+    import bot
+
+    for command in (["-m", "bot", "--version"],):
+        result = subprocess.run(
+            [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            check=True,
+        )  # fmt: skip
+        assert result.stdout == f"mexican-train-bot {bot.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", bot.__version__)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["project"]["dynamic"] == ["version"]  # read from bot.__version__
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "bot.__version__"}
+
+
+async def test_start_up_says_who_the_bot_is_where_and_how_to_invite_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    fake.guild("Second server")
+    port = free_port()
+    env = bot_env(fake, tmp_path / "games.sqlite3", MT_HEALTH_PORT=str(port))
+    proc = await start_bot(env)
+    try:
+        await wait_healthy(f"http://127.0.0.1:{port}", proc, timeout=60)
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.stderr is not None
+    log = (await proc.stderr.read()).decode()
+    ready = [line for line in log.splitlines() if "ready: logged in as" in line]
+    needed = discord.Permissions(
+        view_channel=True, send_messages=True, embed_links=True, attach_files=True
+    )
+    assert len(ready) == 1, log
+    assert ready[0].endswith(
+        f"ready: logged in as TrainBot (id {fake.bot_user.id}), in 2 servers; invite link: "
+        f"https://discord.com/oauth2/authorize?client_id={fake.application_id}&scope=bot+"
+        f"applications.commands&permissions={needed.value}"
+    ), ready[0]
