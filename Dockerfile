@@ -3,9 +3,11 @@
 # Two stages: the first builds a wheel from the sources; the second installs only that wheel
 # and runs from /data, where there are no sources. (Run from a directory holding bot/, Python
 # would import that copy instead of the installed package: `python -m` puts the working
-# directory first on the import path.) Both stages install the versions pinned in
-# constraints.txt (PIP_CONSTRAINT; scripts/lock upgrades them), so an image built today and
-# one built next month hold the libraries CI tested.
+# directory first on the import path.) The image installs the versions pinned in
+# constraints.txt with the README's words (`pip install -c constraints.txt`; scripts/lock
+# upgrades them), so an image built today and one built next month hold the libraries CI
+# tested. The build stage sets PIP_CONSTRAINT as well: unlike -c, it also reaches the
+# isolated environment pip builds the wheel in (setuptools).
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_CONSTRAINT=/src/constraints.txt
 WORKDIR /src
@@ -24,8 +26,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 COPY --from=build /wheels /wheels
 COPY --from=build /src/constraints.txt /wheels/constraints.txt
-# The same `pip install .` as the README, from the wheel built above, with the pinned versions.
-RUN PIP_CONSTRAINT=/wheels/constraints.txt pip install /wheels/*.whl \
+# The README's `pip install -c constraints.txt .`, from the wheel built above.
+RUN pip install -c /wheels/constraints.txt /wheels/*.whl \
     && rm -rf /wheels \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mtbot \
     && mkdir -p /data \

@@ -30,7 +30,14 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.config import Config, ConfigError, check_database_dir, config_error_policy
+import bot
+from bot.config import (
+    Config,
+    ConfigError,
+    check_database_dir,
+    config_error_policy,
+    parse_database,
+)
 from bot.engine import PRESETS
 from bot.engine.ai import Level
 from bot.ops.backup import BackupError, backup
@@ -67,6 +74,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"{CONSOLE_SCRIPT} {bot.__version__}"
     )
     commands = parser.add_subparsers(dest="command", metavar="{try,init,backup,health,store}")
     game = commands.add_parser(
@@ -119,7 +129,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="the backup file, or a folder (ending in / or existing; created if need be) to "
         "put a timestamped one in",
     )
-    copy.add_argument("--database", type=Path, help="the database to copy (default: MT_DATABASE)")
+    copy.add_argument(
+        "--database", help="the SQLite file to copy, as MT_DATABASE names it (default: MT_DATABASE)"
+    )
     copy.add_argument("--force", action="store_true", help="replace an existing backup file")
     commands.add_parser(
         "health",
@@ -155,13 +167,18 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 
 def _backup(args: argparse.Namespace) -> int:
+    """``backup``: ``--database`` is read as ``MT_DATABASE`` is (a path or a URL)."""
     try:
-        if args.database is None and Config.from_env().database_url is not None:
+        if args.database is None:
+            name, config = "MT_DATABASE", Config.from_env()
+            source, url = config.database, config.database_url
+        else:
+            name = "--database"
+            source, url = parse_database(args.database, name)
+        if url is not None:
             return _fail(
-                "MT_DATABASE is a PostgreSQL server: back it up with pg_dump "
-                "(see docs/postgresql.md)"
+                f"{name} is a PostgreSQL server: back it up with pg_dump (see docs/postgresql.md)"
             )
-        source = args.database or Config.from_env().database
         report = backup(source, args.path, force=args.force)
     except (ConfigError, BackupError) as exc:
         return _fail(str(exc))
@@ -178,6 +195,7 @@ def _init(args: argparse.Namespace) -> int:
     try:
         env = dict(os.environ)
         if args.database is not None:
+            parse_database(args.database, "--database")  # its mistakes named as typed
             env["MT_DATABASE"] = args.database
         report = asyncio.run(init_database(Config.from_env(env)))
     except StoreUnreachable as exc:

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 #: Where the games live unless ``MT_DATABASE`` says otherwise (relative to the working dir).
 DEFAULT_DATABASE = Path("data/mexican-train.sqlite3")
@@ -218,18 +218,24 @@ def is_postgres_url(target: str) -> bool:
 
 
 def _database(raw: str | None) -> tuple[Path, str | None]:
-    """``MT_DATABASE``: a path (SQLite) or a ``postgresql://`` URL; another URL is refused
-    rather than taken for a strangely named file."""
+    return parse_database(raw, "MT_DATABASE")
+
+
+def parse_database(raw: str | None, name: str) -> tuple[Path, str | None]:
+    """A database as ``MT_DATABASE`` or a command's argument names it (``name`` says which,
+    in the message): a path (SQLite) or a ``postgresql://`` URL; another URL is refused
+    rather than taken for a strangely named file. Every command that takes a database reads
+    it here, so a URL means the same wherever it is typed."""
     value = (raw or "").strip()
     if not value:
         return DEFAULT_DATABASE, None
     if is_postgres_url(value):
         # The URL is never echoed: it may carry a password. What was wrong with it is.
         try:
-            parts = urlsplit(value)
+            parts = urlsplit(connectable(value))
         except ValueError as exc:  # "Invalid IPv6 URL": a bracket left open
             raise ConfigError(
-                f"MT_DATABASE is not a valid PostgreSQL URL ({exc}); write it as "
+                f"{name} is not a valid PostgreSQL URL ({exc}); write it as "
                 "postgresql://user:password@host:5432/dbname (an IPv6 host in brackets: "
                 "[::1]:5432)"
             ) from None
@@ -237,17 +243,78 @@ def _database(raw: str | None) -> tuple[Path, str | None]:
             parts.port  # noqa: B018 - parsing the port is the check
         except ValueError:
             raise ConfigError(
-                "MT_DATABASE has a PostgreSQL URL with a bad port; write it as "
-                "postgresql://user:password@host:5432/dbname"
+                f"{name} has a PostgreSQL URL with a bad port; write it as "
+                "postgresql://user:password@host:5432/dbname (a password holding / # @ ? "
+                "percent-encoded, or given in PGPASSWORD)"
             ) from None
         return DEFAULT_DATABASE, value
     scheme, sep, _ = value.partition("://")
     if sep and scheme.isidentifier():
         raise ConfigError(
-            f"MT_DATABASE is a {scheme}:// URL, but the bot stores games only in SQLite (a file "
+            f"{name} is a {scheme}:// URL, but the bot stores games only in SQLite (a file "
             "path) or PostgreSQL (a postgresql:// URL)"
         )
     return Path(value), None
+
+
+def _credentials(url: str) -> tuple[str, str, str | None, str]:
+    """``(scheme://, user, password or None, host and the rest)``, read as a person writes the
+    URL: the user and password run to the LAST ``@`` of the address (a password may hold one;
+    libpq's and asyncpg's parsers stop at the first)."""
+    scheme, sep, rest = url.partition("://")
+    netloc_end = len(rest)
+    for stop in "/?#":
+        found = rest.find(stop, rest.rfind("@") + 1)
+        if found >= 0:
+            netloc_end = min(netloc_end, found)
+    netloc, tail = rest[:netloc_end], rest[netloc_end:]
+    userinfo, at, host = netloc.rpartition("@")
+    if not at:
+        return scheme + sep, "", None, rest
+    user, colon, password = userinfo.partition(":")
+    return scheme + sep, user, password if colon else None, host + tail
+
+
+def safe_url(url: str) -> str:
+    """The URL with any password masked, for messages and logs. Masks generously: all that
+    may be a password (up to the address's last ``@``, and a ``password=`` parameter), even
+    in a URL that cannot be parsed (a ``/`` or ``#`` in an unencoded password)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    userinfo, at, host = rest.rpartition("@")
+    if at and ":" in userinfo:
+        rest = f"{userinfo.partition(':')[0]}:***@{host}"
+    return scheme + sep + re.sub(r"(?i)(password=)[^&#]*", r"\1***", rest)
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` (a driver's error message) with the URL's password masked wherever it
+    appears, as typed or percent-decoded: no message may carry a password."""
+    secrets: set[str] = set()
+    rest = url.partition("://")[2]
+    userinfo = rest.rpartition("@")[0]
+    if ":" in userinfo:
+        secrets.add(userinfo.partition(":")[2])
+    secrets.update(re.findall(r"(?i)password=([^&#]*)", rest))
+    for secret in sorted(secrets, key=len, reverse=True):
+        for form in {secret, unquote(secret)}:
+            if form:
+                text = text.replace(form, "***")
+    return safe_url(text) if "://" in text else text
+
+
+def connectable(url: str) -> str:
+    """The URL as libpq and asyncpg read it: a password holding ``@ / # ?`` (which their
+    parsers take for the end of the address) percent-encoded, so it works as typed."""
+    scheme, user, password, rest = _credentials(url)
+    if password is None or not set(password) & set("@/#?"):
+        return url
+
+    def encode(text: str) -> str:
+        return quote(text, safe="")
+
+    return f"{scheme}{encode(unquote(user))}:{encode(unquote(password))}@{rest}"
 
 
 def check_database_dir(database: Path) -> None:

@@ -30,6 +30,7 @@ from bot.config import Config, ConfigError
 from bot.ops.health import HealthServer
 from bot.store import open_store
 from bot.ui.host import GameBot
+from bot.ui.interactions import NEEDED
 
 log = logging.getLogger("bot.ops")
 
@@ -61,6 +62,29 @@ async def drain(bot: GameBot, grace: float) -> bool:
             await asyncio.sleep(min(left, 0.02))
 
 
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with the permissions it needs where games are
+    played (the README's permission integer) and its slash commands."""
+    needed = discord.Permissions(**dict.fromkeys(NEEDED, True))
+    return discord.utils.oauth_url(
+        application_id, permissions=needed, scopes=("bot", "applications.commands")
+    )
+
+
+def ready_line(bot: GameBot) -> str:
+    """The one line an admin looks for at start-up (as Red-DiscordBot prints it): which
+    account the token belongs to, how many servers it is in, and how to invite it."""
+    user = bot.user
+    if user is None:  # (only before the login)
+        return "ready, not logged in"
+    servers = len(bot.guilds)
+    return (
+        f"ready: logged in as {user} (id {user.id}), in {servers} "
+        f"server{'' if servers == 1 else 's'}; invite link: "
+        f"{invite_url(bot.application_id or user.id)}"
+    )
+
+
 async def serve(config: Config, token: str) -> None:
     """Run until Discord stops us or a signal asks us to stop; raises what start-up raises."""
     # The database first, opened and checked, before anything reaches Discord: a damaged file
@@ -76,6 +100,15 @@ async def serve(config: Config, token: str) -> None:
     except BaseException:
         await store.close()
         raise
+    said_ready = False
+
+    async def on_ready() -> None:  # again after each full reconnect: say it once
+        nonlocal said_ready
+        if not said_ready:
+            said_ready = True
+            log.info("%s", ready_line(bot))
+
+    bot.add_listener(on_ready, "on_ready")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

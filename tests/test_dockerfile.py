@@ -48,9 +48,9 @@ def test_dockerfile_installs_the_package_like_the_readme() -> None:
         assert needed in copied, f"the build stage does not copy {needed}"
     assert any(re.search(r"pip wheel .* \.$", rest) for word, rest in build if word == "RUN")
     runs = " ".join(rest for word, rest in final if word == "RUN")
-    assert "pip install /wheels/" in runs
+    assert "pip install -c /wheels/constraints.txt /wheels/" in runs
     readme = (ROOT / "README.md").read_text()
-    assert "pip install ." in readme
+    assert "pip install -c constraints.txt ." in readme
 
 
 def test_the_image_runs_the_installed_package_not_a_source_copy() -> None:
@@ -147,11 +147,15 @@ def test_cluster_compose_runs_every_shard_once_over_one_postgresql() -> None:
     for service in services.values():
         env = dict(service["environment"])
         assert env["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")
-        assert env["MT_DATABASE"].startswith("postgresql://") and "@db:5432/" in env["MT_DATABASE"]
+        # The password beside the URL (PGPASSWORD), never in it: any password works unescaped.
+        assert env["MT_DATABASE"] == "postgresql://db:5432/mexican_train"
+        assert env["PGPASSWORD"] == "${POSTGRES_PASSWORD}"
+        assert env["PGUSER"] == db["environment"]["POSTGRES_USER"]
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
         assert service["restart"] == "unless-stopped" and env["MT_ON_CONFIG_ERROR"] == "wait"
-        filled = {k: v.replace("${POSTGRES_PASSWORD}", "pw") for k, v in env.items()}
-        config = Config.from_env(filled)  # the bot would accept this process's settings
+        for password in ("pw", "a/b", "a#b", "a@b", "a?b:c%"):
+            filled = {k: v.replace("${POSTGRES_PASSWORD}", password) for k, v in env.items()}
+            config = Config.from_env(filled)  # the bot would accept this process's settings
         assert config.clustered and config.shard_ids is not None
         shards += config.shard_ids
         counts.add(config.shard_count)
@@ -186,7 +190,8 @@ def test_constraints_pin_every_dependency_and_test_tool() -> None:
 
 
 def test_the_environment_running_the_suite_is_the_pinned_one() -> None:
-    """What CI installs is what constraints.txt says (checked here, where it runs)."""
+    """What the README's test command installs is what constraints.txt says (checked here,
+    where it runs): its words carry the pins, so this holds for a newcomer as for CI."""
     from importlib.metadata import PackageNotFoundError, version
 
     for name, pinned in _pins().items():
@@ -199,18 +204,54 @@ def test_the_environment_running_the_suite_is_the_pinned_one() -> None:
         assert found == pinned, f"{name} {found} installed, constraints.txt pins {pinned}"
 
 
-def test_ci_and_the_image_install_the_pinned_versions_in_a_fresh_environment() -> None:
-    ci = (ROOT / ".ci" / "run").read_text()
-    assert 'PIP_CONSTRAINT="$PWD/constraints.txt"' in ci and "mktemp -d" in ci
-    assert ".venv" not in ci  # never a leftover environment
+def _readme_commands() -> dict[str, str]:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fresh", ROOT / "scripts" / "fresh_machine.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    commands: dict[str, str] = module.readme_commands((ROOT / "README.md").read_text())
+    return commands
+
+
+def test_the_readme_commands_carry_the_pins_themselves() -> None:
+    """A newcomer types the README's words and nothing else: every install in them asks for
+    constraints.txt, so a newer release of any dependency cannot reach the suite."""
     readme = (ROOT / "README.md").read_text()
-    test_command = "pip install -e '.[test]' && python -m pytest"
-    assert test_command in readme and ci.rstrip().endswith(test_command)
+    commands = _readme_commands()
+    assert commands["venv"] == "python3 -m venv .venv && . .venv/bin/activate"
+    for key in ("quick_start", "test"):
+        assert commands[key].startswith("pip install -c constraints.txt "), commands[key]
+    assert commands["test"].endswith("&& python -m pytest")
+    installs = re.findall(r"^pip install.*$", readme, flags=re.M)
+    assert len(installs) >= 3  # try-it, quick start, tests
+    for line in installs:
+        assert line.startswith("pip install -c constraints.txt "), line
+    assert "PIP_CONSTRAINT" not in readme  # no setting outside the words
+
+
+def test_ci_runs_the_readmes_test_command_with_no_settings_of_its_own() -> None:
+    """.ci/run reads the test command out of README.md (they cannot drift) and runs it in a
+    new virtual environment, with no PIP_CONSTRAINT or other variable of its own."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "PIP_CONSTRAINT" not in ci and "export" not in ci
+    assert "mktemp -d" in ci and ".venv" not in ci  # never a leftover environment
+    assert "set -euo pipefail" in ci  # a failing command fails CI
+    grep = re.search(r'grep -m1 -E "([^"]+)" README\.md', ci)
+    assert grep, "the test command is not read out of README.md"
+    readme_lines = (ROOT / "README.md").read_text().splitlines()
+    found = [line for line in readme_lines if re.search(grep.group(1), line)]
+    assert found[0] == _readme_commands()["test"]
+    assert 'eval "$command"' in ci
+
+
+def test_the_image_installs_the_pinned_versions() -> None:
     build, final = _stages()
     build_env = " ".join(rest for word, rest in build if word == "ENV")
-    assert "PIP_CONSTRAINT=" in build_env
+    assert "PIP_CONSTRAINT=" in build_env  # also reaches the wheel's isolated build
     assert any("constraints.txt" in rest for word, rest in build if word == "COPY")
     runs = " ".join(rest for word, rest in final if word == "RUN")
-    assert "PIP_CONSTRAINT=/wheels/constraints.txt pip install /wheels/" in runs
+    assert "pip install -c /wheels/constraints.txt /wheels/" in runs
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert "constraints.txt" not in ignored

@@ -19,6 +19,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 
+def one_line(check: str) -> str:
+    """SQLite's check verdict on one line: it lists a problem per line under a
+    ``*** in database main ***`` heading, and an operator's message is one line."""
+    problems = [" ".join(line.split()) for line in check.splitlines()]
+    return "; ".join(p for p in problems if p and not p.startswith("***")) or check.strip()
+
+
 class BackupError(Exception):
     """Why no backup was written (one line for the operator)."""
 
@@ -33,7 +40,8 @@ class BackupReport:
 
     def line(self) -> str:
         return (
-            f"backup written to {self.path}: {self.games} games, schema {self.schema_version}, "
+            f"backup written to {self.path}: {self.games} game{'' if self.games == 1 else 's'}, "
+            f"schema {self.schema_version}, "
             f"{self.bytes / 1_000_000:.1f} MB, integrity ok, {self.seconds:.2f} s"
         )
 
@@ -96,7 +104,7 @@ def backup(source: Path, dest: str | os.PathLike[str], *, force: bool = False) -
                 out.execute("PRAGMA journal_mode = DELETE")
                 check = out.execute("PRAGMA integrity_check").fetchone()[0]
                 if check != "ok":
-                    raise BackupError(f"the copy failed its integrity check: {check}")
+                    raise BackupError(f"the copy failed its integrity check: {one_line(check)}")
                 version = int(out.execute("PRAGMA user_version").fetchone()[0])
                 games = _count_games(out)
             finally:

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.config import is_postgres_url
+from bot.config import ConfigError, is_postgres_url, parse_database
 from bot.engine.position import to_position
 from bot.service import errors
 from bot.service.games import GameService
@@ -56,15 +56,21 @@ class CopyReport:
 
     def line(self) -> str:
         verdict = (
-            f"{self.equal} of {self.games} games replay equal"
+            f"{self.equal} of {games(self.games)} {'replays' if self.games == 1 else 'replay'} "
+            "equal"
             if self.ok
-            else f"{len(self.different)} of {self.games} games DIFFER: "
-            + "; ".join(self.different[:5])
+            else f"{len(self.different)} of {games(self.games)} "
+            f"{'DIFFERS' if self.games == 1 else 'DIFFER'}: " + "; ".join(self.different[:5])
         )
         return (
-            f"copied {self.games} games ({self.rows} rows in {self.tables} tables) from "
+            f"copied {games(self.games)} ({self.rows} rows in {self.tables} tables) from "
             f"{self.source} to {self.destination}; {verdict}; {self.seconds:.2f} s"
         )
+
+
+def games(count: int) -> str:
+    """``1 game``, ``2 games``: the operator's lines count games."""
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 async def copy_store(
@@ -105,7 +111,7 @@ async def _open_destination(target: str | Path, replace: bool) -> Store:
     if not replace:
         await dst.close()
         raise CopyError(
-            f"{target} already holds games or settings; copy into an empty database, or pass "
+            f"{dst} already holds games or settings; copy into an empty database, or pass "
             "--replace to delete everything in it first"
         )
     from bot.store.postgres import PgStore
@@ -186,12 +192,21 @@ async def _replayed(service: GameService, gid: int) -> Any:
     return (summary, history, position)
 
 
+def _target(raw: str, name: str) -> str | Path:
+    if not raw.strip():
+        raise ConfigError(f"{name} is empty: name an SQLite file or a postgresql:// URL")
+    path, url = parse_database(raw, name)
+    return url if url is not None else path
+
+
 def copy_main(source: str, destination: str, *, replace: bool) -> tuple[int, str]:
     """Run a copy for the command line: (exit code, the one line to print)."""
     import asyncio
 
     try:
-        report = asyncio.run(copy_store(source, destination, replace=replace))
-    except (CopyError, StoreError) as exc:
+        # Each read as MT_DATABASE is: a path, or a postgresql:// URL checked the same way.
+        src, dst = _target(source, "SOURCE"), _target(destination, "DESTINATION")
+        report = asyncio.run(copy_store(src, dst, replace=replace))
+    except (CopyError, StoreError, ConfigError) as exc:
         return 2, f"mexican-train-bot: store copy: {exc}"
     return (0 if report.ok else 1), report.line()

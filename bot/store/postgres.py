@@ -22,10 +22,10 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.config import connectable, safe_url, scrub
 from bot.store.outage import QuietOutages
 from bot.store.pgschema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from bot.store.rows import (
@@ -104,16 +104,6 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-def safe_url(url: str) -> str:
-    """The URL with any password masked, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[-1]
-    netloc = f"{parts.username or ''}:***@{host}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-
-
 class PgConn:
     """:class:`~bot.store.store.Conn` over an asyncpg connection (or the pool, for reads)."""
 
@@ -167,17 +157,19 @@ class PgStore(Store):
         where = safe_url(url)
         try:
             pool = await asyncpg.create_pool(
-                url,
+                connectable(url),
                 min_size=min(2, pool_size),
                 max_size=pool_size,
                 timeout=connect_timeout,
             )
         except _TRANSIENT as exc:
             raise StoreUnreachable(
-                f"cannot reach the PostgreSQL server {where}: {_reason(exc)}"
+                f"cannot reach the PostgreSQL server {where}: {scrub(_reason(exc), url)}"
             ) from None
         except (ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"cannot open the PostgreSQL database {where}: {exc}") from None
+            raise StoreError(
+                f"cannot open the PostgreSQL database {where}: {scrub(str(exc), url)}"
+            ) from None
         try:
             await _migrate(pool, where)
         except BaseException:

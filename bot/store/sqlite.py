@@ -271,7 +271,11 @@ _WAY_OUT = (
 
 
 def _damaged(path: Path, detail: str) -> str:
-    return f"{path} is damaged (SQLite's quick check: {detail}): {_WAY_OUT}"
+    # The check lists a problem per line under a heading: one line, the first few problems.
+    problems = [" ".join(line.split()) for line in detail.splitlines()]
+    problems = [p for p in problems if p and not p.startswith("***")] or [detail.strip()]
+    more = f"; {len(problems) - 2} more" if len(problems) > 2 else ""
+    return f"{path} is damaged (SQLite's quick check: {'; '.join(problems[:2])}{more}): {_WAY_OUT}"
 
 
 def _unusable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:

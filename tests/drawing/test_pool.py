@@ -13,7 +13,8 @@ import io
 import os
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -29,6 +30,7 @@ from bot.drawing import (
     draw_hand,
     draw_table,
 )
+from bot.drawing.jobs import draw_table as draw_table_job
 from bot.drawing.jobs import sample_views
 from renderers import LIGHT, HandOptions, TableOptions
 
@@ -59,9 +61,32 @@ def broken() -> bytes:
     raise ValueError("no such tile 13-13")
 
 
+def gated(gate: str) -> bytes:
+    """Keep a worker busy until the test creates the file ``gate`` (or a minute passes):
+    what a test orders then does not depend on how fast a loaded machine runs."""
+    deadline = time.monotonic() + 60
+    while not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return gate.encode()
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Wait for a counted fact about the pool (generous bound: a loaded machine is slow)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+def open_gate(gate: Path) -> None:
+    gate.touch()
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def pool() -> AsyncIterator[RenderPool]:
-    async with RenderPool(2, timeout=5) as started:
+    # A picture's limit far above its cost (tens of ms): a loaded machine must not fail it.
+    async with RenderPool(2, timeout=30) as started:
         yield started
 
 
@@ -94,45 +119,51 @@ async def test_a_renderer_error_fails_that_picture_only(pool: RenderPool) -> Non
     assert await pool.run(slow, 0) == b"slept"
 
 
-async def test_a_newer_table_supersedes_a_queued_older_one(pool: RenderPool) -> None:
-    # Both workers busy, so the channel's tables queue up behind them.
-    busy = [asyncio.ensure_future(pool.run(slow, 0.4)) for _ in range(2)]
-    await asyncio.sleep(0.05)
+async def test_a_newer_table_supersedes_a_queued_older_one(
+    pool: RenderPool, tmp_path: Path
+) -> None:
+    # Both workers held busy, so the channel's tables queue up behind them.
+    gate = tmp_path / "open"
+    busy = [asyncio.ensure_future(pool.run(gated, str(gate))) for _ in range(2)]
+    await until(lambda: pool.drawing == 2, "both workers busy")
     before = pool.stats["superseded"]
     first = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key=111))
     other = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key=222))
-    await asyncio.sleep(0)
+    await until(lambda: pool.queued == 2, "two tables queued")
     newest = asyncio.ensure_future(pool.table(TABLE, TableOptions(language="fr"), key=111))
     with pytest.raises(Superseded):
         await first
     assert not isinstance(Superseded(), RenderFailed)  # the caller skips, not falls back
+    assert pool.queued == 2  # the newest took the older one's place
+    open_gate(gate)
     assert is_png(await newest) and is_png(await other)
     assert await newest == draw_table(TABLE, TableOptions(language="fr"))
     assert pool.stats["superseded"] == before + 1
     await asyncio.gather(*busy)
 
 
-async def test_tables_are_drawn_before_other_pictures_waiting(pool: RenderPool) -> None:
-    # Both workers busy; two other pictures wait, then a table arrives: it goes first.
-    busy = [asyncio.ensure_future(pool.run(slow, 0.3)) for _ in range(2)]
-    await asyncio.sleep(0.05)
-    finished: list[str] = []
-
-    async def timed(name: str, job: asyncio.Future[bytes]) -> None:
-        await job
-        finished.append(name)
-
-    waiting = [
-        asyncio.ensure_future(timed("other-1", asyncio.ensure_future(pool.run(slow, 0.6)))),
-        asyncio.ensure_future(timed("other-2", asyncio.ensure_future(pool.run(slow, 0.6)))),
+async def test_tables_are_drawn_before_other_pictures_waiting(
+    pool: RenderPool, tmp_path: Path
+) -> None:
+    # Both workers held busy; two other pictures wait, then a table arrives. One worker is
+    # let go: it must take the table (the others wait on gates still shut, so if it took
+    # one of them, the table could not be drawn until the test opened them).
+    first_gate, second_gate, others_gate = (tmp_path / n for n in ("a", "b", "others"))
+    busy = [
+        asyncio.ensure_future(pool.run(gated, str(first_gate))),
+        asyncio.ensure_future(pool.run(gated, str(second_gate))),
     ]
-    await asyncio.sleep(0)
-    table = asyncio.ensure_future(
-        timed("table", asyncio.ensure_future(pool.table(TABLE, TableOptions())))
-    )
-    await asyncio.gather(*busy, *waiting, table)
-    # The table started on the first free worker, before either picture queued ahead of it.
-    assert finished[0] == "table", finished
+    await until(lambda: pool.drawing == 2, "both workers busy")
+    waiting = [asyncio.ensure_future(pool.run(gated, str(others_gate))) for _ in range(2)]
+    await until(lambda: pool.queued == 2, "two other pictures queued")
+    table = asyncio.ensure_future(pool.table(TABLE, TableOptions()))
+    await until(lambda: pool.queued == 3, "the table queued behind them")
+    open_gate(first_gate)
+    assert is_png(await asyncio.wait_for(table, 30)), "the table did not go first"
+    assert not any(w.done() for w in waiting) and pool.queued == 1
+    open_gate(second_gate)
+    open_gate(others_gate)
+    await asyncio.gather(*busy, *waiting)
 
 
 async def test_an_unchanged_hand_is_not_redrawn(pool: RenderPool) -> None:
@@ -180,9 +211,10 @@ async def test_a_hung_picture_times_out_and_its_worker_is_replaced() -> None:
         (hung,) = pool.pids
         started = time.monotonic()
         with pytest.raises(RenderTimeout, match=r"0\.5s"):
-            await pool.run(slow, 30)
-        assert time.monotonic() - started < 5
-        assert is_png(await pool.table(TABLE, TableOptions()))
+            await pool.run(slow, 60)
+        assert time.monotonic() - started < 30  # not the job's minute
+        # The replacement draws; its own limit, not the 0.5 s the test gave the pool.
+        assert is_png(await pool.run(draw_table_job, TABLE, TableOptions(), timeout=60))
         assert pool.pids[0] != hung
 
 
@@ -194,8 +226,9 @@ async def test_close_drains_in_flight_pictures_then_stops_the_workers() -> None:
     (pid,) = pool.pids
     in_flight = asyncio.ensure_future(pool.run(slow, 0.3))
     queued = asyncio.ensure_future(pool.table(TABLE, TableOptions()))
-    await asyncio.sleep(0.05)
-    await pool.close(grace=5)
+    await until(lambda: pool.drawing == 1 and pool.queued == 1, "one drawing, one queued")
+    # A grace long enough for a loaded machine: close returns as soon as both are done.
+    await pool.close(grace=60)
     assert await in_flight == b"slept" and is_png(await queued)
     with pytest.raises(PoolClosed):
         await pool.run(slow, 0)
@@ -207,27 +240,30 @@ async def test_close_drains_in_flight_pictures_then_stops_the_workers() -> None:
 async def test_close_after_the_grace_fails_what_is_left() -> None:
     pool = RenderPool(1, timeout=10)
     await pool.start()
-    stuck = asyncio.ensure_future(pool.run(slow, 5))
+    stuck = asyncio.ensure_future(pool.run(slow, 60))
     behind = asyncio.ensure_future(pool.run(slow, 0))
-    await asyncio.sleep(0.05)
+    await until(lambda: pool.drawing == 1 and pool.queued == 1, "one drawing, one queued")
     started = time.monotonic()
     await pool.close(grace=0.2)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 30  # it did not wait out the stuck minute
     for future in (stuck, behind):
         with pytest.raises(PoolClosed):
             await future
 
 
-async def test_thread_mode_draws_the_same_and_keeps_the_rules() -> None:
-    async with RenderPool(0, timeout=1.0) as pool:
+async def test_thread_mode_draws_the_same_and_keeps_the_rules(tmp_path: Path) -> None:
+    async with RenderPool(0, timeout=30) as pool:
         assert pool.pids == []
         assert await pool.table(TABLE, TableOptions()) == draw_table(TABLE, TableOptions())
-        busy = asyncio.ensure_future(pool.run(slow, 0.2))
+        gate = tmp_path / "open"
+        busy = asyncio.ensure_future(pool.run(gated, str(gate)))
+        await until(lambda: pool.drawing == 1, "the thread busy")
         old = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key="c"))
-        await asyncio.sleep(0)
+        await until(lambda: pool.queued == 1, "the table queued")
         new = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key="c"))
         with pytest.raises(Superseded):
             await old
-        assert is_png(await new) and await busy == b"slept"
+        open_gate(gate)
+        assert is_png(await new) and await busy == str(gate).encode()
         with pytest.raises(RenderTimeout):
-            await pool.run(slow, 1.5)
+            await pool.run(slow, 3, timeout=0.5)

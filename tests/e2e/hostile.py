@@ -669,7 +669,13 @@ async def run_entry(c: Ctx, entry: Entry, capture: Capture) -> Result:
             result.answered and not record.rejections and shown is not None and not shown.loading
         )
         result.text = shown.content if shown is not None else ""
-        await asyncio.sleep(0.05)  # let a background post of an accepted request finish
+        # A background post of an accepted request finishes before the next entry, so its
+        # log lines are this entry's: wait for the bot to be idle (counted, not timed).
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        while c.bot.metrics.in_flight > 0 or c.bot.games_busy() > 0:
+            assert loop.time() < deadline, f"the bot still busy after {entry.name}"
+            await asyncio.sleep(0.01)
     result.tracebacks = [
         f"{r.levelname} {r.name}: {r.getMessage()[:200]}"
         for r in capture.records[first:]

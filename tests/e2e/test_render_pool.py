@@ -39,7 +39,7 @@ async def _move(
     return await slash_move(users[uid], ch, str(pick(view.legal)))
 
 
-async def _posted_after(ch: FakeChannel, count: int, timeout: float = 10.0) -> FakeMessage:
+async def _posted_after(ch: FakeChannel, count: int, timeout: float = 30.0) -> FakeMessage:
     """The channel's newest public message once there are more than ``count``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -47,6 +47,15 @@ async def _posted_after(ch: FakeChannel, count: int, timeout: float = 10.0) -> F
         assert loop.time() < deadline, "no new table message"
         await asyncio.sleep(0.01)
     return last_public(ch)
+
+
+async def _until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Wait for a counted fact (generous bound: a loaded machine is slow, never wrong)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
 
 
 def _alive(pid: int) -> bool:
@@ -156,7 +165,7 @@ async def test_a_picture_that_fails_posts_the_move_with_the_table_as_text(
 
 def _hold(gate: threading.Event) -> bytes:
     """A job that keeps the pool's one lane busy until the test opens ``gate``."""
-    gate.wait(10)
+    gate.wait(60)
     return b""
 
 
@@ -191,7 +200,7 @@ async def test_a_stale_table_is_not_drawn_and_its_post_keeps_the_move_lines(
         busy = asyncio.ensure_future(pool.run(_hold, gate))  # the backlog: the lane is taken
         before, drawn = len(ch.messages()), pool.stats["drawn"]
         older = asyncio.ensure_future(announcer.publish(bot, [first], None))
-        await asyncio.sleep(0.05)  # its table is queued behind the busy lane
+        await _until(lambda: pool.queued == 1, "its table queued behind the busy lane")
         newer = asyncio.ensure_future(announcer.publish(bot, [second], None))
         assert await older is None  # posted, without waiting for a worker
         stale = await _posted_after(ch, before)

@@ -60,6 +60,14 @@ def _damage(kind: str, path: Path) -> None:
         data = bytearray(path.read_bytes())
         data[:100] = bytes(100)
         path.write_bytes(bytes(data))
+    elif kind == "zeroed pages":  # SQLite's check lists a problem per line: still one line
+        _database_with_rows(path)
+        data = bytearray(path.read_bytes())
+        page = int.from_bytes(data[16:18], "big")
+        pages = len(data) // page
+        for n in (pages - 2, pages - 1):  # the filler index: the file still opens
+            data[n * page : (n + 1) * page] = bytes(page)
+        path.write_bytes(bytes(data))
     elif kind == "overwritten page":
         _database_with_rows(path)
         data = bytearray(path.read_bytes())
@@ -69,7 +77,7 @@ def _damage(kind: str, path: Path) -> None:
         path.write_bytes(bytes(data))
 
 
-KINDS = ("garbage", "text", "zeroed header", "overwritten page")
+KINDS = ("garbage", "text", "zeroed header", "zeroed pages", "overwritten page")
 
 
 @pytest.mark.parametrize("kind", KINDS)
