@@ -1,5 +1,5 @@
-"""What an admin meets: counts in words ("1 game", never "1 games"), and the README's
-restore rehearsal and systemd unit working as written."""
+"""What an admin meets: counts in words ("1 game", never "1 games"), and the admin
+guide's restore rehearsal and systemd unit working as written."""
 
 from __future__ import annotations
 
@@ -42,18 +42,19 @@ def test_store_copy_counts_its_games_in_words() -> None:
     assert "; 1 of 3 games DIFFER: game 7;" in line(3, ("game 7",))
 
 
-def _readme_block(heading: str, fence: str) -> str:
-    text = (ROOT / "README.md").read_text()
+def _guide_block(heading: str, fence: str) -> str:
+    """A fenced block of the admin's guide (docs/admin.md), after ``heading``."""
+    text = (ROOT / "docs" / "admin.md").read_text()
     match = re.search(rf"```{fence}\n(.*?)```", text[text.index(heading) :], re.S)
     assert match is not None, f"no {fence} block after {heading!r}"
     return match.group(1)
 
 
 def test_the_restore_rehearsal_runs_again_when_backups_holds_several(tmp_path: Path) -> None:
-    """The README's rehearsal, run twice in one folder: the second time backups/ holds two
+    """The admin guide's rehearsal, run twice in one folder: the second time backups/ holds two
     files (``cp backups/*.sqlite3 FILE`` then failed: "not a directory"), and the newest one
     is the one put back."""
-    block = _readme_block("Rehearse a backup and a restore", "sh")
+    block = _guide_block("Rehearse a backup and a restore", "sh")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     wrapper = bin_dir / "python"  # the package on the path as after `pip install`
@@ -87,17 +88,17 @@ def test_the_restore_rehearsal_runs_again_when_backups_holds_several(tmp_path: P
 
 
 def test_the_systemd_unit_can_be_enabled_as_given() -> None:
-    """``systemctl enable`` needs an [Install] section; the README's unit has one, starts
+    """``systemctl enable`` needs an [Install] section; the admin guide's unit has one, starts
     after the network and keeps restarting except on exit 2 (a setting to fix)."""
     unit = configparser.ConfigParser(strict=True, interpolation=None)
     unit.optionxform = str  # type: ignore[assignment,method-assign]
-    unit.read_string(_readme_block("a systemd unit is enough", "ini"))
+    unit.read_string(_guide_block("a systemd unit is enough", "ini"))
     assert unit["Install"]["WantedBy"] == "multi-user.target"
     assert unit["Unit"]["After"] == "network-online.target"
     service = unit["Service"]
     assert service["ExecStart"].endswith("/.venv/bin/python -m bot")
     assert service["Restart"] == "on-failure" and service["RestartPreventExitStatus"] == "2"
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "admin.md").read_text()
     assert "systemctl enable --now mexican-train-bot" in text
 
 
