@@ -17,6 +17,7 @@ from discord.utils import escape_markdown
 from bot.engine import MEXICAN, Catch, Move, Play, Rules, SeatView, Tile, TrainView
 from bot.i18n import CATALOG, tr, tr_count
 from bot.service import GameSummary, Outcome, Player, RoundEnd, Standing, Step
+from bot.service.turn import Drawn
 from bot.store import GameStatus
 from bot.store.schedule import GameScheduleRow
 from bot.words import describe_move
@@ -99,6 +100,18 @@ def plays_by_tile(view: SeatView) -> dict[Tile, list[int]]:
         if isinstance(move, Play):
             out.setdefault(move.tile, []).append(move.train)
     return out
+
+
+def drawn_note(drawn: Drawn, names: Sequence[str], seat: int, locale: str | None) -> str:
+    """What a player's draw brought, for them alone: where the tile fits (they must play it
+    now), or that it fit nowhere and their turn was passed; the terminal game says it too."""
+    tile = str(drawn.tile)
+    if drawn.passed:
+        return tr("draw.passed", locale, tile=tile)
+    if drawn.must_play:
+        where = ", ".join(train_label(names, t, seat, locale) for t in drawn.fits)
+        return tr("draw.fits", locale, tile=tile, where=where or "?")
+    return tr("draw.drew", locale, tile=tile)
 
 
 def _eligible(view: SeatView, train: TrainView) -> bool:
