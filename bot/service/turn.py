@@ -3,8 +3,12 @@
 A move is rarely one commit. A draw that fits nowhere leaves passing as the only move, and the
 rules leave no choice, so the pass is made at once; then the computer players answer, each
 move its own commit (so a paced front end can tell them one by one); then the turns of away
-players (``/mt away``) are played for them as the scheduler's ``away`` row would. Only then
-is a present human to decide something, and only then is anyone pinged.
+players (``/mt away``) are played for them as the scheduler's ``away`` row would, and a turn
+that leaves a present human no choice at all (only a draw, only a pass; with ``/mt me
+autoplay: only``, the one legal move) is played for them at once, as they asked
+(:func:`no_choice`; never a knock, a catch or a choice between moves). Only then is a present
+human to decide something, and only then is anyone pinged: nobody is pinged to tap the one
+button there is.
 
 The cogs (a typed or clicked move), the scheduler's announcement (a timeout, an away turn)
 and the terminal game (:mod:`bot.tryit`) all go through :class:`Turns`, so the dispatch and
@@ -19,12 +23,18 @@ import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 
-from bot.engine import KNOCK, PASS, Move, Play, Tile
+from bot.engine import DONE, DRAW, KNOCK, PASS, Draw, Move, Pass, Play, SeatView, Tile, view_for
+from bot.service.commit import Batch, utc
+from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
-from bot.service.outcome import Outcome
+from bot.service.outcome import Fact, Outcome
+from bot.service.replay import players_of
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
 from bot.store import GameStatus
+
+#: The moves a turn with no choice may consist of (``forced``); ``only`` adds a lone tile play.
+FORCED = (DRAW, PASS, DONE)
 
 #: A bound on the commits one call plays, never reached: a round always ends, and away turns
 #: stop at the second round end.
@@ -54,6 +64,26 @@ class Turn:
     @property
     def last(self) -> Outcome:
         return self.outs[-1]
+
+
+def no_choice(view: SeatView, mode: str) -> Move | None:
+    """The move a player's turn leaves them no choice about, if ``mode`` (their ``/mt me
+    autoplay:``) lets the bot make it for them; None when there is a decision to make.
+
+    ``forced``: the only legal move is a draw, a pass, or the end of a fast start. ``only``:
+    also the only legal tile play — unless it leaves them one tile under the knock rule
+    (whether to knock is theirs) — since it can go nowhere else. Never while a side move (a
+    knock, a catch) is open to them: that is a choice that matters."""
+    if mode == "off" or not view.my_turn or len(view.legal) != 1 or view.side_moves:
+        return None
+    move = view.legal[0]
+    if move in FORCED:
+        return move
+    if mode != "only" or not isinstance(move, Play):
+        return None
+    if view.rules.knock and view.hand is not None and len(view.hand) <= 2:
+        return None
+    return move
 
 
 class Turns:
@@ -137,11 +167,73 @@ class Turns:
             ):
                 return
             played = await self.schedule.play_away_turn(game_id, nxt.user_id, now)
-            if played is None:
-                return  # a present human's turn: theirs to take
-            last = played.outcome
+            for_them = played.outcome if played is not None else None
+            if for_them is None:
+                for_them = await self.play_forced(game_id, nxt.user_id, now)
+            if for_them is None:
+                return  # a present human's decision: theirs to take
+            last = for_them
             ended += len(last.rounds_ended)
             yield last
+
+    async def play_forced(self, game_id: int, user_id: int, now: datetime) -> Outcome | None:
+        """Play ``user_id``'s turn for them if it leaves them no choice and their ``/mt me
+        autoplay:`` allows it (:func:`no_choice`), move by move until the turn is over or a
+        decision is left (a drawn tile that fits: where to play it is theirs unless it is the
+        only move and they said ``only``). One commit, its moves made by nobody after an
+        ``autoplay`` marker, a ``turn-played-for`` fact first (``reason="autoplay"``); the
+        computer players who follow are left to :meth:`until_human`. None, and nothing
+        changed, when it is not their turn or there is a decision to make."""
+        ledger = self.games.ledger
+        now = utc(now)
+        async with ledger.locked(game_id):
+            g = await ledger.get(game_id)
+            m = g.match
+            if g.row.status is not GameStatus.ACTIVE or m is None or m.round is None:
+                return None
+            seat = m.round.current_seat
+            if seat is None or g.seats[seat].user_id != user_id or g.seats[seat].computer:
+                return None
+            if no_choice(view_for(m, seat), "only") is None:
+                return None  # the common case, told without reading their settings
+            mode = (await self.games.user_settings(user_id)).autoplay
+            batch = Batch(ledger, g, m, g.seats, now)
+            player = batch.players[seat]
+            try:
+                for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
+                    rnd = m.round
+                    if m.is_over or rnd is None or rnd.result is not None:
+                        break
+                    move = no_choice(view_for(m, seat), mode)
+                    if move is None:
+                        break
+                    if not batch.steps:
+                        batch.event(AUTOPLAY_KIND, {"seat": seat, "user": user_id}, None)
+                    if batch.apply(player, move, None).turn_over:
+                        break
+                if not batch.steps:
+                    return None
+                pending = ledger.after_move(batch, 0)
+            except BaseException:
+                ledger.forget(game_id)
+                raise
+            moves = [s.move for s in batch.steps]
+            batch.facts.insert(
+                0,
+                Fact.of(
+                    "turn-played-for",
+                    name=players_of(g.seats)[seat].name,
+                    user_id=user_id,
+                    reason=AUTOPLAY_KIND,
+                    policy=AUTOPLAY_KIND,
+                    replaced=False,
+                    missed=0,
+                    tiles=tuple(str(mv.tile) for mv in moves if isinstance(mv, Play)),
+                    drew=any(isinstance(mv, Draw) for mv in moves),
+                    passed=any(isinstance(mv, Pass) for mv in moves),
+                ),
+            )
+            return await ledger.commit_play(g, batch, pending)
 
     async def ping(self, last: Outcome, actor_id: int | None, now: datetime) -> TurnPing | None:
         """How the human now to move hears of it — the one place that decides it. Nobody for

@@ -47,12 +47,15 @@ def _what_was_played(params: dict[str, object], locale: str | None) -> str:
 
 
 def played_for_line(params: dict[str, object], locale: str | None) -> str:
-    """The line for a turn played for an absent (timeout) or away player: it joins the turn
-    post of whoever moves next, whether the scheduler or the announcer played it."""
+    """The line for a turn played for an absent (timeout) or away player, or for one who had
+    no choice (autoplay): it joins the turn post of whoever moves next, whether the scheduler
+    or the announcer played it."""
     what = _what_was_played(params, locale)
     name = params.get("name", "?")
     if params.get("reason") == "away":
         return tr("schedule.away.played", locale, name=name, what=what)
+    if params.get("reason") == "autoplay":
+        return tr("autoplay.played", locale, name=name, what=what)
     if params.get("replaced"):
         return tr(
             "schedule.timeout.replaced", locale, name=name, what=what, missed=params.get("missed")
