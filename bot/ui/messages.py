@@ -39,6 +39,9 @@ def _what_was_played(params: dict[str, object], locale: str | None) -> str:
     if shown:
         key = "schedule.what.drew-played" if params.get("drew") else "schedule.what.played"
         return tr(key, locale, tiles=shown)
+    if params.get("drew") and not params.get("passed"):
+        # Only a turn with no choice stops after the draw (the tile fits: where is theirs).
+        return tr("schedule.what.drew", locale)
     if params.get("drew"):
         return tr("schedule.what.drew-passed", locale)
     if params.get("passed"):

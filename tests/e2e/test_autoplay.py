@@ -51,6 +51,12 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
         no_choice = [line for line in lines if "had no choice" in line]
         assert no_choice, "a match of this length has forced turns"
         assert all("Alice had no choice" in line for line in no_choice), no_choice
+        said_kinds = {line.split("the bot ")[-1] for line in no_choice}
+        assert said_kinds <= {
+            "drew and passed for them.",
+            "drew for them.",  # the tile fits: where to play it is hers
+            "passed for them.",
+        }, said_kinds
         # Every turn Alice was handed (and pinged for: one ping per turn) asked a decision.
         assert handed[alice.id] == 0
         assert handed[bob.id] > 0  # off: his forced turns are still his to take
