@@ -67,12 +67,6 @@ class GameService:
         self.end = lobby.end
         # Moves.
         self.move = play.move
-        self.play = play.play
-        self.draw = play.draw
-        self.pass_turn = play.pass_turn
-        self.done = play.done
-        self.knock = play.knock
-        self.catch = play.catch
         self.advance_computers = play.advance_computers
         # Reads.
         self.game = queries.game

@@ -186,8 +186,7 @@ class Turns:
         changed, when it is not their turn or there is a decision to make."""
         ledger = self.games.ledger
         now = utc(now)
-        async with ledger.locked(game_id):
-            g = await ledger.get(game_id)
+        async with ledger.game(game_id) as g:
             m = g.match
             if g.row.status is not GameStatus.ACTIVE or m is None or m.round is None:
                 return None

@@ -120,8 +120,7 @@ async def take_back(
     """Take back the last human turn (host or Manage Server). ``player_user_id``: only if that
     player's turn is the last one (else :class:`UndoTooLate` naming who played since)."""
     now = utc(now)
-    async with ledger.locked(game_id):
-        g = await ledger.get(game_id)
+    async with ledger.game(game_id) as g:
         need_active(g)
         need_host(g, user_id, is_manager, "undo")
         record = await ledger.store.load(game_id)
