@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
+from bot.service import GameStatus
 from bot.service.timing import Policy
-from bot.store import GameStatus
 from bot.ui import announcer, messages
 from bot.ui.choices import (
     AUTOPLAY_CHOICES,
@@ -166,7 +166,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             )
             if language is not None:
                 chosen = None if language == "auto" else language
-                await set_server_language(bot, svc.store, guild.id, chosen, bot.now())
+                await set_server_language(bot, svc, guild.id, chosen, bot.now())
             where = ", ".join(f"<#{c}>" for c in new.allowed_channels) or tr("word.all", locale)
             role = f"<@&{new.host_role_id}>" if new.host_role_id else tr("word.anyone", locale)
             house_text = ", ".join(f"{k}={v}" for k, v in sorted(new.house_rules.items())) or "—"

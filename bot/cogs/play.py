@@ -18,8 +18,7 @@ from discord.ext import commands
 
 from bot.engine import Catch, Move, Play, SeatView, Tile, TileError
 from bot.i18n import tr
-from bot.service import ServiceError, errors
-from bot.store import GameStatus
+from bot.service import GameStatus, ServiceError, errors
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton

@@ -17,6 +17,7 @@ from bot.service.outcome import GameSummary, Player, Standing
 from bot.service.replay import players_of, replay_game, standings_of, summarise
 from bot.service.roundend import RoundReport, round_report
 from bot.store import GameRecord, GameStatus, MessageRow
+from bot.store import stats as extras_sql
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,10 @@ class Queries:
         if row is None or row.status is not GameStatus.FINISHED:
             return None
         return summarise(row, tuple(await self.ledger.store.seats(row.id)))
+
+    async def latest_dealt_in_channel(self, channel_id: int) -> int | None:
+        """The id of the channel's newest game that was dealt or finished (any status)."""
+        return await extras_sql.latest_in_channel(self.ledger.store, channel_id)
 
     async def games_for_user(self, user_id: int) -> list[GameSummary]:
         """The user's unfinished games in every server, most recently active first; each

@@ -26,6 +26,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -132,6 +133,14 @@ class ScheduleService:
         await w.put_dues(rows)
 
     # ================================================================== due work
+
+    async def record_messages(
+        self, rows: Sequence[tuple[int, str, int, int]], now: datetime
+    ) -> None:
+        """Keep where each game's latest messages are — (game, kind, channel, message), games
+        gone meanwhile skipped — in one transaction (the Discord layer batches them)."""
+        async with self.games.store.transaction() as tx:
+            await ScheduleTx(tx).set_messages(rows, now)
 
     async def next_due(self) -> datetime | None:
         return await self.rows.next_due()

@@ -18,6 +18,7 @@ from bot.engine import Rules, RulesError, preset
 from bot.service import errors
 from bot.service.commit import utc
 from bot.store import GuildSettings, Store, UserSettings
+from bot.store import stats as extras_sql
 
 _S = TypeVar("_S", UserSettings, GuildSettings)
 
@@ -103,6 +104,22 @@ class Settings:
         other setting."""
         async with self.store.transaction() as tx:
             await tx.put_dm_channel(user_id, channel_id, utc(now))
+
+    async def has_user_settings(self, user_id: int) -> bool:
+        """Whether the user has ever had settings stored (chosen, or given at a first game)."""
+        return await extras_sql.has_user_settings(self.store, user_id)
+
+    async def server_languages(self) -> dict[int, str]:
+        """Every server's chosen language for channel messages (``/mt settings language:``)."""
+        return await extras_sql.all_guild_languages(self.store)
+
+    async def server_language(self, guild_id: int) -> str | None:
+        return await extras_sql.guild_language(self.store, guild_id)
+
+    async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
+        """Choose (or with None, forget) a server's language for channel messages."""
+        async with self.store.transaction() as tx:
+            await extras_sql.set_guild_language(tx, guild_id, language, utc(now))
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         return await self.store.guild_settings(guild_id)

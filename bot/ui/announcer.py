@@ -35,10 +35,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import tr
-from bot.service import GameSummary, Outcome, RoundEnd
+from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
-from bot.store import GameStatus
 from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot

@@ -16,10 +16,17 @@ from discord.utils import escape_markdown
 
 from bot.engine import MEXICAN, Catch, Move, Play, Rules, SeatView, Tile, TrainView
 from bot.i18n import CATALOG, tr, tr_count
-from bot.service import GameSummary, Outcome, Player, RoundEnd, Standing, Step
+from bot.service import (
+    GameScheduleRow,
+    GameStatus,
+    GameSummary,
+    Outcome,
+    Player,
+    RoundEnd,
+    Standing,
+    Step,
+)
 from bot.service.turn import Drawn
-from bot.store import GameStatus
-from bot.store.schedule import GameScheduleRow
 from bot.words import describe_move
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
