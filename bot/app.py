@@ -93,7 +93,7 @@ class MexicanTrainBot(GameBot):
         service = GameService(self._store, cache_size=cfg.game_cache, rng=self._rng)
         self.attach(service, ScheduleService(service))
         await self.tree.set_translator(CatalogTranslator())
-        await language.load(self, self._store)
+        await language.load(self, self.service)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]

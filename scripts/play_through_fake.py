@@ -133,6 +133,9 @@ async def play(
     users = [fake.user(n) for n in NAMES[: args.players]]
     by_id = {u.id: u for u in users}
     host = users[0]
+    if args.autoplay is not None:  # each player's /mt me autoplay:, set before the match
+        for u in users:
+            await bot.service.update_user_settings(u.id, bot.now(), autoplay=args.autoplay)
 
     log.action(host, f"`/mt new preset:{args.preset}`")
     await (await host.slash("mt new", channel=channel, preset=args.preset)).message()
@@ -200,7 +203,33 @@ async def play(
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
+    figures |= autoplayed(await bot.service.game_record(game.id), figures)
     return log.write(), figures
+
+
+def autoplayed(record: Any, figures: dict[str, Any]) -> dict[str, Any]:
+    """Turns the bot played for a player who had no choice (``/mt me autoplay:``), off the
+    event log: whole turns (they never had to decide: counted as human seat turns that needed
+    no ping) and draws whose tile then fit (the rest of that turn was theirs)."""
+    groups: list[list[str]] = []
+    seat = None
+    for e in record.events:
+        data = json.loads(e.payload) if e.payload else {}
+        if e.kind == "autoplay":
+            groups.append([])
+            seat = data.get("seat")
+        elif e.kind == "move" and e.actor is None and data.get("seat") == seat:
+            groups[-1].append(str(data.get("move")))
+        else:
+            seat = None
+    whole = sum(1 for g in groups if g and g[-1] != "draw")
+    seat_turns = figures["human_turns"] + whole
+    return {
+        "autoplayed_turns": whole,
+        "autoplayed_draws": len(groups) - whole,
+        "human_seat_turns": seat_turns,
+        "pings_per_human_seat_turn": round(figures["pings"] / max(1, seat_turns), 3),
+    }
 
 
 async def settle(bot: Any) -> None:
@@ -318,6 +347,11 @@ if __name__ == "__main__":
     parser.add_argument("--random", action="store_true", help="random legal moves, not the AI")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=2000)
+    parser.add_argument(
+        "--autoplay",
+        choices=("off", "forced", "only"),
+        help="every player's /mt me autoplay: (default: the bot's default)",
+    )
     parser.add_argument(
         "--rate-limits", action="store_true", help="the fake enforces Discord's rate limits"
     )

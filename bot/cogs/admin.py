@@ -16,10 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
+from bot.service import GameStatus
 from bot.service.timing import Policy
-from bot.store import GameStatus
 from bot.ui import announcer, messages
 from bot.ui.choices import (
+    AUTOPLAY_CHOICES,
     DEADLINE_CHOICES,
     LANGUAGE_CHOICES,
     PING_CHOICES,
@@ -165,7 +166,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             )
             if language is not None:
                 chosen = None if language == "auto" else language
-                await set_server_language(bot, svc.store, guild.id, chosen, bot.now())
+                await set_server_language(bot, svc, guild.id, chosen, bot.now())
             where = ", ".join(f"<#{c}>" for c in new.allowed_channels) or tr("word.all", locale)
             role = f"<@&{new.host_role_id}>" if new.host_role_id else tr("word.anyone", locale)
             house_text = ", ".join(f"{k}={v}" for k, v in sorted(new.house_rules.items())) or "—"
@@ -204,6 +205,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.describe(
         dms="Let the bot DM me (my turn, with my hand; reminders if I ask for them)",
         ping="How I hear that it's my turn: one ping by default",
+        autoplay="Play my turns that leave no choice at once (default: forced)",
         language="The language of my DMs",
         tiles="How the tiles of my hand pictures show their numbers",
         time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
@@ -212,7 +214,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
         reminders="Remind me when it's my turn and I haven't played",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, tiles=TILE_CHOICES, ping=PING_CHOICES)
+    @app_commands.choices(
+        language=LANGUAGE_CHOICES, tiles=TILE_CHOICES, ping=PING_CHOICES, autoplay=AUTOPLAY_CHOICES
+    )
     @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def me(
         interaction: Interaction,
@@ -225,6 +229,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         quiet_end: app_commands.Range[int, 0, 23] | None = None,
         reminder_dms: bool | None = None,
         reminders: bool | None = None,
+        autoplay: ChoiceText | None = None,
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
@@ -237,6 +242,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 language=language,
                 tiles=tiles,
                 ping=ping,
+                autoplay=autoplay,
             )
             timing_text = await me_text(
                 interaction,
@@ -257,6 +263,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 )
                 + " "
                 + tr("me.ping", locale, how=tr(f"ping.{settings.ping}", locale))
+                + " "
+                + tr("me.autoplay", locale, when=tr(f"autoplay.{settings.autoplay}", locale))
                 + "\n"
                 + timing_text,
             )

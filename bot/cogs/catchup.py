@@ -20,8 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
-from bot.service import GameSummary
-from bot.store import GameStatus
+from bot.service import GameStatus, GameSummary
 from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton

@@ -18,10 +18,8 @@ from discord.ext import commands
 
 from bot.drawing import RenderFailed, draw_replay
 from bot.i18n import language_of, tr
-from bot.service import GameSummary, errors
+from bot.service import GameStatus, GameSummary, errors
 from bot.service import history as story
-from bot.store import GameStatus
-from bot.store import stats as extras_sql
 from bot.ui import components, limits
 from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
@@ -63,7 +61,7 @@ async def find_game(interaction: Interaction, game_id: int | None) -> GameSummar
         here = await svc.game_in_channel(interaction.channel_id)
         if here is not None and here.status is GameStatus.ACTIVE:
             return here
-        latest = await extras_sql.latest_in_channel(svc.store, interaction.channel_id)
+        latest = await svc.latest_dealt_in_channel(interaction.channel_id)
         if latest is not None:
             return await svc.game(latest)
         if here is not None:

@@ -23,9 +23,8 @@ from discord.ext import commands
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.ops.logs import note_game
-from bot.service import GameOptions, GameService, GameSummary, errors
+from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.store import GameStatus
 from bot.ui import announcer, components, messages, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import (

@@ -18,8 +18,7 @@ from discord.ext import commands
 
 from bot.engine import Catch, Move, Play, SeatView, Tile, TileError, plain_dashes
 from bot.i18n import tr
-from bot.service import ServiceError, errors
-from bot.store import GameStatus
+from bot.service import GameStatus, ServiceError, errors
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton
@@ -36,7 +35,6 @@ from bot.ui.interactions import (
 from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.options import quiet_autocomplete
 from bot.ui.route import click_editor
-from bot.ui.turns import after_draw
 
 MAX_CHOICES = 25
 
@@ -279,50 +277,31 @@ async def make_move(
     expected_version: int | None = None,
     knock: bool = False,
 ) -> None:
-    """Apply one move for the interaction's user, publish it, confirm it privately.
-
-    A draw that fits nothing is followed at once by the forced pass (the rules leave no
-    choice), and both are told in one message.
-    """
+    """Apply one move for the interaction's user (:meth:`~bot.service.turn.Turns.take`: a
+    draw that fits nowhere comes back with its forced pass), confirm it privately, then the
+    announcer tells the rest (:func:`~bot.ui.announcer.announce`)."""
     bot = bot_of(interaction)
-    svc, uid, locale = bot.service, interaction.user.id, locale_of(interaction)
+    uid, locale = interaction.user.id, locale_of(interaction)
     async with bot.game_lock(game_id):
-        if move == "draw":
-            out = await svc.draw(
-                game_id, uid, bot.now(), expected_version=expected_version, computer_moves=0
-            )
-            note, passed = await after_draw(svc, out, uid, bot.now(), locale)
-            outs = [out] if passed is None else [out, passed]
-        elif move == "pass":
-            out = await svc.pass_turn(
-                game_id, uid, bot.now(), expected_version=expected_version, computer_moves=0
-            )
-            outs, note = [out], None
-        elif move == "knock":
-            outs, note = [await svc.knock(game_id, uid, bot.now())], None
+        turn = await bot.turns.take(
+            game_id, uid, move, bot.now(), expected_version=expected_version, knock=knock
+        )
+        names = [p.name for p in turn.last.game.players]
+        if turn.drawn is not None:
+            seat = turn.outs[0].steps[0].applied.seat
+            mine = [messages.drawn_note(turn.drawn, names, seat, locale)]
         else:
-            out = await svc.move(
-                game_id,
-                uid,
-                move,
-                bot.now(),
-                expected_version=expected_version,
-                knock=knock,
-                computer_moves=0,
-            )
-            outs, note = [out], None
-        names = [p.name for p in outs[-1].game.players]
-        mine = [
-            line
-            for o in outs
-            for s in o.steps
-            if s.player.user_id == uid
-            for line in messages.step_lines(names, s, locale)
-        ]
-        answer = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
+            mine = [
+                line
+                for o in turn.outs
+                for s in o.steps
+                if s.player.user_id == uid
+                for line in messages.step_lines(names, s, locale)
+            ]
+        answer = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
         # Their answer first; then the computer players who follow move, and one post tells
         # the channel all.
-        await announcer.announce(bot, outs, interaction, answer=answer)
+        await announcer.announce(bot, turn.outs, interaction, answer=answer)
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:

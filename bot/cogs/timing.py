@@ -29,12 +29,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr, tr_count
-from bot.service import GameSummary
+from bot.service import GameStatus, GameSummary, MessageRow
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
-from bot.store import GameStatus
-from bot.store.schedule import ScheduleTx
-from bot.store.store import MessageRow
 from bot.ui import announcer, language, messages
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
@@ -143,10 +140,9 @@ class ScheduleCog(commands.Cog, name="Schedule"):
             return
         rows, self._latest = self._latest, {}
         try:
-            async with self.bot.service.store.transaction() as tx:
-                await ScheduleTx(tx).set_messages(
-                    [(g, "table", c, m) for g, (c, m) in rows.items()], self.bot.now()
-                )
+            await self.schedule.record_messages(
+                [(g, "table", c, m) for g, (c, m) in rows.items()], self.bot.now()
+            )
         except BaseException as exc:
             # Keep them for the next flush (the one at close, when a stop cancelled this
             # one mid-write); newer posts noted meanwhile win.
@@ -171,7 +167,7 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         read afresh (that process may have changed it since this one started)."""
         guild_id = _notice_guild(notice)
         if guild_id is not None and not self.bot.config.runs_guild(guild_id):
-            await language.refresh(self.bot, self.bot.service.store, guild_id)
+            await language.refresh(self.bot, self.bot.service, guild_id)
         if isinstance(notice, TurnPlayed):
             await announcer.announce(self.bot, [notice.outcome], None)
         elif isinstance(notice, Reminder):

@@ -105,17 +105,9 @@ class Legality(RoundState):
         fast = self.fast if not turn_start else self._is_fast(seat)
         turn_doubles: list[int] = [] if turn_start else self.turn_doubles
         open_turn = [t for t in turn_doubles if t in self.open_doubles]
-
-        # Satisfy rule: a double laid this turn takes the next tile, on that double.
-        if open_turn and rules.double_rule is DoubleRule.SATISFY and not fast:
-            return [(open_turn[-1], _ANY)]
-        # Doubles left open by earlier turns bind, oldest first, on any train.
-        for t in self.open_doubles:
-            if t in turn_doubles:
-                continue
-            pip = self.trains[t].end
-            if not rules.release_unsatisfiable_doubles or self.satisfiable(pip):
-                return [(t, _ANY)]
+        bound = self.binding_double(turn_doubles, fast=fast)
+        if bound is not None:  # a double takes the next tile, on its train
+            return [(bound.train, _ANY)]
         if fast:
             return [(seat, _ANY)]
         first_turn = self.turns_taken[seat] == 0
@@ -302,16 +294,12 @@ class Legality(RoundState):
     def _explain_target(self, seat: int, train: int, tile: Tile) -> None:
         label = self.train_label(train)
         rules = self.rules
-        open_turn = [t for t in self.turn_doubles if t in self.open_doubles]
-        if open_turn and rules.double_rule is DoubleRule.SATISFY and not self.fast:
-            d = self.trains[open_turn[-1]].tiles[-1]
-            raise IllegalMove("satisfy-own", f"you must satisfy your double {d} first")
-        for t in self.open_doubles:
-            if t in self.turn_doubles:
-                continue
-            d = self.trains[t].tiles[-1]
-            if not rules.release_unsatisfiable_doubles or self.satisfiable(d.high):
-                raise IllegalMove("open-double", f"an open double on {d} must be satisfied first")
+        bound = self.binding_double(self.turn_doubles, fast=self.fast)
+        if bound is not None:
+            d = self.trains[bound.train].tiles[-1]
+            if bound.code == "satisfy-own":
+                raise IllegalMove(bound.code, f"you must satisfy your double {d} first")
+            raise IllegalMove(bound.code, f"an open double on {d} must be satisfied first")
         if self.fast:
             raise IllegalMove("fast-start-own", "on a fast start you play on your own train only")
         if self.turns_taken[seat] == 0 and not rules.mexican_train_on_first_turn:

@@ -12,11 +12,11 @@ module each: what may be played (:mod:`bot.engine.legality`), how a round ends
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, Self
 
 from bot.engine.moves import MEXICAN, Move
-from bot.engine.rules import ENGINE_VERSION, FirstTurn, Rules
+from bot.engine.rules import ENGINE_VERSION, DoubleRule, FirstTurn, Rules
 from bot.engine.tiles import Tile
 
 
@@ -66,6 +66,43 @@ class LogEntry(NamedTuple):
 
     def __str__(self) -> str:
         return f"@{self.seat + 1} {self.move}"
+
+
+class Bound(NamedTuple):
+    """A double that binds the next tile: its train, and why (the refusal's code)."""
+
+    train: int
+    #: ``satisfy-own``: the mover's own double of this turn (satisfy rule); ``open-double``:
+    #: one left open by an earlier turn.
+    code: str
+
+
+def binding_double(
+    rules: Rules,
+    open_doubles: Sequence[int],
+    turn_doubles: Sequence[int],
+    *,
+    fast: bool,
+    satisfiable: Callable[[int], bool],
+    end: Callable[[int], int],
+) -> Bound | None:
+    """Which open double binds the next tile now — the one source of the double rule, used
+    by the legal moves, the refusal's explanation and the computer players' inferences.
+
+    Under the satisfy rule (outside a fast start) a double the mover laid this turn takes the
+    next tile; else the oldest double left open by an earlier turn does, on whichever train it
+    is — unless ``release_unsatisfiable_doubles`` and no tile bearing its pips is left
+    (``satisfiable(end(train))``). None: no double binds. ``open_doubles`` oldest first."""
+    if rules.double_rule is DoubleRule.SATISFY and not fast:
+        mine = [t for t in turn_doubles if t in open_doubles]
+        if mine:
+            return Bound(mine[-1], "satisfy-own")
+    for t in open_doubles:
+        if t in turn_doubles:
+            continue
+        if not rules.release_unsatisfiable_doubles or satisfiable(end(t)):
+            return Bound(t, "open-double")
+    return None
 
 
 class RoundState:
@@ -162,9 +199,17 @@ class RoundState:
     def train_label(self, train: int) -> str:
         return "the Mexican Train" if train == MEXICAN else f"{self.names[train]}'s train"
 
-    def blocking_doubles(self) -> list[int]:
-        """Open doubles laid before this turn that still bind, oldest first."""
-        return [t for t in self.open_doubles if t not in self.turn_doubles]
+    def binding_double(self, turn_doubles: Sequence[int], *, fast: bool) -> Bound | None:
+        """The open double that takes the next tile now, if one does (see
+        :func:`binding_double`); ``turn_doubles``: the doubles the mover laid this turn."""
+        return binding_double(
+            self.rules,
+            self.open_doubles,
+            turn_doubles,
+            fast=fast,
+            satisfiable=self.satisfiable,
+            end=lambda t: self.trains[t].end,
+        )
 
     def satisfiable(self, pip: int) -> bool:
         """Whether some tile bearing ``pip`` is not yet on the table (hands or boneyard)."""

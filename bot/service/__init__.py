@@ -16,12 +16,20 @@ from bot.service.outcome import (
 )
 from bot.service.settings import rules_with
 
+# Values the store defines and the Discord layer reads, passed on so that layer imports the
+# service only (tests/test_layers.py).
+from bot.store import GameStatus, MessageRow
+from bot.store.schedule import GameScheduleRow
+
 __all__ = [
     "Fact",
     "GameOptions",
+    "GameScheduleRow",
     "GameService",
+    "GameStatus",
     "GameSummary",
     "MatchEnd",
+    "MessageRow",
     "Outcome",
     "Player",
     "RoundEnd",

@@ -142,6 +142,13 @@ class Ledger:
         async with lock:
             yield
 
+    @contextlib.asynccontextmanager
+    async def game(self, game_id: int) -> AsyncIterator[LoadedGame]:
+        """A use case's preamble in one line — ``async with ledger.game(game_id) as g:`` —
+        the game's lock held and the game loaded (from the cache if current) inside it."""
+        async with self.locked(game_id):
+            yield await self.get(game_id)
+
     async def get(self, game_id: int) -> LoadedGame:
         """The game, from the cache if it is still current, else replayed from the store."""
         version = await self.store.version(game_id)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from bot.engine import Applied, Catch, Draw, Move, Play, Round, Rules, Tile
 from bot.engine.match import RoundStarted
 from bot.service import errors
-from bot.service.eventlog import ENGINE_KINDS, cancelled_seqs
+from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, cancelled_seqs
 from bot.service.outcome import Player
 from bot.service.replay import decode_event, players_of, read_rules
 from bot.store import EventRow, GameRecord
@@ -39,8 +39,9 @@ from bot.store import EventRow, GameRecord
 RECENT = 10
 #: Events that hand a human's seat to a computer player for good.
 TAKEOVER_KINDS = frozenset({"leave", "kick", "replace"})
-#: Events after which the scheduler plays a human's turn for them (``payload.seat``).
-PLAYED_FOR_KINDS = frozenset({"timeout", "away"})
+#: Events after which the bot plays a human's turn for them (``payload.seat``): the
+#: scheduler's, and a turn with no choice (``autoplay``, :mod:`bot.service.turn`).
+PLAYED_FOR_KINDS = frozenset({"timeout", "away", AUTOPLAY_KIND})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class SeenMove:
     drawn: int
     #: A computer player's move (not a turn played for a human).
     by_computer: bool
-    #: ``timeout`` or ``away``: the bot played this human's turn for them.
+    #: ``timeout``, ``away`` or ``autoplay``: the bot played this human's turn for them.
     played_for: str | None
 
     @property

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from bot.store.outage import unreachable as unreachable  # which driver errors are an outage
+
 Param = str | int | None
 
 

@@ -18,6 +18,9 @@ from bot.store import EventRow
 #: Event kinds the engine replays; the others (start, leave, kick, end, undo) are the service's.
 ENGINE_KINDS = frozenset({"round", "move"})
 UNDO_KIND = "undo"
+#: The marker before the moves of a turn the bot played for a human who had no choice
+#: (:mod:`bot.service.turn`; payload: seat and user); the moves carry no actor.
+AUTOPLAY_KIND = "autoplay"
 
 
 def cancelled_seqs(game_id: int, events: Iterable[EventRow]) -> frozenset[int]:

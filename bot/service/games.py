@@ -67,17 +67,12 @@ class GameService:
         self.end = lobby.end
         # Moves.
         self.move = play.move
-        self.play = play.play
-        self.draw = play.draw
-        self.pass_turn = play.pass_turn
-        self.done = play.done
-        self.knock = play.knock
-        self.catch = play.catch
         self.advance_computers = play.advance_computers
         # Reads.
         self.game = queries.game
         self.game_in_channel = queries.game_in_channel
         self.finished_in_channel = queries.finished_in_channel
+        self.latest_dealt_in_channel = queries.latest_dealt_in_channel
         self.where = queries.where
         self.games_for_user = queries.games_for_user
         self.seat_view = queries.seat_view
@@ -97,6 +92,10 @@ class GameService:
         self.user_settings = settings.user_settings
         self.update_user_settings = settings.update_user_settings
         self.remember_dm_channel = settings.remember_dm_channel
+        self.has_user_settings = settings.has_user_settings
+        self.server_languages = settings.server_languages
+        self.server_language = settings.server_language
+        self.set_server_language = settings.set_server_language
         self.guild_settings = settings.guild_settings
         self.update_guild_settings = settings.update_guild_settings
 

@@ -115,8 +115,7 @@ class Lobbies:
         the thread is the game's channel, so one game per channel still holds there. Only its
         host, only while it is a lobby."""
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_lobby(g)
             need_host(g, user_id, False, "move the lobby")
             try:
@@ -127,8 +126,7 @@ class Lobbies:
 
     async def join(self, game_id: int, user_id: int, display_name: str, now: datetime) -> Outcome:
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_lobby(g)
             if any(s.user_id == user_id for s in g.seats):
                 raise errors.AlreadyInGame()
@@ -154,8 +152,7 @@ class Lobbies:
         """Seat a computer player (host only). ``name`` defaults to ``{stem} n``: the caller
         gives the stem in the channel's language (``Ordi 1`` in French), the service has none."""
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_lobby(g)
             need_host(g, user_id, is_manager, "add computer players")
             self.ledger.check_room(g)
@@ -189,8 +186,7 @@ class Lobbies:
         else gets :class:`TableChanged` instead of removing them.
         """
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_lobby(g)
             need_host(g, user_id, is_manager, "remove computer players")
             target = seat_row(g, seat)
@@ -215,8 +211,7 @@ class Lobbies:
         abandoned.
         """
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             me = seated(g, user_id)
             return await self._remove_human(
                 g, g.seats[me.seat], now, by=user_id, computer_moves=computer_moves
@@ -234,8 +229,7 @@ class Lobbies:
     ) -> Outcome:
         """Remove a player (host or server manager): from the lobby, or to a computer player."""
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_unfinished(g)
             need_host(g, user_id, is_manager, "kick players")
             if target_user_id == user_id:
@@ -262,8 +256,7 @@ class Lobbies:
     ) -> Outcome:
         """Deal the first round (host or server manager). The host sits first."""
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_lobby(g)
             need_host(g, user_id, is_manager, "start")
             if len(g.seats) < 2:
@@ -296,8 +289,7 @@ class Lobbies:
     ) -> Outcome:
         """Abandon a lobby or a game in play (host or server manager). Nobody wins."""
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             need_unfinished(g)
             need_host(g, user_id, is_manager, "end the game")
             batch = Batch(self.ledger, g, g.match, g.seats, now)

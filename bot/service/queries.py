@@ -17,6 +17,7 @@ from bot.service.outcome import GameSummary, Player, Standing
 from bot.service.replay import players_of, replay_game, standings_of, summarise
 from bot.service.roundend import RoundReport, round_report
 from bot.store import GameRecord, GameStatus, MessageRow
+from bot.store import stats as extras_sql
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,10 @@ class Queries:
             return None
         return summarise(row, tuple(await self.ledger.store.seats(row.id)))
 
+    async def latest_dealt_in_channel(self, channel_id: int) -> int | None:
+        """The id of the channel's newest game that was dealt or finished (any status)."""
+        return await extras_sql.latest_in_channel(self.ledger.store, channel_id)
+
     async def games_for_user(self, user_id: int) -> list[GameSummary]:
         """The user's unfinished games in every server, most recently active first; each
         summary's ``turn`` says whose turn it is."""
@@ -71,8 +76,7 @@ class Queries:
 
     async def seat_view(self, game_id: int, user_id: int) -> SeatView:
         """What ``user_id`` sees from their seat: their hand, the table, their legal moves."""
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             me = seated(g, user_id, any_seat=True)
             return view_for(dealt(g), me.seat)
 
@@ -87,29 +91,25 @@ class Queries:
 
     async def history(self, game_id: int) -> list[str]:
         """The moves so far in notation, with round headers (``Bob: 12-5 mexican``)."""
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             return [] if g.match is None else g.match.history()
 
     async def standings(self, game_id: int) -> tuple[Standing, ...]:
         """Totals so far, best first (final once the match is over)."""
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             if g.match is None:
                 return ()
             return standings_of(g.match, players_of(g.seats))
 
     async def round_scores(self, game_id: int) -> tuple[tuple[int, ...], ...]:
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             return () if g.match is None else tuple(r.scores for r in g.match.results)
 
     async def round_report(self, game_id: int, round_no: int | None = None) -> RoundReport:
         """Round ``round_no`` (default: the latest one finished) as it ended: its board,
         every leftover hand (public once a round is over), its scores and the standings
         after it, rebuilt from the event log (see :mod:`bot.service.roundend`)."""
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
+        async with self.ledger.game(game_id) as g:
             match = g.match
             if match is None or match.rounds_played == 0:
                 raise errors.WrongPhase("no round is over yet", code="no-round-over")

@@ -26,6 +26,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -133,6 +134,14 @@ class ScheduleService:
 
     # ================================================================== due work
 
+    async def record_messages(
+        self, rows: Sequence[tuple[int, str, int, int]], now: datetime
+    ) -> None:
+        """Keep where each game's latest messages are — (game, kind, channel, message), games
+        gone meanwhile skipped — in one transaction (the Discord layer batches them)."""
+        async with self.games.store.transaction() as tx:
+            await ScheduleTx(tx).set_messages(rows, now)
+
     async def next_due(self) -> datetime | None:
         return await self.rows.next_due()
 
@@ -236,8 +245,7 @@ class ScheduleService:
         if not (await self.rows.user_schedule(user_id)).away:
             return None  # the common case, told without taking the game's lock
         svc = self.games
-        async with svc.ledger.locked(game_id):
-            g = await svc.ledger.get(game_id)
+        async with svc.ledger.game(game_id) as g:
             key = row_turn_key(g.row)
             if key is None:
                 return None
@@ -248,8 +256,7 @@ class ScheduleService:
 
     async def _play_for_absent(self, due: DueRow, now: datetime) -> TurnPlayed | None:
         """A deadline passed, or the player is away: their turn is played for them."""
-        async with self.games.ledger.locked(due.game_id):
-            g = await self.games.ledger.get(due.game_id)
+        async with self.games.ledger.game(due.game_id) as g:
             if await self._stale(g, due, now):
                 await self._finish(due)
                 return None
@@ -403,8 +410,7 @@ class ScheduleService:
         """Close a game nobody touched through its warning: status ``abandoned`` (nobody won),
         with the standings so far kept in ``results`` (``won`` is 0 for everyone)."""
         svc = self.games
-        async with svc.ledger.locked(due.game_id):
-            g = await svc.ledger.get(due.game_id)
+        async with svc.ledger.game(due.game_id) as g:
             if not g.row.status.unfinished:
                 await self._finish(due)
                 return None

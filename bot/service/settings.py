@@ -18,6 +18,7 @@ from bot.engine import Rules, RulesError, preset
 from bot.service import errors
 from bot.service.commit import utc
 from bot.store import GuildSettings, Store, UserSettings
+from bot.store import stats as extras_sql
 
 _S = TypeVar("_S", UserSettings, GuildSettings)
 
@@ -29,6 +30,11 @@ TILE_MODES = ("pips", "numerals")
 #: How a player may be told it is their turn (``/mt me ping:``): ``auto`` sends ONE ping, a
 #: DM where one can be delivered, else a mention in the game's channel.
 PINGS = ("auto", "dm", "mention", "both")
+#: What a player may let the bot play for them at once (``/mt me autoplay:``): nothing; a turn
+#: with no choice at all (``forced``: the draw, the pass; the default, since a ping to tap the
+#: one button there is costs a player attention and teaches them nothing); or also the only
+#: legal tile play (``only``).
+AUTOPLAY = ("off", "forced", "only")
 
 
 class Settings:
@@ -53,10 +59,11 @@ class Settings:
         language: str | None = None,
         tiles: str | None = None,
         ping: str | None = None,
+        autoplay: str | None = None,
     ) -> UserSettings:
         """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
         name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`; ``tiles`` one of
-        :data:`TILE_MODES`; ``ping`` one of :data:`PINGS`."""
+        :data:`TILE_MODES`; ``ping`` one of :data:`PINGS`; ``autoplay`` one of :data:`AUTOPLAY`."""
         changes = _given(
             dms_open=dms_open,
             hand_dms=hand_dms,
@@ -66,6 +73,7 @@ class Settings:
             language=language,
             tiles=tiles,
             ping=ping,
+            autoplay=autoplay,
         )
         new = _replace_checked(await self.store.user_settings(user_id), changes)
         if new.language not in LANGUAGES:
@@ -78,6 +86,10 @@ class Settings:
             )
         if new.ping not in PINGS:
             raise errors.BadSetting(f"ping must be one of {', '.join(PINGS)}", code="bad-ping")
+        if new.autoplay not in AUTOPLAY:
+            raise errors.BadSetting(
+                f"autoplay must be one of {', '.join(AUTOPLAY)}", code="bad-autoplay"
+            )
         _check_time_zone(new.time_zone)
         if new.reminder_after_s < 60:
             raise errors.BadSetting("a reminder waits at least a minute", code="bad-reminder")
@@ -92,6 +104,22 @@ class Settings:
         other setting."""
         async with self.store.transaction() as tx:
             await tx.put_dm_channel(user_id, channel_id, utc(now))
+
+    async def has_user_settings(self, user_id: int) -> bool:
+        """Whether the user has ever had settings stored (chosen, or given at a first game)."""
+        return await extras_sql.has_user_settings(self.store, user_id)
+
+    async def server_languages(self) -> dict[int, str]:
+        """Every server's chosen language for channel messages (``/mt settings language:``)."""
+        return await extras_sql.all_guild_languages(self.store)
+
+    async def server_language(self, guild_id: int) -> str | None:
+        return await extras_sql.guild_language(self.store, guild_id)
+
+    async def set_server_language(self, guild_id: int, language: str | None, now: datetime) -> None:
+        """Choose (or with None, forget) a server's language for channel messages."""
+        async with self.store.transaction() as tx:
+            await extras_sql.set_guild_language(tx, guild_id, language, utc(now))
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         return await self.store.guild_settings(guild_id)

@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.service import errors
 from bot.service.commit import Ledger, need_active, need_host, utc
-from bot.service.eventlog import UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs
 from bot.service.outcome import GameSummary, Player
 from bot.service.replay import players_of, replay_game
 from bot.store import Conflict, EventRow, GameRecord, GameStatus, NewEvent
@@ -89,7 +89,11 @@ def plan_undo(game_id: int, events: tuple[EventRow, ...]) -> _Plan:
     live = [e for e in events if e.seq not in gone and e.kind != UNDO_KIND]
     i = len(live) - 1
     computers: list[EventRow] = []
-    while i >= 0 and live[i].kind == "move" and live[i].actor is None:
+    # Moves made by nobody: computer players' and turns with no choice played for a human
+    # (their ``autoplay`` marker goes with them; a turn an away player missed still blocks).
+    while i >= 0 and (
+        (live[i].kind == "move" and live[i].actor is None) or live[i].kind == AUTOPLAY_KIND
+    ):
         computers.append(live[i])
         i -= 1
     if i < 0 or live[i].kind == "round":
@@ -116,8 +120,7 @@ async def take_back(
     """Take back the last human turn (host or Manage Server). ``player_user_id``: only if that
     player's turn is the last one (else :class:`UndoTooLate` naming who played since)."""
     now = utc(now)
-    async with ledger.locked(game_id):
-        g = await ledger.get(game_id)
+    async with ledger.game(game_id) as g:
         need_active(g)
         need_host(g, user_id, is_manager, "undo")
         record = await ledger.store.load(game_id)
@@ -182,7 +185,7 @@ async def take_back(
             game=summary,
             player=player,
             moves=moves,
-            computer_moves=len(plan.computers),
+            computer_moves=sum(1 for e in plan.computers if e.kind == "move"),
             seqs=seqs,
             next_player=nxt,
             hands_changed=changed,

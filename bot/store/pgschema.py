@@ -386,6 +386,15 @@ _V9_BUDGET_THREADS_EXPERT = (
     """,
 )
 
+_V10_AUTOPLAY = (
+    # What a player lets the bot play for them at once (see SQLite's migration 10). Same
+    # column and check.
+    """
+    ALTER TABLE user_settings ADD COLUMN autoplay TEXT NOT NULL DEFAULT 'forced'
+        CHECK (autoplay IN ('off', 'forced', 'only'))
+    """,
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -397,5 +406,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V7_META,
     _V8_TILE_MODE,
     _V9_BUDGET_THREADS_EXPERT,
+    _V10_AUTOPLAY,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

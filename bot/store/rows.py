@@ -207,6 +207,9 @@ class UserSettings:
     #: How they are told it is their turn: ``auto`` (a DM where one can be delivered, else a
     #: mention in the channel), ``dm``, ``mention`` or ``both``.
     ping: str = "auto"
+    #: What the bot plays for them at once when their turn leaves no choice (``/mt me
+    #: autoplay:``): ``off``, ``forced`` (a draw, a pass) or ``only`` (the only legal move too).
+    autoplay: str = "forced"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

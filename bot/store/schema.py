@@ -385,6 +385,17 @@ _V9_BUDGET_THREADS_EXPERT = (
     "CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL",
 )
 
+#: Forced turns that play themselves (issue 34): ``autoplay`` is what a player lets the bot
+#: play for them at once, as a rule of the turn (``/mt me autoplay:``): ``off``; ``forced``
+#: (a draw, a pass or the end of a fast start when it is the only legal move: the default);
+#: ``only`` (also the only legal tile play). Self-contained: one column, its check.
+_V10_AUTOPLAY = (
+    """
+    ALTER TABLE user_settings ADD COLUMN autoplay TEXT NOT NULL DEFAULT 'forced'
+        CHECK (autoplay IN ('off', 'forced', 'only'))
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -396,5 +407,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V7_META,
     _V8_TILE_MODE,
     _V9_BUDGET_THREADS_EXPERT,
+    _V10_AUTOPLAY,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -279,7 +279,7 @@ class Store(abc.ABC):
     async def user_settings(self, user_id: int) -> UserSettings:
         row = await self._one(
             "SELECT user_id, dms_open, hand_dms, reminders, reminder_after_s, time_zone, "
-            "language, tiles, dm_channel_id, ping FROM user_settings WHERE user_id = ?",
+            "language, tiles, dm_channel_id, ping, autoplay FROM user_settings WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
@@ -295,6 +295,7 @@ class Store(abc.ABC):
             row[7],
             row[8],
             row[9],
+            row[10],
         )
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:

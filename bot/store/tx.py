@@ -57,6 +57,7 @@ _PUT_USER_SETTINGS = upsert_sql(
         "tiles",
         "dm_channel_id",
         "ping",
+        "autoplay",
         "updated_at",
     ],
     ("user_id",),
@@ -314,6 +315,7 @@ class Tx:
                 s.tiles,
                 s.dm_channel_id,
                 s.ping,
+                s.autoplay,
                 to_db_time(now),
             ),
         )

@@ -64,6 +64,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.bit.catch": {"en": "caught {name} (+{count})", "fr": "a surpris {name} (+{count})"},
     "catchup.bit.timeout": {"en": "time ran out", "fr": "temps écoulé"},
     "catchup.bit.away": {"en": "away", "fr": "absent·e"},
+    "catchup.bit.autoplay": {"en": "no choice", "fr": "aucun choix"},
     "catchup.turn": {"en": "{name}: {bits}", "fr": "{name} : {bits}"},
     "catchup.turn.for": {"en": "{name} ({why}): {bits}", "fr": "{name} ({why}) : {bits}"},
     # ---- your train
@@ -96,6 +97,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "catchup.why.timeout": {"en": "time ran out", "fr": "temps écoulé"},
     "catchup.why.away": {"en": "you were away", "fr": "tu étais absent·e"},
+    "catchup.why.autoplay": {"en": "you had no choice", "fr": "tu n'avais pas le choix"},
+    "catchup.why.mixed": {
+        "en": "you were away, out of time or had no choice",
+        "fr": "tu étais absent·e, hors délai ou sans choix",
+    },
     "catchup.why.both": {
         "en": "time ran out, or you were away",
         "fr": "temps écoulé, ou tu étais absent·e",

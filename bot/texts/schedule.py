@@ -12,6 +12,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "a pioché puis posé {tiles}",
     },
     "schedule.what.drew-passed": {"en": "drew and passed", "fr": "a pioché puis passé"},
+    "schedule.what.drew": {"en": "drew", "fr": "a pioché"},
     "schedule.what.passed": {"en": "passed", "fr": "a passé"},
     "schedule.what.moved": {"en": "moved", "fr": "a joué"},
     "schedule.timeout.computer": {

@@ -55,6 +55,45 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Your turn is announced by {how}.",
         "fr": "Ton tour t'est annoncé par {how}.",
     },
+    # ---- /mt me autoplay: (a turn with no choice plays itself; bot/service/turn.py)
+    "cmd.name.autoplay": {"en": "autoplay", "fr": "jeu-auto"},
+    "cmd.desc.Play my turns that leave no choice at once (default: forced)": {
+        "en": "Play my turns that leave no choice at once (default: forced)",
+        "fr": "Jouer tout de suite mes tours sans choix (par défaut : forcés)",
+    },
+    "cmd.choice.off: always wait for me": {
+        "en": "off: always wait for me",
+        "fr": "non : toujours m'attendre",
+    },
+    "cmd.choice.forced: a draw or a pass with no choice (default)": {
+        "en": "forced: a draw or a pass with no choice (default)",
+        "fr": "forcés : une pioche ou un passe sans choix (défaut)",
+    },
+    "cmd.choice.only-move: also my only legal move": {
+        "en": "only-move: also my only legal move",
+        "fr": "coup unique : aussi mon seul coup possible",
+    },
+    "autoplay.off": {"en": "never", "fr": "jamais"},
+    "autoplay.forced": {
+        "en": "when it is only a draw or a pass",
+        "fr": "quand il n'y a qu'à piocher ou passer",
+    },
+    "autoplay.only": {
+        "en": "when it is only a draw, a pass or a single possible move",
+        "fr": "quand il n'y a qu'à piocher, passer ou un seul coup possible",
+    },
+    "me.autoplay": {
+        "en": "I play your turn for you {when}.",
+        "fr": "Je joue ton tour à ta place {when}.",
+    },
+    "autoplay.played": {
+        "en": "⏩ {name} had no choice: the bot {what} for them.",
+        "fr": "⏩ {name} n'avait pas le choix : le bot {what} à sa place.",
+    },
+    "refusal.bad-autoplay": {
+        "en": "Autoplay is off, forced or only-move.",
+        "fr": "Le jeu auto est non, forcés ou coup unique.",
+    },
     # ---- games in threads
     "thread.name": {"en": "Mexican Train #{game}", "fr": "Train mexicain n°{game}"},
     "thread.opened": {

@@ -27,10 +27,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine import IllegalMove, MoveError, Play, TileError
+from bot.engine import IllegalMove, Move, MoveError, Play, TileError
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.service import GameService, GameSummary, Outcome, ServiceError
+from bot.service.turn import Turns
 from bot.store import GameStatus, Store, StoreError
 from bot.tryit.reading import Command, quote, read
 from bot.tryit.text import plain
@@ -39,7 +40,6 @@ from bot.ui.hints import hint_text
 from bot.ui.interactions import Refusal, error_text
 from bot.ui.notation import check_notation, choose_train, parse_tile
 from bot.ui.pictures import table_lines, table_png
-from bot.ui.turns import after_draw
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
 YOU = 1
@@ -125,6 +125,8 @@ class Terminal:
         ask: Callable[[str], Awaitable[str]],
     ) -> None:
         self.svc = svc
+        #: The same turn use case as the bot's (no scheduler here: no away players, no pings).
+        self.turns = Turns(svc)
         self.options = options
         self.locale = options.language
         #: The folder the pictures go to: the kept one (--pictures), or the temporary one.
@@ -201,15 +203,10 @@ class Terminal:
         os.replace(partial, path)
         self.say(f"🖼  {path}")
 
-    async def run_computers(self) -> None:
-        """Computer players move one at a time, each told like anyone's move."""
-        for _ in range(100_000):  # a bound, never reached: a round always ends
-            out = await self.svc.advance_computers(self.game_id, _now(), max_moves=1)
-            if not out.steps:
-                return
+    async def run_computers(self, outs: Sequence[Outcome]) -> None:
+        """Computer players move one at a time after ``outs``, each told like anyone's move."""
+        async for out in self.turns.until_human(self.game_id, outs, _now()):
             await self.publish([out])
-            if not out.computer_pending:
-                return
 
     # ------------------------------------------------------------------ your turn
 
@@ -223,35 +220,34 @@ class Terminal:
         self.say(render.hand_text(view, game, self.locale))
 
     async def move(self, command: Command) -> list[Outcome]:
-        """One typed move, applied the way the slash commands apply it; refusals raise."""
-        svc, gid, now = self.svc, self.game_id, _now()
-        if command.text == "draw":
-            out = await svc.draw(gid, YOU, now, computer_moves=0)
-            note, passed = await after_draw(svc, out, YOU, _now(), self.locale)
-            outs = [out] if passed is None else [out, passed]
-            if note:
-                self.say(tr("try.only-you", self.locale, text=note))
-            return outs
-        if command.text == "pass":
-            return [await svc.pass_turn(gid, YOU, now, computer_moves=0)]
-        if command.text == "knock":
-            return [await svc.knock(gid, YOU, now)]
-        view = await svc.seat_view(gid, YOU)
-        if command.action == "play":
-            # /play tile [train] [knock]: the tile read and checked first, the train found
-            # when the tile fits only one, then the whole move checked as notation.
-            tile = parse_tile(command.text, view.rules.max_pip)
-            trains = render.plays_by_tile(view).get(tile, [])
-            if command.train is None and len(trains) > 1:
-                example = render.move_text(Play(tile, trains[0]), self.locale)
-                raise Refusal("try.which-train", tile=str(tile), example=example)
-            move = check_notation(choose_train(view, tile, command.train), view)
-            if not isinstance(move, Play):
-                raise Refusal("try.unknown", text=quote(command.text))
-            return [await svc.move(gid, YOU, move, now, knock=command.knock, computer_moves=0)]
-        # done, catch @N: read as notation, so a typo gets the notation's own reason.
-        move = check_notation(command.text, view)
-        return [await svc.move(gid, YOU, move, now, computer_moves=0)]
+        """One typed move, applied the way the slash commands apply it (the same turn use
+        case, the same refusals); a draw's private note is said at once."""
+        gid = self.game_id
+        move: str | Move = command.text
+        knock = False
+        if command.text not in ("draw", "pass", "knock"):
+            view = await self.svc.seat_view(gid, YOU)
+            if command.action != "play":  # done, catch @N: a typo gets the notation's reason
+                move = check_notation(command.text, view)
+            else:
+                # /play tile [train] [knock]: the tile read and checked first, the train found
+                # when the tile fits only one, then the whole move checked as notation.
+                tile = parse_tile(command.text, view.rules.max_pip)
+                trains = render.plays_by_tile(view).get(tile, [])
+                if command.train is None and len(trains) > 1:
+                    example = render.move_text(Play(tile, trains[0]), self.locale)
+                    raise Refusal("try.which-train", tile=str(tile), example=example)
+                move = check_notation(choose_train(view, tile, command.train), view)
+                if not isinstance(move, Play):
+                    raise Refusal("try.unknown", text=quote(command.text))
+                knock = command.knock
+        turn = await self.turns.take(gid, YOU, move, _now(), knock=knock)
+        if turn.drawn is not None:
+            names = [p.name for p in turn.last.game.players]
+            seat = turn.outs[0].steps[0].applied.seat
+            note = render.drawn_note(turn.drawn, names, seat, self.locale)
+            self.say(tr("try.only-you", self.locale, text=note))
+        return list(turn.outs)
 
     async def answer(self, line: str) -> bool:
         """Handle one typed line; False when the player asked to stop."""
@@ -290,8 +286,7 @@ class Terminal:
                 self.refuse(exc)
                 return True
             await self.publish(outs)
-            if outs[-1].computer_pending:
-                await self.run_computers()
+            await self.run_computers(outs)
         return True
 
     async def play(self) -> int:
@@ -307,8 +302,7 @@ class Terminal:
         where = self.pictures if self.keep else self.pictures / "table.png"
         self.say(tr(start, loc, path=where))
         await self.publish([out])
-        if out.computer_pending:
-            await self.run_computers()
+        await self.run_computers([out])
         shown = -1
         while True:
             game = await self.svc.game(self.game_id)

@@ -6,7 +6,7 @@ game. :func:`announce` is the turn cycle, top to bottom:
 
 1. the actor's private answer, at once;
 2. the turns nobody present will take — computer players', away players' — are played
-   (:func:`~bot.ui.turns.catch_up`), so that
+   (:meth:`~bot.service.turn.Turns.until_human`), so that
 3. the channel gets ONE turn post for everything since the last present human's turn (a line
    per move, the table picture, the mention of the player to move and the turn buttons), a
    round's end a post of its own before it; a draw that leaves the same player to move grows
@@ -35,10 +35,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import tr
-from bot.service import GameSummary, Outcome, RoundEnd
+from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
-from bot.store import GameStatus
 from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
@@ -64,7 +63,6 @@ from bot.ui.pictures import Superseded
 from bot.ui.posts import Post
 from bot.ui.roundend import round_end_post
 from bot.ui.route import Route, send_dm
-from bot.ui.turns import catch_up
 
 log = logging.getLogger(__name__)
 
@@ -105,10 +103,11 @@ async def announce(
         await route.tell_actor(answer)  # 1. the actor sees their move at once
     outs = list(outs)
     gid = game_id if game_id is not None else outs[-1].game_id
-    outs += await catch_up(bot, gid, outs)  # 2. computers and away players move first
+    # 2. computers and away players move first
+    outs += [out async for out in bot.turns.until_human(gid, outs, bot.now())]
     if not outs:
         return None
-    ping = await ping_of(bot, outs[-1], route)
+    ping = await bot.turns.ping(outs[-1], route.actor_id, bot.now())
     was = await bot.posts.latest_table(bot.service, gid)
     problem = await post_turn(bot, route, outs, ping, head=head, colour=colour)  # 3.
     new_turn = was is None or was.turn != turn_of(outs[-1])
@@ -150,19 +149,6 @@ async def publish(
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
     return problem
-
-
-async def ping_of(bot: GameBot, last: Outcome, route: Route) -> TurnPing | None:
-    """How the human now to move hears of it (None: nobody, or a computer). The actor who moves
-    again is already looking: no ping, their hand comes with their answer."""
-    game, nxt = last.game, last.next_player
-    if game.status is not GameStatus.ACTIVE or nxt is None or nxt.is_computer:
-        return None
-    if nxt.user_id is None:
-        return None
-    if nxt.user_id == route.actor_id:
-        return TurnPing(nxt.user_id, dm=False, mention=False, quiet_until=None, here=True)
-    return await bot.schedule.turn_ping(nxt.user_id, bot.now())
 
 
 async def post_turn(

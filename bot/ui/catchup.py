@@ -350,7 +350,10 @@ class _Words:
             return _Part("for_you", [])
         turns = turns_of(moves)
         reasons = {m.played_for for m in moves}
-        why = self.tr("catchup.why.both" if len(reasons) > 1 else f"catchup.why.{reasons.pop()}")
+        if len(reasons) == 1:
+            why = self.tr(f"catchup.why.{reasons.pop()}")
+        else:
+            why = self.tr("catchup.why.mixed" if "autoplay" in reasons else "catchup.why.both")
         forms = []
         if len(turns) <= LISTED_FOR_YOU:
             what = self.sep.join(", ".join(self.bit(m) for m in t) for t in turns)

@@ -41,6 +41,13 @@ PING_CHOICES = [
     app_commands.Choice(name="a mention in the game's channel", value="mention"),
     app_commands.Choice(name="both a DM and a mention", value="both"),
 ]
+#: What the bot may play for a player at once (``/mt me autoplay:``;
+#: ``bot.service.settings.AUTOPLAY``).
+AUTOPLAY_CHOICES = [
+    app_commands.Choice(name="off: always wait for me", value="off"),
+    app_commands.Choice(name="forced: a draw or a pass with no choice (default)", value="forced"),
+    app_commands.Choice(name="only-move: also my only legal move", value="only"),
+]
 #: A server's language for channel messages; "auto" goes back to its Discord locale.
 SERVER_LANGUAGE_CHOICES = [
     *LANGUAGE_CHOICES,

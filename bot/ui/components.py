@@ -33,8 +33,7 @@ import discord
 
 from bot.engine import Play, SeatView
 from bot.i18n import tr
-from bot.service import GameSummary, ServiceError
-from bot.store import GameStatus
+from bot.service import GameStatus, GameSummary, ServiceError
 from bot.ui import messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import (

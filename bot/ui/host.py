@@ -27,6 +27,7 @@ from bot.ops.logs import note_game
 from bot.ops.metrics import Metrics, process_label
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
+from bot.service.turn import Turns
 from bot.ui import budget
 from bot.ui.faults import Outage
 from bot.ui.pictures import Pictures
@@ -66,6 +67,7 @@ class GameBot(commands.Bot):
         self.outage = Outage()
         self._service: GameService | None = None
         self._schedule: ScheduleService | None = None
+        self._turns: Turns | None = None
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -79,9 +81,10 @@ class GameBot(commands.Bot):
     def attach(self, service: GameService, schedule: ScheduleService) -> None:
         """Serve games from ``service`` (start-up, before the cogs load)."""
         self._service, self._schedule = service, schedule
+        self._turns = Turns(service, schedule)
 
     def detach(self) -> None:
-        self._service = self._schedule = None
+        self._service = self._schedule = self._turns = None
 
     @property
     def service(self) -> GameService:
@@ -95,6 +98,13 @@ class GameBot(commands.Bot):
         if self._schedule is None:
             raise RuntimeError("the bot has not been set up yet (setup_hook opens the store)")
         return self._schedule
+
+    @property
+    def turns(self) -> Turns:
+        """A player's turn up to the next present human (:mod:`bot.service.turn`)."""
+        if self._turns is None:
+            raise RuntimeError("the bot has not been set up yet (setup_hook opens the store)")
+        return self._turns
 
     # ------------------------------------------------------------------ ordering and tasks
 

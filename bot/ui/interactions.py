@@ -25,8 +25,7 @@ from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
 from bot.ops.logs import note_game, track
 from bot.service import GameSummary, ServiceError
-from bot.service.errors import GameNotFound
-from bot.store.outage import unreachable
+from bot.service.errors import GameNotFound, unreachable
 from bot.ui import limits
 from bot.ui.faults import quote_input
 from bot.ui.host import GameBot

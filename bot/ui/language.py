@@ -18,24 +18,23 @@ from datetime import datetime
 import discord
 
 from bot.i18n import LANGUAGES, language_of
-from bot.store import Store
-from bot.store import stats as extras_sql
+from bot.service import GameService
 from bot.ui.host import GameBot
 
 _SERVER: weakref.WeakKeyDictionary[discord.Client, dict[int, str]] = weakref.WeakKeyDictionary()
 
 
-async def load(client: discord.Client, store: Store) -> None:
+async def load(client: discord.Client, service: GameService) -> None:
     """Read every server's chosen language (at start-up)."""
-    _SERVER[client] = await extras_sql.all_guild_languages(store)
+    _SERVER[client] = await service.server_languages()
 
 
-async def refresh(client: discord.Client, store: Store, guild_id: int) -> None:
+async def refresh(client: discord.Client, service: GameService, guild_id: int) -> None:
     """Read one server's choice again: in a cluster the server's own process changes it
     (``/mt settings`` arrives there), and another process posting in that server (its
     scheduler took the work) must not use what it read at start-up."""
     chosen = _SERVER.setdefault(client, {})
-    language = await extras_sql.guild_language(store, guild_id)
+    language = await service.server_language(guild_id)
     if language is None:
         chosen.pop(guild_id, None)
     else:
@@ -49,13 +48,16 @@ def server_language(client: discord.Client | None, guild_id: int | None) -> str 
 
 
 async def set_server_language(
-    client: discord.Client, store: Store, guild_id: int, language: str | None, now: datetime
+    client: discord.Client,
+    service: GameService,
+    guild_id: int,
+    language: str | None,
+    now: datetime,
 ) -> None:
     """Choose (or with None, forget) a server's language for channel messages."""
     if language is not None and language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}")
-    async with store.transaction() as tx:
-        await extras_sql.set_guild_language(tx, guild_id, language, now)
+    await service.set_server_language(guild_id, language, now)
     chosen = _SERVER.setdefault(client, {})
     if language is None:
         chosen.pop(guild_id, None)
@@ -84,6 +86,6 @@ async def remember_client_language(client: GameBot, user_id: int, locale: str | 
     they already have settings (then they chose, or keep what they had)."""
     service = client.service
     language = language_of(locale)
-    if await extras_sql.has_user_settings(service.store, user_id):
+    if await service.has_user_settings(user_id):
         return
     await service.update_user_settings(user_id, client.now(), language=language)

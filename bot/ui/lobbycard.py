@@ -10,8 +10,7 @@ import logging
 import discord
 
 from bot.i18n import tr
-from bot.service import GameSummary
-from bot.store import GameStatus, MessageRow
+from bot.service import GameStatus, GameSummary, MessageRow
 from bot.ui import components, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale

@@ -16,9 +16,17 @@ from discord.utils import escape_markdown
 
 from bot.engine import MEXICAN, Catch, Move, Play, Rules, SeatView, Tile, TrainView
 from bot.i18n import CATALOG, tr, tr_count
-from bot.service import GameSummary, Outcome, Player, RoundEnd, Standing, Step
-from bot.store import GameStatus
-from bot.store.schedule import GameScheduleRow
+from bot.service import (
+    GameScheduleRow,
+    GameStatus,
+    GameSummary,
+    Outcome,
+    Player,
+    RoundEnd,
+    Standing,
+    Step,
+)
+from bot.service.turn import Drawn
 from bot.words import describe_move
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
@@ -38,6 +46,9 @@ def _what_was_played(params: dict[str, object], locale: str | None) -> str:
     if shown:
         key = "schedule.what.drew-played" if params.get("drew") else "schedule.what.played"
         return tr(key, locale, tiles=shown)
+    if params.get("drew") and not params.get("passed"):
+        # Only a turn with no choice stops after the draw (the tile fits: where is theirs).
+        return tr("schedule.what.drew", locale)
     if params.get("drew"):
         return tr("schedule.what.drew-passed", locale)
     if params.get("passed"):
@@ -46,12 +57,15 @@ def _what_was_played(params: dict[str, object], locale: str | None) -> str:
 
 
 def played_for_line(params: dict[str, object], locale: str | None) -> str:
-    """The line for a turn played for an absent (timeout) or away player: it joins the turn
-    post of whoever moves next, whether the scheduler or the announcer played it."""
+    """The line for a turn played for an absent (timeout) or away player, or for one who had
+    no choice (autoplay): it joins the turn post of whoever moves next, whether the scheduler
+    or the announcer played it."""
     what = _what_was_played(params, locale)
     name = params.get("name", "?")
     if params.get("reason") == "away":
         return tr("schedule.away.played", locale, name=name, what=what)
+    if params.get("reason") == "autoplay":
+        return tr("autoplay.played", locale, name=name, what=what)
     if params.get("replaced"):
         return tr(
             "schedule.timeout.replaced", locale, name=name, what=what, missed=params.get("missed")
@@ -99,6 +113,18 @@ def plays_by_tile(view: SeatView) -> dict[Tile, list[int]]:
         if isinstance(move, Play):
             out.setdefault(move.tile, []).append(move.train)
     return out
+
+
+def drawn_note(drawn: Drawn, names: Sequence[str], seat: int, locale: str | None) -> str:
+    """What a player's draw brought, for them alone: where the tile fits (they must play it
+    now), or that it fit nowhere and their turn was passed; the terminal game says it too."""
+    tile = str(drawn.tile)
+    if drawn.passed:
+        return tr("draw.passed", locale, tile=tile)
+    if drawn.must_play:
+        where = ", ".join(train_label(names, t, seat, locale) for t in drawn.fits)
+        return tr("draw.fits", locale, tile=tile, where=where or "?")
+    return tr("draw.drew", locale, tile=tile)
 
 
 def _eligible(view: SeatView, train: TrainView) -> bool:

@@ -20,7 +20,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from discord import AppCommandOptionType, app_commands
 
-from bot.store.outage import unreachable
+from bot.service.errors import unreachable
 from bot.ui import limits
 from bot.ui.faults import quote_input
 from bot.ui.interactions import Interaction, Refusal, RefusedCheck, locale_of

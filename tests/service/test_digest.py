@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Tile, double_set
+from bot.engine import DRAW, Tile, double_set
 from bot.service import GameService, errors
 from bot.service.digest import digest_of
 from bot.service.schedule import ScheduleService
@@ -384,7 +384,7 @@ async def test_a_last_move_that_ended_no_turn(store: Store, clock: FakeClock) ->
     while (await svc.game(gid)).round_no == 0:
         await play_turn(svc, gid, clock)
     assert [str(m) for m in (await svc.seat_view(gid, BOB)).legal] == ["draw"]
-    await svc.draw(gid, BOB, clock.tick())
+    await svc.move(gid, BOB, DRAW, clock.tick())
     await schedule.set_away(BOB, True, clock.tick())
     assert await schedule.play_away_turn(gid, BOB, clock.tick()) is not None
     bob = await svc.digest(gid, BOB)

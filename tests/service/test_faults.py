@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.engine import DRAW
 from bot.service import GameService, errors
 from bot.store import Store
 from tests.clock import FakeClock
@@ -147,7 +148,7 @@ async def test_a_corrupt_game_is_reported_and_spares_the_others(
         if "seq = " in sql:
             assert exc.value.seq == int(sql.split("seq = ")[1][0])
         with pytest.raises(errors.GameCorrupt):
-            await svc.draw(bad, ALICE, clock.tick())
+            await svc.move(bad, ALICE, DRAW, clock.tick())
         # The other game plays on, and listings still work.
         await play_turn(svc, good, clock)
         listed = [g.id for g in await svc.games_for_user(BOB)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import PRESETS
+from bot.engine import DRAW, PRESETS
 from bot.engine.ai import Level
 from bot.service import GameOptions, GameService, errors
 from bot.store import GameStatus, Store
@@ -144,7 +144,7 @@ async def test_start_deals_and_refusals(service: GameService, clock: FakeClock) 
     with pytest.raises(errors.NotHost, match="only the host can start"):
         await service.start(gid, BOB, clock.tick())
     with pytest.raises(errors.WrongPhase, match="not started") as exc:
-        await service.draw(gid, ALICE, clock.tick())
+        await service.move(gid, ALICE, DRAW, clock.tick())
     assert exc.value.code == "not-started"
     await _unchanged(service, gid, version)
     out = await service.start(gid, ALICE, clock.tick())
@@ -179,7 +179,7 @@ async def test_manager_may_start_and_end(service: GameService, clock: FakeClock)
     with pytest.raises(errors.WrongPhase, match="over"):
         await service.end(gid, ALICE, clock.tick())
     with pytest.raises(errors.WrongPhase, match="over"):
-        await service.draw(gid, ALICE, clock.tick())
+        await service.move(gid, ALICE, DRAW, clock.tick())
     await new_game(service, clock, start=False)  # the channel is free again
 
 

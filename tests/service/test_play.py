@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import DONE, DRAW, KNOCK, PASS, Match, Play, Tile
+from bot.engine import DONE, DRAW, KNOCK, PASS, Catch, Match, Play, Tile
 from bot.engine.ai import Level
 from bot.engine.position import to_position
 from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
@@ -72,24 +72,29 @@ async def test_refusals_change_nothing(
     )
     assert msg == "you are not in this game"
     msg = await refused(
-        errors.MoveRefused, "no-fit", service.play(gid, ALICE, f"{misfit} own", clock.tick())
+        errors.MoveRefused, "no-fit", service.move(gid, ALICE, f"{misfit} own", clock.tick())
     )
     assert msg == f"{misfit} can't start Alice's train: it must match the engine, {own_end}"
     bobs = next(t for t in Match(view.rules, ["x", "y"]).rules.tiles() if t not in view.hand)
     msg = await refused(
-        errors.MoveRefused, "not-in-hand", service.play(gid, ALICE, f"{bobs} @1", clock.tick())
+        errors.MoveRefused, "not-in-hand", service.move(gid, ALICE, f"{bobs} @1", clock.tick())
     )
     assert msg == f"you do not hold {bobs}"
     await refused(errors.BadMove, "bad-move", service.move(gid, ALICE, "hello", clock.tick()))
-    await refused(errors.BadMove, "bad-move", service.play(gid, ALICE, "12-5", clock.tick()))
-    await refused(errors.BadMove, "bad-move", service.play(gid, ALICE, "draw", clock.tick()))
+    await refused(errors.BadMove, "bad-move", service.move(gid, ALICE, "12-5", clock.tick()))
     await refused(errors.BadMove, "bad-move", service.move(gid, ALICE, "5-7 @9", clock.tick()))
     if any(isinstance(m, Play) for m in view.legal):
-        await refused(errors.MoveRefused, "must-play", service.draw(gid, ALICE, clock.tick()))
-        await refused(errors.MoveRefused, "must-play", service.pass_turn(gid, ALICE, clock.tick()))
-    await refused(errors.MoveRefused, "not-fast-start", service.done(gid, ALICE, clock.tick()))
-    await refused(errors.MoveRefused, "no-knock-rule", service.knock(gid, ALICE, clock.tick()))
-    await refused(errors.MoveRefused, "no-knock-rule", service.catch(gid, ALICE, 1, clock.tick()))
+        await refused(errors.MoveRefused, "must-play", service.move(gid, ALICE, DRAW, clock.tick()))
+        await refused(errors.MoveRefused, "must-play", service.move(gid, ALICE, PASS, clock.tick()))
+    await refused(
+        errors.MoveRefused, "not-fast-start", service.move(gid, ALICE, DONE, clock.tick())
+    )
+    await refused(
+        errors.MoveRefused, "no-knock-rule", service.move(gid, ALICE, KNOCK, clock.tick())
+    )
+    await refused(
+        errors.MoveRefused, "no-knock-rule", service.move(gid, ALICE, Catch(1), clock.tick())
+    )
     with pytest.raises(errors.GameNotFound):
         await service.move(gid + 1, ALICE, "draw", clock.tick())
 
@@ -105,7 +110,7 @@ async def test_draw_then_pass_raises_the_marker(service: GameService, clock: Fak
         await service.move(gid, turn.user_id, pick(view.legal), clock.tick())
     else:
         pytest.fail("nobody ever had to draw")
-    out = await service.draw(gid, turn.user_id, clock.tick())
+    out = await service.move(gid, turn.user_id, DRAW, clock.tick())
     [step] = out.steps
     assert len(step.applied.drawn) == 1 and out.hands_changed == (turn,)
     assert out.facts[0].code == "drew"
@@ -115,7 +120,7 @@ async def test_draw_then_pass_raises_the_marker(service: GameService, clock: Fak
         assert out.next_player == turn and view.legal and isinstance(view.legal[0], Play)
     else:
         assert view.legal == (PASS,)
-        out = await service.pass_turn(gid, turn.user_id, clock.tick())
+        out = await service.move(gid, turn.user_id, PASS, clock.tick())
         assert out.facts[0].code == "passed" and out.next_player != turn
         assert out.steps[0].applied.marker_raised == (not view.trains[turn.seat].marked)
 
@@ -146,7 +151,7 @@ async def test_computers_can_be_paced(service: GameService, clock: FakeClock) ->
     assert out.next_player is not None and out.next_player.is_computer
     assert await service.computer_turns() == [gid]
     with pytest.raises(errors.MoveRefused, match="turn"):
-        await service.draw(gid, ALICE, clock.tick())
+        await service.move(gid, ALICE, DRAW, clock.tick())
     seen = 0
     while out.computer_pending:
         out = await service.advance_computers(gid, clock.tick(), max_moves=1)
@@ -207,7 +212,7 @@ async def test_a_whole_game_to_the_end(
     assert await service.games_for_user(ALICE) == []
     assert await service.game_in_channel(CHANNEL) is None
     with pytest.raises(errors.WrongPhase, match="over"):
-        await service.draw(gid, ALICE, clock.tick())
+        await service.move(gid, ALICE, DRAW, clock.tick())
     view = await service.table_view(gid)
     assert view.match_over and view.result is not None
 
@@ -235,13 +240,13 @@ async def test_knock_in_time(service: GameService, clock: FakeClock) -> None:
     view = await service.seat_view(gid, user)
     assert "knock" in [str(m) for m in view.side_moves]
     with pytest.raises(errors.MoveRefused) as exc:
-        await service.catch(gid, other, seat, clock.tick())
+        await service.move(gid, other, Catch(seat), clock.tick())
     assert exc.value.code == "catch-early"
-    out = await service.knock(gid, user, clock.tick())
+    out = await service.move(gid, user, KNOCK, clock.tick())
     assert out.facts[0].code == "knocked" and out.steps[0].player.seat == seat
     await play_turn(service, gid, clock)  # the next player acts
     with pytest.raises(errors.MoveRefused) as exc:
-        await service.catch(gid, other, seat, clock.tick())
+        await service.move(gid, other, Catch(seat), clock.tick())
     assert exc.value.code == "catch-miss"
 
 
@@ -251,8 +256,8 @@ async def test_catch_a_missed_knock(service: GameService, clock: FakeClock) -> N
     user, other = (ALICE, BOB)[seat], (ALICE, BOB)[1 - seat]
     await play_turn(service, gid, clock)  # the next player acts: too late to knock
     with pytest.raises(errors.MoveRefused, match="too late"):
-        await service.knock(gid, user, clock.tick())
-    out = await service.catch(gid, other, seat, clock.tick())
+        await service.move(gid, user, KNOCK, clock.tick())
+    out = await service.move(gid, other, Catch(seat), clock.tick())
     [step] = out.steps
     assert step.player.user_id == other and step.applied.seat == seat
     assert len(step.applied.drawn) == 2 and [p.user_id for p in out.hands_changed] == [user]
@@ -306,7 +311,7 @@ async def test_fast_start_done(tmp_path: Path, clock: FakeClock) -> None:
             out = await svc.move(gid, ALICE, pick(view.legal), clock.tick())
             view = await svc.seat_view(gid, ALICE)
             if DONE in view.legal:
-                out = await svc.done(gid, ALICE, clock.tick())
+                out = await svc.move(gid, ALICE, DONE, clock.tick())
                 assert out.facts[0].code == "fast-start-done"
                 assert out.next_player is not None and out.next_player.user_id == BOB
                 return
@@ -324,7 +329,7 @@ async def test_kick_hands_the_seat_to_a_computer(service: GameService, clock: Fa
     assert out.steps and all(s.player.seat == 1 for s in out.steps)
     assert out.next_player is not None and out.next_player.user_id == CAROL
     with pytest.raises(errors.NotInGame):
-        await service.draw(gid, BOB, clock.tick())
+        await service.move(gid, BOB, DRAW, clock.tick())
     assert await service.games_for_user(BOB) == []
     assert "Bob:" in " ".join(await service.history(gid))
 
@@ -562,7 +567,7 @@ async def test_paced_computers_wait_while_a_human_knocks(
         if out.game.status is not GameStatus.ACTIVE:
             break
         if any(f.code == "last-tile" for f in out.facts) and out.computer_pending:
-            knocked = await service.knock(gid, ALICE, clock.tick())
+            knocked = await service.move(gid, ALICE, KNOCK, clock.tick())
             assert [s.move for s in knocked.steps] == [KNOCK] and knocked.computer_pending
             rest = await service.advance_computers(gid, clock.tick(), max_moves=None)
             assert rest.steps and not rest.computer_pending

@@ -578,7 +578,7 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
     deadline = (await rig.games.game(gid)).deadline_at
     await store.close()
     # The same file as release 4 left it: no scheduler (5), statistics (6) or meta (7) tables,
-    # nor the tile mode (8), nor the DM channel, ping and threads columns (9).
+    # nor the tile mode (8), nor the DM channel, ping and threads columns (9), nor autoplay.
     conn = sqlite3.connect(db_path)
     conn.executescript(
         "DROP TRIGGER due_work_stall_new; DROP TRIGGER due_work_stall_touch; "
@@ -588,6 +588,7 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
         "DROP TABLE meta; ALTER TABLE user_settings DROP COLUMN tiles; "
         "ALTER TABLE user_settings DROP COLUMN dm_channel_id; "
         "ALTER TABLE user_settings DROP COLUMN ping; "
+        "ALTER TABLE user_settings DROP COLUMN autoplay; "
         "ALTER TABLE guild_settings DROP COLUMN threads; "
         "PRAGMA user_version = 4;"
     )

@@ -87,10 +87,10 @@ async def test_a_draw_and_its_pass_and_the_computers_after_it_go_together(
         raise AssertionError("the seeded game never made Alice draw: choose another seed")
     before = await _state(service, gid)
     seq = await store.last_seq(gid)
-    await service.draw(gid, ALICE, clock.tick())
+    await service.move(gid, ALICE, DRAW, clock.tick())
     view = await service.seat_view(gid, ALICE)
     if view.my_turn and PASS in view.legal:
-        await service.pass_turn(gid, ALICE, clock.tick())
+        await service.move(gid, ALICE, PASS, clock.tick())
     elif view.my_turn:
         tile = next(m for m in view.legal if isinstance(m, Play))
         await service.move(gid, ALICE, tile, clock.tick())

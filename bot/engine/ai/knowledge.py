@@ -14,6 +14,7 @@ import math
 
 from bot.engine.moves import MEXICAN, Catch, Draw, Knock, Pass, Play
 from bot.engine.rules import DoubleRule, FirstTurn
+from bot.engine.state import binding_double
 from bot.engine.tiles import Tile
 from bot.engine.view import SeatView
 
@@ -152,13 +153,20 @@ def _faced(
     """The suits ``seat`` surely could not play when it drew (empty when unsure)."""
     rules = view.rules
     players = view.players
-    mine = [d for d in open_doubles if d in run_doubles]
-    if mine:
-        if rules.double_rule is DoubleRule.SATISFY:
-            return {ends[mine[-1]]}
+    if rules.double_rule is not DoubleRule.SATISFY and any(d in run_doubles for d in open_doubles):
         return set()  # after own doubles the other rules open several trains: unsure
-    if open_doubles:
-        return {ends[open_doubles[0]]}
+    # The engine's own double rule; the tracker does not count the table's pips, so it takes
+    # every double as satisfiable (a released one is read as binding: at worst, unsure).
+    bound = binding_double(
+        rules,
+        open_doubles,
+        run_doubles,
+        fast=False,
+        satisfiable=lambda _: True,
+        end=lambda t: ends[t],
+    )
+    if bound is not None:
+        return {ends[bound.train]}
     first = turns_taken == 0
     if first and rules.first_turn is FirstTurn.FAST_START:
         return {ends[seat]}

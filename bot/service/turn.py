@@ -1,0 +1,249 @@
+"""A player's turn, up to the next present human: the one use case every front end calls.
+
+A move is rarely one commit. A draw that fits nowhere leaves passing as the only move, and the
+rules leave no choice, so the pass is made at once; then the computer players answer, each
+move its own commit (so a paced front end can tell them one by one); then the turns of away
+players (``/mt away``) are played for them as the scheduler's ``away`` row would, and a turn
+that leaves a present human no choice at all (only a draw, only a pass; with ``/mt me
+autoplay: only``, the one legal move) is played for them at once, as they asked
+(:func:`no_choice`; never a knock, a catch or a choice between moves). Only then is a present
+human to decide something, and only then is anyone pinged: nobody is pinged to tap the one
+button there is.
+
+The cogs (a typed or clicked move), the scheduler's announcement (a timeout, an away turn)
+and the terminal game (:mod:`bot.tryit`) all go through :class:`Turns`, so the dispatch and
+the computer loop are written once. It returns facts — the outcomes, what a draw brought, who
+is to be told and how — never sentences: the Discord layer and the terminal put them into
+words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+
+from bot.engine import DONE, DRAW, KNOCK, PASS, Draw, Move, Pass, Play, SeatView, Tile, view_for
+from bot.service.commit import Batch, utc
+from bot.service.eventlog import AUTOPLAY_KIND
+from bot.service.games import GameService
+from bot.service.outcome import Fact, Outcome
+from bot.service.replay import players_of
+from bot.service.schedule import ScheduleService
+from bot.service.timing import TurnPing
+from bot.store import GameStatus
+
+#: The moves a turn with no choice may consist of (``forced``); ``only`` adds a lone tile play.
+FORCED = (DRAW, PASS, DONE)
+
+#: A bound on the commits one call plays, never reached: a round always ends, and away turns
+#: stop at the second round end.
+MAX_COMMITS = 10_000
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Drawn:
+    """What a player's draw brought them (private to them): the tile, whether the rules make
+    them play it now and the trains it fits, and whether it fit nowhere so their turn was
+    passed for them."""
+
+    tile: Tile
+    must_play: bool
+    fits: tuple[int, ...]
+    passed: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Turn:
+    """One player's own move as committed: its outcome, then the forced pass if a draw fit
+    nowhere (its own commit, as if they had passed)."""
+
+    outs: tuple[Outcome, ...]
+    drawn: Drawn | None = None
+
+    @property
+    def last(self) -> Outcome:
+        return self.outs[-1]
+
+
+def no_choice(view: SeatView, mode: str) -> Move | None:
+    """The move a player's turn leaves them no choice about, if ``mode`` (their ``/mt me
+    autoplay:``) lets the bot make it for them; None when there is a decision to make.
+
+    ``forced``: the only legal move is a draw, a pass, or the end of a fast start. ``only``:
+    also the only legal tile play — unless it leaves them one tile under the knock rule
+    (whether to knock is theirs) — since it can go nowhere else. Never while a side move (a
+    knock, a catch) is open to them: that is a choice that matters."""
+    if mode == "off" or not view.my_turn or len(view.legal) != 1 or view.side_moves:
+        return None
+    move = view.legal[0]
+    if move in FORCED:
+        return move
+    if mode != "only" or not isinstance(move, Play):
+        return None
+    if view.rules.knock and view.hand is not None and len(view.hand) <= 2:
+        return None
+    return move
+
+
+class Turns:
+    """The turn use case over the game service and, where there is one, the scheduler's (the
+    terminal game has no away players and no pings)."""
+
+    def __init__(self, games: GameService, schedule: ScheduleService | None = None) -> None:
+        self.games = games
+        self.schedule = schedule
+
+    async def take(
+        self,
+        game_id: int,
+        user_id: int,
+        move: str | Move,
+        now: datetime,
+        *,
+        expected_version: int | None = None,
+        knock: bool = False,
+    ) -> Turn:
+        """Make ``user_id``'s move (notation or an engine move; ``knock``: announce the last
+        tile with it), and the pass the rules force after a draw that fits nowhere. Computer
+        players are left to :meth:`until_human`, so the mover hears of their own move first.
+        A refusal raises and changes nothing."""
+        svc = self.games
+        if move in ("knock", KNOCK):
+            # A knock does not end the turn and may come after the table moved on: no version.
+            return Turn((await svc.move(game_id, user_id, KNOCK, now, computer_moves=0),))
+        out = await svc.move(
+            game_id,
+            user_id,
+            move,
+            now,
+            expected_version=expected_version,
+            knock=knock,
+            computer_moves=0,
+        )
+        applied = out.steps[0].applied if out.steps else None
+        if applied is None or not applied.drawn:
+            return Turn((out,))
+        tile = applied.drawn[-1]
+        view = await svc.seat_view(game_id, user_id)
+        fits = tuple(m.train for m in view.legal if isinstance(m, Play) and m.tile == tile)
+        if applied.must_play_drawn or not (view.my_turn and tuple(view.legal) == (PASS,)):
+            return Turn((out,), Drawn(tile, applied.must_play_drawn, fits, passed=False))
+        passed = await svc.move(game_id, user_id, PASS, now, computer_moves=0)
+        return Turn((out, passed), Drawn(tile, False, (), passed=True))
+
+    async def until_human(
+        self, game_id: int, outs: Sequence[Outcome], now: datetime
+    ) -> AsyncIterator[Outcome]:
+        """The turns nobody present will take, after ``outs``, each yielded as it commits:
+        computer players' moves one at a time, and the turns of away players played for them
+        exactly as the scheduler's ``away`` row would (same event, same fact; the turn's row
+        goes with it), in turn order, until a present human is to move or the match ends.
+
+        Away turns stop at the second round end in one call: a game whose humans are all away
+        advances a round or so per announcement (the next away turn is left to the
+        scheduler), never a whole match under one lock. With a present human, their turn
+        always comes before a second round end."""
+        last = outs[-1] if outs else None
+        ended = sum(len(o.rounds_ended) for o in outs)
+        for _ in range(MAX_COMMITS):
+            if last is None or last.computer_pending:
+                out = await self.games.advance_computers(game_id, now, max_moves=1)
+                if out.steps:
+                    last = out
+                    ended += len(out.rounds_ended)
+                    yield out
+                    if out.computer_pending:
+                        continue
+            nxt = last.next_player if last is not None else None
+            if (
+                self.schedule is None
+                or last is None
+                or nxt is None
+                or nxt.is_computer
+                or nxt.user_id is None
+                or last.game.status is not GameStatus.ACTIVE
+                or ended > 1
+            ):
+                return
+            played = await self.schedule.play_away_turn(game_id, nxt.user_id, now)
+            for_them = played.outcome if played is not None else None
+            if for_them is None:
+                for_them = await self.play_forced(game_id, nxt.user_id, now)
+            if for_them is None:
+                return  # a present human's decision: theirs to take
+            last = for_them
+            ended += len(last.rounds_ended)
+            yield last
+
+    async def play_forced(self, game_id: int, user_id: int, now: datetime) -> Outcome | None:
+        """Play ``user_id``'s turn for them if it leaves them no choice and their ``/mt me
+        autoplay:`` allows it (:func:`no_choice`), move by move until the turn is over or a
+        decision is left (a drawn tile that fits: where to play it is theirs unless it is the
+        only move and they said ``only``). One commit, its moves made by nobody after an
+        ``autoplay`` marker, a ``turn-played-for`` fact first (``reason="autoplay"``); the
+        computer players who follow are left to :meth:`until_human`. None, and nothing
+        changed, when it is not their turn or there is a decision to make."""
+        ledger = self.games.ledger
+        now = utc(now)
+        async with ledger.game(game_id) as g:
+            m = g.match
+            if g.row.status is not GameStatus.ACTIVE or m is None or m.round is None:
+                return None
+            seat = m.round.current_seat
+            if seat is None or g.seats[seat].user_id != user_id or g.seats[seat].computer:
+                return None
+            if no_choice(view_for(m, seat), "only") is None:
+                return None  # the common case, told without reading their settings
+            mode = (await self.games.user_settings(user_id)).autoplay
+            batch = Batch(ledger, g, m, g.seats, now)
+            player = batch.players[seat]
+            try:
+                for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
+                    rnd = m.round
+                    if m.is_over or rnd is None or rnd.result is not None:
+                        break
+                    move = no_choice(view_for(m, seat), mode)
+                    if move is None:
+                        break
+                    if not batch.steps:
+                        batch.event(AUTOPLAY_KIND, {"seat": seat, "user": user_id}, None)
+                    if batch.apply(player, move, None).turn_over:
+                        break
+                if not batch.steps:
+                    return None
+                pending = ledger.after_move(batch, 0)
+            except BaseException:
+                ledger.forget(game_id)
+                raise
+            moves = [s.move for s in batch.steps]
+            batch.facts.insert(
+                0,
+                Fact.of(
+                    "turn-played-for",
+                    name=players_of(g.seats)[seat].name,
+                    user_id=user_id,
+                    reason=AUTOPLAY_KIND,
+                    policy=AUTOPLAY_KIND,
+                    replaced=False,
+                    missed=0,
+                    tiles=tuple(str(mv.tile) for mv in moves if isinstance(mv, Play)),
+                    drew=any(isinstance(mv, Draw) for mv in moves),
+                    passed=any(isinstance(mv, Pass) for mv in moves),
+                ),
+            )
+            return await ledger.commit_play(g, batch, pending)
+
+    async def ping(self, last: Outcome, actor_id: int | None, now: datetime) -> TurnPing | None:
+        """How the human now to move hears of it — the one place that decides it. Nobody for
+        a computer or a game not being played; the actor who moves again is already looking
+        (``here``: their hand comes with their answer); anyone else as their settings and
+        quiet hours say (:func:`~bot.service.timing.turn_ping`)."""
+        game, nxt = last.game, last.next_player
+        if game.status is not GameStatus.ACTIVE or nxt is None or nxt.user_id is None:
+            return None
+        if nxt.user_id == actor_id:
+            return TurnPing(nxt.user_id, dm=False, mention=False, quiet_until=None, here=True)
+        if self.schedule is None:
+            return None
+        return await self.schedule.turn_ping(nxt.user_id, now)

@@ -1,0 +1,138 @@
+"""How straight is one move's pipe? A runtime trace of the real bot on the fake Discord.
+
+Two humans play on the fake Discord (``tests/fakediscord``) with the real bot on a fresh
+database; for one typed move (``/play tile train``) and one clicked move (the turn post's Play
+button, then the move picked in its list) it records, from the interaction to the moment the
+bot is idle again (the answer, the computer players' moves, the post, the ping):
+
+* ``modules``: the ``bot`` and ``renderers`` modules in which any Python function ran (a
+  profile hook on every thread, so the digest's worker thread counts too; pictures drawn in
+  a render worker process do not);
+* ``service_calls``: the coroutines of ``bot.service`` entered straight from ``bot.ui`` or
+  ``bot.cogs`` — the awaited round trips from the Discord layer to the service (each
+  coroutine counted once, however often it is resumed).
+
+Prints ONE JSON line (issue 33's "done when": at most 40 modules and 4 service calls each)::
+
+    python scripts/turn_trace.py [--seed 7] [--preset standard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import logging
+import random
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from bot.app import MexicanTrainBot, create_bot
+from bot.config import Config
+from bot.engine import Play
+from tests.e2e.helpers import idle, last_public, open_game, said, to_move, type_move
+from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
+
+_COROUTINE = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+class Trace:
+    """A profile hook that notes the modules entered and the service coroutines the Discord
+    layer starts, while it is installed."""
+
+    def __init__(self) -> None:
+        self.modules: set[str] = set()
+        self.calls: list[str] = []
+        self._seen: set[FrameType] = set()  # kept alive, so no frame id is reused meanwhile
+
+    def hook(self, frame: FrameType, event: str, _arg: Any) -> None:
+        if event != "call":
+            return
+        module = str(frame.f_globals.get("__name__", ""))
+        if not module.startswith(("bot.", "renderers")):
+            return
+        self.modules.add(module)
+        code = frame.f_code
+        if not module.startswith("bot.service") or not code.co_flags & _COROUTINE:
+            return
+        if frame in self._seen:
+            return  # a resumption, not a new call
+        self._seen.add(frame)
+        back = frame.f_back
+        caller = str(back.f_globals.get("__name__", "")) if back is not None else ""
+        if caller.startswith(("bot.ui", "bot.cogs")):
+            self.calls.append(f"{caller} -> {module}.{code.co_qualname}")
+
+    def __enter__(self) -> Trace:
+        threading.setprofile(self.hook)
+        sys.setprofile(self.hook)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        sys.setprofile(None)
+        threading.setprofile(None)
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "modules": len(self.modules),
+            "service_calls": len(self.calls),
+            "calls": self.calls,
+        }
+
+
+async def traced_moves(
+    fake: FakeDiscord, bot: MexicanTrainBot, preset: str
+) -> dict[str, dict[str, Any]]:
+    """One typed tile play and one clicked tile play, each traced; other turns are typed
+    untraced until each kind has had a tile to play."""
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users: dict[int, FakeUser] = {alice.id: alice, bob.id: bob}
+    game = await open_game(fake, bot, games, alice, [bob], preset=preset)
+    await idle(fake)
+    out: dict[str, dict[str, Any]] = {}
+    for _ in range(200):
+        if len(out) == 2:
+            break
+        uid, view = await to_move(bot, game.id)
+        user = users[uid]
+        play = next((m for m in view.legal if isinstance(m, Play)), None)
+        if play is None:
+            await said(await type_move(user, games, str(view.legal[0])))
+            continue
+        if "typed" not in out:
+            with Trace() as trace:
+                await said(await type_move(user, games, str(play)))
+            out["typed"] = trace.figures()
+            continue
+        post = last_public(games)
+        with Trace() as trace:
+            picker = await said(await user.click(post, label="Play"))
+            await said(await user.select(picker, values=[str(play)]))
+        out["clicked"] = trace.figures()
+    return out
+
+
+async def main(args: argparse.Namespace) -> None:
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(database=Path(tmp) / "trace.sqlite3", synchronous="NORMAL")
+        bot = create_bot(config, rng=random.Random(args.seed))
+        async with fake_discord() as fake, running_bot(fake, bot):
+            moves = await traced_moves(fake, bot, args.preset)
+    total = len({m for p in sys.modules if p.startswith(("bot.", "renderers")) for m in [p]})
+    print(json.dumps({"script": "turn_trace", **vars(args), "bot_modules": total, **moves}))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--preset", default="standard")
+    asyncio.run(main(parser.parse_args()))
