@@ -22,10 +22,20 @@ route too, DM channel opens, 429s and violations. ``--rate-limits`` makes the fa
 Discord's limits (its clock ``--time-scale`` times faster, 20 by default, so a long match
 stays short).
 
+``--gaps realistic`` plays at the players' pace: between two players' moves the fake's clock
+(which the bot shares) skips a gap drawn from a log-normal distribution (median
+``--gap-median`` minutes, spread ``--gap-sigma``, at most ``--gap-max`` hours; the same player
+again at once, a draw and its play being one sitting; docs/discord.md says why), so
+interaction tokens expire between turns, posts are hours old when the next move comes, and an
+idle thread archives itself. The JSON line then adds what Discord would have refused
+(``refused_requests`` by code), interactions left unanswered and turns whose post never came.
+
     python scripts/play_through_fake.py --out /tmp/mt-game --players 2 --computers 2 \\
         --preset standard
     python scripts/play_through_fake.py --out /tmp/mt-limited --players 4 --preset standard \\
         --rate-limits
+    python scripts/play_through_fake.py --out /tmp/mt-async --players 4 --preset standard \\
+        --rate-limits --gaps realistic
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import random
 import sys
 import tempfile
@@ -160,6 +171,8 @@ async def play(
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
     human_moves = 0
+    last_mover: int | None = None
+    lost_turns = 0
     for turn in range(args.max_moves):
         for _ in range(500):  # computer players move after the human's answer
             summary = await bot.service.game(game.id)
@@ -171,6 +184,10 @@ async def play(
         uid = summary.turn.user_id
         assert uid is not None
         user = by_id[uid]
+        if args.gaps == "realistic" and uid != last_mover:
+            await away(fake, bot, gap(rng, args))
+        last_mover = uid
+        told_before = told(channel)
         turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
         human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
@@ -195,12 +212,57 @@ async def play(
             await (await user.slash(str(move), channel=channel)).message()
         await settle(bot)
         log.collect()
+        if told(channel) == told_before:
+            lost_turns += 1  # neither a new post nor the live one grown: nobody was told
     await asyncio.sleep(0.05)
     log.collect()
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
+    figures |= refusals(fake, lost_turns)
     return log.write(), figures
+
+
+def gap(rng: random.Random, args: argparse.Namespace) -> float:
+    """Seconds until the next player moves: log-normal (docs/discord.md), capped."""
+    minutes = rng.lognormvariate(math.log(args.gap_median), args.gap_sigma)
+    return min(minutes * 60, args.gap_max * 3600)
+
+
+async def away(fake: FakeDiscord, bot: MexicanTrainBot, seconds: float) -> None:
+    """Nobody acts for ``seconds`` of Discord time: the clock skips them, the scheduler looks
+    at what fell due meanwhile, and the bot finishes what that started."""
+    fake.advance(seconds)
+    cog = bot.get_cog("ScheduleCog")
+    if cog is not None:
+        cog.scheduler.wake()  # type: ignore[attr-defined]
+    await asyncio.sleep(0)
+    await settle(bot)
+
+
+def told(channel: Any) -> tuple[int, int]:
+    """What the channel shows of the game: its public posts, and the edits of the last."""
+    posts = channel.messages()
+    return len(posts), posts[-1].edits if posts else 0
+
+
+def refusals(fake: FakeDiscord, lost_turns: int) -> dict[str, Any]:
+    """What Discord would have refused over the whole run (429s apart: they are counted with
+    the budget), interactions nobody answered, and turns whose post never came."""
+    refused: dict[str, int] = {}
+    for request in fake.requests:
+        if request.status >= 400 and request.status != 429:
+            key = f"{request.status}/{request.error_code}"
+            refused[key] = refused.get(key, 0) + 1
+    return {
+        "discord_days": round((fake.clock() - fake.started).total_seconds() / 86400, 2),
+        "refused_requests": refused,
+        "unanswered_interactions": sum(
+            1 for r in fake.interactions.values() if r.callback_type is None
+        ),
+        "refused_answers": sum(len(r.rejections) for r in fake.interactions.values()),
+        "lost_turns": lost_turns,
+    }
 
 
 async def settle(bot: Any) -> None:
@@ -294,10 +356,12 @@ async def main(args: argparse.Namespace) -> None:
     logging.getLogger("discord").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
-        bot = create_bot(config, rng=random.Random(args.seed))
         limits = {"rate_limits": args.rate_limits, "time_scale": args.time_scale}
-        async with fake_discord(**limits) as fake, running_bot(fake, bot):
-            path, figures = await play(args, fake, bot)
+        async with fake_discord(**limits) as fake:
+            # The bot keeps Discord's time, as in production (both UTC): the fake's clock.
+            bot = create_bot(config, clock=fake.clock, rng=random.Random(args.seed))
+            async with running_bot(fake, bot):
+                path, figures = await play(args, fake, bot)
     print(path, file=sys.stderr)
     print(json.dumps({"script": "play_through_fake", **vars(args), **figures}))
 
@@ -325,4 +389,11 @@ if __name__ == "__main__":
         "--time-scale", type=float, default=20.0,
         help="with --rate-limits: run the limits' clock N times faster (1: real time)",
     )  # fmt: skip
+    parser.add_argument(
+        "--gaps", choices=("none", "realistic"), default="none",
+        help="realistic: players move minutes to hours apart on the fake's clock",
+    )  # fmt: skip
+    parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
+    parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
+    parser.add_argument("--gap-max", type=float, default=24.0, help="hours")
     asyncio.run(main(parser.parse_args()))

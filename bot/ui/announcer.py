@@ -61,7 +61,7 @@ from bot.ui.lobbycard import (
 )
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
-from bot.ui.posts import Post
+from bot.ui.posts import Post, is_old
 from bot.ui.roundend import round_end_post
 from bot.ui.route import Route, send_dm
 from bot.ui.turns import catch_up
@@ -352,9 +352,15 @@ async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
     channel reads as a history and only the newest post has controls. Nothing is deleted
     (the bot may lack Manage Messages); an edit Discord refuses (a deleted message, the edit
     limit on old messages) is logged and left: its old buttons still answer "the table
-    changed"."""
+    changed". A post over an hour old is left alone (Discord rations such edits)."""
     previous = await bot.posts.latest_table(bot.service, game_id)
     if previous is None or not previous.live:
+        return
+    if is_old(previous.message_id, bot.now()):
+        # Cosmetic on a post over an hour old (the usual case between players hours apart):
+        # its buttons already refuse with "the table changed", and Discord rations edits of
+        # old messages (30046), which a turn post's growth may need. Left as it is.
+        bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
         return
     try:
         await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
