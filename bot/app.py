@@ -47,6 +47,7 @@ EXTENSIONS = (
     "bot.cogs.catchup",
     "bot.cogs.stats",
     "bot.cogs.schedule",
+    "bot.cogs.places",
 )
 
 

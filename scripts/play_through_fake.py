@@ -54,6 +54,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from bot.app import MexicanTrainBot, create_bot
+from bot.cogs.timing import cog_of
 from bot.config import Config
 from bot.engine import Move, Play
 from bot.engine.ai import Level, choose_move
@@ -233,9 +234,7 @@ async def away(fake: FakeDiscord, bot: MexicanTrainBot, seconds: float) -> None:
     """Nobody acts for ``seconds`` of Discord time: the clock skips them, the scheduler looks
     at what fell due meanwhile, and the bot finishes what that started."""
     fake.advance(seconds)
-    cog = bot.get_cog("ScheduleCog")
-    if cog is not None:
-        cog.scheduler.wake()  # type: ignore[attr-defined]
+    cog_of(bot).scheduler.wake()
     await asyncio.sleep(0)
     await settle(bot)
 

@@ -65,6 +65,7 @@ class GameService:
         self.start = lobby.start
         self.move_to_thread = lobby.move_to_thread
         self.end = lobby.end
+        self.place_gone = lobby.place_gone
         # Moves.
         self.move = play.move
         self.play = play.play

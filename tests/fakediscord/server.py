@@ -349,6 +349,11 @@ class FakeDiscord:
         self.rate_limits: list[RateLimitRule] = []
         #: Message id -> the error Discord answers to an edit of it (see ``refuse_edits``).
         self.edit_refusals: dict[int, ApiError] = {}
+        #: How many DM opens or DM posts still to refuse with 403/40003 ("You are opening
+        #: direct messages too fast"), which Discord answers a bot starting many DMs at once.
+        self.too_fast_dms = 0
+        #: Channels and threads deleted (``delete_channel``, ``remove_guild``): 10003 since.
+        self.deleted_channels: set[int] = set()
         #: Edits of messages older than an hour Discord takes per channel in any hour before
         #: it answers 30046 (README: the number is ours; Discord publishes none), and when
         #: each such edit was made, by channel (Discord time).
@@ -473,6 +478,37 @@ class FakeDiscord:
         """What Discord does on its own while time passes (threads.py archives idle
         threads); call it after moving a clock the test holds itself."""
         self.threads.archive_idle()
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Someone deletes a channel (its threads go with it) or a thread: CHANNEL_DELETE or
+        THREAD_DELETE on the gateway, and every request to it afterwards answers 404/10003,
+        followups of interactions made there included."""
+        if channel.is_dm:
+            raise ValueError("a DM channel is not deleted")
+        threads = [c for c in self.channels.values() if getattr(c, "parent", None) is channel]
+        for gone in (channel, *threads):
+            self.channels.pop(gone.id, None)
+            self.deleted_channels.add(gone.id)
+        parent = getattr(channel, "parent", None)
+        if parent is not None:
+            data = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": 11}
+            self.gateway.broadcast("THREAD_DELETE", data | {"parent_id": str(parent.id)})
+        else:
+            self.gateway.broadcast("CHANNEL_DELETE", channel.to_payload())
+        self.notify_all()
+
+    def remove_guild(self, guild: FakeGuild | int) -> None:
+        """The bot leaves a server (kicked, or the server deleted): GUILD_DELETE without
+        ``unavailable`` (which would mean an outage), then its channels answer 404/10003 and
+        the server 404/10004."""
+        guild_id = guild if isinstance(guild, int) else guild.id
+        self.gateway.broadcast("GUILD_DELETE", {"id": str(guild_id), "guild_id": str(guild_id)})
+        for channel in list(self.channels.values()):
+            if channel.guild_id == guild_id:
+                self.channels.pop(channel.id)
+                self.deleted_channels.add(channel.id)
+        self.guilds.pop(guild_id, None)
+        self.notify_all()
 
     def close_dms(self, user: FakeUser) -> None:
         """The user turns off DMs from server members: the bot's DMs get 403/50007."""
@@ -1024,6 +1060,7 @@ class FakeDiscord:
             assert channel.recipient is not None
             if not channel.recipient.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
+            self._check_dm_pace()
             return True
         perms = self.permissions_for(self.bot_user, channel)
         if not perms & VIEW_CHANNEL:
@@ -1180,6 +1217,8 @@ class FakeDiscord:
         record = self._find_by_token(call.params["webhook_token"])
         if record is None or call.params["webhook_id"] != str(self.application_id):
             raise ApiError(404, 10015, "Unknown Webhook")
+        if record.channel.id in self.deleted_channels:
+            raise ApiError(404, 10003, "Unknown Channel")
         if (self.clock() - record.issued).total_seconds() > self.token_lifetime:
             raise ApiError(401, 50027, "Invalid Webhook Token")
         if record.callback_type is None:
@@ -1274,8 +1313,15 @@ class FakeDiscord:
         user = self.users.get(recipient)
         if user is None:
             raise ApiError(404, 10013, "Unknown User")
-        # Opening the channel always works; posting into it is what closed DMs refuse.
+        # Opening the channel works (posting into it is what closed DMs refuse), unless the
+        # bot is opening DMs too fast.
+        self._check_dm_pace()
         return json_response(self.dm_channel(user).to_payload())
+
+    def _check_dm_pace(self) -> None:
+        if self.too_fast_dms > 0:
+            self.too_fast_dms -= 1
+            raise ApiError(403, 40003, "You are opening direct messages too fast.")
 
     async def _get_application(self, call: Call) -> web.Response:
         return json_response(
