@@ -39,7 +39,7 @@ from bot.service import GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.store import GameStatus
-from bot.ui import components, messages
+from bot.ui import components, dmlater, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -445,20 +445,12 @@ async def tell_next_player(
         return None
     if not ping.dm or ping.settings is None:
         return None
-    lang, tiles = ping.settings.language, ping.settings.tiles
-    text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
     try:
-        await send_dm(
-            bot,
-            ping.user_id,
-            text,
-            known=ping.settings.dm_channel_id,
-            files=files,
-            view=await table_link(bot, game, lang),
-            silent=ping.quiet_until is not None,
-            allowed_mentions=PING_NOBODY,
-        )
+        await send_turn_dm(bot, game, ping)
     except discord.Forbidden as exc:
+        if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
+            dmlater.turn_dm_later(bot, game, ping)
+            return None
         if exc.code != 50007:
             log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)
             return None
@@ -467,6 +459,19 @@ async def tell_next_player(
     except discord.HTTPException as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
     return None
+
+
+async def send_turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
+    """The turn's DM to the player to move, with their hand (raises as ``send``)."""
+    assert ping.settings is not None
+    lang, tiles = ping.settings.language, ping.settings.tiles
+    text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
+    view = await table_link(bot, game, lang)
+    known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
+    await send_dm(
+        bot, ping.user_id, text, known=known, files=files, view=view, silent=silent,
+        allowed_mentions=PING_NOBODY,
+    )  # fmt: skip
 
 
 async def turn_news(
@@ -580,6 +585,9 @@ async def dm(bot: GameBot, user_id: int, text: str) -> bool:
     try:
         await send_dm(bot, user_id, text)
     except discord.Forbidden as exc:
+        if exc.code == dmlater.TOO_FAST:  # not refused: sent later (dmlater)
+            dmlater.dm_later(bot, user_id, text)
+            return True
         if exc.code == 50007:
             await bot.service.update_user_settings(user_id, bot.now(), dms_open=False)
         else:
