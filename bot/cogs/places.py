@@ -1,4 +1,5 @@
-"""Places that go away: a game's channel or thread deleted, or the bot removed from its server.
+"""Where a game lives, as Discord changes it: a game's thread archived for idleness is reopened;
+a game's channel or thread deleted, or the bot removed from its server, ends the game.
 
 Discord says so on the gateway (CHANNEL_DELETE, THREAD_DELETE, and GUILD_DELETE without
 ``unavailable``). Unheard, such a game would keep failing — its reminders answered 10003
@@ -48,6 +49,30 @@ class Places(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         places = [c.id for c in guild.channels] + [t.id for t in guild.threads]
         await self.gone(places, "server", guild.name)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord archives a thread nobody wrote in for its auto-archive time (7 days asked,
+        sooner in a busy channel), and in an archived thread nobody can use a command or a
+        button: a game's thread is reopened at once while the game lives. (The bot archives
+        it itself when the game is over; a locked thread is a moderator's decision, kept.)"""
+        meta = payload.data.get("thread_metadata") or {}
+        if not meta.get("archived") or meta.get("locked"):
+            return
+        try:
+            game = await self.bot.service.game_in_channel(payload.thread_id)
+            if game is None:
+                return
+            await self.bot.http.edit_channel(
+                payload.thread_id, archived=False, reason=f"game #{game.id} is still on"
+            )
+            log.info("game %s: its thread was archived; reopened", game.id)
+        except discord.HTTPException as exc:
+            log.warning("thread %s: could not reopen it: %s", payload.thread_id, exc)
+        except Exception:
+            log.exception(
+                "thread %s: could not check whether a game lives in it", payload.thread_id
+            )
 
     async def gone(self, channel_ids: Iterable[int], what: str, server: str) -> None:
         """End the unfinished game of each of ``channel_ids`` and tell its players."""

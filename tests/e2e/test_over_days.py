@@ -16,7 +16,7 @@ import pytest
 from bot.app import MexicanTrainBot
 from tests.clock import FakeClock
 from tests.e2e.helpers import last_public, open_game, pick, said, to_move, type_move
-from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
+from tests.fakediscord import WAIT, FakeDiscord, FakeUser, fake_discord, running_bot
 
 EDIT_CHANNEL_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
@@ -161,3 +161,38 @@ async def test_the_fake_refuses_the_sixth_edit_of_old_messages_in_an_hour(
     assert codes == [0] * fake.old_edit_limit + [30046]
     away(fake, clock, 61)  # an hour later the budget is back
     assert fake.old_edits[games.id] and len(fake.old_edits[games.id]) <= fake.old_edit_limit
+
+
+@pytest.mark.parametrize(("early", "days"), [(1.0, 8), (0.1, 1)])
+async def test_a_games_thread_stays_playable_through_days_of_silence(
+    shared: FakeDiscord,
+    clock: FakeClock,
+    make_bot: Callable[[], MexicanTrainBot],
+    early: float,
+    days: int,
+) -> None:
+    """Discord archives a thread idle for its auto-archive time (sooner in a busy channel:
+    ``early``), and nobody can use a command in an archived thread. The bot reopens a live
+    game's thread, so after days of nobody moving the player to move can still type /play."""
+    fake = shared
+    fake.threads.archive_after = early
+    bot = make_bot()
+    alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        await said(await alice.slash("mt new", channel=games, preset="quick", thread=True))
+        (thread,) = games.threads()
+        await said(await bob.click(games.messages()[0], label="Join"))
+        await said(await alice.click(games.messages()[0], label="Start"))
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        for _ in range(3):  # three silences, each past what Discord waits (7 days, or less)
+            away(fake, clock, days * 24 * 60)
+            assert thread.archived  # Discord archived it; the bot hears of it next
+            await fake.wait_for(
+                lambda: not thread.archived, timeout=WAIT, what="the thread reopened", on=thread
+            )
+            await move(bot, game.id, users, thread)  # raises if the thread takes no command
+    reopened = [r for r in fake.requests if r.route == "/channels/{channel_id}" and r.body]
+    assert any(r.body.get("archived") is False for r in reopened)
+    assert refused(fake) == []
