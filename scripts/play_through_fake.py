@@ -146,16 +146,17 @@ async def play(
     by_id = {u.id: u for u in users}
     host = users[0]
 
-    log.action(host, f"`/mt new preset:{args.preset}`")
-    await (await host.slash("mt new", channel=channel, preset=args.preset)).message()
+    log.action(host, f"`/mt new preset:{args.preset}`" + (" thread:True" if args.thread else ""))
+    thread = {"thread": True} if args.thread else {}
+    await (await host.slash("mt new", channel=channel, preset=args.preset, **thread)).message()
     log.collect()
-    lobby = channel.last_message()
-    assert lobby is not None
+    lobby = channel.messages()[0]  # the lobby card (a thread game's opens its thread)
+    place = channel.threads()[0] if args.thread else channel  # where the game is played
     for user in users[1:]:
         log.action(user, "clicks **Join**")
         await (await user.click(lobby, label="Join")).message()
         log.collect()
-    opened = await bot.service.game_in_channel(channel.id)
+    opened = await bot.service.game_in_channel(place.id)
     assert opened is not None
     for _ in range(args.computers):
         log.action(host, "picks **Add computer player: Easy**")
@@ -166,14 +167,15 @@ async def play(
     await (await host.click(lobby, label="Start")).message()
     await settle(bot)
     log.collect()
-    game = await bot.service.game_in_channel(channel.id)
+    game = await bot.service.game_in_channel(place.id)
     assert game is not None
+    channel = place
 
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
     human_moves = 0
     last_mover: int | None = None
-    lost_turns = 0
+    lost_turns = unable_to_act = 0
     for turn in range(args.max_moves):
         for _ in range(500):  # computer players move after the human's answer
             summary = await bot.service.game(game.id)
@@ -189,6 +191,11 @@ async def play(
             await away(fake, bot, gap(rng, args))
         last_mover = uid
         told_before = told(channel)
+        if getattr(channel, "archived", False):
+            unable_to_act += 1  # Discord offers no command or button in an archived thread
+            await fake.wait_for(
+                lambda: not channel.archived, timeout=60, what="the thread reopened", on=channel
+            )
         turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
         human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
@@ -220,7 +227,7 @@ async def play(
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
-    figures |= refusals(fake, lost_turns)
+    figures |= refusals(fake, lost_turns) | {"thread": args.thread, "unable_to_act": unable_to_act}
     return log.write(), figures
 
 
@@ -392,6 +399,7 @@ if __name__ == "__main__":
         "--gaps", choices=("none", "realistic"), default="none",
         help="realistic: players move minutes to hours apart on the fake's clock",
     )  # fmt: skip
+    parser.add_argument("--thread", action="store_true", help="the game in its own thread")
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
     parser.add_argument("--gap-max", type=float, default=24.0, help="hours")
