@@ -449,7 +449,7 @@ async def tell_next_player(
         await send_turn_dm(bot, game, ping)
     except discord.Forbidden as exc:
         if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
-            dmlater.turn_dm_later(bot, game, ping)
+            dmlater.turn_dm_later(bot, game, ping, send_turn_dm, post)
             return None
         if exc.code != 50007:
             log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -21,6 +22,7 @@ from bot.service import GameSummary
 from bot.service.timing import TurnPing
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
+from bot.ui.route import send_dm
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +30,17 @@ log = logging.getLogger(__name__)
 TOO_FAST = 40003
 
 
-def turn_dm_later(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
+#: ``send(bot, game, ping)``: the turn's DM, built afresh; ``post(bot, channel_id, text)``: a
+#: message in the game's channel (the announcer's, handed in: it calls this module).
+SendTurn = Callable[[GameBot, GameSummary, TurnPing], Awaitable[None]]
+Post = Callable[[GameBot, int, str], Awaitable[None]]
+
+
+def turn_dm_later(
+    bot: GameBot, game: GameSummary, ping: TurnPing, send: SendTurn, post: Post
+) -> None:
     """Send the turn's DM later (see the module's docstring)."""
-    bot.spawn(_turn_dm(bot, game, ping))
+    bot.spawn(_turn_dm(bot, game, ping, send, post))
 
 
 def dm_later(bot: GameBot, user_id: int, text: str) -> None:
@@ -50,9 +60,9 @@ async def _still_their_turn(bot: GameBot, game: GameSummary, user_id: int) -> bo
     )
 
 
-async def _turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
-    from bot.ui import announcer  # the announcer hands its turn DMs here: imported late
-
+async def _turn_dm(
+    bot: GameBot, game: GameSummary, ping: TurnPing, send: SendTurn, post: Post
+) -> None:
     for delay in bot.dm_retry_delays:
         await asyncio.sleep(delay)
         try:
@@ -60,7 +70,7 @@ async def _turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
                 log.info("game %s: turn DM to %s no longer needed", game.id, ping.user_id)
                 return
             async with bot.game_lock(game.id):
-                await announcer.send_turn_dm(bot, game, ping)
+                await send(bot, game, ping)
             log.info("game %s: turn DM to %s sent after a pause", game.id, ping.user_id)
             return
         except discord.Forbidden as exc:
@@ -74,14 +84,12 @@ async def _turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
         if await _still_their_turn(bot, game, ping.user_id):
             lang = channel_locale(None, client=bot, guild_id=game.guild_id)
             text = tr("dm.later.turn", lang, mention=f"<@{ping.user_id}>", game=game.id)
-            await announcer.post(bot, game.channel_id, text)
+            await post(bot, game.channel_id, text)
     except Exception:
         log.exception("game %s: could not tell %s of their turn", game.id, ping.user_id)
 
 
 async def _plain_dm(bot: GameBot, user_id: int, text: str) -> None:
-    from bot.ui.route import send_dm
-
     for delay in bot.dm_retry_delays:
         await asyncio.sleep(delay)
         try:
