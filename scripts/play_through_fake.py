@@ -364,6 +364,7 @@ async def main(args: argparse.Namespace) -> None:
         config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
         limits = {"rate_limits": args.rate_limits, "time_scale": args.time_scale}
         async with fake_discord(**limits) as fake:
+            fake.threads.archive_after = args.archive_early
             # The bot keeps Discord's time, as in production (both UTC): the fake's clock.
             bot = create_bot(config, clock=fake.clock, rng=random.Random(args.seed))
             async with running_bot(fake, bot):
@@ -400,6 +401,10 @@ if __name__ == "__main__":
         help="realistic: players move minutes to hours apart on the fake's clock",
     )  # fmt: skip
     parser.add_argument("--thread", action="store_true", help="the game in its own thread")
+    parser.add_argument(
+        "--archive-early", type=float, default=1.0,
+        help="Discord archives an idle thread after this share of the time asked (busy server)",
+    )  # fmt: skip
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
     parser.add_argument("--gap-max", type=float, default=24.0, help="hours")

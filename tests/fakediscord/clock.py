@@ -29,16 +29,20 @@ Clock = Callable[[], datetime]
 class DiscordClock:
     """Wall time since the fake started, ``scale`` times faster, plus every gap skipped."""
 
-    def __init__(self, scale: float = 1.0, *, start: datetime | None = None) -> None:
+    def __init__(
+        self, scale: float = 1.0, *, start: datetime | None = None, origin: float | None = None
+    ) -> None:
         self.scale = scale
-        self._start = start or datetime.now(UTC)
-        self._origin = time.monotonic()
+        #: The Discord time at ``origin`` (``time.monotonic()``, the same in every process of
+        #: the machine: another process can keep this clock too, see benchmarks/bot_load.py).
+        self.start = start or datetime.now(UTC)
+        self.origin = time.monotonic() if origin is None else origin
         #: Seconds skipped by :meth:`advance` (the players' gaps between moves).
         self.skipped = 0.0
 
     def __call__(self) -> datetime:
-        elapsed = (time.monotonic() - self._origin) * self.scale + self.skipped
-        return self._start + timedelta(seconds=elapsed)
+        elapsed = (time.monotonic() - self.origin) * self.scale + self.skipped
+        return self.start + timedelta(seconds=elapsed)
 
     def advance(self, seconds: float) -> datetime:
         """Skip ``seconds`` of Discord time at once (nobody did anything meanwhile)."""
