@@ -196,3 +196,33 @@ async def test_a_games_thread_stays_playable_through_days_of_silence(
     reopened = [r for r in fake.requests if r.route == "/channels/{channel_id}" and r.body]
     assert any(r.body.get("archived") is False for r in reopened)
     assert refused(fake) == []
+
+
+async def test_a_refused_edit_of_an_old_turn_post_never_loses_the_turn(
+    shared: FakeDiscord, clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """A draw that leaves the same player to move grows the live turn post by an edit; two
+    hours on, that post is old, and when Discord refuses the edit (30046) the move is told in
+    a new post instead: no turn is lost."""
+    fake = shared
+    fake.old_edit_limit = 0  # every edit of an old message refused
+    bot = make_bot()
+    alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        for _ in range(60):
+            uid, view = await to_move(bot, game.id)
+            if "draw" not in [str(m) for m in view.legal]:
+                await move(bot, game.id, users, games)
+                continue
+            away(fake, clock, 120)
+            posts, refused_before = len(games.messages()), len(refused(fake))
+            answer = await said(await users[uid].slash("draw", channel=games))
+            assert answer.content.startswith("✅"), answer.content
+            assert len(games.messages()) == posts + 1  # told in a new post, either way
+            if len(refused(fake)) > refused_before:  # the growth was tried and refused
+                break
+        else:
+            pytest.skip("no draw left the same player to move in 60 moves of this deal")
+    assert [r.error_code for r in fake.requests if r.status >= 400] == [30046]
