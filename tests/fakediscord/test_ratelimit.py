@@ -139,7 +139,9 @@ async def test_interaction_endpoints_are_exempt_from_the_global_limit() -> None:
             assert (await announce.followup(0)).content == "Posted (send_messages=True)"
             posts = fake.requests_to(POST)
             assert [p.status for p in posts] == [429, 200]
-            assert posts[1].at - posts[0].at >= 0.29  # discord.py waited the retry_after
+            # discord.py waited the retry_after: its retry came after the storm, 0.3 s from
+            # fake.storm (which may be well before the first try on a loaded machine).
+            assert posts[1].at - started >= 0.29
             assert [m.content for m in games.messages()] == ["hello"]
         report = fake.budget_report()
         assert report["routes"][CALLBACK] == {"global_limited": 0, "exempt": 1, "rate_limited": 0}
