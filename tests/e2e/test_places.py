@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
+from bot.cogs.timing import cog_of
 from bot.store import GameStatus
+from tests.clock import FakeClock
 from tests.e2e.helpers import open_game, said
 from tests.fakediscord import WAIT, FakeDiscord, FakeUser, running_bot
 
@@ -36,7 +38,7 @@ async def told(fake: FakeDiscord, user: FakeUser, count: int) -> str:
 
 
 async def test_a_deleted_channel_ends_its_game_and_each_player_hears_why(
-    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
 ) -> None:
     fake = fake_discord
     bot = make_bot()
@@ -56,6 +58,14 @@ async def test_a_deleted_channel_ends_its_game_and_each_player_hears_why(
         opened = await said(await alice.slash("mt new", channel=other, preset="quick"))
         assert "is open" in opened.content
         assert await bot.service.game_in_channel(games.id) is None
+        # Weeks later: no reminder, stall warning or timeout is sent to the deleted channel.
+        clock.tick(30 * 86400)
+        cog_of(bot).scheduler.wake()
+        # The scheduler did run: the lobby opened elsewhere, idle as long, hears of it.
+        await fake.wait_for(
+            lambda: len(other.messages()) > 1, timeout=WAIT, what="the scheduler", on=other
+        )
+        assert "has waited" in other.messages()[-1].content
     gone = [r for r in fake.requests[sent_since:] if r.path.startswith(f"/channels/{games.id}")]
     assert gone == []
 
