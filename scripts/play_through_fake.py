@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -175,7 +176,7 @@ async def play(
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
     human_moves = 0
     last_mover: int | None = None
-    lost_turns = unable_to_act = 0
+    lost_turns = unable_to_act = reopened = 0
     for turn in range(args.max_moves):
         for _ in range(500):  # computer players move after the human's answer
             summary = await bot.service.game(game.id)
@@ -188,14 +189,12 @@ async def play(
         assert uid is not None
         user = by_id[uid]
         if args.gaps == "realistic" and uid != last_mover:
-            await away(fake, bot, gap(rng, args))
+            reopened += await away(fake, bot, gap(rng, args), channel)
         last_mover = uid
         told_before = told(channel)
         if getattr(channel, "archived", False):
             unable_to_act += 1  # Discord offers no command or button in an archived thread
-            await fake.wait_for(
-                lambda: not channel.archived, timeout=60, what="the thread reopened", on=channel
-            )
+            break
         turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
         human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
@@ -227,7 +226,11 @@ async def play(
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
-    figures |= refusals(fake, lost_turns) | {"thread": args.thread, "unable_to_act": unable_to_act}
+    figures |= refusals(fake, lost_turns) | {
+        "thread": args.thread,
+        "threads_archived_by_discord": reopened,
+        "unable_to_act": unable_to_act,
+    }
     return log.write(), figures
 
 
@@ -237,13 +240,20 @@ def gap(rng: random.Random, args: argparse.Namespace) -> float:
     return min(minutes * 60, args.gap_max * 3600)
 
 
-async def away(fake: FakeDiscord, bot: MexicanTrainBot, seconds: float) -> None:
+async def away(fake: FakeDiscord, bot: MexicanTrainBot, seconds: float, place: Any) -> int:
     """Nobody acts for ``seconds`` of Discord time: the clock skips them, the scheduler looks
-    at what fell due meanwhile, and the bot finishes what that started."""
+    at what fell due meanwhile, and the bot finishes what that started. If Discord archived
+    the game's thread meanwhile, the bot hears of it at once and has the rest of the gap to
+    reopen it: wait (a bounded while) for that; returns 1 when it happened."""
     fake.advance(seconds)
     cog_of(bot).scheduler.wake()
     await asyncio.sleep(0)
     await settle(bot)
+    if not getattr(place, "archived", False):
+        return 0
+    with contextlib.suppress(TimeoutError):  # still archived: counted as unable_to_act
+        await fake.wait_for(lambda: not place.archived, timeout=30, what="reopened", on=place)
+    return 1
 
 
 def told(channel: Any) -> tuple[int, int]:
