@@ -51,28 +51,58 @@ class Places(commands.Cog):
         await self.gone(places, "server", guild.name)
 
     @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """What changed while the bot was away: each unfinished game of a server this process
+        serves whose channel discord.py does not know after connecting is an archived thread
+        (reopened) or a deleted channel (the game ends). Servers themselves are left alone:
+        one missing at start-up may be an outage as well as a removal."""
+        bot = self.bot
+        try:
+            places = await bot.service.unfinished_places()
+        except Exception:
+            log.exception("could not list where the unfinished games are")
+            return
+        for _, guild_id, channel_id in places:
+            guild = bot.get_guild(guild_id)
+            if guild is None or guild.unavailable or not bot.config.runs_guild(guild_id):
+                continue
+            if guild.get_channel_or_thread(channel_id) is not None:
+                continue  # known: a channel, or a thread still open
+            try:
+                found = await bot.fetch_channel(channel_id)
+            except discord.NotFound:
+                await self.gone([channel_id], "channel", guild.name)
+                continue
+            except discord.HTTPException as exc:
+                log.warning("channel %s: could not look it up: %s", channel_id, exc)
+                continue
+            if isinstance(found, discord.Thread) and found.archived and not found.locked:
+                await self.reopen(channel_id)
+
+    @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Discord archives a thread nobody wrote in for its auto-archive time (7 days asked,
         sooner in a busy channel), and in an archived thread nobody can use a command or a
         button: a game's thread is reopened at once while the game lives. (The bot archives
         it itself when the game is over; a locked thread is a moderator's decision, kept.)"""
         meta = payload.data.get("thread_metadata") or {}
-        if not meta.get("archived") or meta.get("locked"):
-            return
+        if meta.get("archived") and not meta.get("locked"):
+            await self.reopen(payload.thread_id)
+
+    async def reopen(self, thread_id: int) -> None:
+        """Unarchive ``thread_id`` if an unfinished game is played in it."""
         try:
-            game = await self.bot.service.game_in_channel(payload.thread_id)
+            game = await self.bot.service.game_in_channel(thread_id)
             if game is None:
                 return
             await self.bot.http.edit_channel(
-                payload.thread_id, archived=False, reason=f"game #{game.id} is still on"
+                thread_id, archived=False, reason=f"game #{game.id} is still on"
             )
             log.info("game %s: its thread was archived; reopened", game.id)
         except discord.HTTPException as exc:
-            log.warning("thread %s: could not reopen it: %s", payload.thread_id, exc)
+            log.warning("thread %s: could not reopen it: %s", thread_id, exc)
         except Exception:
-            log.exception(
-                "thread %s: could not check whether a game lives in it", payload.thread_id
-            )
+            log.exception("thread %s: could not check for its game", thread_id)
 
     async def gone(self, channel_ids: Iterable[int], what: str, server: str) -> None:
         """End the unfinished game of each of ``channel_ids`` and tell its players."""

@@ -90,6 +90,7 @@ class GameService:
         self.round_report = queries.round_report
         self.verify_game = queries.verify_game
         self.computer_turns = queries.computer_turns
+        self.unfinished_places = queries.unfinished_places
         self.due_deadlines = queries.due_deadlines
         self.game_record = queries.game_record
         self.record_message = queries.record_message

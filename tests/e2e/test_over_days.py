@@ -226,3 +226,41 @@ async def test_a_refused_edit_of_an_old_turn_post_never_loses_the_turn(
         else:
             pytest.skip("no draw left the same player to move in 60 moves of this deal")
     assert [r.error_code for r in fake.requests if r.status >= 400] == [30046]
+
+
+async def test_what_changed_while_the_bot_was_away_is_set_right_when_it_connects(
+    shared: FakeDiscord, clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """While the bot is offline Discord archives a game's thread and someone deletes another
+    game's channel; nobody tells the bot (it is not connected). When it connects, it reopens
+    the thread and ends the other game, telling its players."""
+    fake = shared
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    games, doomed = fake.channel("games"), fake.channel("doomed")
+    async with running_bot(fake, make_bot()) as bot:
+        assert isinstance(bot, MexicanTrainBot)
+        await said(await alice.slash("mt new", channel=games, preset="quick", thread=True))
+        (thread,) = games.threads()
+        await said(await bob.click(games.messages()[0], label="Join"))
+        await said(await alice.click(games.messages()[0], label="Start"))
+        lost = await open_game(fake, bot, doomed, carol, [bob], preset="quick")
+    away(fake, clock, 8 * 24 * 60)
+    fake.delete_channel(doomed)
+    assert thread.archived
+    dms = len(carol.dms())
+    async with running_bot(fake, make_bot()) as bot:
+        assert isinstance(bot, MexicanTrainBot)
+        await fake.wait_for(
+            lambda: not thread.archived, timeout=WAIT, what="the thread reopened", on=thread
+        )
+        notice = await fake.wait_for(
+            lambda: carol.dms()[-1] if len(carol.dms()) > dms else None,
+            timeout=WAIT,
+            what="carol told her game ended",
+            on=carol,
+        )
+        assert f"#{lost.id}" in notice.content and "deleted" in notice.content
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        users = {alice.id: alice, bob.id: bob}
+        await move(bot, game.id, users, thread)  # playable again
