@@ -23,7 +23,15 @@ its event-loop thread, its other threads (SQLite, ``asyncio.to_thread`` renders)
 child processes (render workers), split in the JSON line; the harness's own CPU is reported
 beside it, not inside it.
 
+``--gaps realistic`` plays at the players' pace: the games move in steps, every game one move
+a step, and between two steps Discord's clock skips a gap drawn like the players' in
+``scripts/play_through_fake.py`` (log-normal, median 45 minutes; docs/discord.md). The bot's
+process keeps the same clock (``--clock-*``: the fake's start, its monotonic origin, and a
+file holding the time skipped), so tokens expire between moves and posts are hours old, as
+in real asynchronous play. The line adds ``discord_days``.
+
     python benchmarks/bot_load.py --games 100 --moves 15
+    python benchmarks/bot_load.py --games 20 --moves 15 --gaps realistic
 """
 
 from __future__ import annotations
@@ -32,8 +40,10 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import datetime
 import json
 import logging
+import math
 import os
 import random
 import statistics
@@ -52,6 +62,7 @@ from bot.engine import Play
 from bot.service import GameService
 from bot.store import Store
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fake_discord
+from tests.fakediscord.clock import DiscordClock
 from tests.fakediscord.ratelimit import EXEMPT_ROUTES
 from tests.fakediscord.server import API_PREFIX
 
@@ -149,7 +160,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
     if args.render_workers is not None and "render_workers" in Config.__dataclass_fields__:
         options["render_workers"] = args.render_workers
     config = Config(database=Path(args.database), synchronous=args.synchronous, **options)  # type: ignore[arg-type]
-    bot = create_bot(config, rng=random.Random(1))
+    clock = SharedClock(args) if args.clock_file else None
+    bot = create_bot(config, clock=clock, rng=random.Random(1))
     bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
     await bot.login("fake-token")
     runner = asyncio.create_task(bot.connect(reconnect=True))
@@ -169,6 +181,24 @@ async def serve_bot(args: argparse.Namespace) -> None:
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
         await asyncio.wait_for(runner, 10)
+
+
+class SharedClock(DiscordClock):
+    """The fake's clock, kept in the bot's process: the same start and monotonic origin, and
+    the time skipped read from ``--clock-file`` whenever the driver rewrote it."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        start = datetime.datetime.fromtimestamp(args.clock_start, datetime.UTC)
+        super().__init__(args.time_scale, start=start, origin=args.clock_origin)
+        self.path = Path(args.clock_file)
+        self.seen = 0
+
+    def __call__(self) -> datetime.datetime:
+        changed = self.path.stat().st_mtime_ns
+        if changed != self.seen:
+            self.seen = changed
+            self.skipped = float(self.path.read_text() or 0)
+        return super().__call__()
 
 
 def count_pictures(bot: Any) -> collections.Counter[str]:
@@ -337,6 +367,13 @@ async def start_bot(
     ]  # fmt: skip
     if args.render_workers is not None:
         command += ["--render-workers", str(args.render_workers)]
+    if args.gaps == "realistic":
+        clock = fake.clock
+        assert isinstance(clock, DiscordClock)
+        command += [
+            "--clock-file", str(clock_file(database)), "--time-scale", str(args.time_scale),
+            "--clock-start", str(clock.start.timestamp()), "--clock-origin", str(clock.origin),
+        ]  # fmt: skip
     proc = await asyncio.create_subprocess_exec(
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
@@ -345,6 +382,49 @@ async def start_bot(
     if line.strip() != b"ready":
         raise RuntimeError(f"the bot process did not start (said {line!r})")
     return proc
+
+
+def clock_file(database: Path) -> Path:
+    return database.with_name("discord-clock")
+
+
+def gap(rng: random.Random, args: argparse.Namespace) -> float:
+    """Seconds between two steps: log-normal like the players' (docs/discord.md), capped."""
+    minutes = rng.lognormvariate(math.log(args.gap_median), args.gap_sigma)
+    return min(minutes * 60, args.gap_max * 3600)
+
+
+async def play_in_steps(
+    fake: FakeDiscord,
+    service: GameService,
+    tables: list[tuple[int, FakeChannel, dict[int, FakeUser]]],
+    args: argparse.Namespace,
+    timings: Timings,
+    database: Path,
+) -> list[int]:
+    """``--gaps realistic``: every game one move, then Discord's clock skips a gap (in the
+    bot's process too, through the clock file), and again."""
+    one = argparse.Namespace(**{**vars(args), "moves": 1})
+    rngs = [random.Random(i) for i in range(len(tables))]
+    pace = random.Random(len(tables))
+    counts = [0] * len(tables)
+    live = set(range(len(tables)))
+    clock, path = fake.clock, clock_file(database)
+    assert isinstance(clock, DiscordClock)
+    for _ in range(args.moves):
+        moved = await asyncio.gather(
+            *(play_game(fake, service, tables[i], one, timings, rngs[i]) for i in sorted(live))
+        )
+        for i, done in zip(sorted(live), moved, strict=True):
+            counts[i] += done
+            if not done:
+                live.discard(i)
+        if not live:
+            break
+        fake.advance(gap(pace, args))
+        path.with_suffix(".new").write_text(repr(clock.skipped))
+        path.with_suffix(".new").replace(path)  # whole, never half-written
+    return counts
 
 
 # ---------------------------------------------------------------------- the request budget
@@ -409,6 +489,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "load.sqlite3"
         async with fake_discord(rate_limits=args.rate_limits, time_scale=args.time_scale) as fake:
+            clock_file(database).write_text("0")
             proc = await start_bot(fake, database, args)
             store = await Store.open(database, synchronous=args.synchronous)
             service = GameService(store, cache_size=max(args.games, 1))
@@ -431,12 +512,15 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 bot_before = CpuSample.of(proc.pid)
                 harness_before = time.process_time()
                 t0 = time.perf_counter()
-                counts = await asyncio.gather(
-                    *(
-                        play_game(fake, service, t, args, timings, random.Random(i))
-                        for i, t in enumerate(tables)
+                if args.gaps == "realistic":
+                    counts = await play_in_steps(fake, service, tables, args, timings, database)
+                else:
+                    counts = await asyncio.gather(
+                        *(
+                            play_game(fake, service, t, args, timings, random.Random(i))
+                            for i, t in enumerate(tables)
+                        )
                     )
-                )
                 elapsed = time.perf_counter() - t0
                 bot_cpu = CpuSample.of(proc.pid).since(bot_before)
                 harness_cpu = time.process_time() - harness_before
@@ -495,6 +579,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "global_limited_per_s": round(
             (budget_after["global_limited"] - budget_before["global_limited"]) / elapsed, 1
         ),
+        "gaps": args.gaps,
+        "discord_days": round((fake.clock() - fake.started).total_seconds() / 86400, 2),
         "synchronous": args.synchronous,
         "render_workers": args.render_workers,
         "load_average_before": [round(x, 2) for x in load_before],
@@ -530,6 +616,16 @@ if __name__ == "__main__":
         "--time-scale", type=float, default=1.0,
         help="run the rate limits' clock N times faster (default 1: real time)",
     )  # fmt: skip
+    parser.add_argument(
+        "--gaps", choices=("none", "realistic"), default="none",
+        help="realistic: every game moves, then minutes to hours pass on Discord's clock",
+    )  # fmt: skip
+    parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
+    parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
+    parser.add_argument("--gap-max", type=float, default=24.0, help="hours")
+    parser.add_argument("--clock-file", help=argparse.SUPPRESS)
+    parser.add_argument("--clock-start", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--clock-origin", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--serve-bot", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)
     parser.add_argument("--gateway", help=argparse.SUPPRESS)

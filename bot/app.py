@@ -47,6 +47,7 @@ EXTENSIONS = (
     "bot.cogs.catchup",
     "bot.cogs.stats",
     "bot.cogs.schedule",
+    "bot.cogs.places",
 )
 
 
@@ -78,6 +79,12 @@ class MexicanTrainBot(GameBot):
             # Nothing reads the message cache: interactions carry the message they are about.
             max_messages=None,
             help_command=None,
+            # Declared, not left to Discord's default (apps made since mid-2024 default to
+            # user installs too, which would offer the commands in group DMs and in servers
+            # without the bot): installed to servers only, used in servers; /hand and /mt add
+            # the bot's DM (bot.ui.interactions.IN_DMS), where a player may ask about their game.
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
             **options,
         )
         self._rng = rng

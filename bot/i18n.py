@@ -429,6 +429,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "reading",
     "tryit",
     "faults",
+    "places",
 )
 _merge_feature_texts()
 

@@ -22,18 +22,30 @@ route too, DM channel opens, 429s and violations. ``--rate-limits`` makes the fa
 Discord's limits (its clock ``--time-scale`` times faster, 20 by default, so a long match
 stays short).
 
+``--gaps realistic`` plays at the players' pace: between two players' moves the fake's clock
+(which the bot shares) skips a gap drawn from a log-normal distribution (median
+``--gap-median`` minutes, spread ``--gap-sigma``, at most ``--gap-max`` hours; the same player
+again at once, a draw and its play being one sitting; docs/discord.md says why), so
+interaction tokens expire between turns, posts are hours old when the next move comes, and an
+idle thread archives itself. The JSON line then adds what Discord would have refused
+(``refused_requests`` by code), interactions left unanswered and turns whose post never came.
+
     python scripts/play_through_fake.py --out /tmp/mt-game --players 2 --computers 2 \\
         --preset standard
     python scripts/play_through_fake.py --out /tmp/mt-limited --players 4 --preset standard \\
         --rate-limits
+    python scripts/play_through_fake.py --out /tmp/mt-async --players 4 --preset standard \\
+        --rate-limits --gaps realistic
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import math
 import random
 import sys
 import tempfile
@@ -43,6 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from bot.app import MexicanTrainBot, create_bot
+from bot.cogs.timing import cog_of
 from bot.config import Config
 from bot.engine import Move, Play
 from bot.engine.ai import Level, choose_move
@@ -137,16 +150,17 @@ async def play(
         for u in users:
             await bot.service.update_user_settings(u.id, bot.now(), autoplay=args.autoplay)
 
-    log.action(host, f"`/mt new preset:{args.preset}`")
-    await (await host.slash("mt new", channel=channel, preset=args.preset)).message()
+    log.action(host, f"`/mt new preset:{args.preset}`" + (" thread:True" if args.thread else ""))
+    thread = {"thread": True} if args.thread else {}
+    await (await host.slash("mt new", channel=channel, preset=args.preset, **thread)).message()
     log.collect()
-    lobby = channel.last_message()
-    assert lobby is not None
+    lobby = channel.messages()[0]  # the lobby card (a thread game's opens its thread)
+    place = channel.threads()[0] if args.thread else channel  # where the game is played
     for user in users[1:]:
         log.action(user, "clicks **Join**")
         await (await user.click(lobby, label="Join")).message()
         log.collect()
-    opened = await bot.service.game_in_channel(channel.id)
+    opened = await bot.service.game_in_channel(place.id)
     assert opened is not None
     for _ in range(args.computers):
         log.action(host, "picks **Add computer player: Easy**")
@@ -157,12 +171,15 @@ async def play(
     await (await host.click(lobby, label="Start")).message()
     await settle(bot)
     log.collect()
-    game = await bot.service.game_in_channel(channel.id)
+    game = await bot.service.game_in_channel(place.id)
     assert game is not None
+    channel = place
 
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
     human_moves = 0
+    last_mover: int | None = None
+    lost_turns = unable_to_act = reopened = 0
     for turn in range(args.max_moves):
         for _ in range(500):  # computer players move after the human's answer
             summary = await bot.service.game(game.id)
@@ -174,6 +191,13 @@ async def play(
         uid = summary.turn.user_id
         assert uid is not None
         user = by_id[uid]
+        if args.gaps == "realistic" and uid != last_mover:
+            reopened += await away(fake, bot, gap(rng, args), channel)
+        last_mover = uid
+        told_before = told(channel)
+        if getattr(channel, "archived", False):
+            unable_to_act += 1  # Discord offers no command or button in an archived thread
+            break
         turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
         human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
@@ -198,11 +222,18 @@ async def play(
             await (await user.slash(str(move), channel=channel)).message()
         await settle(bot)
         log.collect()
+        if told(channel) == told_before:
+            lost_turns += 1  # neither a new post nor the live one grown: nobody was told
     await asyncio.sleep(0.05)
     log.collect()
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
+    figures |= refusals(fake, lost_turns) | {
+        "thread": args.thread,
+        "threads_archived_by_discord": reopened,
+        "unable_to_act": unable_to_act,
+    }
     figures |= autoplayed(await bot.service.game_record(game.id), figures)
     return log.write(), figures
 
@@ -229,6 +260,53 @@ def autoplayed(record: Any, figures: dict[str, Any]) -> dict[str, Any]:
         "autoplayed_draws": len(groups) - whole,
         "human_seat_turns": seat_turns,
         "pings_per_human_seat_turn": round(figures["pings"] / max(1, seat_turns), 3),
+    }
+
+
+def gap(rng: random.Random, args: argparse.Namespace) -> float:
+    """Seconds until the next player moves: log-normal (docs/discord.md), capped."""
+    minutes = rng.lognormvariate(math.log(args.gap_median), args.gap_sigma)
+    return min(minutes * 60, args.gap_max * 3600)
+
+
+async def away(fake: FakeDiscord, bot: MexicanTrainBot, seconds: float, place: Any) -> int:
+    """Nobody acts for ``seconds`` of Discord time: the clock skips them, the scheduler looks
+    at what fell due meanwhile, and the bot finishes what that started. If Discord archived
+    the game's thread meanwhile, the bot hears of it at once and has the rest of the gap to
+    reopen it: wait (a bounded while) for that; returns 1 when it happened."""
+    fake.advance(seconds)
+    cog_of(bot).scheduler.wake()
+    await asyncio.sleep(0)
+    await settle(bot)
+    if not getattr(place, "archived", False):
+        return 0
+    with contextlib.suppress(TimeoutError):  # still archived: counted as unable_to_act
+        await fake.wait_for(lambda: not place.archived, timeout=30, what="reopened", on=place)
+    return 1
+
+
+def told(channel: Any) -> tuple[int, int]:
+    """What the channel shows of the game: its public posts, and the edits of the last."""
+    posts = channel.messages()
+    return len(posts), posts[-1].edits if posts else 0
+
+
+def refusals(fake: FakeDiscord, lost_turns: int) -> dict[str, Any]:
+    """What Discord would have refused over the whole run (429s apart: they are counted with
+    the budget), interactions nobody answered, and turns whose post never came."""
+    refused: dict[str, int] = {}
+    for request in fake.requests:
+        if request.status >= 400 and request.status != 429:
+            key = f"{request.status}/{request.error_code}"
+            refused[key] = refused.get(key, 0) + 1
+    return {
+        "discord_days": round((fake.clock() - fake.started).total_seconds() / 86400, 2),
+        "refused_requests": refused,
+        "unanswered_interactions": sum(
+            1 for r in fake.interactions.values() if r.callback_type is None
+        ),
+        "refused_answers": sum(len(r.rejections) for r in fake.interactions.values()),
+        "lost_turns": lost_turns,
     }
 
 
@@ -323,10 +401,13 @@ async def main(args: argparse.Namespace) -> None:
     logging.getLogger("discord").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
-        bot = create_bot(config, rng=random.Random(args.seed))
         limits = {"rate_limits": args.rate_limits, "time_scale": args.time_scale}
-        async with fake_discord(**limits) as fake, running_bot(fake, bot):
-            path, figures = await play(args, fake, bot)
+        async with fake_discord(**limits) as fake:
+            fake.threads.archive_after = args.archive_early
+            # The bot keeps Discord's time, as in production (both UTC): the fake's clock.
+            bot = create_bot(config, clock=fake.clock, rng=random.Random(args.seed))
+            async with running_bot(fake, bot):
+                path, figures = await play(args, fake, bot)
     print(path, file=sys.stderr)
     print(json.dumps({"script": "play_through_fake", **vars(args), **figures}))
 
@@ -359,4 +440,16 @@ if __name__ == "__main__":
         "--time-scale", type=float, default=20.0,
         help="with --rate-limits: run the limits' clock N times faster (1: real time)",
     )  # fmt: skip
+    parser.add_argument(
+        "--gaps", choices=("none", "realistic"), default="none",
+        help="realistic: players move minutes to hours apart on the fake's clock",
+    )  # fmt: skip
+    parser.add_argument("--thread", action="store_true", help="the game in its own thread")
+    parser.add_argument(
+        "--archive-early", type=float, default=1.0,
+        help="Discord archives an idle thread after this share of the time asked (busy server)",
+    )  # fmt: skip
+    parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
+    parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
+    parser.add_argument("--gap-max", type=float, default=24.0, help="hours")
     asyncio.run(main(parser.parse_args()))

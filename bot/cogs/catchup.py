@@ -25,7 +25,15 @@ from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, my_game
+from bot.ui.interactions import (
+    Interaction,
+    Refusal,
+    answer,
+    bot_of,
+    guarded,
+    locale_of,
+    my_game,
+)
 
 #: The digest's share of the answer's embed (Discord allows 4,096 characters in a
 #: description and 6,000 in all the embeds of a message; the hand's text takes the rest).
@@ -65,11 +73,8 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
             hand.set_image(url=f"attachment://{picture.filename}")
             files.append(picture)
         embeds.append(hand)
-    await interaction.followup.send(
-        embeds=embeds,
-        files=files,
-        ephemeral=True,
-        allowed_mentions=discord.AllowedMentions.none(),
+    await answer(
+        interaction, embeds=embeds, files=files, allowed_mentions=discord.AllowedMentions.none()
     )
 
 

@@ -38,6 +38,7 @@ from bot.ui.faults import quote_input
 from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
+    IN_DMS,
     Interaction,
     Refusal,
     bot_of,
@@ -78,6 +79,7 @@ _FIRST_CHOICES = [
 ]
 
 
+@IN_DMS
 class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train games"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot

@@ -24,8 +24,10 @@ from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
+    IN_DMS,
     Interaction,
     Refusal,
+    answer,
     bot_of,
     game_here,
     guarded,
@@ -168,6 +170,7 @@ class Play_(commands.Cog, name="Play"):
             await make_move(interaction, game.id, Catch(target.seat))
 
     @app_commands.command(name="hand", description="See your hand (only you can see it)")
+    @IN_DMS
     async def hand(self, interaction: Interaction) -> None:
         async with guarded(interaction):
             await show_hand(interaction)
@@ -183,7 +186,7 @@ class Play_(commands.Cog, name="Play"):
                 embed, files = await roundend.round_end_post(
                     self.bot, game, None, locale, lines=[head]
                 )
-                await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+                await answer(interaction, embed=embed, files=files)
                 return
             if game.round_no is None:
                 raise Refusal("error.not-started")
@@ -207,9 +210,7 @@ class Play_(commands.Cog, name="Play"):
                 or None,
             )
             files = await self.bot.pictures.table_attached(embed, view, game.players, locale)
-            await interaction.followup.send(
-                ephemeral=True, **limits.fit("/table", embed=embed, files=files)
-            )
+            await answer(interaction, **limits.fit("/table", embed=embed, files=files))
 
 
 # ---------------------------------------------------------------------- turns and moves
@@ -236,9 +237,8 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
             view = await bot.service.seat_view(game_id, interaction.user.id)
             options = components.move_options(view, locale)
             picks = components.move_select_view(game_id, version, options, locale)
-            await interaction.followup.send(
-                ephemeral=True,
-                **limits.fit("move list", content=tr("play.pick", locale), view=picks),
+            await answer(
+                interaction, **limits.fit("move list", content=tr("play.pick", locale), view=picks)
             )
             return
         await make_move(interaction, game_id, action, expected_version=version)
@@ -322,7 +322,7 @@ async def show_hand(interaction: Interaction, game_id: int | None = None) -> Non
     picture = await bot.pictures.hand_attached(view, game.options.hints, locale, tiles)
     file = picture if picture is not None else discord.utils.MISSING
     text = messages.hand_text(view, game, locale)
-    await interaction.followup.send(ephemeral=True, **limits.fit("hand", content=text, file=file))
+    await answer(interaction, **limits.fit("hand", content=text, file=file))
 
 
 async def _turn_clicked(interaction: Interaction, item: TurnButton) -> None:

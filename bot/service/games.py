@@ -65,6 +65,7 @@ class GameService:
         self.start = lobby.start
         self.move_to_thread = lobby.move_to_thread
         self.end = lobby.end
+        self.place_gone = lobby.place_gone
         # Moves.
         self.move = play.move
         self.advance_computers = play.advance_computers
@@ -84,6 +85,7 @@ class GameService:
         self.round_report = queries.round_report
         self.verify_game = queries.verify_game
         self.computer_turns = queries.computer_turns
+        self.unfinished_places = queries.unfinished_places
         self.due_deadlines = queries.due_deadlines
         self.game_record = queries.game_record
         self.record_message = queries.record_message

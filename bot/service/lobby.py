@@ -297,6 +297,19 @@ class Lobbies:
             batch.facts.append(Fact.of("game-ended", by=user_id))
             return await self.ledger.commit_play(g, batch, False, status=GameStatus.ABANDONED)
 
+    async def place_gone(self, game_id: int, now: datetime, reason: str) -> Outcome:
+        """End a game whose place is gone: its channel or thread was deleted, or the bot was
+        removed from its server (``reason``: ``channel-deleted``, ``server-left``). Nobody
+        wins; nobody did it. Its deadlines go with it (the scheduler skips a finished game)."""
+        now = utc(now)
+        async with self.ledger.locked(game_id):
+            g = await self.ledger.get(game_id)
+            need_unfinished(g)
+            batch = Batch(self.ledger, g, g.match, g.seats, now)
+            batch.event("end", {"by": None, "reason": reason}, None)
+            batch.facts.append(Fact.of("game-abandoned", reason=reason))
+            return await self.ledger.commit_play(g, batch, False, status=GameStatus.ABANDONED)
+
     async def _remove_human(
         self,
         g: LoadedGame,

@@ -136,6 +136,10 @@ class Queries:
                 if got != want:
                     raise errors.GameCorrupt(game_id, "a load disagrees with a full replay")
 
+    async def unfinished_places(self) -> list[tuple[int, int, int]]:
+        """``(game, server, channel)`` of every unfinished game."""
+        return await self.ledger.store.unfinished_places()
+
     async def computer_turns(self) -> list[int]:
         """Games waiting on a computer player (call at start-up, then advance_computers)."""
         return await self.ledger.store.computer_turns()

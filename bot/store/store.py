@@ -251,6 +251,15 @@ class Store(abc.ABC):
         )
         return [game_row(r) for r in rows]
 
+    async def unfinished_places(self) -> list[tuple[int, int, int]]:
+        """``(game, server, channel)`` of every unfinished game (checked against Discord when
+        the bot connects: a thread archived or a channel deleted while it was away)."""
+        rows = await self._all(
+            f"SELECT id, guild_id, channel_id FROM games WHERE status IN {UNFINISHED_SQL} "
+            "ORDER BY id"
+        )
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
     async def computer_turns(self) -> list[int]:
         """Active games waiting on a computer player (after a restart, or paced play)."""
         rows = await self._all(

@@ -38,7 +38,7 @@ from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
-from bot.ui import components, messages
+from bot.ui import components, dmlater, messages
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -60,7 +60,7 @@ from bot.ui.lobbycard import (
 )
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
-from bot.ui.posts import Post
+from bot.ui.posts import Post, is_old
 from bot.ui.roundend import round_end_post
 from bot.ui.route import Route, send_dm
 
@@ -338,9 +338,15 @@ async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
     channel reads as a history and only the newest post has controls. Nothing is deleted
     (the bot may lack Manage Messages); an edit Discord refuses (a deleted message, the edit
     limit on old messages) is logged and left: its old buttons still answer "the table
-    changed"."""
+    changed". A post over an hour old is left alone (Discord rations such edits)."""
     previous = await bot.posts.latest_table(bot.service, game_id)
     if previous is None or not previous.live:
+        return
+    if is_old(previous.message_id, bot.now()):
+        # Cosmetic on a post over an hour old (the usual case between players hours apart):
+        # its buttons already refuse with "the table changed", and Discord rations edits of
+        # old messages (30046), which a turn post's growth may need. Left as it is.
+        bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
         return
     try:
         await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
@@ -425,20 +431,12 @@ async def tell_next_player(
         return None
     if not ping.dm or ping.settings is None:
         return None
-    lang, tiles = ping.settings.language, ping.settings.tiles
-    text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
     try:
-        await send_dm(
-            bot,
-            ping.user_id,
-            text,
-            known=ping.settings.dm_channel_id,
-            files=files,
-            view=await table_link(bot, game, lang),
-            silent=ping.quiet_until is not None,
-            allowed_mentions=PING_NOBODY,
-        )
+        await send_turn_dm(bot, game, ping)
     except discord.Forbidden as exc:
+        if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
+            dmlater.turn_dm_later(bot, game, ping, send_turn_dm, post)
+            return None
         if exc.code != 50007:
             log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)
             return None
@@ -447,6 +445,19 @@ async def tell_next_player(
     except discord.HTTPException as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
     return None
+
+
+async def send_turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
+    """The turn's DM to the player to move, with their hand (raises as ``send``)."""
+    assert ping.settings is not None
+    lang, tiles = ping.settings.language, ping.settings.tiles
+    text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
+    view = await table_link(bot, game, lang)
+    known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
+    await send_dm(
+        bot, ping.user_id, text, known=known, files=files, view=view, silent=silent,
+        allowed_mentions=PING_NOBODY,
+    )  # fmt: skip
 
 
 async def turn_news(
@@ -560,6 +571,9 @@ async def dm(bot: GameBot, user_id: int, text: str) -> bool:
     try:
         await send_dm(bot, user_id, text)
     except discord.Forbidden as exc:
+        if exc.code == dmlater.TOO_FAST:  # not refused: sent later (dmlater)
+            dmlater.dm_later(bot, user_id, text)
+            return True
         if exc.code == 50007:
             await bot.service.update_user_settings(user_id, bot.now(), dms_open=False)
         else:

@@ -75,6 +75,9 @@ class GameBot(commands.Bot):
         #: DM channels are opened one at a time: the route has one bucket for the whole bot,
         #: and discord.py learns it is empty only from an answer, after sending the others.
         self.dm_opening = asyncio.Lock()
+        #: Pauses before each new try of a DM Discord refused as too fast (bot.ui.dmlater;
+        #: tests shorten them).
+        self.dm_retry_delays: tuple[float, ...] = (60.0, 300.0, 900.0, 3600.0)
 
     # ------------------------------------------------------------------ the services
 

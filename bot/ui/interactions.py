@@ -54,6 +54,10 @@ class RefusedCheck(app_commands.CheckFailure):
         self.refusal = refusal
 
 
+#: Where ``/hand`` and ``/mt`` may be used: a server, or the bot's own DM (a player's game is
+#: found there, :func:`my_game`); never a group DM, where the bot is not and cannot answer.
+IN_DMS = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+
 #: Errors discord.py raises before a command runs, for a command or option the bot does not
 #: know as sent (a stale client after an update, a forged payload): refusals, not bugs.
 STALE_COMMAND = (
@@ -146,9 +150,45 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
     to Discord's limits (:func:`bot.ui.limits.fit`)."""
     fitted = limits.fit("reply", content=text, **kwargs)
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **fitted)
+        await answer(interaction, **fitted)
     else:
         await interaction.response.send_message(ephemeral=True, **fitted)
+
+
+#: ``interaction.extras`` key: the "thinking…" original response was replaced by an answer.
+ANSWERED = "mt_answered"
+
+
+def replaces_thinking(interaction: Interaction) -> bool:
+    """Whether the next answer replaces the "thinking…" the interaction was deferred with: it
+    was deferred that way (type 5) and nothing has answered it yet."""
+    deferred = discord.InteractionResponseType.deferred_channel_message
+    return interaction.response.type is deferred and not interaction.extras.get(ANSWERED)
+
+
+def answered(interaction: Interaction) -> None:
+    """Note that the deferral's original response now holds an answer (later ones add)."""
+    interaction.extras[ANSWERED] = True
+
+
+async def answer(interaction: Interaction, **fields: Any) -> None:
+    """A private answer to an acknowledged interaction, the documented way: the first answer
+    after a "thinking…" deferral edits the original response; any later one, or one after a
+    click's silent acknowledgement, is an ephemeral followup. (Discord still lets a followup
+    replace the "thinking…" message, but keeps that for old apps only: docs/discord.md.)
+    ``fields`` are ``followup.send``'s, already fitted."""
+    fields.pop("ephemeral", None)
+    if not replaces_thinking(interaction):
+        await interaction.followup.send(ephemeral=True, **fields)
+        return
+    files = list(fields.pop("files", None) or [])
+    file = fields.pop("file", discord.utils.MISSING)
+    if file is not discord.utils.MISSING and file is not None:
+        files.append(file)
+    if files:
+        fields["attachments"] = files
+    answered(interaction)
+    await interaction.edit_original_response(**fields)
 
 
 async def answer_error(interaction: Interaction, error: BaseException, what: str = "") -> None:

@@ -24,7 +24,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction
+from bot.ui.interactions import Interaction, answered
 from bot.ui.limits import fit
 from bot.ui.posts import TOKEN_MARGIN, Editor
 
@@ -36,8 +36,12 @@ DEAD_TOKEN = (10015, 50027, 10062)
 
 def token_alive(interaction: Interaction) -> bool:
     """Whether the interaction's token still takes followups and edits (15 minutes, less a
-    margin for the request itself)."""
-    return discord.utils.utcnow() < interaction.expires_at - TOKEN_MARGIN
+    margin for the request itself), on the bot's clock: the bot and Discord both keep UTC, and
+    a test or a load run hands the bot the fake Discord's clock, so that an hour between two
+    moves expires the first move's token on both sides."""
+    client = interaction.client
+    now = client.now() if isinstance(client, GameBot) else discord.utils.utcnow()
+    return now < interaction.expires_at - TOKEN_MARGIN
 
 
 def editor_of(message: discord.WebhookMessage, interaction: Interaction) -> Editor:
@@ -106,6 +110,7 @@ class Route:
                     **fit("answer", content=text, attachments=list(files), view=view)
                 )
             elif self._answers_in_place(i):
+                answered(i)
                 await i.edit_original_response(
                     **fit("answer", content=text, attachments=list(files), view=view)
                 )
@@ -126,7 +131,7 @@ class Route:
         becomes the move's answer). A click on a public post is answered privately apart."""
         kind = i.response.type
         if kind is discord.InteractionResponseType.deferred_channel_message:
-            return True
+            return True  # (and a second answer edits it again: the actor's answer grows)
         on_private = i.message is not None and i.message.flags.ephemeral
         return kind is discord.InteractionResponseType.deferred_message_update and on_private
 
@@ -205,7 +210,7 @@ class Route:
         if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
             editor: Editor | None = mine
         else:
-            editor = book.editor(game_id, message_id, discord.utils.utcnow())
+            editor = book.editor(game_id, message_id, self.bot.now())
         if editor is not None:
             try:
                 edited: discord.Message | None = await editor.edit(**fields)

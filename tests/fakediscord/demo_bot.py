@@ -134,7 +134,18 @@ async def table(interaction: discord.Interaction[DemoBot], defer: bool = True) -
     await interaction.response.defer(thinking=True)
     png = await asyncio.to_thread(render_table)  # rendering never blocks the event loop
     embed = discord.Embed(title="Table").set_image(url="attachment://table.png")
-    await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), "table.png"))
+    await interaction.edit_original_response(
+        embed=embed, attachments=[discord.File(io.BytesIO(png), "table.png")]
+    )
+
+
+@app_commands.command(name="oldstyle", description="Answers its deferral with a followup")
+async def oldstyle(interaction: discord.Interaction[DemoBot]) -> None:
+    await interaction.response.defer(thinking=True)
+    try:
+        await interaction.followup.send("answer")  # the path Discord keeps for old apps only
+    except discord.HTTPException as error:
+        interaction.client.errors.append(error)
 
 
 @app_commands.command(name="revise", description="Edits and deletes its own messages")
@@ -183,10 +194,10 @@ async def announce(
         await channel.send(text, embed=embed, files=files, allowed_mentions=mentions)
     except discord.Forbidden as error:
         interaction.client.errors.append(error)
-        await interaction.followup.send(f"Missing permission (code {error.code})")
+        await interaction.edit_original_response(content=f"Missing permission (code {error.code})")
         return
     can_send = interaction.app_permissions.send_messages
-    await interaction.followup.send(f"Posted (send_messages={can_send})")
+    await interaction.edit_original_response(content=f"Posted (send_messages={can_send})")
 
 
 @app_commands.command(name="late", description="Answers after the deadline")
@@ -217,7 +228,7 @@ async def burst(interaction: discord.Interaction[DemoBot], count: int) -> None:
     )
     failed = [e for e in sent if isinstance(e, Exception)]
     interaction.client.errors.extend(failed)
-    await interaction.followup.send(f"Sent {count - len(failed)} of {count}")
+    await interaction.edit_original_response(content=f"Sent {count - len(failed)} of {count}")
 
 
 threads = app_commands.Group(name="thread", description="Threads")
@@ -251,9 +262,9 @@ async def thread_open(
         await thread.send(f"Welcome to {name}")
     except discord.HTTPException as error:
         interaction.client.errors.append(error)
-        await interaction.followup.send(f"Refused (code {error.code})")
+        await interaction.edit_original_response(content=f"Refused (code {error.code})")
         return
-    await interaction.followup.send(f"Opened {thread.id}")
+    await interaction.edit_original_response(content=f"Opened {thread.id}")
 
 
 @threads.command(name="post", description="Post in a thread")
@@ -263,9 +274,9 @@ async def thread_post(interaction: discord.Interaction[DemoBot], thread_id: str,
         message = await (await _thread(interaction.client, thread_id)).send(text)
     except discord.HTTPException as error:
         interaction.client.errors.append(error)
-        await interaction.followup.send(f"Refused (code {error.code})")
+        await interaction.edit_original_response(content=f"Refused (code {error.code})")
         return
-    await interaction.followup.send(f"Posted {message.id}")
+    await interaction.edit_original_response(content=f"Posted {message.id}")
 
 
 @threads.command(name="edit", description="Edit a message in a thread")
@@ -278,9 +289,9 @@ async def thread_edit(
         await thread.get_partial_message(int(message_id)).edit(content=text)
     except discord.HTTPException as error:
         interaction.client.errors.append(error)
-        await interaction.followup.send(f"Refused (code {error.code})")
+        await interaction.edit_original_response(content=f"Refused (code {error.code})")
         return
-    await interaction.followup.send("Edited")
+    await interaction.edit_original_response(content="Edited")
 
 
 @threads.command(name="close", description="Archive a thread, and lock it")
@@ -293,9 +304,9 @@ async def thread_close(
         await thread.edit(archived=True, locked=lock)
     except discord.HTTPException as error:
         interaction.client.errors.append(error)
-        await interaction.followup.send(f"Refused (code {error.code})")
+        await interaction.edit_original_response(content=f"Refused (code {error.code})")
         return
-    await interaction.followup.send("Closed")
+    await interaction.edit_original_response(content="Closed")
 
 
 @threads.command(name="where", description="Where this interaction came from")
@@ -324,7 +335,7 @@ class DemoBot(commands.Bot):
         self.add_dynamic_items(JoinButton)
         self.add_view(TilePicker())
         commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
-            mt, play, hand, table, revise, remind, announce, late, twice, burst, threads,
+            mt, play, hand, table, revise, remind, announce, late, twice, burst, threads, oldstyle,
         ]  # fmt: skip
         for command in commands_:
             self.tree.add_command(command)

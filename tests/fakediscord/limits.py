@@ -44,6 +44,20 @@ CHOICE_TEXT = 100
 ATTACHMENTS = 10
 ATTACHMENT_DESCRIPTION = 1024
 MENTION_IDS = 100
+#: Components V2 (message flag IS_COMPONENTS_V2): Discord's "Component Reference".
+COMPONENTS_V2 = 1 << 15
+V2_COMPONENTS = 40  # in all, nested ones included
+V2_TEXT = 4000  # characters across every Text Display
+SECTION_TEXTS = 3
+GALLERY_ITEMS = 10
+ACTION_ROW, BUTTON, SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR = (
+    1, 2, 9, 10, 11, 12, 13, 14,
+)  # fmt: skip
+CONTAINER = 17
+#: What a V2 message, and a Container, may hold at their top level.
+V2_TOP = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER}
+IN_CONTAINER = V2_TOP - {CONTAINER}
+LINK, PREMIUM = 5, 6  # button styles
 
 #: Routes whose body is a message (create or edit).
 MESSAGE_ROUTES = {
@@ -159,9 +173,13 @@ def _message(form: _Form, at: list[str | int], body: dict[str, Any], files: list
             "MAX_EMBED_SIZE_EXCEEDED",
             f"Embed size exceeds maximum size of {EMBED_TOTAL}",
         )
-    rows = form.count([*at, "components"], body.get("components"), ROWS)
-    for n, row in enumerate(rows):
-        _row(form, [*at, "components", n], row)
+    if int(body.get("flags") or 0) & COMPONENTS_V2:
+        _layout(form, at, body)
+    else:
+        rows = form.count([*at, "components"], body.get("components"), ROWS)
+        for n, row in enumerate(rows):
+            _row(form, [*at, "components", n], row)
+    _unique_ids(form, at, body.get("components"))
     attachments = form.count([*at, "attachments"], body.get("attachments"), ATTACHMENTS)
     for n, attachment in enumerate(attachments):
         if isinstance(attachment, dict):
@@ -213,12 +231,9 @@ def _row(form: _Form, at: list[str | int], row: Any) -> None:
             continue
         where: list[str | int] = [*at, "components", n]
         kind = item.get("type")
-        if kind == 2:
+        if kind == BUTTON:
             width += 1
-            form.length([*at, "components", n, "label"], item.get("label"), LABEL)
-            if item.get("style") != 5:  # a link button has a url, not a custom_id
-                form.length([*where, "custom_id"], item.get("custom_id"), CUSTOM_ID, low=1,
-                            required=True)  # fmt: skip
+            _button(form, where, item)
         elif kind in (3, 5, 6, 7, 8):
             width += ROW_WIDTH
             _select(form, where, item)
@@ -230,6 +245,124 @@ def _row(form: _Form, at: list[str | int], row: Any) -> None:
             "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
             "The specified component exceeds the maximum width",
         )
+
+
+def _button(form: _Form, at: list[str | int], item: dict[str, Any]) -> None:
+    """A button: a link (style 5) has a ``url`` and no ``custom_id``; a premium one (6) a
+    ``sku_id`` only; any other a ``custom_id`` and no ``url``."""
+    form.length([*at, "label"], item.get("label"), LABEL)
+    style = item.get("style")
+    if style == LINK:
+        form.length([*at, "url"], item.get("url"), 512, low=1, required=True)
+        if "custom_id" in item:
+            form.add([*at, "custom_id"], "BUTTON_LINK_CUSTOM_ID", "A link button has no custom_id.")
+    elif style == PREMIUM:
+        if "sku_id" not in item:
+            form.add([*at, "sku_id"], "BASE_TYPE_REQUIRED", "This field is required")
+    else:
+        form.length([*at, "custom_id"], item.get("custom_id"), CUSTOM_ID, low=1, required=True)
+        if "url" in item:
+            form.add([*at, "url"], "BUTTON_URL_NOT_LINK", "Only a link button has a url.")
+
+
+def _unique_ids(form: _Form, at: list[str | int], components: Any) -> None:
+    """Every ``custom_id`` on one message is its own (Discord refuses a duplicate)."""
+    seen: set[str] = set()
+
+    def walk(items: Any, path: list[str | int]) -> None:
+        if not isinstance(items, list):
+            return
+        for n, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            here = [*path, n]
+            custom_id = item.get("custom_id")
+            if isinstance(custom_id, str):
+                if custom_id in seen:
+                    form.add([*here, "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED",
+                             "Component custom id cannot be duplicated")  # fmt: skip
+                seen.add(custom_id)
+            walk(item.get("components"), [*here, "components"])
+            accessory = item.get("accessory")
+            if isinstance(accessory, dict):
+                walk([accessory], [*here, "accessory"])
+
+    walk(components, [*at, "components"])
+
+
+def _layout(form: _Form, at: list[str | int], body: dict[str, Any]) -> None:
+    """A Components V2 message: no ``content`` or ``embeds``; its components are the layout
+    (Discord's "Component Reference": what each may hold, 40 in all, 4,000 characters of
+    text)."""
+    for key in ("content", "embeds"):
+        if body.get(key):
+            form.add([*at, key], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                     f"{key} cannot be used with the IS_COMPONENTS_V2 flag")  # fmt: skip
+    counted = {"components": 0, "text": 0}
+
+    def node(item: Any, where: list[str | int], allowed: set[int]) -> None:
+        counted["components"] += 1
+        if not isinstance(item, dict) or item.get("type") not in allowed:
+            kind = item.get("type") if isinstance(item, dict) else None
+            form.add(where, "COMPONENT_TYPE_INVALID", f"Component type {kind} is not allowed here.")
+            return
+        kind = item["type"]
+        if kind == ACTION_ROW:
+            counted["components"] += len(item.get("components") or [])
+            _row(form, where, item)
+        elif kind == TEXT_DISPLAY:
+            form.length([*where, "content"], item.get("content"), V2_TEXT, low=1, required=True)
+            counted["text"] += len(item.get("content") or "")
+        elif kind == SECTION:
+            texts = form.count([*where, "components"], item.get("components"), SECTION_TEXTS,
+                               low=1)  # fmt: skip
+            for n, text in enumerate(texts):
+                node(text, [*where, "components", n], {TEXT_DISPLAY})
+            accessory = item.get("accessory")
+            if accessory is None:
+                form.add([*where, "accessory"], "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                node(accessory, [*where, "accessory"], {THUMBNAIL, BUTTON})
+        elif kind == BUTTON:
+            _button(form, where, item)
+        elif kind == THUMBNAIL:
+            _media(form, [*where, "media"], item.get("media"))
+        elif kind == MEDIA_GALLERY:
+            items = form.count([*where, "items"], item.get("items"), GALLERY_ITEMS, low=1)
+            for n, entry in enumerate(items):
+                media = entry.get("media") if isinstance(entry, dict) else None
+                _media(form, [*where, "items", n, "media"], media)
+        elif kind == FILE:
+            url = (
+                (item.get("file") or {}).get("url") if isinstance(item.get("file"), dict) else None
+            )
+            if not isinstance(url, str) or not url.startswith("attachment://"):
+                form.add([*where, "file", "url"], "UNFURLED_MEDIA_ITEM_ATTACHMENT_ONLY",
+                         "A file component shows an attachment (attachment://name).")  # fmt: skip
+        elif kind == SEPARATOR:
+            if item.get("spacing", 1) not in (1, 2):
+                form.add([*where, "spacing"], "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
+        elif kind == CONTAINER:
+            children = form.count([*where, "components"], item.get("components"), V2_COMPONENTS,
+                                  low=1)  # fmt: skip
+            for n, child in enumerate(children):
+                node(child, [*where, "components", n], IN_CONTAINER)
+
+    components = form.count([*at, "components"], body.get("components"), V2_COMPONENTS, low=1)
+    for n, item in enumerate(components):
+        node(item, [*at, "components", n], V2_TOP)
+    if counted["components"] > V2_COMPONENTS:
+        form.add([*at, "components"], "BASE_TYPE_MAX_LENGTH",
+                 f"Must be {V2_COMPONENTS} or fewer components in all.")  # fmt: skip
+    if counted["text"] > V2_TEXT:
+        form.add([*at, "components"], "BASE_TYPE_MAX_LENGTH",
+                 f"Must be {V2_TEXT} or fewer characters of text in all.")  # fmt: skip
+
+
+def _media(form: _Form, at: list[str | int], media: Any) -> None:
+    url = media.get("url") if isinstance(media, dict) else None
+    if not isinstance(url, str) or not url.startswith(("https://", "http://", "attachment://")):
+        form.add([*at, "url"], "BASE_TYPE_REQUIRED", "A media item needs a url or attachment://.")
 
 
 def _select(form: _Form, at: list[str | int], select: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import mimetypes
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -64,11 +65,15 @@ class Snowflakes:
     encode "now" and never repeat, even when many are made in the same millisecond.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime.datetime] | None = None) -> None:
         self._last = 0
+        #: Discord's time (the fake's clock): ids carry it, so a message's age and an
+        #: interaction's expiry are read on the same clock the fake judges them by.
+        self.clock = clock
 
     def next(self) -> int:
-        now_ms = int(time.time() * 1000) - discord.utils.DISCORD_EPOCH
+        now = self.clock().timestamp() if self.clock is not None else time.time()
+        now_ms = int(now * 1000) - discord.utils.DISCORD_EPOCH
         candidate = (now_ms << 22) | (1 << 17)
         self._last = max(candidate, self._last + 1)
         return self._last

@@ -12,6 +12,7 @@ the helpers in ``interactions.py``; ``harness.py`` points discord.py at it.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import logging
 import re
@@ -29,6 +30,7 @@ from aiohttp import BodyPartReader, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from .clock import Clock, DiscordClock, snowflake_time
 from .gateway import Gateway, GatewaySession, guild_payload, guild_roles
 from .limits import FormError
 from .limits import check as check_limits
@@ -144,6 +146,8 @@ class InteractionRecord:
     payload: JSON
     name: str
     created: float
+    #: When Discord made it, on the fake's clock: its token lives 15 minutes from here.
+    issued: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     source: FakeMessage | None = None
     callback_type: int | None = None
     callback_data: JSON | None = None
@@ -259,6 +263,14 @@ class _RouteTable:
         return {f"{method} {template}" for method, template, _, _ in self.entries}
 
 
+#: Discord's separate limit on edits of old messages (30046): older than this (seconds)...
+OLD_MESSAGE_AGE = 3600
+HOUR = datetime.timedelta(hours=1)
+#: ...this many edits per channel in any hour. Discord does not publish the number; 5 is ours,
+#: a plausible one (stated so in the README), low enough that a bot leaning on such edits hits it.
+OLD_EDITS_PER_HOUR = 5
+
+
 class FakeDiscord:
     """The fake server and everything it knows. Use ``async with FakeDiscord() as fake``.
 
@@ -279,8 +291,14 @@ class FakeDiscord:
         rate_limits: bool = False,
         time_scale: float = 1.0,
         global_per_second: int = GLOBAL_PER_SECOND,
+        clock: Clock | None = None,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: Discord's time (clock.py): tokens expire, messages age and threads idle on it.
+        #: ``time_scale`` runs it faster; ``advance()`` skips a gap between moves. Hand the
+        #: same clock to the bot (``clock=fake.clock``) so both agree on what is alive.
+        self.clock: Clock = clock or DiscordClock(time_scale)
+        self.started = self.clock()
         #: Discord's global and per-route limits (enforced with ``rate_limits=True``; always
         #: counted): see ratelimit.py, ``budget_report()``, ``storm()``.
         self.limits = RateLimiter(
@@ -292,7 +310,7 @@ class FakeDiscord:
         self.token_lifetime = token_lifetime
         self.strict = strict
         self.attachment_size_limit = attachment_size_limit
-        self.ids = Snowflakes()
+        self.ids = Snowflakes(self.clock)
 
         # Applications made since 2020 share their id with their bot user.
         self.application_id = self.ids.next()
@@ -331,6 +349,19 @@ class FakeDiscord:
         self.rate_limits: list[RateLimitRule] = []
         #: Message id -> the error Discord answers to an edit of it (see ``refuse_edits``).
         self.edit_refusals: dict[int, ApiError] = {}
+        #: How many DM opens or DM posts still to refuse with 403/40003 ("You are opening
+        #: direct messages too fast"), which Discord answers a bot starting many DMs at once.
+        self.too_fast_dms = 0
+        #: Channels and threads deleted (``delete_channel``, ``remove_guild``): 10003 since.
+        self.deleted_channels: set[int] = set()
+        #: Edits of messages older than an hour Discord takes per channel in any hour before
+        #: it answers 30046 (README: the number is ours; Discord publishes none), and when
+        #: each such edit was made, by channel (Discord time).
+        self.old_edit_limit = OLD_EDITS_PER_HOUR
+        self.old_edits: dict[int, list[datetime.datetime]] = {}
+        #: Requests that lean on behaviour Discord keeps only for backwards compatibility
+        #: (a followup answering a "thinking…" deferral): refused, and ``check()`` fails.
+        self.refused_as_deprecated: list[str] = []
         self.gateway = Gateway(self)
         #: The bots ``running_bot`` has connected now (tests wait for them to finish work).
         self.bots: list[Any] = []
@@ -395,6 +426,7 @@ class FakeDiscord:
         """Raise if the bot hit routes the fake does not know or the fake itself crashed."""
         problems = [f"unknown route {r}" for r in self.unknown_routes]
         problems += [f"fake Discord crashed: {e}" for e in self.server_errors]
+        problems += [f"refused as Discord may: {r}" for r in self.refused_as_deprecated]
         if problems:
             raise AssertionError("fake Discord saw problems:\n" + "\n".join(problems))
 
@@ -432,6 +464,51 @@ class FakeDiscord:
         self.channels[created.id] = created
         self.gateway.broadcast("CHANNEL_CREATE", created.to_payload())
         return created
+
+    def advance(self, seconds: float) -> None:
+        """Skip ``seconds`` of Discord time at once: the players are away (clock.py). Tokens
+        older than 15 minutes then expire, messages age, idle threads archive."""
+        step = getattr(self.clock, "advance", None) or getattr(self.clock, "tick", None)
+        if step is None:
+            raise TypeError("this fake's clock cannot be moved (give it a DiscordClock)")
+        step(seconds)
+        self.after_advance()
+
+    def after_advance(self) -> None:
+        """What Discord does on its own while time passes (threads.py archives idle
+        threads); call it after moving a clock the test holds itself."""
+        self.threads.archive_idle()
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Someone deletes a channel (its threads go with it) or a thread: CHANNEL_DELETE or
+        THREAD_DELETE on the gateway, and every request to it afterwards answers 404/10003,
+        followups of interactions made there included."""
+        if channel.is_dm:
+            raise ValueError("a DM channel is not deleted")
+        threads = [c for c in self.channels.values() if getattr(c, "parent", None) is channel]
+        for gone in (channel, *threads):
+            self.channels.pop(gone.id, None)
+            self.deleted_channels.add(gone.id)
+        parent = getattr(channel, "parent", None)
+        if parent is not None:
+            data = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": 11}
+            self.gateway.broadcast("THREAD_DELETE", data | {"parent_id": str(parent.id)})
+        else:
+            self.gateway.broadcast("CHANNEL_DELETE", channel.to_payload())
+        self.notify_all()
+
+    def remove_guild(self, guild: FakeGuild | int) -> None:
+        """The bot leaves a server (kicked, or the server deleted): GUILD_DELETE without
+        ``unavailable`` (which would mean an outage), then its channels answer 404/10003 and
+        the server 404/10004."""
+        guild_id = guild if isinstance(guild, int) else guild.id
+        self.gateway.broadcast("GUILD_DELETE", {"id": str(guild_id), "guild_id": str(guild_id)})
+        for channel in list(self.channels.values()):
+            if channel.guild_id == guild_id:
+                self.channels.pop(channel.id)
+                self.deleted_channels.add(channel.id)
+        self.guilds.pop(guild_id, None)
+        self.notify_all()
 
     def close_dms(self, user: FakeUser) -> None:
         """The user turns off DMs from server members: the bot's DMs get 403/50007."""
@@ -688,6 +765,7 @@ class FakeDiscord:
             payload=payload,
             name=name,
             created=time.monotonic(),
+            issued=self.clock(),
             source=source,
         )
         self.interactions[interaction_id] = record
@@ -982,6 +1060,7 @@ class FakeDiscord:
             assert channel.recipient is not None
             if not channel.recipient.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
+            self._check_dm_pace()
             return True
         perms = self.permissions_for(self.bot_user, channel)
         if not perms & VIEW_CHANNEL:
@@ -1013,12 +1092,27 @@ class FakeDiscord:
             raise self.edit_refusals[message.id]
         if channel.is_thread:
             self.threads.check_edit(channel)
+        self._check_old_edit(message)
         can_embed = channel.is_dm or bool(
             self.permissions_for(self.bot_user, channel) & EMBED_LINKS
         )
         self._apply(message, call.body or {}, call.files, creating=False, can_embed=can_embed)
         self._mark_edited(message)
         return json_response(message.to_payload())
+
+    def _check_old_edit(self, message: FakeMessage) -> None:
+        """Discord limits edits of messages older than an hour separately (30046): a channel
+        gets ``old_edit_limit`` of them in any hour (Discord time), then is refused."""
+        now = self.clock()
+        if (now - snowflake_time(message.id)).total_seconds() <= OLD_MESSAGE_AGE:
+            return
+        made = [t for t in self.old_edits.get(message.channel_id, []) if now - t < HOUR]
+        if len(made) >= self.old_edit_limit:
+            self.old_edits[message.channel_id] = made
+            raise ApiError(
+                400, 30046, "Maximum number of edits to messages older than 1 hour reached."
+            )
+        self.old_edits[message.channel_id] = [*made, now]
 
     def _mark_edited(self, message: FakeMessage) -> None:
         message.edited_timestamp = iso_now()
@@ -1123,7 +1217,9 @@ class FakeDiscord:
         record = self._find_by_token(call.params["webhook_token"])
         if record is None or call.params["webhook_id"] != str(self.application_id):
             raise ApiError(404, 10015, "Unknown Webhook")
-        if time.monotonic() - record.created > self.token_lifetime:
+        if record.channel.id in self.deleted_channels:
+            raise ApiError(404, 10003, "Unknown Channel")
+        if (self.clock() - record.issued).total_seconds() > self.token_lifetime:
             raise ApiError(401, 50027, "Invalid Webhook Token")
         if record.callback_type is None:
             # Until the interaction is answered there is no webhook to send through.
@@ -1145,11 +1241,13 @@ class FakeDiscord:
         body = call.body or {}
         original = record.original
         if record.callback_type == 5 and original is not None and original.loading:
-            # Discord's rule: the first followup after a "thinking" deferral replaces it.
-            original.flags &= ~LOADING
-            self._apply(original, body, call.files, creating=True)
-            message = original
-            self._publish("MESSAGE_CREATE", message)
+            # Discord still lets the first followup replace a "thinking…" deferral, but
+            # documents editing the original response (PATCH .../messages/@original) as the
+            # way to answer one; the followup path is kept for old apps and may go. Refused
+            # here so the bot cannot come to rely on it (docs/discord.md).
+            self.refused_as_deprecated.append(f"followup answering the deferral of {record.name}")
+            self.notify_all()
+            raise ApiError(400, 0, "Answer a deferral by editing @original, not with a followup")
         else:
             flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
             message = self._new_message(
@@ -1176,9 +1274,13 @@ class FakeDiscord:
         if message.id in self.edit_refusals:
             raise self.edit_refusals[message.id]
         was_loading = message.loading
+        if not was_loading:
+            self._check_old_edit(message)
         message.flags &= ~LOADING
         self._apply(message, call.body or {}, call.files, creating=was_loading)
         if was_loading:
+            # The deferral's answer: what a test reads as the first followup too.
+            record.followups.append(message)
             self._publish("MESSAGE_CREATE", message)
         else:
             self._mark_edited(message)
@@ -1211,8 +1313,15 @@ class FakeDiscord:
         user = self.users.get(recipient)
         if user is None:
             raise ApiError(404, 10013, "Unknown User")
-        # Opening the channel always works; posting into it is what closed DMs refuse.
+        # Opening the channel works (posting into it is what closed DMs refuse), unless the
+        # bot is opening DMs too fast.
+        self._check_dm_pace()
         return json_response(self.dm_channel(user).to_payload())
+
+    def _check_dm_pace(self) -> None:
+        if self.too_fast_dms > 0:
+            self.too_fast_dms -= 1
+            raise ApiError(403, 40003, "You are opening direct messages too fast.")
 
     async def _get_application(self, call: Call) -> web.Response:
         return json_response(

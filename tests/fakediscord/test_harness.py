@@ -65,7 +65,7 @@ async def test_sync_echoes_ids_for_global_and_guild_commands(
 ) -> None:
     fake = fake_discord
     global_names = {"mt", "play", "hand", "table", "revise", "remind", "announce", "late", "twice"}
-    global_names |= {"burst", "thread"}
+    global_names |= {"burst", "thread", "oldstyle"}
     assert set(fake.commands()) == global_names
     assert set(fake.commands(guild=True)) == {"ping"}
     assert fake.commands(guild=True)["ping"]["guild_id"] == str(fake.guild_id)
@@ -187,7 +187,24 @@ async def test_select_edits_the_ephemeral_message_only_its_owner_sees(
     assert hand.content == "You picked 5-5" and hand.edits == 1
 
 
-async def test_defer_then_followup_edits_the_thinking_message_with_a_png(
+async def test_a_followup_answering_a_deferral_is_refused_and_fails_the_check(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """Discord keeps "the first followup replaces the thinking message" for old apps only;
+    the fake refuses it, so a bot cannot come to rely on it unnoticed."""
+    fake = fake_discord
+    oldstyle = await fake.user("alice").slash("oldstyle", channel=fake.channel("games"))
+    assert (await oldstyle.answer()).type == 5
+    (error,) = await wait_errors(fake, demo)
+    assert isinstance(error, discord.HTTPException) and error.status == 400
+    assert oldstyle.record.original is not None and oldstyle.record.original.loading
+    assert fake.refused_as_deprecated == ["followup answering the deferral of /oldstyle"]
+    with pytest.raises(AssertionError, match="followup answering the deferral"):
+        fake.check()
+    fake.refused_as_deprecated.clear()  # the teardown's check is about the rest
+
+
+async def test_defer_then_an_edit_of_the_original_replaces_the_thinking_message_with_a_png(
     fake_discord: FakeDiscord, demo: DemoBot
 ) -> None:
     fake = fake_discord
@@ -203,7 +220,9 @@ async def test_defer_then_followup_edits_the_thinking_message_with_a_png(
     assert png is not None and png.startswith(b"\x89PNG\r\n\x1a\n")
     assert Image.open(io.BytesIO(png)).size == (64, 32)
     assert followup.embeds[0]["image"]["url"] == followup.attachments[0].url
-    upload = fake.requests_to("POST /webhooks/{webhook_id}/{webhook_token}")[-1]
+    route = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+    upload = fake.requests_to(route)[-1]
+    assert upload.path.endswith("/messages/@original")
     assert [(f.filename, f.data) for f in upload.files] == [("table.png", png)]
 
     # The bot can read the message back and download the attachment from the fake.

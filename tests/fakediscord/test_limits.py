@@ -226,3 +226,100 @@ async def test_a_refused_autocomplete_leaves_the_interaction_unanswered(
         assert "data.choices: Must be 25 or fewer" in rejection.message
         record = list(fake.interactions.values())[-1]
         assert record.callback_type is None and record.choices is None
+
+
+# ---------------------------------------------------------------------- component rules
+
+V2 = 1 << 15
+
+
+def test_a_custom_id_is_one_components_only_on_a_message() -> None:
+    twice = {"components": [_row(_button("a"), _button("a", label="again"))]}
+    assert _refused(POST, twice) == [
+        "components.0.components.1.custom_id: Component custom id cannot be duplicated"
+    ]
+    check(POST, {"components": [_row(_button("a"), _button("b"))]}, [])
+
+
+def test_a_link_button_has_a_url_and_no_custom_id_and_only_it_has_a_url() -> None:
+    link = {"type": 2, "style": 5, "label": "Open", "url": "https://discord.com"}
+    check(POST, {"components": [_row(link)]}, [])
+    assert _refused(POST, {"components": [_row({**link, "url": None})]}) == [
+        "components.0.components.0.url: This field is required"
+    ]
+    assert _refused(POST, {"components": [_row({**link, "custom_id": "x"})]}) == [
+        "components.0.components.0.custom_id: A link button has no custom_id."
+    ]
+    assert _refused(POST, {"components": [_row({**_button(), "url": "https://x"})]}) == [
+        "components.0.components.0.url: Only a link button has a url."
+    ]
+
+
+def _card(**extra: Any) -> dict[str, Any]:
+    """One Components V2 card: a picture, text and buttons (what the bot could post)."""
+    return {
+        "flags": V2,
+        "components": [
+            {
+                "type": 17,
+                "components": [
+                    {"type": 10, "content": "**Game #1** — Alice to play"},
+                    {"type": 12, "items": [{"media": {"url": "attachment://table.png"}}]},
+                    {
+                        "type": 9,
+                        "components": [{"type": 10, "content": "Your move"}],
+                        "accessory": _button("mt:1:play", label="Play"),
+                    },
+                    {"type": 14, "spacing": 1},
+                    _row(_button("mt:1:draw", label="Draw"), _button("mt:1:pass", label="Pass")),
+                ],
+            }
+        ],
+        **extra,
+    }
+
+
+def test_a_components_v2_card_is_taken_by_discords_rules() -> None:
+    check(POST, _card(), [])
+    assert _refused(POST, _card(content="hi", embeds=[{"title": "t"}])) == [
+        "content: content cannot be used with the IS_COMPONENTS_V2 flag",
+        "embeds: embeds cannot be used with the IS_COMPONENTS_V2 flag",
+    ]
+    # Without the flag the same layout is not a message Discord takes (rows only).
+    assert _refused(POST, {"components": _card()["components"]}) == [
+        "components.0: Component type must be an action row."
+    ]
+    nested = {"flags": V2, "components": [{"type": 17, "components": [{"type": 17}]}]}
+    assert _refused(POST, nested) == [
+        "components.0.components.0: Component type 17 is not allowed here."
+    ]
+    bare = {"flags": V2, "components": [{"type": 9, "components": [{"type": 10, "content": "x"}]}]}
+    assert _refused(POST, bare) == ["components.0.accessory: This field is required"]
+    many = {"flags": V2, "components": [{"type": 10, "content": "x"}] * 41}
+    assert "components: Must be 40 or fewer components in all." in _refused(POST, many)
+    file = {"flags": V2, "components": [{"type": 13, "file": {"url": "https://x/y.png"}}]}
+    assert _refused(POST, file) == [
+        "components.0.file.url: A file component shows an attachment (attachment://name)."
+    ]
+
+
+async def test_discord_py_posts_a_components_v2_card_the_fake_takes(
+    fake_discord: FakeDiscord,
+) -> None:
+    """discord.py's LayoutView sends a V2 message; the fake keeps its layout and buttons."""
+    fake = fake_discord
+    channel = fake.channel("cards")
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    async with running_bot(fake, bot, sync=False):
+        view = discord.ui.LayoutView(timeout=None)
+        container: discord.ui.Container[Any] = discord.ui.Container(
+            discord.ui.TextDisplay("**Game #1** — Alice to play")
+        )
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        row.add_item(discord.ui.Button(label="Play", custom_id="mt:1:play"))
+        container.add_item(row)
+        view.add_item(container)
+        await bot.get_partial_messageable(channel.id).send(view=view)
+        card = channel.last_message()
+        assert card is not None and card.button_labels == ["Play"]
+        assert card.flags & V2

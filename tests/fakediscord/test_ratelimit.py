@@ -24,7 +24,7 @@ from tests.fakediscord.server import API_PREFIX
 
 POST = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
-FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
+ANSWER = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"  # @original
 
 
 @pytest.fixture
@@ -159,7 +159,7 @@ async def test_interaction_endpoints_are_exempt_from_the_global_limit() -> None:
             assert [m.content for m in games.messages()] == ["hello"]
         report = fake.budget_report()
         assert report["routes"][CALLBACK] == {"global_limited": 0, "exempt": 1, "rate_limited": 0}
-        assert report["routes"][FOLLOWUP]["exempt"] == 1
+        assert report["routes"][ANSWER]["exempt"] == 1
         assert report["rate_limited"]["global"] == len(posts) - 1
         assert report["violations"] == 0
 

@@ -18,12 +18,14 @@ the test (``fake.check()``).
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 from aiohttp import web
 
+from .clock import snowflake_time
 from .models import (
     JSON,
     SEND_MESSAGES_IN_THREADS,
@@ -67,6 +69,9 @@ class FakeThread(FakeChannel):
     #: The message it was started from (None: started on its own).
     starter: FakeMessage | None = field(default=None, repr=False)
     member_ids: set[int] = field(default_factory=set, repr=False)
+    #: When it was last unarchived (Discord time): idleness counts from the latest of this,
+    #: its making and its newest message.
+    reopened: datetime.datetime | None = field(default=None, repr=False)
 
     @property
     def is_thread(self) -> bool:
@@ -146,6 +151,10 @@ class Threads:
     """The thread routes and the checks the server's message routes make in a thread."""
 
     def __init__(self, fake: FakeDiscord) -> None:
+        #: How much of its ``auto_archive_duration`` an idle thread waits before Discord
+        #: archives it: 1.0 as asked; Discord may archive earlier than asked in a busy
+        #: channel (a test sets e.g. 0.25 to play that).
+        self.archive_after = 1.0
         self.fake = fake
 
     def add_routes(self) -> None:
@@ -339,6 +348,8 @@ class Threads:
         if "archived" in body and bool(body["archived"]) != thread.archived:
             thread.archived = bool(body["archived"])
             thread.archive_timestamp = iso_now()
+            if not thread.archived:
+                thread.reopened = fake.clock()
         self.changed(thread)
         return json_response(thread.to_payload())
 
@@ -393,6 +404,7 @@ class Threads:
                 raise ApiError(400, 50083, "Thread is archived")
             thread.archived = False  # a message unarchives it
             thread.archive_timestamp = iso_now()
+            thread.reopened = fake.clock()
             self.changed(thread)
         return bool(perms & EMBED_LINKS)
 
@@ -404,6 +416,31 @@ class Threads:
         perms = self.fake.permissions_for(self.fake.bot_user, thread)
         if thread.locked and not perms & MANAGE_THREADS:
             raise ApiError(400, 160005, "Thread is locked")
+
+    def last_activity(self, thread: FakeThread) -> datetime.datetime:
+        """When the thread was last active: made, last posted in, or last unarchived."""
+        moments = [snowflake_time(thread.id)]
+        messages = self.fake.messages.in_channel(thread.id)
+        if messages:
+            moments.append(snowflake_time(messages[-1].id))
+        if thread.reopened is not None:
+            moments.append(thread.reopened)
+        return max(moments)
+
+    def archive_idle(self) -> list[FakeThread]:
+        """Archive every unarchived thread idle for its auto-archive time (times
+        ``archive_after``), as Discord does on its own, with a THREAD_UPDATE each."""
+        now = self.fake.clock()
+        archived = []
+        for guild_id in self.fake.guilds:
+            for thread in self._unarchived(guild_id):
+                idle = (now - self.last_activity(thread)).total_seconds()
+                if idle >= thread.auto_archive_duration * 60 * self.archive_after:
+                    thread.archived = True
+                    thread.archive_timestamp = now.isoformat()
+                    self.changed(thread)
+                    archived.append(thread)
+        return archived
 
     def check_usable(self, thread: FakeChannel) -> None:
         """A person acts in ``thread``: Discord's client offers no commands or buttons in an
