@@ -415,6 +415,7 @@ def _merge_feature_texts() -> None:
 #: Feature modules in ``bot/texts/`` whose ``TEXTS`` join the catalog (one line each).
 _FEATURE_TEXTS: tuple[str, ...] = (
     "hint",
+    "matchend",
     "pictures",
     "commands",
     "extras",

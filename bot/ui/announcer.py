@@ -59,6 +59,7 @@ from bot.ui.lobbycard import (
     post_lobby,
     refresh_lobby,
 )
+from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
 from bot.ui.posts import Post
@@ -121,11 +122,13 @@ async def announce(
 
 
 async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
-    """Once a game is over, memory lets its posts go; a game played in a thread also says its
-    result where the thread was opened from, and the thread is archived."""
+    """Once a game is over, every human is told how it ended (:mod:`bot.ui.matchend`: before
+    memory lets its posts go, for the link to the last); a game played in a thread also says
+    its result where the thread was opened from, and the thread is archived."""
     game = last.game
     if game.status is GameStatus.ACTIVE:
         return
+    await tell_the_end(bot, route.interaction, last)
     bot.posts.forget(game.id)
     if last.match_over is not None:
         locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
