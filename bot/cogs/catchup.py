@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.i18n import tr
 from bot.service import GameSummary
 from bot.store import GameStatus
-from bot.ui import components, messages
+from bot.ui import components, messages, roundend
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
@@ -41,6 +41,12 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         raise Refusal("error.not-started")
     uid = interaction.user.id
     digest = await bot.service.digest(game.id, uid)
+    if game.status is GameStatus.FINISHED:
+        # What happened since their last turn, then how it ended: the final post again.
+        lines = [tr("re.table-over", locale, game=game.id), catchup_text(digest, locale, 1500)]
+        embed, files = await roundend.round_end_post(bot, game, None, locale, lines=lines)
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        return
     table = await bot.service.table_view(game.id)
     embed = discord.Embed(
         title=tr(
@@ -88,7 +94,11 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     async def catchup(interaction: Interaction) -> None:
         async with guarded(interaction):
-            await show_catchup(interaction, await my_game(interaction))
+            if interaction.guild is not None:  # the game here, or the match just finished
+                game = await roundend.game_or_finished(interaction)
+            else:
+                game = await my_game(interaction)
+            await show_catchup(interaction, game)
 
     return [catchup]
 

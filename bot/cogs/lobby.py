@@ -204,7 +204,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def status(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await game_here(interaction)
+            game = await roundend.game_or_finished(interaction)  # a finished match too
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
                 messages.seats_text(game, locale),

@@ -25,4 +25,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "end.second": {"en": "2nd", "fr": "2e"},
     "end.third": {"en": "3rd", "fr": "3e"},
     "end.nth": {"en": "{n}th", "fr": "{n}e"},
+    "end.won": {"en": "🏆 won", "fr": "🏆 gagnée"},
+    "schedule.mine.finished-head": {
+        "en": "**Finished lately:**",
+        "fr": "**Finies récemment :**",
+    },
+    "schedule.mine.finished": {
+        "en": "🏁 Game #{game} in {where}: {place}, {total}. {link}",
+        "fr": "🏁 Partie n°{game} dans {where} : {place}, {total}. {link}",
+    },
 }
