@@ -43,7 +43,7 @@ from bot.ui.interactions import (
     on_off,
     reply,
 )
-from bot.ui.language import server_language, set_server_language
+from bot.ui.language import remember_client_language, server_language, set_server_language
 
 
 def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
@@ -228,6 +228,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
+            # A first /mt me keeps the DMs in their client's language, as a first game does
+            # (it wrote English, the column's default, and no game corrected it after).
+            await remember_client_language(bot, interaction.user.id, locale)
             settings = await bot.service.update_user_settings(
                 interaction.user.id,
                 bot.now(),

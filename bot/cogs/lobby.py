@@ -410,11 +410,13 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         mentions = " ".join(
             f"<@{p.user_id}>" for p in game.players if p.user_id is not None and not p.is_computer
         )
+        any_computer = any(p.is_computer for p in game.players)
         text = tr(
             "rematch.posted",
             public,
             old=game_id,
             mentions=mentions,
+            computers=tr("rematch.computers", public) if any_computer else "",
             host=mention(user.id, user.display_name),
         )
         card = await announcer.post_lobby(

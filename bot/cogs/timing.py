@@ -40,7 +40,15 @@ from bot.store.store import MessageRow
 from bot.ui import announcer, language, messages
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, bot_of, game_here, guarded, locale_of, reply
+from bot.ui.interactions import (
+    Interaction,
+    bot_of,
+    channel_locale,
+    game_here,
+    guarded,
+    locale_of,
+    reply,
+)
 from bot.ui.matchend import ordinal
 
 log = logging.getLogger(__name__)
@@ -61,9 +69,10 @@ def link(game: GameSummary, message: MessageRow | None) -> str:
 
 
 def _guild_locale(bot: GameBot, guild_id: int) -> str:
-    """The language for messages the loop posts in a server's channel (no interaction)."""
-    guild = bot.get_guild(guild_id)
-    return str(guild.preferred_locale) if guild is not None else "en"
+    """The language for messages the loop posts in a server's channel (no interaction): the
+    server's choice (``/mt settings language:``) like every channel post, else its Discord
+    locale. (It read the Discord locale only: a French server's reminders came in English.)"""
+    return channel_locale(None, client=bot, guild_id=guild_id)
 
 
 def _by(game: GameSummary, locale: str | None) -> str:

@@ -48,7 +48,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.sep": {"en": "; ", "fr": " ; "},
     "catchup.names.two": {"en": "{a} and {b}", "fr": "{a} et {b}"},
     "catchup.names.more": {"en": "{list} and {count} others", "fr": "{list} et {count} autres"},
-    "catchup.train.mexican": {"en": "the Mexican Train", "fr": "le Train Mexicain"},
+    "catchup.train.mexican": {"en": "the Mexican Train", "fr": "le Train mexicain"},
     "catchup.train.yours": {"en": "your train", "fr": "ton train"},
     "catchup.train.own": {"en": "their own train", "fr": "son propre train"},
     "catchup.train.of": {"en": "{name}'s train", "fr": "le train de {name}"},
@@ -130,11 +130,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.closed": {"en": "🔒 Closed again: {list}.", "fr": "🔒 Refermés : {list}."},
     "catchup.mexican": {
         "en": "🚃 {name} started the Mexican Train ({tile}).",
-        "fr": "🚃 {name} a lancé le Train Mexicain ({tile}).",
+        "fr": "🚃 {name} a lancé le Train mexicain ({tile}).",
     },
     "catchup.mexican.you": {
         "en": "🚃 The Mexican Train was started for you ({tile}).",
-        "fr": "🚃 Le Train Mexicain a été lancé à ta place ({tile}).",
+        "fr": "🚃 Le Train mexicain a été lancé à ta place ({tile}).",
     },
     "catchup.taken-over": {
         "en": "🤖 A computer player now plays for {list}.",
@@ -183,9 +183,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.sum.played.many": {"en": "{names} played {tiles}", "fr": "{names} ont posé {tiles}"},
     "catchup.sum.mexican": {
         "en": "({count} on the Mexican Train)",
-        "fr": "(dont {count} sur le Train Mexicain)",
+        "fr": "(dont {count} sur le Train mexicain)",
     },
-    "catchup.sum.all-mexican": {"en": "on the Mexican Train", "fr": "sur le Train Mexicain"},
+    "catchup.sum.all-mexican": {"en": "on the Mexican Train", "fr": "sur le Train mexicain"},
     "catchup.sum.drew.one": {"en": "{names} drew {times}", "fr": "{names} a pioché {times}"},
     "catchup.sum.drew.many": {"en": "{names} drew {times}", "fr": "{names} ont pioché {times}"},
     "catchup.sum.passed.one": {"en": "{names} passed {times}", "fr": "{names} a passé {times}"},

@@ -153,10 +153,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "button.rematch": {"en": "Rematch", "fr": "Revanche"},
     "rematch.posted": {
         "en": "Rematch of game #{old}! {mentions}: you are seated again (Leave if you'd rather "
-        "not), computer players are back, same rules. {host} starts when ready.",
+        "not){computers}, same rules. {host} starts when ready.",
         "fr": "Revanche de la partie n°{old} ! {mentions} : vous êtes de nouveau assis "
-        "(Quitter si vous préférez), les ordinateurs reviennent, mêmes règles. "
+        "(Quitter si vous préférez){computers}, mêmes règles. "
         "{host} lance quand tout le monde est prêt.",
+    },
+    # Said only when the rematch has computer players.
+    "rematch.computers": {
+        "en": ", computer players are back",
+        "fr": ", les ordinateurs reviennent",
     },
     "error.rematch-not-over": {
         "en": "That game is not over yet.",

@@ -73,7 +73,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "hint.reason.start-mexican": {
         "en": "start the Mexican Train with a tile your own train cannot use",
-        "fr": "lance le Train Mexicain avec un domino inutile à ton train",
+        "fr": "lance le Train mexicain avec un domino inutile à ton train",
     },
     "hint.reason.block": {
         "en": "leave the next player an end it probably cannot play",

@@ -56,7 +56,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Ton tour t'est annoncé par {how}.",
     },
     # ---- games in threads
-    "thread.name": {"en": "Mexican Train #{game}", "fr": "Train Mexicain n°{game}"},
+    "thread.name": {"en": "Mexican Train #{game}", "fr": "Train mexicain n°{game}"},
     "thread.opened": {
         "en": "Game #{game} is open in its own thread: {thread}",
         "fr": "La partie n°{game} est ouverte dans son propre fil : {thread}",

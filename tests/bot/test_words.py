@@ -38,7 +38,7 @@ def test_plays_are_told_in_words() -> None:
         "Alice played 9-1 on the Mexican Train"
     )
     assert describe_move(_names(), 0, applied.move, applied, "fr") == (
-        "Alice a posé 9-1 sur le Train Mexicain"
+        "Alice a posé 9-1 sur le Train mexicain"
     )
     rnd = table(Rules(), ["12-5 5-5", "5-2 1-1", "0-0"])
     applied = rnd.apply(parse_move("12-5 mexican"))

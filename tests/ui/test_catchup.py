@@ -109,7 +109,7 @@ def test_a_long_stretch_is_summarised_not_listed() -> None:
     assert "4-2" not in text  # counted, not listed
     fr = catchup_text(d, "fr")
     assert fr.split("\n")[1] == (
-        "↪️ Autres coups : Carol et Dave ont posé 48 dominos (dont 16 sur le Train Mexicain) ; "
+        "↪️ Autres coups : Carol et Dave ont posé 48 dominos (dont 16 sur le Train mexicain) ; "
         "Dave a pioché 12 fois ; Dave a passé 12 fois."
     )
 
