@@ -312,12 +312,14 @@ async def make_move(
             )
             outs, note = [out], None
         names = [p.name for p in outs[-1].game.players]
+        nxt = outs[-1].next_player
+        again = nxt is not None and nxt.user_id == uid  # a double: they play on
         mine = [
             line
             for o in outs
             for s in o.steps
             if s.player.user_id == uid
-            for line in messages.step_lines(names, s, locale)
+            for line in messages.own_step_lines(names, s, locale, again=again)
         ]
         answer = "✅ " + (note or "\n".join(mine[:3]) or tr("word.done", locale))
         # Their answer first; then the computer players who follow move, and one post tells

@@ -1,10 +1,42 @@
-"""The end of a match told to each human: their place, the winner, the sheet and a link."""
+"""What a player is told about themselves: their own move, in the second person, and the
+end of a match (their place, the winner, the sheet and a link)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 TEXTS: dict[str, Mapping[str, str]] = {
+    # ---- the actor's own move, told to them (their private answer)
+    "you.play.own": {
+        "en": "You played {tile} on your own train",
+        "fr": "Tu as posé {tile} sur ton train",
+    },
+    "you.play.other": {
+        "en": "You played {tile} on {owner}'s train",
+        "fr": "Tu as posé {tile} sur le train de {owner}",
+    },
+    "you.play.mexican": {
+        "en": "You played {tile} on the Mexican Train",
+        "fr": "Tu as posé {tile} sur le Train mexicain",
+    },
+    "you.start.mexican": {
+        "en": "You started the Mexican Train with {tile} — Woo Woo!",
+        "fr": "Tu as lancé le Train mexicain avec {tile} — Tchou tchou !",
+    },
+    "you.double": {
+        "en": "A double: play again (a tile with a {pips} satisfies it; draw if you have none)",
+        "fr": "Un double : rejoue (un domino avec un {pips} le complète ; pioche si tu n'en as "
+        "aucun)",
+    },
+    "you.draw": {"en": "You drew a tile", "fr": "Tu as pioché un domino"},
+    "you.pass": {
+        "en": "You passed; your train is open",
+        "fr": "Tu passes ; ton train est ouvert",
+    },
+    "you.pass.marked": {
+        "en": "You passed (your train was already open)",
+        "fr": "Tu passes (ton train était déjà ouvert)",
+    },
     "end.dm": {
         "en": "🏁 Game #{game} ({channel}) is over: you came **{place}** of {players}, "
         "with {total}.",

@@ -84,7 +84,8 @@ async def after_draw(
     view = await service.seat_view(out.game_id, user_id)
     if applied.must_play_drawn:
         trains = messages.plays_by_tile(view).get(tile, [])
-        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
+        where = ", ".join(messages.train_in_sentence(view.names, t, view.seat, locale)
+                          for t in trains)  # fmt: skip
         return tr("draw.fits", locale, tile=str(tile), where=where or "?"), None
     if view.my_turn and tuple(view.legal) == (PASS,):
         passed = await service.pass_turn(out.game_id, user_id, now, computer_moves=0)
