@@ -56,6 +56,21 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "end.first": {"en": "1st", "fr": "1er"},
     "end.second": {"en": "2nd", "fr": "2e"},
     "end.third": {"en": "3rd", "fr": "3e"},
+    # ---- a turn DM pressed out of its turn (bot/ui/dmturn.py)
+    "dm.over": {
+        "en": "Game #{game} is over: this DM's turn is long gone. The result: {link}",
+        "fr": "La partie n°{game} est finie : le tour de ce MP est passé. Le résultat : {link}",
+    },
+    "dm.not-now": {
+        "en": "This DM is from a turn that is over: it's {name}'s turn now. The live table: {link}",
+        "fr": "Ce MP date d'un tour fini : c'est à {name} de jouer. La table en direct : {link}",
+    },
+    "dm.changed": {
+        "en": "The table changed since this DM (you drew?): its buttons now show your moves as "
+        "they are. Pick again. The table: {link}",
+        "fr": "La table a changé depuis ce MP (tu as pioché ?) : ses boutons montrent tes coups "
+        "tels qu'ils sont. Choisis à nouveau. La table : {link}",
+    },
     "end.nth": {"en": "{n}th", "fr": "{n}e"},
     "end.won": {"en": "🏆 won", "fr": "🏆 gagnée"},
     "schedule.mine.finished-head": {

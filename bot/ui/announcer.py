@@ -41,6 +41,7 @@ from bot.service.undo import Undone
 from bot.store import GameStatus
 from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
+from bot.ui.dmturn import turn_dm_view
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -451,7 +452,7 @@ async def tell_next_player(
             text,
             known=ping.settings.dm_channel_id,
             files=files,
-            view=await table_link(bot, game, lang),
+            view=await turn_dm_view(bot, game, ping.user_id, lang),
             silent=ping.quiet_until is not None,
             allowed_mentions=PING_NOBODY,
         )
@@ -502,22 +503,6 @@ async def since_your_turn(
         return ""
     digest = await bot.service.digest(game.id, user_id)
     return catchup_text(digest, lang, budget, whose_turn=False)
-
-
-async def table_link(bot: GameBot, game: GameSummary, lang: str | None) -> discord.ui.View:
-    """A turn DM's buttons: a link to the live turn post (where the turn buttons are), and
-    Catch me up (the table picture too, privately)."""
-    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
-    latest = await bot.posts.latest_table(bot.service, game.id)
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(
-            label=tr("button.to-table", lang),
-            url=f"{base}/{latest.message_id}" if latest is not None else base,
-        )
-    )
-    view.add_item(components.catchup_button(game.id, lang))
-    return view
 
 
 async def dms_closed_notice(
