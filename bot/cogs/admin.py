@@ -273,7 +273,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             done = await bot.sync_commands()
             await reply(interaction, tr("sync.done", locale_of(interaction), what=", ".join(done)))
 
-    @app_commands.command(name="undo", description="Take back the last turn (host)")
+    @app_commands.command(
+        name="undo", description="Take back your own last turn, or (host) the last one"
+    )
     @app_commands.guild_only()
     @app_commands.describe(player="Only if it was this player's turn")
     async def undo(interaction: Interaction, player: discord.User | None = None) -> None:

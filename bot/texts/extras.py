@@ -125,6 +125,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "↩ {host} took back {name}'s turn ({moves}).",
         "fr": "↩ {host} a annulé le tour de {name} ({moves}).",
     },
+    "undo.channel.own": {
+        "en": "↩ {name} took back their own turn ({moves}).",
+        "fr": "↩ {name} a repris son tour ({moves}).",
+    },
     "undo.computers.one": {
         "en": "The computer move that followed was taken back too.",
         "fr": "Le coup d'ordinateur qui a suivi est aussi annulé.",
@@ -143,6 +147,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "error.undo-later": {
         "en": "{name} has already played since: only the last turn can be undone.",
         "fr": "{name} a déjà joué depuis : seul le dernier tour peut être annulé.",
+    },
+    "error.undo-not-yours": {
+        "en": "You can take back only your own last turn, before anyone else plays: "
+        "{name} has played since (the host can undo that).",
+        "fr": "Tu ne peux annuler que ton dernier tour, avant que quelqu'un d'autre joue : "
+        "{name} a joué depuis (l'hôte peut l'annuler).",
     },
     "error.undo-blocked": {
         "en": "The seats changed since that move (someone left or was kicked): it can't be undone.",

@@ -528,9 +528,10 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     game = out.game
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     host = interaction.user.display_name
-    lines = [
-        tr("undo.channel", locale, host=host, name=out.player.name, moves=", ".join(out.moves))
-    ]
+    moves = ", ".join(out.moves)
+    own = out.player.user_id == interaction.user.id  # a player taking back their own turn
+    key = "undo.channel.own" if own else "undo.channel"
+    lines = [tr(key, locale, host=host, name=out.player.name, moves=moves)]
     if out.computer_moves:
         lines.append(messages.count_text("undo.computers", out.computer_moves, locale))
     back = Outcome(
