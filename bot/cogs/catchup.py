@@ -65,7 +65,8 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         tiles = (await bot.service.user_settings(uid)).tiles
         hand = discord.Embed(
             title=tr("catchup.hand-title", locale),
-            description=messages.hand_text(view, game, locale)[:HAND_TEXT_LIMIT],
+            # Without hand_text's own title line: the embed's title says "Your hand" already.
+            description=messages.hand_text(view, game, locale).split("\n", 1)[-1][:HAND_TEXT_LIMIT],
         )
         picture = await bot.pictures.hand_attached(view, game.options.hints, locale, tiles)
         if picture is not None:

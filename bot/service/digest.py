@@ -165,8 +165,12 @@ class Digest:
 
     @property
     def elsewhere(self) -> tuple[SeenMove, ...]:
-        """The other moves: neither on the reader's train this round nor made for them."""
+        """The other moves: neither on the reader's train this round nor made for them, nor
+        the start of the Mexican Train (told on its own: it was told twice, 39 DMs of 39)."""
         mine = {m.seq for m in self.on_my_train} | {m.seq for m in self.played_for_me}
+        started = self.mexican_started
+        if started is not None:
+            mine.add(started.seq)
         return tuple(m for m in self.moves if m.seq not in mine)
 
     @property
