@@ -71,6 +71,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "La table a changé depuis ce MP (tu as pioché ?) : ses boutons montrent tes coups "
         "tels qu'ils sont. Choisis à nouveau. La table : {link}",
     },
+    # ---- where the reader stands, in every turn DM
+    "dm.standing": {
+        "en": "📊 You: {place} · {pts} · leader {leader} {total}",
+        "fr": "📊 Toi : {place} · {pts} · en tête {leader} {total}",
+    },
+    "dm.standing.lead": {
+        "en": "📊 You: {place} · {pts} · you lead",
+        "fr": "📊 Toi : {place} · {pts} · tu mènes",
+    },
     "end.nth": {"en": "{n}th", "fr": "{n}e"},
     "end.won": {"en": "🏆 won", "fr": "🏆 gagnée"},
     "schedule.mine.finished-head": {

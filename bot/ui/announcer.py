@@ -41,7 +41,7 @@ from bot.service.undo import Undone
 from bot.store import GameStatus
 from bot.ui import components, messages
 from bot.ui.catchup import catchup_text
-from bot.ui.dmturn import turn_dm_view
+from bot.ui.dmturn import turn_dm_text, turn_dm_view
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -70,8 +70,6 @@ from bot.ui.turns import catch_up
 
 log = logging.getLogger(__name__)
 
-#: Characters of a turn DM given to what changed since the player's last turn.
-DIGEST_BUDGET = 1000
 
 #: The lobby card is posted and kept up to date through the announcer too.
 __all__ = ["close_lobby", "open_thread", "post_lobby", "refresh_lobby"]
@@ -489,9 +487,10 @@ async def turn_news(
     head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
     if game.deadline_at is not None:
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
-    room = min(DIGEST_BUDGET, 2000 - len(head) - len(hand) - 4)
-    since = await since_your_turn(bot, game, user_id, lang, room)
-    return "\n\n".join(t for t in (head, since, hand) if t)[:2000], files
+    # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
+    digest = await bot.service.digest(game.id, user_id)
+    standings = await bot.service.standings(game.id)
+    return turn_dm_text(head, game, digest, view, standings, lang), files
 
 
 async def since_your_turn(

@@ -18,18 +18,25 @@ only a DM never pressed keeps buttons that would refuse.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import discord
 
 from bot.engine import DRAW, PASS, SeatView
-from bot.i18n import tr
-from bot.service import GameSummary
+from bot.i18n import tr, tr_count
+from bot.service import GameSummary, Standing
+from bot.service.digest import Digest
 from bot.store import GameStatus
+from bot.ui import messages
+from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
+from bot.ui.matchend import ordinal
+from renderers.names import distinct
 
 DM_ACTIONS = ("draw", "pass")
 
@@ -184,3 +191,97 @@ async def set_controls(interaction: Interaction, controls: discord.ui.View) -> N
             await interaction.edit_original_response(view=controls)
     except discord.HTTPException:
         pass  # cosmetic: the controls refuse by themselves when pressed
+
+
+# ---------------------------------------------------------------------- the text, phone-sized
+
+#: A turn DM on a phone: at most this many characters and lines as a phone shows them (a
+#: line of a DM wraps at about :data:`PHONE_LINE` characters), whatever the table's size.
+DM_CHARS = 1200
+DM_LINES = 30
+PHONE_LINE = 40
+#: Names in a DM are cut as the table picture's move sentence cuts them (20 px regular type
+#: in 220 px: "Bartholomew Fi…001"), never two alike (:mod:`renderers.names`).
+NAME_SIZE, NAME_ROOM = 20, 220
+#: What the digest may take, tried in turn until the whole DM fits.
+DIGEST_BUDGETS = (1000, 800, 600, 450, 300, 180, 0)
+
+
+def phone_lines(text: str) -> int:
+    """How many lines ``text`` takes on a phone: each line, wrapped at :data:`PHONE_LINE`."""
+    return sum(max(1, -(-len(line) // PHONE_LINE)) for line in text.split("\n"))
+
+
+def short_names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(distinct(names, NAME_SIZE, NAME_ROOM, "regular"))
+
+
+def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -> str:
+    """Where the reader stands: "You: 3rd · 207 pts · leader Bob 189" (empty before any
+    round is over: everyone is level at 0). Names as given (already cut)."""
+    mine = next((s for s in standings if s.player.seat == seat), None)
+    if mine is None or all(s.total == 0 for s in standings):
+        return ""
+    place = ordinal(mine.place, lang)
+    pts = tr_count("re.pts", mine.total, lang)
+    leader = standings[0]
+    if leader.player.seat == seat:
+        return tr("dm.standing.lead", lang, place=place, pts=pts)
+    return tr("dm.standing", lang, place=place, pts=pts, leader=leader.player.name,
+              total=leader.total)  # fmt: skip
+
+
+def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
+    """The reader's tiles, then where they can play now, grouped by train ("→ your train
+    (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full."""
+    hand = sorted(view.hand or (), reverse=True)
+    lines = [
+        tr("hand.title", lang, game=game.id, round=view.round_no + 1,
+           rounds=view.rounds_total, count=len(hand)),
+        " ".join(f"`{t}`" for t in hand) or "—",
+    ]  # fmt: skip
+    if not view.my_turn:
+        return "\n".join(lines)
+    by_train: dict[int, list[str]] = {}
+    for tile, trains in messages.plays_by_tile(view).items():
+        for train in trains:
+            by_train.setdefault(train, []).append(f"`{tile}`")
+    if by_train:
+        lines.append(tr("hand.playable", lang))
+        for train, tiles in by_train.items():
+            where = messages.train_label(view.names, train, view.seat, lang)
+            lines.append(f"→ {where}: {' '.join(tiles)}")
+    else:
+        moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
+        lines.append(tr("hand.no-play", lang, move=moves))
+    return "\n".join(lines)
+
+
+def turn_dm_text(
+    head: str,
+    game: GameSummary,
+    digest: Digest,
+    view: SeatView,
+    standings: Sequence[Standing],
+    lang: str | None,
+) -> str:
+    """A turn DM's text: ``head`` (whose game, by when), where the reader stands, what
+    changed since their last turn, their hand and where it plays — names cut as the picture
+    cuts them, within :data:`DM_CHARS` characters and :data:`DM_LINES` phone lines at any
+    table size (the digest gives way first: it shortens, then goes)."""
+    names = short_names(view.names)
+    view = dataclasses.replace(view, names=names)
+    digest = dataclasses.replace(digest, names=names)
+    cut = tuple(
+        dataclasses.replace(s, player=dataclasses.replace(s.player, name=names[s.player.seat]))
+        for s in standings
+    )
+    stand = standings_line(cut, view.seat, lang) if view.seat is not None else ""
+    hand = hand_lines(view, game, lang)
+    text = ""
+    for budget in DIGEST_BUDGETS:
+        since = catchup_text(digest, lang, budget, whose_turn=False) if budget else ""
+        text = "\n\n".join(t for t in (head, stand, since, hand) if t)
+        if len(text) <= DM_CHARS and phone_lines(text) <= DM_LINES:
+            return text
+    return text[:DM_CHARS]
