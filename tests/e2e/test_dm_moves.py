@@ -143,3 +143,45 @@ async def test_an_old_dm_in_a_live_game_names_whose_turn_it_is(
         assert f"/{games.id}/{latest.id}" in refused.content  # the live turn post
         assert (await bot.service.game(game.id)).version == version
         assert not dm.selects
+
+
+async def test_a_dm_pressed_after_the_table_changed_in_the_same_turn_shows_the_moves_now(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """The player played a double in the channel (their turn goes on): their turn DM's
+    controls are for the table before it. Pressed, it acts on nothing, says the table changed
+    and shows their moves as they are now; picked again, the move is made."""
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard")
+        for _ in range(600):
+            now = await bot.service.game(game.id)
+            assert now.status is GameStatus.ACTIVE, "no double was played from a DM'd turn"
+            uid, view = await to_move(bot, game.id)
+            user = users[uid]
+            ids = [str(c.get("custom_id")) for m in user.dms()[-1:] for c in m.selects]
+            doubles = [m for m in view.legal if isinstance(m, Play) and m.tile.is_double]
+            live = any(f":{now.version}:dm:" in i for i in ids)
+            if not (live and doubles):
+                await slash_move(user, games, str(pick(view.legal)))
+                continue
+            dm = user.dms()[-1]
+            await slash_move(user, games, str(doubles[0]))  # in the channel: a double
+            after = await bot.service.game(game.id)
+            if after.turn is None or after.turn.user_id != uid:
+                continue  # this rule passes the double on: try another
+            changed = await _press_any(user, dm)
+            assert changed.content.startswith("The table changed since this DM"), changed.content
+            assert (await bot.service.game(game.id)).version == after.version
+            fresh = [str(c.get("custom_id")) for c in [*dm.selects, *dm.buttons]]
+            assert any(f":{after.version}:dm:" in i for i in fresh)  # its moves, as they are
+            _, view = await to_move(bot, game.id)
+            answer = await _dm_move(user, dm, pick(view.legal))
+            assert answer.content.startswith("✅"), answer.content
+            assert (await bot.service.game(game.id)).version > after.version
+            return
+        raise AssertionError("no double was played")
