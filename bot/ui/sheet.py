@@ -43,22 +43,40 @@ def _plain(name: str) -> str:
 
 
 def headers(names: Sequence[str], seats: Sequence[int], widths: Sequence[int]) -> list[str]:
-    """The players' names cut to their column's width, never two alike: a cut that reads
-    like another player's keeps their seat number instead of its last characters
-    (``Han#1``, ``Han#2``); a name with nothing a column can show is its seat (``P3``)."""
-    shown = []
-    for name, seat, width in zip(names, seats, widths, strict=True):
-        plain = _plain(name)
-        shown.append(plain[:width] if plain else f"P{seat + 1}"[:width])
+    """The players' names cut to their column's width, never two alike. Names that cut
+    alike keep their start and the end that tells them apart, as the pictures do
+    (``Ba.000``, ``Ba.001`` for "Bartholomew … 000" and "… 001"); when no end does, their
+    seat number (``Bo#4``, ``bo#5``); a name with nothing a column can show is its seat
+    (``P3``)."""
+    plain = [_plain(n) for n in names]
+    shown = [p[:w] if p else f"P{s + 1}"[:w] for p, s, w in zip(plain, seats, widths, strict=True)]
     for _ in range(2):
         folded = [s.casefold() for s in shown]
-        clash = {i for i, s in enumerate(folded) if folded.count(s) > 1}
-        if not clash:
+        groups: dict[str, list[int]] = {}
+        for i, f in enumerate(folded):
+            groups.setdefault(f, []).append(i)
+        clashes = [g for g in groups.values() if len(g) > 1]
+        if not clashes:
             break
-        for i in clash:
-            tag = f"#{seats[i] + 1}"
-            shown[i] = (_plain(names[i]) or "P")[: max(0, widths[i] - len(tag))] + tag
+        for clash in clashes:
+            for tail in range(1, max(widths) - 1):
+                tried = {i: _with_tail(plain[i], widths[i], tail) for i in clash}
+                if len({t.casefold() for t in tried.values()}) == len(clash):
+                    break
+            else:
+                tried = {i: (plain[i] or "P")[: max(0, widths[i] - len(f"#{seats[i] + 1}"))]
+                         + f"#{seats[i] + 1}" for i in clash}  # fmt: skip
+            for i, t in tried.items():
+                shown[i] = t
     return shown
+
+
+def _with_tail(name: str, width: int, tail: int) -> str:
+    """``name`` in ``width`` characters keeping its last ``tail`` ("Ba.001")."""
+    if len(name) <= width:
+        return name
+    head = max(1, width - tail - 1)
+    return name[:head] + "." + name[len(name) - (width - head - 1) :]
 
 
 def _columns(standings: Sequence[Standing], rounds: Sequence[Sequence[int]]) -> list[int]:
