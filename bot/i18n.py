@@ -143,7 +143,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "error.no-game-here": {
         "en": "There is no game in this channel. Open one with /mt new.",
-        "fr": "Aucune partie dans ce salon. Lance-en une avec /mt new.",
+        "fr": "Aucune partie dans ce salon. Lance-en une avec /mt nouvelle.",
     },
     "error.other-channel": {
         "en": "Game #{game} is played in another channel: use its buttons there.",
@@ -218,7 +218,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "error.kick-self": {
         "en": "You can't kick yourself: use /mt leave.",
-        "fr": "Tu ne peux pas t'exclure toi-même : utilise /mt leave.",
+        "fr": "Tu ne peux pas t'exclure toi-même : utilise /mt quitter.",
     },
     # ---- lobby
     "lobby.title": {"en": "Mexican Train — game #{game}", "fr": "Train mexicain — partie n°{game}"},
@@ -228,14 +228,14 @@ CATALOG: dict[str, Mapping[str, str]] = {
     },
     "lobby.waiting": {
         "en": "Join with the button or /mt join. The host starts the game.",
-        "fr": "Rejoins avec le bouton ou /mt join. L'hôte lance la partie.",
+        "fr": "Rejoins avec le bouton ou /mt rejoindre. L'hôte lance la partie.",
     },
     "lobby.started": {"en": "The game has started.", "fr": "La partie a commencé."},
     "lobby.finished": {"en": "The game is over.", "fr": "La partie est terminée."},
     "lobby.cancelled": {"en": "This game was cancelled.", "fr": "Cette partie a été annulée."},
     "lobby.opened": {
         "en": "Lobby #{game} is open. Players join with the button or /mt join.",
-        "fr": "La partie n°{game} est ouverte. Rejoignez avec le bouton ou /mt join.",
+        "fr": "La partie n°{game} est ouverte. Rejoins avec le bouton ou /mt rejoindre.",
     },
     "lobby.did.join": {"en": "You joined game #{game}.", "fr": "Tu as rejoint la partie n°{game}."},
     "lobby.did.leave": {"en": "You left game #{game}.", "fr": "Tu as quitté la partie n°{game}."},
@@ -340,11 +340,11 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "I can't DM you (your DMs are closed), so I won't try again: use /hand to "
         "see your hand, only you will see it.",
         "fr": "Je ne peux pas t'écrire en MP (ils sont fermés), je n'essaierai plus : "
-        "utilise /hand pour voir ta main, toi seul la verras.",
+        "utilise /main pour voir ta main, toi seul la verras.",
     },
     "dm.closed.channel": {
         "en": "{mention}, I can't DM you your hand: use /hand (only you will see it).",
-        "fr": "{mention}, je ne peux pas t'envoyer ta main en MP : utilise /hand "
+        "fr": "{mention}, je ne peux pas t'envoyer ta main en MP : utilise /main "
         "(toi seul la verras).",
     },
     # ---- buttons and selects
@@ -417,6 +417,7 @@ def _merge_feature_texts() -> None:
 #: Feature modules in ``bot/texts/`` whose ``TEXTS`` join the catalog (one line each).
 _FEATURE_TEXTS: tuple[str, ...] = (
     "hint",
+    "matchend",
     "pictures",
     "commands",
     "extras",

@@ -177,7 +177,7 @@ async def play(
 
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
-    human_moves = 0
+    human_moves = from_dm = 0
     last_mover: int | None = None
     lost_turns = unable_to_act = reopened = 0
     for turn in range(args.max_moves):
@@ -203,7 +203,17 @@ async def play(
         view = await bot.service.seat_view(game.id, uid)
         move = choose(view, rng, not args.random)
         table = channel.last_message()
-        if isinstance(move, Play) and turn % 2 == 0 and table is not None and table.buttons:
+        dm = turn_dm(fake, user, summary.version) if args.from_dm else None
+        if dm is not None:
+            from_dm += 1
+            if isinstance(move, Play) or str(move) not in ("draw", "pass"):
+                log.action(user, f"picks `{move}` in their turn DM")
+                await (await user.select(dm, values=[str(move)])).message()
+            else:
+                label = "Draw" if str(move) == "draw" else "Pass"
+                log.action(user, f"clicks **{label}** in their turn DM")
+                await (await user.click(dm, label=label)).message()
+        elif isinstance(move, Play) and turn % 2 == 0 and table is not None and table.buttons:
             log.action(user, "clicks **Play**")
             picker = await (await user.click(table, label="Play")).message()
             await settle(bot)
@@ -235,6 +245,7 @@ async def play(
         "unable_to_act": unable_to_act,
     }
     figures |= autoplayed(await bot.service.game_record(game.id), figures)
+    figures["moves_from_dm"] = from_dm
     return log.write(), figures
 
 
@@ -308,6 +319,17 @@ def refusals(fake: FakeDiscord, lost_turns: int) -> dict[str, Any]:
         "refused_answers": sum(len(r.rejections) for r in fake.interactions.values()),
         "lost_turns": lost_turns,
     }
+
+
+def turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> FakeMessage | None:
+    """The player's turn DM whose controls are for the table as it is (``--from-dm``): the
+    newest DM carrying them; None when they have none (their first turn rode on their own
+    answer, or their DMs are closed)."""
+    for message in reversed(fake.dm_channel(user).messages()):
+        ids = [str(c.get("custom_id")) for c in [*message.selects, *message.buttons]]
+        if any(f":{version}:dm:" in i for i in ids):
+            return message
+    return None
 
 
 async def settle(bot: Any) -> None:
@@ -426,6 +448,10 @@ if __name__ == "__main__":
         help="how many Easy computer players to add (the bare flag: one)",
     )
     parser.add_argument("--random", action="store_true", help="random legal moves, not the AI")
+    parser.add_argument(
+        "--from-dm", action="store_true",
+        help="every move made from the player's turn DM when it has one (issue 34)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=2000)
     parser.add_argument(

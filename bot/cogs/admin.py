@@ -44,7 +44,7 @@ from bot.ui.interactions import (
     on_off,
     reply,
 )
-from bot.ui.language import server_language, set_server_language
+from bot.ui.language import remember_client_language, server_language, set_server_language
 
 
 def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
@@ -233,6 +233,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
+            # A first /mt me keeps the DMs in their client's language, as a first game does
+            # (it wrote English, the column's default, and no game corrected it after).
+            await remember_client_language(bot, interaction.user.id, locale)
             settings = await bot.service.update_user_settings(
                 interaction.user.id,
                 bot.now(),
@@ -278,7 +281,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             done = await bot.sync_commands()
             await reply(interaction, tr("sync.done", locale_of(interaction), what=", ".join(done)))
 
-    @app_commands.command(name="undo", description="Take back the last turn (host)")
+    @app_commands.command(
+        name="undo", description="Take back your own last turn, or (host) the last one"
+    )
     @app_commands.guild_only()
     @app_commands.describe(player="Only if it was this player's turn")
     async def undo(interaction: Interaction, player: discord.User | None = None) -> None:

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary
-from bot.ui import components, messages
+from bot.ui import components, messages, roundend
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
@@ -48,6 +48,12 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         raise Refusal("error.not-started")
     uid = interaction.user.id
     digest = await bot.service.digest(game.id, uid)
+    if game.status is GameStatus.FINISHED:
+        # What happened since their last turn, then how it ended: the final post again.
+        lines = [tr("re.table-over", locale, game=game.id), catchup_text(digest, locale, 1500)]
+        embed, files = await roundend.round_end_post(bot, game, None, locale, lines=lines)
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        return
     table = await bot.service.table_view(game.id)
     embed = discord.Embed(
         title=tr(
@@ -66,7 +72,8 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         tiles = (await bot.service.user_settings(uid)).tiles
         hand = discord.Embed(
             title=tr("catchup.hand-title", locale),
-            description=messages.hand_text(view, game, locale)[:HAND_TEXT_LIMIT],
+            # Without hand_text's own title line: the embed's title says "Your hand" already.
+            description=messages.hand_text(view, game, locale).split("\n", 1)[-1][:HAND_TEXT_LIMIT],
         )
         picture = await bot.pictures.hand_attached(view, game.options.hints, locale, tiles)
         if picture is not None:
@@ -92,7 +99,11 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     async def catchup(interaction: Interaction) -> None:
         async with guarded(interaction):
-            await show_catchup(interaction, await my_game(interaction))
+            if interaction.guild is not None:  # the game here, or the match just finished
+                game = await roundend.game_or_finished(interaction)
+            else:
+                game = await my_game(interaction)
+            await show_catchup(interaction, game)
 
     return [catchup]
 

@@ -66,6 +66,10 @@ async def find_game(interaction: Interaction, game_id: int | None) -> GameSummar
             return await svc.game(latest)
         if here is not None:
             return here
+        if interaction.guild_id is not None:  # a match played in a thread opened from here
+            done = await svc.finished_in_channel(interaction.guild_id, interaction.channel_id)
+            if done is not None:
+                return done
     raise Refusal("error.no-game-here")
 
 

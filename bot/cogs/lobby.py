@@ -205,7 +205,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     async def status(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
-            game = await game_here(interaction)
+            game = await roundend.game_or_finished(interaction)  # a finished match too
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
                 messages.seats_text(game, locale),
@@ -411,11 +411,13 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         mentions = " ".join(
             f"<@{p.user_id}>" for p in game.players if p.user_id is not None and not p.is_computer
         )
+        any_computer = any(p.is_computer for p in game.players)
         text = tr(
             "rematch.posted",
             public,
             old=game_id,
             mentions=mentions,
+            computers=tr("rematch.computers", public) if any_computer else "",
             host=mention(user.id, user.display_name),
         )
         card = await announcer.post_lobby(

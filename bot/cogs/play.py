@@ -22,6 +22,7 @@ from bot.service import GameStatus, ServiceError, errors
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton
+from bot.ui.dmturn import DmMoveSelect, DmTurnButton, after_dm_move, set_controls, stale_dm
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     IN_DMS,
@@ -291,17 +292,19 @@ async def make_move(
             seat = turn.outs[0].steps[0].applied.seat
             mine = [messages.drawn_note(turn.drawn, names, seat, locale)]
         else:
+            nxt = turn.last.next_player
+            again = nxt is not None and nxt.user_id == uid  # a double: they play on
             mine = [
                 line
                 for o in turn.outs
                 for s in o.steps
                 if s.player.user_id == uid
-                for line in messages.step_lines(names, s, locale)
+                for line in messages.own_step_lines(names, s, locale, again=again)
             ]
-        answer = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
+        said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
         # Their answer first; then the computer players who follow move, and one post tells
         # the channel all.
-        await announcer.announce(bot, turn.outs, interaction, answer=answer)
+        await announcer.announce(bot, turn.outs, interaction, answer=said)
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:
@@ -333,12 +336,42 @@ async def _move_picked(interaction: Interaction, item: MoveSelect) -> None:
     await picked_move(interaction, item.game_id, item.version, item.value(interaction))
 
 
+async def dm_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
+    """A move made from a turn DM (:mod:`bot.ui.dmturn`): the DM's turn checked first (an
+    old DM refuses, pointing to the live turn), then the same path as a move made in the
+    channel; then the DM's controls follow the turn (free: the click's own message)."""
+    controls = None
+    async with guarded(interaction, defer_first=False):
+        await interaction.response.defer()
+        stale = await stale_dm(interaction, game_id, version)
+        if stale is not None:
+            refusal, controls = stale
+            raise refusal  # answered first; then the DM's controls follow the table
+        notation, _, flag = value.partition("|")
+        await make_move(
+            interaction, game_id, notation, expected_version=version, knock=flag == "knock"
+        )
+        await after_dm_move(interaction, game_id)
+    if controls is not None:
+        await set_controls(interaction, controls)
+
+
+async def _dm_picked(interaction: Interaction, item: DmMoveSelect) -> None:
+    await dm_move(interaction, item.game_id, item.version, item.value(interaction))
+
+
+async def _dm_clicked(interaction: Interaction, item: DmTurnButton) -> None:
+    await dm_move(interaction, item.game_id, item.version, item.action)
+
+
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
     components.listen(bot, TurnButton, _turn_clicked)
     components.listen(bot, MoveSelect, _move_picked)
+    components.listen(bot, DmMoveSelect, _dm_picked)
+    components.listen(bot, DmTurnButton, _dm_clicked)
     await bot.add_cog(Play_(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    components.unlisten(bot, TurnButton, MoveSelect)
+    components.unlisten(bot, TurnButton, MoveSelect, DmMoveSelect, DmTurnButton)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -29,13 +30,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr, tr_count
-from bot.service import GameStatus, GameSummary, MessageRow
+from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
 from bot.ui import announcer, language, messages
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, bot_of, game_here, guarded, locale_of, reply
+from bot.ui.interactions import (
+    Interaction,
+    bot_of,
+    channel_locale,
+    game_here,
+    guarded,
+    locale_of,
+    reply,
+)
+from bot.ui.matchend import ordinal
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +65,10 @@ def link(game: GameSummary, message: MessageRow | None) -> str:
 
 
 def _guild_locale(bot: GameBot, guild_id: int) -> str:
-    """The language for messages the loop posts in a server's channel (no interaction)."""
-    guild = bot.get_guild(guild_id)
-    return str(guild.preferred_locale) if guild is not None else "en"
+    """The language for messages the loop posts in a server's channel (no interaction): the
+    server's choice (``/mt settings language:``) like every channel post, else its Discord
+    locale. (It read the Discord locale only: a French server's reminders came in English.)"""
+    return channel_locale(None, client=bot, guild_id=guild_id)
 
 
 def _by(game: GameSummary, locale: str | None) -> str:
@@ -362,10 +373,12 @@ async def _mygames(interaction: Interaction) -> None:
             ]
         else:
             mine = await cog.schedule.my_games(interaction.user.id, {interaction.guild_id or 0})
-        if not mine:
+        guilds = None if in_dm else {interaction.guild_id or 0}
+        done = await cog.schedule.my_finished(interaction.user.id, guilds, bot.now())
+        if not mine and not done:
             await reply(interaction, tr("schedule.mine.none", locale))
             return
-        lines = [tr("schedule.mine.head", locale, count=len(mine))]
+        lines = [tr("schedule.mine.head", locale, count=len(mine))] if mine else []
         for m in mine:
             game = m.game
             where = f"<#{game.channel_id}>"
@@ -388,4 +401,22 @@ async def _mygames(interaction: Interaction) -> None:
                     tr("schedule.mine.waiting", locale, game=game.id, where=where, name=name,
                        link=jump)
                 )  # fmt: skip
+        lines += finished_lines(done, locale)
         await reply(interaction, messages.clip(lines, 1900))
+
+
+def finished_lines(done: Sequence[FinishedRow], locale: str | None) -> list[str]:
+    """``/mt mygames``: the matches the player finished lately, with their place and a link
+    to where each was played (a finished game's commands still answer there)."""
+    if not done:
+        return []
+    lines = [tr("schedule.mine.finished-head", locale)]
+    for r in done:
+        url = f"https://discord.com/channels/{r.guild_id}/{r.channel_id}"
+        place = tr("end.won", locale) if r.won else ordinal(r.place, locale)
+        lines.append(
+            tr("schedule.mine.finished", locale, game=r.game_id, where=f"<#{r.channel_id}>",
+               place=place, total=tr_count("re.pts", r.total, locale),
+               link=tr("schedule.link", locale, url=url))
+        )  # fmt: skip
+    return lines

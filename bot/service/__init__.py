@@ -20,9 +20,11 @@ from bot.service.settings import rules_with
 # service only (tests/test_layers.py).
 from bot.store import GameStatus, MessageRow
 from bot.store.schedule import GameScheduleRow
+from bot.store.stats import FinishedRow
 
 __all__ = [
     "Fact",
+    "FinishedRow",
     "GameOptions",
     "GameScheduleRow",
     "GameService",

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from bot.engine import Applied, Catch, Draw, Move, Play, Round, Rules, Tile
 from bot.engine.match import RoundStarted
 from bot.service import errors
-from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, cancelled_seqs
+from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
 from bot.service.outcome import Player
 from bot.service.replay import decode_event, players_of, read_rules
 from bot.store import EventRow, GameRecord
@@ -139,6 +139,9 @@ class Digest:
     turn: int | None
     totals: tuple[int, ...]
     match_over: bool
+    #: The reader's own turns someone else took back since (an undo by the host): who did
+    #: it (a name; empty when they hold no seat) and the moves, in notation.
+    undone: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def spectator(self) -> bool:
@@ -163,8 +166,12 @@ class Digest:
 
     @property
     def elsewhere(self) -> tuple[SeenMove, ...]:
-        """The other moves: neither on the reader's train this round nor made for them."""
+        """The other moves: neither on the reader's train this round nor made for them, nor
+        the start of the Mexican Train (told on its own: it was told twice, 39 DMs of 39)."""
         mine = {m.seq for m in self.on_my_train} | {m.seq for m in self.played_for_me}
+        started = self.mexican_started
+        if started is not None:
+            mine.add(started.seq)
         return tuple(m for m in self.moves if m.seq not in mine)
 
     @property
@@ -245,7 +252,27 @@ def _digest_of(record: GameRecord, user_id: int | None, recent: int) -> Digest:
     else:
         since = "recent"
         cut = max(0, len(fold.moves) - recent)
-    return _digest(row.id, names, rules, reader.seat if reader else None, since, cut, fold)
+    digest = _digest(row.id, names, rules, reader.seat if reader else None, since, cut, fold)
+    if reader is None:
+        return digest
+    return dataclasses.replace(digest, undone=_undone(rows, anchor, reader, players))
+
+
+def _undone(
+    rows: Sequence[EventRow], anchor: int | None, reader: Player, players: Sequence[Player]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Undos of the reader's turns by someone else, after the reader's last live move (so
+    told once: their next move moves the anchor past it)."""
+    out = []
+    for e in rows[(anchor or 0) :]:
+        if e.kind != UNDO_KIND:
+            continue
+        data = json.loads(e.payload)
+        if int(data.get("player", -1)) != reader.seat or data.get("by") == reader.user_id:
+            continue
+        by = next((p.name for p in players if p.user_id == data.get("by")), "")
+        out.append((by, tuple(str(m) for m in data.get("moves", ()))))
+    return tuple(out)
 
 
 def _earlier_scores(record: GameRecord, start: int, players: int) -> list[tuple[int, ...]] | None:

@@ -17,7 +17,7 @@ from bot.service.outcome import GameSummary, Player, Standing
 from bot.service.replay import players_of, replay_game, standings_of, summarise
 from bot.service.roundend import RoundReport, round_report
 from bot.store import GameRecord, GameStatus, MessageRow
-from bot.store import stats as extras_sql
+from bot.store import stats as stats_sql
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +51,20 @@ class Queries:
 
     async def finished_in_channel(self, guild_id: int, channel_id: int) -> GameSummary | None:
         """The channel's last match, when it was played to its end and no game has been
-        opened there since (a new lobby, even one cancelled, takes its place)."""
-        row = await self.ledger.store.newest_in_channel(guild_id, channel_id)
+        opened there since (a new lobby, even one cancelled, takes its place). A match played
+        in a thread opened from this channel counts as this channel's: its thread is
+        archived at the end, and the players come back to the channel to ask."""
+        newest = await stats_sql.newest_from_channel(self.ledger.store, guild_id, channel_id)
+        if newest is None:
+            return None
+        row = await self.ledger.store.game(newest)
         if row is None or row.status is not GameStatus.FINISHED:
             return None
         return summarise(row, tuple(await self.ledger.store.seats(row.id)))
 
     async def latest_dealt_in_channel(self, channel_id: int) -> int | None:
         """The id of the channel's newest game that was dealt or finished (any status)."""
-        return await extras_sql.latest_in_channel(self.ledger.store, channel_id)
+        return await stats_sql.latest_in_channel(self.ledger.store, channel_id)
 
     async def games_for_user(self, user_id: int) -> list[GameSummary]:
         """The user's unfinished games in every server, most recently active first; each

@@ -92,6 +92,7 @@ class ScheduleService:
         self.turn_ping = self.players.turn_ping
         self.update_my_settings = self.players.update_my_settings
         self.set_away = self.players.set_away
+        self.my_finished = self.players.my_finished
         self.nudge = self.players.nudge
         self.my_games = self.players.my_games
         self.away_players = self.players.away_players

@@ -29,6 +29,7 @@ from bot.service.timing import (
     turn_ping,
 )
 from bot.store import GameStatus
+from bot.store import stats as stats_sql
 from bot.store.schedule import (
     DueRow,
     GameScheduleRow,
@@ -36,6 +37,11 @@ from bot.store.schedule import (
     ScheduleStore,
     ScheduleTx,
 )
+from bot.store.stats import FinishedRow
+
+#: How long a finished match is listed by ``/mt mygames``, and how many at most.
+RECENTLY_FINISHED = timedelta(days=7)
+FINISHED_LISTED = 5
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +243,18 @@ class SchedulePlayers:
         far = datetime.max.replace(tzinfo=UTC)
         out.sort(key=lambda x: (not x.my_turn, x.game.deadline_at or far))
         return out
+
+    async def my_finished(
+        self, user_id: int, guild_ids: Collection[int] | None, now: datetime
+    ) -> list[FinishedRow]:
+        """The user's matches finished in the last :data:`RECENTLY_FINISHED` (in
+        ``guild_ids`` if given), newest first, at most :data:`FINISHED_LISTED`: a finished
+        game stays findable for a while, with its place, where a player looks for it."""
+        rows = await stats_sql.finished_for_user(
+            self.games.store, user_id, now - RECENTLY_FINISHED, 4 * FINISHED_LISTED
+        )
+        kept = [r for r in rows if guild_ids is None or r.guild_id in guild_ids]
+        return kept[:FINISHED_LISTED]
 
     async def away_players(self, game: GameSummary) -> list[Player]:
         out = []

@@ -10,7 +10,10 @@ What can be undone, precisely:
   undo again to go further back, down to the round's deal);
 * never a deal, never across a round end (the move that ended a round cannot be undone: the
   next round is already dealt), never after the match is over, never a leave or a kick;
-* by the host, or a member with Manage Server (as for ``/mt end`` and ``/mt kick``).
+* by the host, or a member with Manage Server (as for ``/mt end`` and ``/mt kick``); or by
+  the player whose turn it is, their own last turn only, on the same terms (a misclick,
+  taken back before the next human acts: after that, :class:`NotYourTurnToUndo` names who
+  played since).
 
 The undo is one ``undo`` event listing the seqs it cancels; :mod:`bot.service.eventlog` makes
 every load skip them. Undone computer moves are replayed by the computers after the undo; they
@@ -55,6 +58,15 @@ class UndoBlocked(errors.ServiceError):
 
     def __init__(self) -> None:
         super().__init__("the seats changed since the last move, so it cannot be undone")
+
+
+class NotYourTurnToUndo(errors.ServiceError):
+    """A player who is not the host may take back their own last turn only."""
+
+    code = "undo-not-yours"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"only your own last turn, and {name} has played since", name=name)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -117,12 +129,15 @@ async def take_back(
     is_manager: bool = False,
     player_user_id: int | None = None,
 ) -> Undone:
-    """Take back the last human turn (host or Manage Server). ``player_user_id``: only if that
-    player's turn is the last one (else :class:`UndoTooLate` naming who played since)."""
+    """Take back the last human turn (host or Manage Server; or its own player). ``player_user_id``:
+    only if that player's turn is the last one (else :class:`UndoTooLate` naming who played
+    since)."""
     now = utc(now)
     async with ledger.game(game_id) as g:
         need_active(g)
-        need_host(g, user_id, is_manager, "undo")
+        host = user_id == g.row.host_id or is_manager
+        if not host and not any(s.user_id == user_id for s in g.seats):
+            need_host(g, user_id, is_manager, "undo")  # neither host nor player: refused
         record = await ledger.store.load(game_id)
         if record is None or record.game.version != g.row.version:
             ledger.forget(game_id)
@@ -134,6 +149,8 @@ async def take_back(
         player = players[seat]
         if player_user_id is not None and player.user_id != player_user_id:
             raise UndoTooLate(player.name)
+        if not host and player.user_id != user_id:
+            raise NotYourTurnToUndo(player.name)
         seqs = tuple(e.seq for e in (*plan.turn, *plan.computers))
         moves = tuple(str(json.loads(e.payload)["move"]) for e in plan.turn)
         payload = {"seqs": list(seqs), "by": user_id, "player": player.seat, "moves": list(moves)}

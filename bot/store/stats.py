@@ -180,3 +180,47 @@ async def latest_in_channel(store: Store, channel_id: int) -> int | None:
 async def has_user_settings(store: Store, user_id: int) -> bool:
     row = await store.fetch_one("SELECT 1 FROM user_settings WHERE user_id = ?", (user_id,))
     return row is not None
+
+
+async def newest_from_channel(store: Store, guild_id: int, channel_id: int) -> int | None:
+    """The newest game opened from this channel: played in it, or in a thread opened from
+    its lobby card here (the card's row stays with the game). Walks the server's games
+    newest first through ``games_by_guild``; the card is a primary-key look-up."""
+    row = await store.fetch_one(
+        "SELECT g.id FROM games g WHERE g.guild_id = ? AND (g.channel_id = ? OR EXISTS ("
+        "SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'lobby' "
+        "AND m.channel_id = ?)) ORDER BY g.id DESC LIMIT 1",
+        (guild_id, channel_id, channel_id),
+    )
+    return None if row is None else int(row[0])
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FinishedRow:
+    """A match a player finished: where, and how they did."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    place: int
+    total: int
+    won: bool
+    finished_at: datetime
+
+
+async def finished_for_user(
+    store: Store, user_id: int, since: datetime, limit: int
+) -> list[FinishedRow]:
+    """The user's matches finished since ``since``, newest first (``results_by_user``)."""
+    rows = await store.fetch_all(
+        "SELECT r.game_id, g.guild_id, g.channel_id, r.place, r.total, r.won, r.finished_at "
+        "FROM results r JOIN games g ON g.id = r.game_id "
+        "WHERE r.user_id = ? AND r.finished_at >= ? ORDER BY r.finished_at DESC LIMIT ?",
+        (user_id, to_db_time(since), limit),
+    )
+    return [
+        FinishedRow(
+            int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), bool(r[5]), from_db_time(r[6])
+        )
+        for r in rows
+    ]

@@ -8,6 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 TEXTS: dict[str, Mapping[str, str]] = {
+    "catchup.undone.by": {
+        "en": "↩ {name} took back your turn ({moves}): your tiles are back in your hand.",
+        "fr": "↩ {name} a annulé ton tour ({moves}) : tes dominos sont revenus dans ta main.",
+    },
+    "catchup.undone": {
+        "en": "↩ Your turn ({moves}) was taken back: your tiles are back in your hand.",
+        "fr": "↩ Ton tour ({moves}) a été annulé : tes dominos sont revenus dans ta main.",
+    },
     # ---- the command and the button
     "cmd.name.catchup": {"en": "catchup", "fr": "résumé"},
     "cmd.desc.What happened since your last turn, with the table and your hand (only you)": {

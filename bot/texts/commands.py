@@ -208,7 +208,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "Statistics of a player in this server": "Statistiques d'un joueur sur ce serveur",
             "The player (default: you)": "Le joueur (par défaut : toi)",
             "The best players of this server": "Les meilleurs joueurs de ce serveur",
-            "Take back the last turn (host)": "Annuler le dernier tour (hôte)",
+            "Take back your own last turn, or (host) the last one": (
+                "Reprendre ton dernier tour, ou (hôte) le dernier joué"
+            ),
             "Your best move, privately (Hard's advice)": (
                 "Ton meilleur coup, en privé (conseil du niveau Difficile)"
             ),

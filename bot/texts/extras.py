@@ -125,6 +125,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "↩ {host} took back {name}'s turn ({moves}).",
         "fr": "↩ {host} a annulé le tour de {name} ({moves}).",
     },
+    "undo.channel.own": {
+        "en": "↩ {name} took back their own turn ({moves}).",
+        "fr": "↩ {name} a repris son tour ({moves}).",
+    },
     "undo.computers.one": {
         "en": "The computer move that followed was taken back too.",
         "fr": "Le coup d'ordinateur qui a suivi est aussi annulé.",
@@ -144,6 +148,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{name} has already played since: only the last turn can be undone.",
         "fr": "{name} a déjà joué depuis : seul le dernier tour peut être annulé.",
     },
+    "error.undo-not-yours": {
+        "en": "You can take back only your own last turn, before anyone else plays: "
+        "{name} has played since (the host can undo that).",
+        "fr": "Tu ne peux annuler que ton dernier tour, avant que quelqu'un d'autre joue : "
+        "{name} a joué depuis (l'hôte peut l'annuler).",
+    },
     "error.undo-blocked": {
         "en": "The seats changed since that move (someone left or was kicked): it can't be undone.",
         "fr": "Les places ont changé depuis ce coup (départ ou exclusion) : "
@@ -153,10 +163,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "button.rematch": {"en": "Rematch", "fr": "Revanche"},
     "rematch.posted": {
         "en": "Rematch of game #{old}! {mentions}: you are seated again (Leave if you'd rather "
-        "not), computer players are back, same rules. {host} starts when ready.",
+        "not){computers}, same rules. {host} starts when ready.",
         "fr": "Revanche de la partie n°{old} ! {mentions} : vous êtes de nouveau assis "
-        "(Quitter si vous préférez), les ordinateurs reviennent, mêmes règles. "
+        "(Quitter si vous préférez){computers}, mêmes règles. "
         "{host} lance quand tout le monde est prêt.",
+    },
+    # Said only when the rematch has computer players.
+    "rematch.computers": {
+        "en": ", computer players are back",
+        "fr": ", les ordinateurs reviennent",
     },
     "error.rematch-not-over": {
         "en": "That game is not over yet.",

@@ -25,7 +25,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "This button no longer works, and there is no game in this channel now. "
         "`/mt new` opens one.",
         "fr": "Ce bouton ne marche plus, et il n'y a pas de partie dans ce salon. "
-        "`/mt new` en ouvre une.",
+        "`/mt nouvelle` en ouvre une.",
     },
     "error.bad-choice": {
         "en": "`{option}` can't be “{value}”: pick one of {choices}. Nothing changed.",

@@ -43,11 +43,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{place}. {name} — {total} ({won})",
         "fr": "{place}. {name} — {total} ({won})",
     },
-    "re.rounds": {
-        "en": "rounds {first}-{last}: {scores}",
-        "fr": "manches {first}-{last} : {scores}",
-    },
-    "re.round-one": {"en": "round {first}: {scores}", "fr": "manche {first} : {scores}"},
+    "re.sheet": {"en": "Round by round", "fr": "Manche par manche"},
     "re.pts.one": {"en": "{count} pt", "fr": "{count} pt"},
     "re.pts.many": {"en": "{count} pts", "fr": "{count} pts"},
     # ---- the picture's description (alt text), for screen readers

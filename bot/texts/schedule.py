@@ -62,13 +62,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "You're away: the computer plays your turns at once ({count} game now) until "
         "you use /mt away off.",
         "fr": "Tu es absent·e : l'ordinateur joue tes tours tout de suite ({count} partie en "
-        "cours) jusqu'à /mt away off.",
+        "cours) jusqu'à /mt absent off.",
     },
     "schedule.away.on.many": {
         "en": "You're away: the computer plays your turns at once ({count} games now) until "
         "you use /mt away off.",
         "fr": "Tu es absent·e : l'ordinateur joue tes tours tout de suite ({count} parties en "
-        "cours) jusqu'à /mt away off.",
+        "cours) jusqu'à /mt absent off.",
     },
     "schedule.away.off": {
         "en": "Welcome back: your turns are yours again.",

@@ -40,6 +40,7 @@ from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.ui import components, dmlater, messages
 from bot.ui.catchup import catchup_text
+from bot.ui.dmturn import turn_dm_text, turn_dm_view
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -58,6 +59,7 @@ from bot.ui.lobbycard import (
     post_lobby,
     refresh_lobby,
 )
+from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
 from bot.ui.posts import Post, is_old
@@ -66,8 +68,6 @@ from bot.ui.route import Route, send_dm
 
 log = logging.getLogger(__name__)
 
-#: Characters of a turn DM given to what changed since the player's last turn.
-DIGEST_BUDGET = 1000
 
 #: The lobby card is posted and kept up to date through the announcer too.
 __all__ = ["close_lobby", "open_thread", "post_lobby", "refresh_lobby"]
@@ -120,11 +120,13 @@ async def announce(
 
 
 async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
-    """Once a game is over, memory lets its posts go; a game played in a thread also says its
-    result where the thread was opened from, and the thread is archived."""
+    """Once a game is over, every human is told how it ended (:mod:`bot.ui.matchend`: before
+    memory lets its posts go, for the link to the last); a game played in a thread also says
+    its result where the thread was opened from, and the thread is archived."""
     game = last.game
     if game.status is GameStatus.ACTIVE:
         return
+    await tell_the_end(bot, route.interaction, last)
     bot.posts.forget(game.id)
     if last.match_over is not None:
         locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
@@ -452,7 +454,7 @@ async def send_turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
     assert ping.settings is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
     text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
-    view = await table_link(bot, game, lang)
+    view = await turn_dm_view(bot, game, ping.user_id, lang)
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     await send_dm(
         bot, ping.user_id, text, known=known, files=files, view=view, silent=silent,
@@ -482,9 +484,10 @@ async def turn_news(
     head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
     if game.deadline_at is not None:
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
-    room = min(DIGEST_BUDGET, 2000 - len(head) - len(hand) - 4)
-    since = await since_your_turn(bot, game, user_id, lang, room)
-    return "\n\n".join(t for t in (head, since, hand) if t)[:2000], files
+    # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
+    digest = await bot.service.digest(game.id, user_id)
+    standings = await bot.service.standings(game.id)
+    return turn_dm_text(head, game, digest, view, standings, lang), files
 
 
 async def since_your_turn(
@@ -496,22 +499,6 @@ async def since_your_turn(
         return ""
     digest = await bot.service.digest(game.id, user_id)
     return catchup_text(digest, lang, budget, whose_turn=False)
-
-
-async def table_link(bot: GameBot, game: GameSummary, lang: str | None) -> discord.ui.View:
-    """A turn DM's buttons: a link to the live turn post (where the turn buttons are), and
-    Catch me up (the table picture too, privately)."""
-    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
-    latest = await bot.posts.latest_table(bot.service, game.id)
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(
-            label=tr("button.to-table", lang),
-            url=f"{base}/{latest.message_id}" if latest is not None else base,
-        )
-    )
-    view.add_item(components.catchup_button(game.id, lang))
-    return view
 
 
 async def dms_closed_notice(
@@ -537,9 +524,10 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     game = out.game
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     host = interaction.user.display_name
-    lines = [
-        tr("undo.channel", locale, host=host, name=out.player.name, moves=", ".join(out.moves))
-    ]
+    moves = ", ".join(out.moves)
+    own = out.player.user_id == interaction.user.id  # a player taking back their own turn
+    key = "undo.channel.own" if own else "undo.channel"
+    lines = [tr(key, locale, host=host, name=out.player.name, moves=moves)]
     if out.computer_moves:
         lines.append(messages.count_text("undo.computers", out.computer_moves, locale))
     back = Outcome(

@@ -307,6 +307,15 @@ class _Words:
             text = self.tr(f"catchup.head.{self.d.since}")
         return _Part("header", [text])
 
+    def undone(self) -> _Part:
+        """Their own turn taken back by the host: said first, it changes what they hold."""
+        lines = [
+            self.tr("catchup.undone.by" if by else "catchup.undone", name=by,
+                    moves=", ".join(moves))
+            for by, moves in self.d.undone
+        ]  # fmt: skip
+        return _Part("undone", ["\n".join(lines)] if lines else [])
+
     def nothing(self) -> _Part:
         d = self.d
         if d.moves or d.rounds_over or d.taken_over:
@@ -538,6 +547,7 @@ class _Words:
     def seated_parts(self, header: bool) -> list[_Part]:
         return [
             self.header(header),
+            self.undone(),
             self.nothing(),
             self.mine(),
             self.for_you(),

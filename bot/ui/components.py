@@ -119,6 +119,11 @@ async def _clicked(interaction: Interaction, item: _Control) -> None:
     await handler(interaction, item)
 
 
+async def clicked(interaction: Interaction, item: _Control) -> None:
+    """:func:`_clicked`, for controls defined beside their feature (the turn DM's)."""
+    await _clicked(interaction, item)
+
+
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"mt:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)",

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from discord.utils import escape_markdown
 
-from bot.engine import MEXICAN, Catch, Move, Play, Rules, SeatView, Tile, TrainView
+from bot.engine import MEXICAN, Catch, Draw, Move, Pass, Play, Rules, SeatView, Tile, TrainView
 from bot.i18n import CATALOG, tr, tr_count
 from bot.service import (
     GameScheduleRow,
@@ -88,6 +88,43 @@ def train_label(view_names: Sequence[str], train: int, me: int | None, locale: s
     return tr("train.other", locale, name=view_names[train], ref=f"@{train + 1}")
 
 
+def train_in_sentence(
+    view_names: Sequence[str], train: int, me: int | None, locale: str | None
+) -> str:
+    """A train as a sentence names it: "the Mexican Train" (a label says "Mexican Train")."""
+    if train == MEXICAN:
+        return tr("catchup.train.mexican", locale)
+    return train_label(view_names, train, me, locale)
+
+
+def own_step_lines(
+    names: Sequence[str], step: Step, locale: str | None, *, again: bool = False
+) -> list[str]:
+    """The actor's own move told to them, in the second person ("You played 12-8 on your
+    own train"); after a double that leaves them to move (``again``), what to play next.
+    Other moves (a knock, a catch) fall back to the channel's words."""
+    move, applied = step.move, step.applied
+    tile = str(move.tile) if isinstance(move, Play) else ""
+    if isinstance(move, Play):
+        if move.train == MEXICAN:
+            key = "you.start.mexican" if applied.started_mexican else "you.play.mexican"
+            text = tr(key, locale, tile=tile)
+        elif move.train == step.player.seat:
+            text = tr("you.play.own", locale, tile=tile)
+        else:
+            text = tr("you.play.other", locale, tile=tile, owner=names[move.train])
+        if applied.satisfied is not None:
+            text += " (" + tr("move.satisfied", locale, double=str(applied.satisfied)) + ")"
+        if applied.opened_double and again:
+            text += ". " + tr("you.double", locale, pips=move.tile.high)
+        return [text]
+    if isinstance(move, Draw):
+        return [tr("you.draw", locale)]
+    if isinstance(move, Pass):
+        return [tr("you.pass" if applied.marker_raised else "you.pass.marked", locale)]
+    return step_lines(names, step, locale)
+
+
 def train_ref(train: int) -> str:
     return "mexican" if train == MEXICAN else f"@{train + 1}"
 
@@ -122,7 +159,7 @@ def drawn_note(drawn: Drawn, names: Sequence[str], seat: int, locale: str | None
     if drawn.passed:
         return tr("draw.passed", locale, tile=tile)
     if drawn.must_play:
-        where = ", ".join(train_label(names, t, seat, locale) for t in drawn.fits)
+        where = ", ".join(train_in_sentence(names, t, seat, locale) for t in drawn.fits)
         return tr("draw.fits", locale, tile=tile, where=where or "?")
     return tr("draw.drew", locale, tile=tile)
 

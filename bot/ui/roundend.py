@@ -8,10 +8,10 @@ the standings after it with places shared on ties. :func:`round_end_post` is the
 announcer makes for a round's end (the match's end included): an embed with the round's last
 moves, the scores, and the round-end picture with a description of it in words (its alt
 text). The scores are a vertical list, one player to an entry ("1. **Alice** — 12 pts
-(this round +0)"), each player's points round by round under it from the second round on,
-shortened to the latest rounds when they do not all fit: 10 players, 19 rounds and
-32-character names stay inside Discord's limits (checked in tests), where the old table of
-columns did not.
+(this round +0)"), then, from the second round on, the score sheet: every round of every
+player in a table that lines up on a phone, its totals the sum of its rounds
+(:mod:`bot.ui.sheet`). 10 players, 19 rounds and 32-character names stay inside Discord's
+limits (checked in tests).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from bot.ui.limits import (
     FIELD_VALUE,
     embed_size,
 )
+from bot.ui.sheet import code_block, sheet_tables
 
 #: What the scores may take of a post (two fields at most): the rest is the round's moves.
 SCORES_BUDGET = 2000
@@ -44,9 +45,6 @@ SCORES_BUDGET = 2000
 ANSWER_BUDGET = 1800
 #: The longest a name is shown in the scores before it is cut (Discord's own limit is 32).
 NAME_MAX = 32
-#: A player's round-by-round line is at most this long, about a line on a phone: the latest
-#: rounds that fit (all of them for most matches, the last eight or so of a long one).
-HISTORY_MAX = 64
 PICTURE = "round.png"
 
 
@@ -98,24 +96,6 @@ def _head_line(
     return tr("re.line", locale, place=standing.place, name=name, total=total, this=this)
 
 
-def history_line(scores: Sequence[int], room: int, locale: str | None) -> str:
-    """A player's points round by round (``scores``: one per round so far), in at most
-    ``room`` characters: the latest rounds that fit, with the rounds they are; empty when
-    not even one fits."""
-    best = ""
-    for first in range(len(scores) - 1, -1, -1):
-        shown = " · ".join(str(s) for s in scores[first:])
-        if first == len(scores) - 1:
-            line = tr("re.round-one", locale, first=first + 1, scores=shown)
-        else:
-            line = tr("re.rounds", locale, first=first + 1, last=len(scores), scores=shown)
-        line = "↳ " + line
-        if size(line) > room:
-            break
-        best = line
-    return best
-
-
 def score_entries(
     standings: Sequence[Standing],
     history: Sequence[Sequence[int]],
@@ -126,12 +106,9 @@ def score_entries(
     budget: int = SCORES_BUDGET,
 ) -> list[str]:
     """One entry per player, best first: "1. **Alice** — 12 pts (this round +0)" (at the
-    match's end "(3 rounds won)", with a trophy for the winners), then on a second line the
-    player's points round by round (from the second round on). Together, joined by
-    newlines, at most ``budget`` characters: names are cut first if even the first lines
-    would not fit, and each round by round line keeps only the latest rounds its share of
-    the room allows."""
-    players = max(1, len(standings))
+    match's end "(3 rounds won)", with a trophy for the winners). Together, joined by
+    newlines, at most ``budget`` characters: names are cut if the lines would not fit. The
+    rounds one by one are the sheet's (:func:`sheet_fields`)."""
     last = history[-1] if history else ()
     keep = NAME_MAX
     while True:
@@ -148,16 +125,16 @@ def score_entries(
         ]
         used = sum(size(h) + 1 for h in heads)
         if used <= budget or keep <= 4:
-            break
+            return heads
         keep -= 4
-    room = min(HISTORY_MAX, (budget - used) // players - 1)
-    entries = []
-    for s, head in zip(standings, heads, strict=True):
-        # After one round "this round" says it all; from the second on, the rounds so far.
-        rounds = [r[s.player.seat] for r in history]
-        line = history_line(rounds, room, locale) if len(rounds) > 1 else ""
-        entries.append(f"{head}\n{line}" if line else head)
-    return entries
+
+
+def sheet_blocks(standings: Sequence[Standing], history: Sequence[Sequence[int]]) -> list[str]:
+    """The score sheet's tables in code blocks (:mod:`bot.ui.sheet`), from the second round
+    on: after one round "this round" in the standings says it all."""
+    if len(history) < 2:
+        return []
+    return [code_block(t) for t in sheet_tables(standings, history)]
 
 
 def score_fields(title: str, entries: Sequence[str]) -> list[tuple[str, str]]:
@@ -276,6 +253,9 @@ def round_end_embed(
     )
     for name, value in score_fields(title, entries):
         embed.add_field(name=name, value=value, inline=False)
+    for i, block in enumerate(sheet_blocks(report.standings, report.history)):
+        name = tr("re.sheet", locale) if i == 0 else "\u200b"
+        embed.add_field(name=name, value=block, inline=False)
     told = list(lines)
     if final and report.winners:
         told.append(tr("match.winner", locale, names=", ".join(p.name for p in report.winners)))
@@ -354,6 +334,11 @@ def scores_text(game_id: int, report: RoundReport, locale: str | None) -> str:
         budget=ANSWER_BUDGET,
     )
     lines = [head, *entries]
+    # The sheet when it fits whole (a table cut short would not add up): most matches; not
+    # 10 players with four-digit scores over 19 rounds, whose post shows it in its fields.
+    blocks = sheet_blocks(report.standings, report.history)
+    if blocks and size("\n".join([*lines, *blocks])) <= CONTENT - 200:
+        lines += blocks
     if final and report.winners:
         lines.append(tr("match.winner", locale, names=", ".join(p.name for p in report.winners)))
     return _first_lines(lines, CONTENT)

@@ -35,6 +35,7 @@ from bot.ui.roundend import (
     scores_text,
     size,
 )
+from bot.ui.sheet import PHONE_WIDTH
 
 PLAYERS, ROUNDS = 10, 19
 
@@ -132,9 +133,9 @@ def test_the_round_end_post_fits_discord_for_10_players_19_rounds_and_long_names
     assert size(scores_text(1, report, language)) <= CONTENT
 
 
-def test_the_worst_case_keeps_every_players_recent_rounds() -> None:
+def test_the_worst_case_keeps_every_players_every_round() -> None:
     """32-character names and four-digit scores in all 19 rounds: every player's line is
-    there with their latest rounds, in two fields well inside the limits."""
+    there, and the sheet has every round of every player, inside the limits."""
     names = [f"Bartholomew Fitzgerald-Ngozi {i:03d}" for i in range(PLAYERS)]
     assert {len(n) for n in names} == {32}
     history = [[1000 + 37 * r + s for s in range(PLAYERS)] for r in range(ROUNDS)]
@@ -144,10 +145,12 @@ def test_the_worst_case_keeps_every_players_recent_rounds() -> None:
     text = "\n".join(f.value for f in embed.fields)
     for name in names:
         assert f"**{name}**" in text
-    assert text.count("↳ rounds ") == PLAYERS
-    # The latest rounds are shown for everyone, summarised to a phone's line.
-    assert all(str(history[-1][s]) in text for s in range(PLAYERS))
-    assert all(size(line) <= roundend.HISTORY_MAX for line in text.splitlines() if "↳" in line)
+    # The sheet: every round of everyone, in tables a phone shows without wrapping.
+    sheet = [f.value for f in embed.fields if f.value.startswith("```")]
+    rows = [line for block in sheet for line in block.splitlines() if line[:2].strip().isdigit()]
+    assert len(rows) == ROUNDS * len(sheet) and len(sheet) >= 2
+    assert all(size(line) <= PHONE_WIDTH for block in sheet for line in block.splitlines())
+    assert all(str(history[r][s]) in text for r in range(ROUNDS) for s in range(PLAYERS))
     assert embed.fields[0].name == "Scores after round 19/19"
     assert embed.description is not None and embed.description.startswith("…\n")
 
@@ -164,19 +167,11 @@ def test_ties_share_a_place_in_text() -> None:
         "3. **Carol** — 20 pts (this round +20)",
         "4. **Dan** — 30 pts (this round +30)",
     ]
-    assert all("\n" not in e for e in entries)  # one round: "this round" says it all
-    two = score_entries(standings, [[0, 2, 10, 20], [12, 10, 10, 10]], "en")
-    assert two[0] == "1. **Alice** — 12 pts (this round +12)\n↳ rounds 1-2: 0 · 12"
-
-
-def test_a_players_rounds_are_summarised_to_the_latest_that_fit() -> None:
-    scores = list(range(100, 119))
-    full = roundend.history_line(scores, 400, "en")
-    assert full == "↳ rounds 1-19: " + " · ".join(map(str, scores))
-    short = roundend.history_line(scores, 40, "en")
-    assert short == "↳ rounds 16-19: 115 · 116 · 117 · 118"  # 114 would pass 40
-    assert roundend.history_line(scores, 5, "en") == ""
-    assert roundend.history_line([7, 9], 100, "fr") == "↳ manches 1-2 : 7 · 9"
+    assert all("\n" not in e for e in entries)  # the rounds one by one are the sheet's
+    assert roundend.sheet_blocks(standings, history) == []  # one round: "this round" says it
+    two = roundend.sheet_blocks(standings, [[0, 2, 10, 20], [12, 10, 10, 10]])
+    assert two == ["```\n  Alice  Bob Carol  Dan\n1     0    2    10   20\n"
+                   "2    12   10    10   10\nΣ    12   12    20   30\n```"]  # fmt: skip
 
 
 def test_the_final_standings_name_the_winner_and_the_rounds_won() -> None:

@@ -27,6 +27,10 @@ def _check_private_answer(answer: FakeMessage, viewer: FakeUser, *, hand: bool) 
     if hand:  # the table and the hand, each described from its own view
         assert answer.files[0].description != answer.files[1].description
     assert len(answer.embeds) == (2 if hand else 1)
+    if hand:  # "Your hand" once: the embed's title, not again in its text (issue 34)
+        shown = [str(e.get("title") or "") + str(e.get("description") or "") for e in answer.embeds]
+        both = "\n".join(shown)
+        assert both.count("Your hand") + both.count("Ta main") == 1, shown
     return str(answer.embeds[0].get("description") or "")
 
 

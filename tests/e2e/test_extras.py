@@ -199,8 +199,10 @@ async def test_undo_through_discord(
         await play_one(bot, games, users, game.id)  # Bob
         bob_dms = len(bob.dms())
 
-        refused = await said(await carol.slash("mt undo", channel=games))
-        assert "Only the host" in refused.content
+        refused = await said(await carol.slash("mt undo", channel=games))  # not her turn
+        assert "only your own last turn" in refused.content and "Bob has played" in refused.content
+        outsider = await said(await fake.user("dan").slash("mt undo", channel=games))
+        assert "Only the host" in outsider.content
         later = await said(await alice.slash("mt undo", channel=games, player=alice))
         assert "Bob has already played since" in later.content
 

@@ -44,7 +44,9 @@ async def test_a_french_game_from_lobby_to_rematch(
         assert "Language of channel messages: Français" in answer.content
 
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
-        assert opened.content == "La partie n°1 est ouverte. Rejoignez avec le bouton ou /mt join."
+        assert opened.content == (
+            "La partie n°1 est ouverte. Rejoins avec le bouton ou /mt rejoindre."
+        )
         lobby = last_public(games)
         assert lobby.embeds[0]["title"] == "Train mexicain — partie n°1"
         assert lobby.button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]
@@ -125,7 +127,7 @@ async def test_a_french_game_from_lobby_to_rematch(
         board = await said(await bob.slash("mt leaderboard", channel=games))
         assert board.content.startswith("**Classement de ce serveur**")
         nothing = await said(await bob.slash("mt undo", channel=games))
-        assert nothing.content == "Aucune partie dans ce salon. Lance-en une avec /mt new."
+        assert nothing.content == "Aucune partie dans ce salon. Lance-en une avec /mt nouvelle."
 
         again = await said(await bob.click(final, label="Revanche"))
         assert again.content.startswith("La partie n°2 est ouverte")

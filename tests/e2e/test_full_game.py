@@ -95,6 +95,8 @@ async def test_four_humans_play_a_match_to_the_end(
             # One ping per turn: the next player (if it is someone else) gets exactly one DM,
             # carrying their hand; nobody else gets any.
             after = await bot.service.game(game.id)
+            if after.status is not GameStatus.ACTIVE:
+                break  # the end is told to everyone: below
             nxt = after.turn.user_id if after.turn is not None else None
             for u in users:
                 grew = len(u.dms()) - dms[u.id]
@@ -106,6 +108,17 @@ async def test_four_humans_play_a_match_to_the_end(
             raise AssertionError("the match did not end")
 
         assert moves > 20 and autocompleted >= 3
+        # The end is told to every human, once each: by DM (their way), with their place,
+        # the winner, the final sheet and a link to the result.
+        standings = await bot.service.standings(game.id)
+        for u in users:
+            assert len(u.dms()) - dms[u.id] == 1, u.name
+            end = u.dms()[-1].content
+            mine = next(s for s in standings if s.player.user_id == u.id)
+            assert f"Game #{game.id}" in end and "is over" in end
+            assert ("you won" in end) if mine.won else (f"of {len(users)}" in end)
+            assert "Final standings" in end and "won the match" in end
+            assert f"https://discord.com/channels/{games.guild_id}/{games.id}/" in end
         final = last_public(games)
         embed = final.embeds[0]
         fields = {f["name"]: f["value"] for f in embed.get("fields", [])}

@@ -71,6 +71,10 @@ async def test_a_whole_game_in_its_own_thread(
         assert result.pinged == []  # a result pings nobody
         assert result.button_labels == ["Rematch"]  # the thread is archived: Rematch is here
         assert thread.archived
+        # Each player is told the end once, by DM, with the link into the thread.
+        for u in (alice, bob):
+            ends = [m for m in u.dms() if "is over" in m.content]
+            assert len(ends) == 1 and f"/{thread.id}/" in ends[0].content, u.name
         assert card.embeds[0]["footer"]["text"] == "The game is over."
         # Rematch from the channel: a new lobby card there, and a new thread from it.
         again = await said(await bob.click(result, label="Rematch"))

@@ -10,7 +10,7 @@ from bot.engine import DRAW, PASS, Play
 from bot.engine.position import to_position
 from bot.service import GameService, errors
 from bot.service.replay import replay_game
-from bot.service.undo import NothingToUndo, UndoTooLate
+from bot.service.undo import NothingToUndo, NotYourTurnToUndo, UndoTooLate
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL
@@ -59,8 +59,12 @@ async def test_who_may_undo_and_what(service: GameService, store: Store, clock: 
     with pytest.raises(NothingToUndo):
         await service.undo(gid, ALICE, clock.tick())  # just dealt
     await play_turn(service, gid, clock)
-    with pytest.raises(errors.NotHost):
+    # A player takes back only their own last turn: Alice's is not Bob's to undo; someone
+    # with no seat and no right at all is told only the host may.
+    with pytest.raises(NotYourTurnToUndo, match="Alice has played since"):
         await service.undo(gid, BOB, clock.tick())
+    with pytest.raises(errors.NotHost):
+        await service.undo(gid, CAROL, clock.tick())
     await play_turn(service, gid, clock)  # Bob
     with pytest.raises(UndoTooLate, match="Bob has already played"):
         await service.undo(gid, ALICE, clock.tick(), player_user_id=ALICE)
@@ -71,6 +75,38 @@ async def test_who_may_undo_and_what(service: GameService, store: Store, clock: 
     with pytest.raises(NothingToUndo):
         await service.undo(gid, ALICE, clock.tick())
     await service.verify_game(gid)
+
+
+async def test_a_player_takes_back_their_own_turn_until_the_next_human_acts(
+    service: GameService, clock: FakeClock
+) -> None:
+    gid = (await new_game(service, clock, humans=(ALICE, BOB, CAROL))).game.id
+    await play_turn(service, gid, clock)  # Alice
+    before = await _state(service, gid)
+    await play_turn(service, gid, clock)  # Bob: a misclick
+    out = await service.undo(gid, BOB, clock.tick())  # Bob, not the host
+    assert out.player.user_id == BOB and (await _state(service, gid)) == before
+    await play_turn(service, gid, clock)  # Bob again
+    await play_turn(service, gid, clock)  # Carol acts: Bob's turn is no longer the last
+    with pytest.raises(NotYourTurnToUndo, match="Carol has played since"):
+        await service.undo(gid, BOB, clock.tick())
+    # Carol's own, yes; the digest tells nobody else of it, and Carol knows.
+    await service.undo(gid, CAROL, clock.tick())
+    assert (await service.digest(gid, CAROL)).undone == ()
+    await service.verify_game(gid)
+
+
+async def test_whose_turn_the_host_took_back_is_told_in_their_digest_once(
+    service: GameService, clock: FakeClock
+) -> None:
+    gid = (await new_game(service, clock, humans=(ALICE, BOB, CAROL))).game.id
+    await play_turn(service, gid, clock)  # Alice (the host)
+    await play_turn(service, gid, clock)  # Bob
+    out = await service.undo(gid, ALICE, clock.tick())
+    [(by, moves)] = (await service.digest(gid, BOB)).undone
+    assert by == "Alice" and moves == out.moves
+    await play_turn(service, gid, clock)  # Bob plays again: told once
+    assert (await service.digest(gid, BOB)).undone == ()
 
 
 async def test_a_draw_and_its_pass_and_the_computers_after_it_go_together(

@@ -79,7 +79,7 @@ def test_your_train_comes_first_each_move_named() -> None:
             "☝️ One tile left: Carol (knocked).",
             "🚃 Alice started the Mexican Train (9-3).",
             "🚩 Open now: your train.",
-            "↪️ Other moves: Dave: drew; Alice: 9-3 on the Mexican Train.",
+            "↪️ Other moves: Dave: drew.",  # the Mexican Train's start is told once, above
             "🎯 Your train ends at 5 (open) · you hold 9 tiles.",
             "🎲 It is your turn.",
         ]

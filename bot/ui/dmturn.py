@@ -1,0 +1,287 @@
+"""The turn DM's own controls: play, draw and pass from the DM itself.
+
+A turn DM used to carry "Go to the table" and "Catch me up" only: to move, the player went
+to the channel, although the DM already listed their moves. Now it carries them: the legal
+moves as a list (a tap opens it, a tap plays), Draw and Pass when they are legal, Catch me up
+(the table picture, one tap away) and the link to the live turn post. A move made here goes
+through the same path as one made in the channel (:func:`bot.cogs.play.make_move`: the same
+checks, the same answers, the same channel post).
+
+Each control names its game and the game's version when the DM was sent
+(``mt:<game>:<version>:dm:…``, a ``DynamicItem``, so a DM sent before a restart still
+answers). A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
+is and linking the live turn post; pressed in the same turn after the table changed (the
+player drew in the channel), it shows their moves as they are now instead of acting. The DM a
+move was made from loses its controls at once, by an edit of that same interaction (free):
+only a DM never pressed keeps buttons that would refuse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import discord
+
+from bot.engine import DRAW, PASS, SeatView
+from bot.i18n import tr, tr_count
+from bot.service import GameSummary, Standing
+from bot.service.digest import Digest
+from bot.store import GameStatus
+from bot.ui import messages
+from bot.ui.catchup import catchup_text
+from bot.ui.components import CatchUpButton, clicked, move_options
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, Refusal, bot_of
+from bot.ui.matchend import ordinal
+from renderers.names import distinct
+
+DM_ACTIONS = ("draw", "pass")
+
+
+class DmMoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"mt:(?P<game>\d+):(?P<version>\d+):dm:pick",
+):
+    """The legal moves of a turn DM: picking one plays it."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        locale: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:{version}:dm:pick",
+                placeholder=tr("select.move", locale),
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DmMoveSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    def value(self, interaction: Interaction) -> str:
+        """The move picked, in notation (``|knock`` to knock with it); empty when unreadable."""
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values") or []]
+        return values[0] if len(values) == 1 else ""
+
+    async def callback(self, interaction: Interaction) -> None:
+        await clicked(interaction, self)
+
+
+class DmTurnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mt:(?P<game>\d+):(?P<version>\d+):dm:(?P<action>draw|pass)",
+):
+    """Draw or Pass, on a turn DM."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(self, game_id: int, version: int, action: str, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(f"button.{action}", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mt:{game_id}:{version}:dm:{action}",
+            )
+        )
+        self.game_id, self.version, self.action = game_id, version, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DmTurnButton:
+        return cls(int(match["game"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await clicked(interaction, self)
+
+
+async def live_link(bot: GameBot, game: GameSummary) -> str:
+    """The game's latest post (its live turn), else its channel."""
+    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+    latest = await bot.posts.latest_table(bot.service, game.id)
+    return f"{base}/{latest.message_id}" if latest is not None else base
+
+
+def dm_view(
+    game: GameSummary, view: SeatView | None, link: str, lang: str | None
+) -> discord.ui.View:
+    """A turn DM's controls: with ``view`` (the player's seat, their turn) the legal moves,
+    Draw and Pass as they are legal; always Catch me up and the link to the table."""
+    controls = discord.ui.View(timeout=None)
+    if view is not None and view.my_turn and view.legal:
+        options = move_options(view, lang)
+        if options:
+            controls.add_item(DmMoveSelect(game.id, game.version, options, lang))
+        for action, move in zip(DM_ACTIONS, (DRAW, PASS), strict=True):
+            if move in view.legal:
+                controls.add_item(DmTurnButton(game.id, game.version, action, lang))
+    controls.add_item(CatchUpButton(game.id, lang))
+    controls.add_item(discord.ui.Button(label=tr("button.to-table", lang), url=link))
+    return controls
+
+
+async def turn_dm_view(
+    bot: GameBot, game: GameSummary, user_id: int, lang: str | None
+) -> discord.ui.View:
+    """The controls of a turn DM to ``user_id`` for the game as it is now."""
+    view = await bot.service.seat_view(game.id, user_id)
+    return dm_view(game, view, await live_link(bot, game), lang)
+
+
+async def stale_dm(
+    interaction: Interaction, game_id: int, version: int
+) -> tuple[Refusal, discord.ui.View] | None:
+    """Why a DM's control may not act now, with the controls that DM should show instead;
+    None when it is the player's turn on the table the DM was sent for. After that turn:
+    the refusal names whose turn it is and links the live post, and the DM keeps only Catch
+    me up and the link. Same turn, table changed (the player drew elsewhere): the DM gets
+    the controls of the table as it is now, and the player is told to pick again."""
+    bot = bot_of(interaction)
+    game = await bot.service.game(game_id)
+    lang = str(interaction.locale)
+    link = await live_link(bot, game)
+    if game.status is not GameStatus.ACTIVE or game.turn is None:
+        return Refusal("dm.over", game=game.id, link=link), dm_view(game, None, link, lang)
+    if game.turn.user_id != interaction.user.id:
+        refusal = Refusal("dm.not-now", name=game.turn.name, link=link)
+        return refusal, dm_view(game, None, link, lang)
+    if game.version != version:
+        controls = await turn_dm_view(bot, game, interaction.user.id, lang)
+        return Refusal("dm.changed", link=link), controls
+    return None
+
+
+async def after_dm_move(interaction: Interaction, game_id: int) -> None:
+    """Once a move made from a DM is announced: the DM's controls become those of the turn
+    as it is now — the player's moves if it is still their turn (a draw, a double), else
+    only Catch me up and the link."""
+    bot = bot_of(interaction)
+    game = await bot.service.game(game_id)
+    lang = str(interaction.locale)
+    mine = game.status is GameStatus.ACTIVE and game.turn is not None
+    mine = mine and game.turn is not None and game.turn.user_id == interaction.user.id
+    if mine:
+        controls = await turn_dm_view(bot, game, interaction.user.id, lang)
+    else:
+        controls = dm_view(game, None, await live_link(bot, game), lang)
+    await set_controls(interaction, controls)
+
+
+async def set_controls(interaction: Interaction, controls: discord.ui.View) -> None:
+    """Replace the controls of the DM the click was made on, through the click's own token
+    (an edit of its message: no request against the bot's global limit)."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(view=controls)
+        else:
+            await interaction.edit_original_response(view=controls)
+    except discord.HTTPException:
+        pass  # cosmetic: the controls refuse by themselves when pressed
+
+
+# ---------------------------------------------------------------------- the text, phone-sized
+
+#: A turn DM on a phone: at most this many characters and lines as a phone shows them (a
+#: line of a DM wraps at about :data:`PHONE_LINE` characters), whatever the table's size.
+DM_CHARS = 1200
+DM_LINES = 30
+PHONE_LINE = 40
+#: Names in a DM are cut as the table picture's move sentence cuts them (20 px regular type
+#: in 220 px: "Bartholomew Fi…001"), never two alike (:mod:`renderers.names`).
+NAME_SIZE, NAME_ROOM = 20, 220
+#: What the digest may take, tried in turn until the whole DM fits.
+DIGEST_BUDGETS = (1000, 800, 600, 450, 300, 180, 0)
+
+
+def phone_lines(text: str) -> int:
+    """How many lines ``text`` takes on a phone: each line, wrapped at :data:`PHONE_LINE`."""
+    return sum(max(1, -(-len(line) // PHONE_LINE)) for line in text.split("\n"))
+
+
+def short_names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(distinct(names, NAME_SIZE, NAME_ROOM, "regular"))
+
+
+def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -> str:
+    """Where the reader stands: "You: 3rd · 207 pts · leader Bob 189" (empty before any
+    round is over: everyone is level at 0). Names as given (already cut)."""
+    mine = next((s for s in standings if s.player.seat == seat), None)
+    if mine is None or all(s.total == 0 for s in standings):
+        return ""
+    place = ordinal(mine.place, lang)
+    pts = tr_count("re.pts", mine.total, lang)
+    leader = standings[0]
+    if leader.player.seat == seat:
+        return tr("dm.standing.lead", lang, place=place, pts=pts)
+    return tr("dm.standing", lang, place=place, pts=pts, leader=leader.player.name,
+              total=leader.total)  # fmt: skip
+
+
+def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
+    """The reader's tiles, then where they can play now, grouped by train ("→ your train
+    (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full."""
+    hand = sorted(view.hand or (), reverse=True)
+    lines = [
+        tr("hand.title", lang, game=game.id, round=view.round_no + 1,
+           rounds=view.rounds_total, count=len(hand)),
+        " ".join(f"`{t}`" for t in hand) or "—",
+    ]  # fmt: skip
+    if not view.my_turn:
+        return "\n".join(lines)
+    by_train: dict[int, list[str]] = {}
+    for tile, trains in messages.plays_by_tile(view).items():
+        for train in trains:
+            by_train.setdefault(train, []).append(f"`{tile}`")
+    if by_train:
+        lines.append(tr("hand.playable", lang))
+        for train, tiles in by_train.items():
+            where = messages.train_label(view.names, train, view.seat, lang)
+            lines.append(f"→ {where}: {' '.join(tiles)}")
+    else:
+        moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
+        lines.append(tr("hand.no-play", lang, move=moves))
+    return "\n".join(lines)
+
+
+def turn_dm_text(
+    head: str,
+    game: GameSummary,
+    digest: Digest,
+    view: SeatView,
+    standings: Sequence[Standing],
+    lang: str | None,
+) -> str:
+    """A turn DM's text: ``head`` (whose game, by when), where the reader stands, what
+    changed since their last turn, their hand and where it plays — names cut as the picture
+    cuts them, within :data:`DM_CHARS` characters and :data:`DM_LINES` phone lines at any
+    table size (the digest gives way first: it shortens, then goes)."""
+    names = short_names(view.names)
+    view = dataclasses.replace(view, names=names)
+    digest = dataclasses.replace(digest, names=names)
+    cut = tuple(
+        dataclasses.replace(s, player=dataclasses.replace(s.player, name=names[s.player.seat]))
+        for s in standings
+    )
+    stand = standings_line(cut, view.seat, lang) if view.seat is not None else ""
+    hand = hand_lines(view, game, lang)
+    text = ""
+    for budget in DIGEST_BUDGETS:
+        since = catchup_text(digest, lang, budget, whose_turn=False) if budget else ""
+        text = "\n\n".join(t for t in (head, stand, since, hand) if t)
+        if len(text) <= DM_CHARS and phone_lines(text) <= DM_LINES:
+            return text
+    return text[:DM_CHARS]

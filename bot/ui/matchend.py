@@ -1,0 +1,144 @@
+"""The end of a match, told to every human who played it.
+
+The final post in the channel pings nobody: a player who was not looking learned nothing,
+their last notification a turn long played ("It's your turn and nothing fits: draw.") and
+never that they came 3rd. So at the match's end each human hears of it ONCE, the way they
+asked to hear of their turns (``/mt me ping:``): a DM where one can be delivered — their
+place, the winner, the final sheet and a link to the result — else a mention in one short
+post of the game's channel naming everyone who is told that way, with their place (the
+final post above it has the sheet). In their quiet hours the DM comes without a sound and
+the mention names them without a ping. A DM found closed is remembered, as for a turn, and
+that player is mentioned instead. It costs a DM per DM-player and one post, once a match.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import tr, tr_count
+from bot.service import GameSummary, Outcome, Standing, errors
+from bot.service.roundend import RoundReport
+from bot.service.timing import TurnPing
+from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, channel_locale
+from bot.ui.limits import CONTENT
+from bot.ui.roundend import result_link, scores_text, size
+from bot.ui.route import send_dm
+
+log = logging.getLogger(__name__)
+
+
+def ordinal(place: int, lang: str | None) -> str:
+    """A place as a reader says it: "1st", "3rd" ("1er", "3e")."""
+    key = {1: "end.first", 2: "end.second", 3: "end.third"}.get(place, "end.nth")
+    return tr(key, lang, n=place)
+
+
+def end_dm(
+    game: GameSummary, report: RoundReport, mine: Standing, link: str, lang: str | None
+) -> str:
+    """One player's DM at the match's end: their place (or that they won) and total, the
+    final standings with the sheet, the winner, and the link to the result; within a DM's
+    2,000 characters (the sheet gives way first, then the standings' last lines)."""
+    total = tr_count("re.pts", mine.total, lang)
+    channel = f"<#{game.channel_id}>"
+    if mine.won:
+        head = tr("end.dm.won", lang, game=game.id, channel=channel, total=total)
+    else:
+        place, players = ordinal(mine.place, lang), len(report.standings)
+        head = tr(
+            "end.dm", lang, game=game.id, channel=channel, place=place, players=players, total=total
+        )
+    tail = tr("end.link", lang, link=link)
+    room = CONTENT - size(head) - size(tail) - 4
+    sheet = scores_text(game.id, report, lang)
+    if size(sheet) > room:
+        kept: list[str] = []
+        for line in sheet.splitlines():
+            if size("\n".join([*kept, line])) > room:
+                break
+            kept.append(line)
+        sheet = "\n".join(kept)
+    return "\n\n".join(t for t in (head, sheet, tail) if t)
+
+
+def mentions_post(
+    game_id: int, told: Sequence[tuple[Standing, TurnPing]], locale: str | None
+) -> tuple[str, discord.AllowedMentions]:
+    """The one channel post for the players told by mention: each with their place; those
+    in their quiet hours are named without a ping."""
+    places = " · ".join(
+        tr("end.place", locale, mention=f"<@{ping.user_id}>", place=ordinal(s.place, locale))
+        for s, ping in told
+    )
+    loud = [discord.Object(p.user_id) for _, p in told if p.quiet_until is None]
+    allowed = discord.AllowedMentions(users=loud, roles=False, everyone=False)
+    return tr("end.mentions", locale, game=game_id, places=places), allowed
+
+
+async def tell_the_end(bot: GameBot, interaction: Interaction | None, last: Outcome) -> None:
+    """Tell every human of the game that its match is over, once each (see the module's
+    docstring). Call it before the game's posts are forgotten: the link is to its last."""
+    game, end = last.game, last.match_over
+    if end is None:
+        return
+    try:
+        report = await bot.service.round_report(game.id)
+    except errors.WrongPhase:  # ended before any round was over: nothing to tell
+        return
+    link = await result_link(bot, game)
+    by_mention: list[tuple[Standing, TurnPing]] = []
+    for s in end.standings:
+        uid = s.player.user_id
+        if uid is None or s.player.is_computer:
+            continue
+        ping = await bot.schedule.turn_ping(uid, bot.now())
+        if ping.dm and ping.settings is not None and await _dm(bot, game, report, s, ping, link):
+            continue
+        by_mention.append((s, ping))
+    if not by_mention:
+        return
+    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
+    text, allowed = mentions_post(game.id, by_mention, locale)
+    try:
+        await bot.get_partial_messageable(game.channel_id).send(
+            content=text, allowed_mentions=allowed
+        )
+    except discord.HTTPException as exc:
+        log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
+
+
+async def _dm(
+    bot: GameBot,
+    game: GameSummary,
+    report: RoundReport,
+    mine: Standing,
+    ping: TurnPing,
+    link: str,
+) -> bool:
+    """The end by DM; False when it could not be delivered (closed DMs: remembered, and the
+    player is mentioned instead)."""
+    assert ping.settings is not None
+    text = end_dm(game, report, mine, link, ping.settings.language)
+    try:
+        await send_dm(
+            bot,
+            ping.user_id,
+            text,
+            known=ping.settings.dm_channel_id,
+            silent=ping.quiet_until is not None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.Forbidden as exc:
+        if exc.code == 50007:
+            await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
+        else:
+            log.warning("game %s: end DM to %s refused: %s", game.id, ping.user_id, exc)
+        return False
+    except discord.HTTPException as exc:
+        log.warning("game %s: end DM to %s failed: %s", game.id, ping.user_id, exc)
+        return False
+    return True

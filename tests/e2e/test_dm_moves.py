@@ -1,0 +1,187 @@
+"""Act from the turn DM (issue 34, item 2), through the fake Discord: the DM carries the legal
+moves, Draw and Pass as they are legal, Catch me up and the link; a move picked there is made
+exactly as in the channel (the same answer, the same channel post, the next player told);
+the DM it was made from loses its controls; an old DM pressed later refuses, naming whose turn
+it is and linking the live turn, and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.engine import DRAW, PASS, Play
+from bot.store import GameStatus
+from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, running_bot
+
+
+def _turn_dm(user: FakeUser) -> FakeMessage:
+    dm = user.dms()[-1]
+    assert "Your turn" in dm.content, dm.content
+    return dm
+
+
+async def _dm_move(user: FakeUser, dm: FakeMessage, move: object) -> FakeMessage:
+    """Make ``move`` from the DM: Draw/Pass buttons, else the move list."""
+    if move is DRAW:
+        return await said(await user.click(dm, label="Draw"))
+    if move is PASS:
+        return await said(await user.click(dm, label="Pass"))
+    return await said(await user.select(dm, values=[str(move)]))
+
+
+async def _press_any(user: FakeUser, dm: FakeMessage) -> FakeMessage:
+    """Press the DM's first move control: its move list, else Draw or Pass."""
+    if dm.selects:
+        value = dm.selects[0]["options"][0]["value"]
+        return await said(await user.select(dm, values=[value]))
+    target = next(b for b in dm.buttons if b.get("label") in ("Draw", "Pass"))
+    return await said(await user.click(dm, label=str(target["label"])))
+
+
+async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob, carol], preset="quick")
+        # Alice (the host) clicked Start: her first turn may ride on her answer; play until a
+        # turn comes by DM.
+        uid, view = await to_move(bot, game.id)
+        while not users[uid].dms():
+            await slash_move(users[uid], games, str(pick(view.legal)))
+            uid, view = await to_move(bot, game.id)
+
+        from_dm = 0
+        old: tuple[FakeUser, FakeMessage] | None = None
+        for turn in range(300):
+            if (await bot.service.game(game.id)).status is not GameStatus.ACTIVE:
+                break
+            uid, view = await to_move(bot, game.id)
+            user = users[uid]
+            dm = user.dms()[-1]
+            move = pick(view.legal)
+            version = (await bot.service.game(game.id)).version
+            # This turn's DM: its controls carry the table's version (a player sees it is
+            # the newest DM; one of an older turn would refuse, as tested below).
+            ids = [str(c.get("custom_id")) for c in [*dm.selects, *dm.buttons]]
+            live = [i for i in ids if f":{version}:dm:" in i]
+            if not live or turn % 3 == 2:
+                # In the channel; this turn's DM (if any) stays as it was: pressed later.
+                if live and old is None and turn > 6:
+                    old = (user, dm)
+                answer = await slash_move(user, games, str(move))
+                assert answer.startswith("✅"), answer
+                continue
+            # The DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
+            labels = dm.button_labels
+            assert "Catch me up" in labels and "Go to the table" in labels
+            assert ("Draw" in labels) == (DRAW in view.legal)
+            assert ("Pass" in labels) == (PASS in view.legal)
+            plays = {o["value"] for s in dm.selects for o in s["options"]}
+            assert {str(m) for m in view.legal if isinstance(m, Play)} <= plays
+            before = version
+            posts = len(games.messages())
+            answer = await _dm_move(user, dm, move)
+            assert answer.content.startswith("✅"), answer.content
+            assert answer.ephemeral and answer.channel_id == dm.channel_id
+            assert (await bot.service.game(game.id)).version > before
+            assert len(games.messages()) > posts or last_public(games).edits  # told in the channel
+            after = await bot.service.game(game.id)
+            still = after.turn is not None and after.turn.user_id == uid
+            if not still:
+                # The DM it was made from keeps only Catch me up and the link.
+                assert not dm.selects and [b for b in dm.buttons if b.get("custom_id")] == [
+                    b for b in dm.buttons if b.get("label") == "Catch me up"
+                ]
+            from_dm += 1
+        else:
+            raise AssertionError("the match did not end")
+        assert from_dm >= 5 and old is not None
+
+        # An old DM pressed later: refused, pointing to the live turn; nothing changes.
+        user, dm = old
+        version = (await bot.service.game(game.id)).version
+        refused = await _press_any(user, dm)
+        assert refused.ephemeral
+        assert "is over" in refused.content and "https://discord.com/channels/" in refused.content
+        assert (await bot.service.game(game.id)).version == version
+        assert not dm.selects  # the old DM's controls are taken off once pressed
+
+
+async def test_an_old_dm_in_a_live_game_names_whose_turn_it_is(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        while not users[uid].dms():
+            await slash_move(users[uid], games, str(pick(view.legal)))
+            uid, view = await to_move(bot, game.id)
+        user, dm = users[uid], _turn_dm(users[uid])
+        # They move in the channel instead, until the turn is someone else's.
+        while uid == user.id:
+            await slash_move(user, games, str(pick(view.legal)))
+            uid, view = await to_move(bot, game.id)
+        version = (await bot.service.game(game.id)).version
+        refused = await _press_any(user, dm)
+        now = await bot.service.game(game.id)
+        assert now.turn is not None
+        assert refused.content.startswith(
+            f"This DM is from a turn that is over: it's {now.turn.name}'s turn now."
+        )
+        latest = last_public(games)
+        assert f"/{games.id}/{latest.id}" in refused.content  # the live turn post
+        assert (await bot.service.game(game.id)).version == version
+        assert not dm.selects
+
+
+async def test_a_dm_pressed_after_the_table_changed_in_the_same_turn_shows_the_moves_now(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """The player played a double in the channel (their turn goes on): their turn DM's
+    controls are for the table before it. Pressed, it acts on nothing, says the table changed
+    and shows their moves as they are now; picked again, the move is made."""
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard")
+        for _ in range(600):
+            now = await bot.service.game(game.id)
+            assert now.status is GameStatus.ACTIVE, "no double was played from a DM'd turn"
+            uid, view = await to_move(bot, game.id)
+            user = users[uid]
+            ids = [str(c.get("custom_id")) for m in user.dms()[-1:] for c in m.selects]
+            doubles = [m for m in view.legal if isinstance(m, Play) and m.tile.is_double]
+            live = any(f":{now.version}:dm:" in i for i in ids)
+            if not (live and doubles):
+                await slash_move(user, games, str(pick(view.legal)))
+                continue
+            dm = user.dms()[-1]
+            await slash_move(user, games, str(doubles[0]))  # in the channel: a double
+            after = await bot.service.game(game.id)
+            if after.turn is None or after.turn.user_id != uid:
+                continue  # this rule passes the double on: try another
+            changed = await _press_any(user, dm)
+            assert changed.content.startswith("The table changed since this DM"), changed.content
+            assert (await bot.service.game(game.id)).version == after.version
+            fresh = [str(c.get("custom_id")) for c in [*dm.selects, *dm.buttons]]
+            assert any(f":{after.version}:dm:" in i for i in fresh)  # its moves, as they are
+            _, view = await to_move(bot, game.id)
+            answer = await _dm_move(user, dm, pick(view.legal))
+            assert answer.content.startswith("✅"), answer.content
+            assert (await bot.service.game(game.id)).version > after.version
+            return
+        raise AssertionError("no double was played")

@@ -1,0 +1,51 @@
+"""A player takes back their own last move (issue 34, item 7), through the fake Discord: Bob's
+``/mt undo`` right after his move works (no host needed), not once Carol has played; and when
+the host takes back Bob's turn, Bob's next turn DM says so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from tests.fakediscord import FakeDiscord, FakeUser, running_bot
+
+
+async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob, carol], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        while uid != bob.id:  # to Bob's turn
+            await slash_move(users[uid], games, str(pick(view.legal)))
+            uid, view = await to_move(bot, game.id)
+        version = (await bot.service.game(game.id)).version
+        await slash_move(bob, games, str(pick(view.legal)))
+        taken = await said(await bob.slash("mt undo", channel=games))
+        assert taken.content.startswith("Undone: "), taken.content
+        assert "took back their own turn" in last_public(games).embeds[0]["description"]
+        now = await bot.service.game(game.id)
+        assert now.turn is not None and now.turn.user_id == bob.id and now.version > version
+
+        # Bob plays again, until the turn is Carol's and she plays: too late for Bob.
+        uid, view = await to_move(bot, game.id)
+        while uid == bob.id:
+            await slash_move(bob, games, str(pick(view.legal)))
+            uid, view = await to_move(bot, game.id)
+        assert uid == carol.id
+        await slash_move(carol, games, str(pick(view.legal)))
+        late = await said(await bob.slash("mt undo", channel=games))
+        assert "Carol has played since" in late.content and "host" in late.content
+
+        # The host takes back Carol's turn: Carol's next DM says so, once.
+        dms = len(carol.dms())
+        await said(await alice.slash("mt undo", channel=games))
+        assert len(carol.dms()) == dms + 1
+        told = carol.dms()[-1].content
+        assert "↩ Alice took back your turn (" in told and "back in your hand" in told
