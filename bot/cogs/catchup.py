@@ -52,7 +52,7 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         # What happened since their last turn, then how it ended: the final post again.
         lines = [tr("re.table-over", locale, game=game.id), catchup_text(digest, locale, 1500)]
         embed, files = await roundend.round_end_post(bot, game, None, locale, lines=lines)
-        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        await answer(interaction, embed=embed, files=files)
         return
     table = await bot.service.table_view(game.id)
     embed = discord.Embed(

@@ -27,9 +27,8 @@ import discord
 
 from bot.engine import DRAW, PASS, SeatView
 from bot.i18n import tr, tr_count
-from bot.service import GameSummary, Standing
+from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
-from bot.store import GameStatus
 from bot.ui import messages
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, clicked, move_options
