@@ -42,6 +42,7 @@ from bot.store.rows import (
     due_row,
     game_row,
     seat_row,
+    tail_from,
     to_db_time,
 )
 from bot.store.sql import COPY_TABLES, StoreKind
@@ -217,9 +218,10 @@ class PgStore(Store):
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self._reads.fetch(sql, params)
 
-    async def load(self, game_id: int) -> GameRecord | None:
+    async def load(self, game_id: int, *, rounds: int | None = None) -> GameRecord | None:
         """The game row, seats, events and latest snapshot from one ``REPEATABLE READ``
-        snapshot, so a move committed halfway through the read is wholly absent."""
+        snapshot, so a move committed halfway through the read is wholly absent (see
+        :meth:`Store.load` for ``rounds``)."""
         async with self._pool.acquire() as conn:
             c = PgConn(conn)
             async with conn.transaction(isolation="repeatable_read", readonly=True):
@@ -229,15 +231,15 @@ class PgStore(Store):
                 seats = await c.fetch(
                     f"SELECT {SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
                 )
-                events = await c.fetch(
-                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
-                    "WHERE game_id = ? ORDER BY seq",
-                    (game_id,),
-                )
                 snapshot = await c.fetch(
                     "SELECT seq, rounds FROM round_snapshots WHERE game_id = ? "
-                    "ORDER BY seq DESC LIMIT 1",
-                    (game_id,),
+                    "ORDER BY seq DESC LIMIT ?",
+                    (game_id, rounds or 1),
+                )
+                events = await c.fetch(
+                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
+                    "WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                    (game_id, tail_from(snapshot, rounds)),
                 )
         return GameRecord(
             game_row(rows[0]),

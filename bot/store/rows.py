@@ -180,6 +180,23 @@ class GameRecord:
     #: The latest round snapshot, (seq of its deal event, rounds JSON), if any.
     snapshot: tuple[int, str] | None = None
 
+    @property
+    def is_tail(self) -> bool:
+        """Only the log's last rounds were read (``Store.load(rounds=...)``): the events start
+        at a deal, not at seq 1, and the rounds before it are known from the snapshot alone."""
+        return bool(self.events) and self.events[0].seq > 1
+
+
+def tail_from(snapshots: Sequence[Sequence[Any]], rounds: int | None) -> int:
+    """The first seq a load reads: the deal of the ``rounds``-th latest snapshot among
+    ``snapshots`` (``(seq, rounds)`` rows, newest first), or 1 (the whole log) when ``rounds``
+    is None or the game has fewer snapshots than that."""
+    if rounds is not None and rounds < 1:
+        raise ValueError("a load reads at least the current round")
+    if rounds is None or len(snapshots) < rounds:
+        return 1
+    return int(snapshots[rounds - 1][0])
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MessageRow:

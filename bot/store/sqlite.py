@@ -35,6 +35,7 @@ from bot.store.rows import (
     due_row,
     game_row,
     seat_row,
+    tail_from,
     to_db_time,
 )
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
@@ -195,8 +196,9 @@ class SQLiteStore(Store):
         async with self._read_lock:
             return list(await self._reader.execute_fetchall(sql, params))
 
-    async def load(self, game_id: int) -> GameRecord | None:
-        """The game row, seats and events, read in one snapshot (a read transaction)."""
+    async def load(self, game_id: int, *, rounds: int | None = None) -> GameRecord | None:
+        """The game row, seats and events, read in one snapshot (a read transaction); see
+        :meth:`Store.load` for ``rounds``."""
         async with self._read_lock:
             r = self._reader
             await r.execute("BEGIN")
@@ -211,17 +213,17 @@ class SQLiteStore(Store):
                 seats = await r.execute_fetchall(
                     f"SELECT {SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
                 )
-                events = await r.execute_fetchall(
-                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
-                    "WHERE game_id = ? ORDER BY seq",
-                    (game_id,),
-                )
                 snapshot = list(
                     await r.execute_fetchall(
                         "SELECT seq, rounds FROM round_snapshots WHERE game_id = ? "
-                        "ORDER BY seq DESC LIMIT 1",
-                        (game_id,),
+                        "ORDER BY seq DESC LIMIT ?",
+                        (game_id, rounds or 1),
                     )
+                )
+                events = await r.execute_fetchall(
+                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
+                    "WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                    (game_id, tail_from(snapshot, rounds)),
                 )
             finally:
                 await r.execute("COMMIT")
