@@ -51,6 +51,8 @@ PICTURE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 RATE_LIMIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 #: The render pool's ``stats`` keys that leave the process, and as what.
 POOL_FAILURES = ("failed", "timed_out", "crashed")
+#: How the game cache served a load (see ``bot.service.commit.Ledger.loads``).
+GAME_READS = ("hit", "tail", "whole")
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -83,6 +85,11 @@ class Scrape:
     render_drawing: int = 0
     #: The render pool's cumulative counters (``RenderPool.stats``).
     render_stats: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    #: The game cache's cumulative loads by read (``Ledger.loads``: hit, tail, whole), and
+    #: how many games it holds now and at most (``MT_GAME_CACHE``).
+    game_loads: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    games_cached: int = 0
+    game_cache_size: int = 0
 
 
 class _ScrapeCollector(Collector):
@@ -147,6 +154,19 @@ class _ScrapeCollector(Collector):
         for reason in POOL_FAILURES:
             failures.add_metric([m.process, reason], stats.get(reason, 0))
         yield failures
+        loads = CounterMetricFamily(
+            f"{PREFIX}_game_loads",
+            "games the service used: from the cache (hit), read from the current round's "
+            "snapshot (tail) or from the whole log (whole)",
+            labels=["process", "read"],
+        )
+        for read in GAME_READS:
+            loads.add_metric([m.process, read], s.game_loads.get(read, 0))
+        yield loads
+        yield gauge("games_cached", "games kept replayed in memory now", s.games_cached)
+        yield gauge(
+            "game_cache_size", "games the cache holds at most (MT_GAME_CACHE)", s.game_cache_size
+        )
 
 
 class Metrics:

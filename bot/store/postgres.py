@@ -236,16 +236,18 @@ class PgStore(Store):
                     "ORDER BY seq DESC LIMIT ?",
                     (game_id, rounds or 1),
                 )
+                first = tail_from(snapshot, rounds)
                 events = await c.fetch(
                     "SELECT game_id, seq, kind, payload, actor, at FROM events "
                     "WHERE game_id = ? AND seq >= ? ORDER BY seq",
-                    (game_id, tail_from(snapshot, rounds)),
+                    (game_id, first),
                 )
         return GameRecord(
             game_row(rows[0]),
             tuple(seat_row(s) for s in seats),
             tuple(EventRow(*e) for e in events),
             (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
+            first > 1,
         )
 
     async def integrity_check(self) -> str:

@@ -179,12 +179,9 @@ class GameRecord:
     events: tuple[EventRow, ...]
     #: The latest round snapshot, (seq of its deal event, rounds JSON), if any.
     snapshot: tuple[int, str] | None = None
-
-    @property
-    def is_tail(self) -> bool:
-        """Only the log's last rounds were read (``Store.load(rounds=...)``): the events start
-        at a deal, not at seq 1, and the rounds before it are known from the snapshot alone."""
-        return bool(self.events) and self.events[0].seq > 1
+    #: Only the log's last rounds were read (``Store.load(rounds=...)``): the events start at
+    #: a deal, not at seq 1, and the rounds before it are known from the snapshot alone.
+    is_tail: bool = False
 
 
 def tail_from(snapshots: Sequence[Sequence[Any]], rounds: int | None) -> int:

@@ -220,10 +220,11 @@ class SQLiteStore(Store):
                         (game_id, rounds or 1),
                     )
                 )
+                first = tail_from(snapshot, rounds)
                 events = await r.execute_fetchall(
                     "SELECT game_id, seq, kind, payload, actor, at FROM events "
                     "WHERE game_id = ? AND seq >= ? ORDER BY seq",
-                    (game_id, tail_from(snapshot, rounds)),
+                    (game_id, first),
                 )
             finally:
                 await r.execute("COMMIT")
@@ -232,6 +233,7 @@ class SQLiteStore(Store):
             tuple(seat_row(s) for s in seats),
             tuple(EventRow(*e) for e in events),
             (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
+            first > 1,
         )
 
     async def integrity_check(self) -> str:

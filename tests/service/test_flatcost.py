@@ -19,7 +19,7 @@ from bot.service.replay import replay_game
 from bot.service.schedule import ScheduleService
 from bot.store import GameRecord, GameStatus, Store
 from tests.clock import FakeClock
-from tests.service.conftest import ALICE, BOB, CAROL
+from tests.service.conftest import ALICE, BOB, CAROL, DAVE, GUILD
 from tests.service.helpers import new_game, play_turn
 
 STRANGER = 99
@@ -122,3 +122,55 @@ async def test_a_tail_is_read_from_a_deal(store: Store, clock: FakeClock) -> Non
     full = replay_game(whole, use_snapshot=False).match
     assert full is not None
     assert to_position(replay_game(whole).match) == to_position(full)  # type: ignore[arg-type]
+
+
+async def test_a_cache_miss_reads_the_current_round_and_equals_a_replay(
+    store: Store, clock: FakeClock
+) -> None:
+    """Two matches moving in turn through a cache of one game: every move misses. Each miss
+    reads the current round only, the game equals a replay of its whole log, and what needs
+    every event (history, the round-end report, the finished match's statistics) is right."""
+    svc = GameService(store, cache_size=1, rng=random.Random(5))
+    rules = {"rounds": 3}
+    games = [
+        (
+            await new_game(
+                svc, clock, humans=pair, preset="standard", house_rules=rules, channel=ch
+            )
+        ).game.id
+        for pair, ch in (((ALICE, BOB), 2001), ((CAROL, DAVE), 2002))
+    ]
+    counting = CountingStore(store)
+    reports = 0
+
+    async def active() -> bool:
+        return any([(await svc.game(g)).status is GameStatus.ACTIVE for g in games])
+
+    while await active():
+        for gid in games:
+            if (await svc.game(gid)).status is not GameStatus.ACTIVE:
+                continue
+            await svc.whose_turn(games[1 - games.index(gid)])  # the other game takes the cache
+            svc.ledger.loads.clear()
+            counting.reads.clear()
+            out = await play_turn(svc, gid, clock)
+            # whose_turn, seat_view and move: each misses (the other game took the cache) …
+            assert svc.ledger.loads["tail"] >= 1 and svc.ledger.loads["whole"] == (
+                1 if out.match_over else 0  # … and the match end reads it all, for stats
+            ), svc.ledger.loads
+            assert all(tail for _, _, tail in counting.reads[:-1])
+            if out.rounds_ended and not out.match_over:
+                svc.clear_cache()
+                await svc.whose_turn(gid)  # loaded from the new round's deal
+                report = await svc.round_report(gid)  # the round before it: read back
+                assert report.round_no == out.rounds_ended[-1].round_no
+                assert report.scores == out.rounds_ended[-1].scores
+                reports += 1
+            if not out.match_over and counting.reads:
+                await svc.verify_game(gid)  # the cached game equals a full replay
+    assert reports == 4
+    # Statistics written at the match end equal those rebuilt from the whole log.
+    before = [await svc.player_stats(GUILD, u) for u in (ALICE, BOB, CAROL, DAVE)]
+    assert await svc.rebuild_stats(only_missing=False) == 2
+    assert [await svc.player_stats(GUILD, u) for u in (ALICE, BOB, CAROL, DAVE)] == before
+    assert all(s.games == 1 for s in before)
