@@ -45,6 +45,9 @@ LATENCY_WINDOW = 1000
 STATUSES = ("lobby", "active", "finished", "abandoned")
 #: Interaction handling time: Discord wants an answer within 3 s, hence a 3 s bucket.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+#: An interaction's age when the bot acknowledged it: Discord drops it past 3 s, and the bot
+#: answers "busy" past 2 s (``SHED_AFTER``), hence the fine buckets up to 3 s.
+ACK_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
 #: A table takes ~0.1 s to draw, a replay GIF seconds.
 PICTURE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: Discord's rate limits reset within seconds; a global one may last a minute.
@@ -212,6 +215,12 @@ class Metrics:
             f"{p}_interaction_latency_seconds", "time to handle a command or click",
             ["process"], buckets=LATENCY_BUCKETS, registry=self.registry,
         )  # fmt: skip
+        self._acks = Histogram(
+            f"{p}_interaction_ack_seconds",
+            "an interaction's age (since Discord made it) when the bot acknowledged it; "
+            "Discord drops it past 3 s",
+            ["process"], buckets=ACK_BUCKETS, registry=self.registry,
+        )  # fmt: skip
         self._pictures = Histogram(
             f"{p}_picture_seconds",
             "time to get a picture, from asking the render pool to the PNG (queue included)",
@@ -233,6 +242,7 @@ class Metrics:
         self._interactions.labels(process)
         self._errors.labels(process)
         self._latency.labels(process)
+        self._acks.labels(process)
 
     @property
     def uptime(self) -> float:
@@ -259,6 +269,11 @@ class Metrics:
         self._latency.labels(self.process).observe(seconds)
         if self.in_flight == 0 and self._idle is not None:
             self._idle.set()
+
+    def acknowledged(self, seconds: float) -> None:
+        """An interaction was acknowledged (deferred, or answered "busy") ``seconds`` after
+        Discord made it."""
+        self._acks.labels(self.process).observe(max(0.0, seconds))
 
     def picture(self, kind: str, seconds: float) -> None:
         """A picture (``table``, ``hand``, ``replay``, ``chart``) came back after ``seconds``."""
