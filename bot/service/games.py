@@ -32,11 +32,19 @@ from bot.service.queries import Queries
 from bot.service.rematch import open_rematch
 from bot.service.settings import Settings
 from bot.service.undo import Undone, take_back
-from bot.store import Store
+from bot.store import GameRow, GameStatus, SeatRow, Store, Tx
 
 #: How many rounds of the log a digest reads, in turn, until one holds the reader's last turn
 #: (None: the whole log).
 DIGEST_READS: tuple[int | None, ...] = (1, 2, None)
+
+
+async def archive_finished(
+    tx: Tx, before: GameRow, after: GameRow, seats: tuple[SeatRow, ...], now: datetime
+) -> None:
+    """Compact the log of a match that this commit finished (:meth:`Tx.archive_events`)."""
+    if after.status is GameStatus.FINISHED and before.status is not GameStatus.FINISHED:
+        await tx.archive_events(after.id)
 
 
 class GameService:
@@ -57,6 +65,9 @@ class GameService:
         self.ledger = Ledger(
             store, cache_size=cache_size, rng=rng, replacement_level=replacement_level
         )
+        # A finished match's log is compacted in its last move's transaction (bounded
+        # database: see the event_archive migration); loads read it back unchanged.
+        self.ledger.add_commit_hook(archive_finished)
         lobby, play = Lobbies(self.ledger), Plays(self.ledger)
         queries, settings = Queries(self.ledger), Settings(store)
         # The lobby and its seats.

@@ -44,6 +44,7 @@ from bot.store.rows import (
     seat_row,
     tail_from,
     to_db_time,
+    unpack_events,
 )
 from bot.store.sql import COPY_TABLES, StoreKind
 from bot.store.store import OPENERS, OpenOptions, Store, Tx
@@ -242,10 +243,20 @@ class PgStore(Store):
                     "WHERE game_id = ? AND seq >= ? ORDER BY seq",
                     (game_id, first),
                 )
+                # A finished match's log is compacted into one row (see the schema).
+                archived = (
+                    []
+                    if events
+                    else await c.fetch(
+                        "SELECT events FROM event_archive WHERE game_id = ?", (game_id,)
+                    )
+                )
         return GameRecord(
             game_row(rows[0]),
             tuple(seat_row(s) for s in seats),
-            tuple(EventRow(*e) for e in events),
+            tuple(EventRow(*e) for e in events)
+            if not archived
+            else tuple(e for e in unpack_events(game_id, archived[0][0]) if e.seq >= first),
             (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
             first > 1,
         )

@@ -225,7 +225,11 @@ class Store(abc.ABC):
         return out
 
     async def last_seq(self, game_id: int) -> int:
-        row = await self._one("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,))
+        row = await self._one(
+            "SELECT COALESCE((SELECT MAX(seq) FROM events WHERE game_id = ?), "
+            "(SELECT count FROM event_archive WHERE game_id = ?), 0)",
+            (game_id, game_id),
+        )
         return 0 if row is None or row[0] is None else int(row[0])
 
     async def unfinished_in_channel(self, channel_id: int) -> GameRow | None:
