@@ -163,9 +163,10 @@ async def shed(interaction: Interaction) -> bool:
     limit = client.shed_after if isinstance(client, GameBot) else SHED_AFTER
     if interaction.response.is_done() or age_of(interaction) <= limit:
         return False
+    # No log line of its own: the interaction's line says ``outcome=refused:busy`` (one
+    # warning per shed interaction would add to an overloaded bot's work).
     await reply(interaction, tr("error.busy", locale_of(interaction)))
     acknowledged(interaction)
-    log.warning("interaction %s answered busy: %.2f s old", interaction.id, age_of(interaction))
     return True
 
 
