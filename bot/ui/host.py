@@ -42,7 +42,9 @@ ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 #: Discord drops an interaction not acknowledged within 3 s. One that reaches its handler
 #: 2 s after Discord made it has waited behind an overloaded event loop: answering it "busy,
 #: try again in a moment" at once still makes the deadline, and not starting its work lets
-#: the backlog shrink instead of pushing the next interactions past 3 s.
+#: the backlog shrink instead of pushing the next interactions past 3 s. The age is read off
+#: the interaction's id against this host's clock (as discord.py's own expiry check is), so
+#: it assumes a clock kept in time (NTP): one running 2 s fast would answer everything busy.
 SHED_AFTER = 2.0
 
 
