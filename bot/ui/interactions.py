@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -247,9 +247,16 @@ def outcome_of(error: BaseException) -> str:
 
 
 @contextlib.asynccontextmanager
-async def guarded(interaction: Interaction, *, defer_first: bool = True) -> AsyncIterator[None]:
+async def guarded(
+    interaction: Interaction, *, defer_first: bool | Literal["update"] = True
+) -> AsyncIterator[None]:
     """Defer, run the body, and send any refusal through the funnel. Every interaction passes
-    here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`)."""
+    here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`).
+
+    ``defer_first``: True acknowledges with a private "thinking…"; ``"update"`` acknowledges a
+    click without a message of its own (its answer edits the message clicked, or follows);
+    False leaves the first answer to the body. Either acknowledgement is counted against
+    Discord's 3 s, and a late one is answered "busy" instead (:func:`shed`)."""
     with track(interaction) as record:
         try:
             if defer_first and await shed(interaction):
@@ -260,7 +267,10 @@ async def guarded(interaction: Interaction, *, defer_first: bool = True) -> Asyn
                     async with asyncio.timeout(0):
                         yield
                 return
-            if defer_first:
+            if defer_first == "update":
+                await interaction.response.defer()
+                acknowledged(interaction)
+            elif defer_first:
                 await defer(interaction)
                 acknowledged(interaction)
             yield

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from bot.app import MexicanTrainBot
 from bot.i18n import tr
 from bot.ops.health import parse_metrics, render_metrics
-from tests.e2e.helpers import open_game, pick, said, slash_move, to_move, type_move
+from tests.e2e.helpers import (
+    last_public,
+    open_game,
+    pick,
+    said,
+    slash_move,
+    to_move,
+    type_move,
+)
 from tests.fakediscord import FakeDiscord, running_bot
 
 
@@ -37,9 +45,13 @@ async def test_a_late_interaction_is_answered_busy_and_changes_nothing(
         assert answer.content == tr("error.busy", locale) and answer.ephemeral
         assert await bot.service.game(game.id) == before  # nothing was done …
         assert len(games.messages()) == posts  # … and nothing posted
+        # A turn button (acknowledged without a message of its own when not late) too.
+        clicked = await said(await users[uid].click(last_public(games), label="Play"))
+        assert clicked.content == tr("error.busy", locale) and clicked.ephemeral
+        assert await bot.service.game(game.id) == before
         got = parse_metrics((await render_metrics(bot)).decode())
         p, one = "mexican_train_", '{process="all"}'
-        assert got[p + 'refusals_total{code="busy",process="all"}'] == 1
+        assert got[p + 'refusals_total{code="busy",process="all"}'] == 2
         acks = got[p + "interaction_ack_seconds_count" + one]
         bot.shed_after = 2.0  # back to normal: the same move is made
         text = await slash_move(users[uid], games, str(pick(view.legal)))
