@@ -159,6 +159,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
     options: dict[str, object] = {}
     if args.render_workers is not None and "render_workers" in Config.__dataclass_fields__:
         options["render_workers"] = args.render_workers
+    if args.game_cache is not None:
+        options["game_cache"] = args.game_cache
     config = Config(database=Path(args.database), synchronous=args.synchronous, **options)  # type: ignore[arg-type]
     clock = SharedClock(args) if args.clock_file else None
     bot = create_bot(config, clock=clock, rng=random.Random(1))
@@ -374,6 +376,8 @@ async def start_bot(
             "--clock-file", str(clock_file(database)), "--time-scale", str(args.time_scale),
             "--clock-start", str(clock.start.timestamp()), "--clock-origin", str(clock.origin),
         ]  # fmt: skip
+    if args.game_cache is not None:
+        command += ["--game-cache", str(args.game_cache)]
     proc = await asyncio.create_subprocess_exec(
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
@@ -583,6 +587,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "discord_days": round((fake.clock() - fake.started).total_seconds() / 86400, 2),
         "synchronous": args.synchronous,
         "render_workers": args.render_workers,
+        "game_cache": args.game_cache,
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],
         "cpus": os.cpu_count(),
@@ -607,6 +612,11 @@ if __name__ == "__main__":
     parser.add_argument(
         "--render-workers", type=int, default=None,
         help="the bot's MT_RENDER_WORKERS (default: the bot's own default)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--game-cache", type=int, default=None,
+        help="the bot's MT_GAME_CACHE (default: the bot's own, 512); below --games, every "
+        "move of a game visited in turn is a cache miss",
     )  # fmt: skip
     parser.add_argument(
         "--no-rate-limits", dest="rate_limits", action="store_false",

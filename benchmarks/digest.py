@@ -9,7 +9,10 @@ round and a half (their turns played by the scheduler's away path). Then times, 
 * ``spectator`` — someone without a seat (the last 10 moves);
 * ``full_replay`` — a full replay of the same log by the engine alone (``Match.replay``), for
   the ratio: the digest replays only the rounds it needs;
-* ``words`` — ``catchup_text`` of the away player's digest in a 1,000-character budget.
+* ``words`` — ``catchup_text`` of the away player's digest in a 1,000-character budget;
+* ``turn_early`` / ``turn_late`` — CPU per call (process time, threads included) of the digest
+  a turn notification asks for (the next mover's), in round 2 and in round 11, through the
+  service (which reads the log's last rounds) and from the whole log, with their ratios.
 
 Each ``service_*`` figure is the whole call (reading the game's events from the file and the
 fold); ``fold_*`` is the fold alone on a record already read. Prints one JSON line, with the
@@ -57,8 +60,36 @@ class Clock:
         return self.now
 
 
-async def build(db: Path, seed: int) -> tuple[Store, GameService, int, int]:
-    """The game, played into round 11 with Dee away since the middle of round 10."""
+async def per_turn(svc: GameService, gid: int, repeat: int) -> dict[str, float]:
+    """CPU per call (process time: the store's and the fold's threads included) of the digest
+    a turn notification asks for — the next mover's — through the service, and the same
+    digest from the whole log (what every call read before issue 39)."""
+    game = await svc.game(gid)
+    assert game.turn is not None
+    user = game.turn.user_id
+    if user == AWAY:  # her turns are played for her: the next player is the one told
+        user = game.players[(game.turn.seat + 1) % len(game.players)].user_id
+
+    async def whole() -> None:
+        digest_of(await svc.game_record(gid), user)
+
+    out: dict[str, float] = {}
+    for label, call in (("service", lambda: svc.digest(gid, user)), ("whole_log", whole)):
+        samples = []
+        for _ in range(repeat):
+            t = time.process_time()
+            await call()
+            samples.append(time.process_time() - t)
+        out[f"{label}_cpu_ms"] = round(statistics.mean(samples) * 1000, 3)
+    out["round"] = (game.round_no or 0) + 1
+    return out
+
+
+async def build(
+    db: Path, seed: int, early: dict[str, float], repeat: int
+) -> tuple[Store, GameService, int, int]:
+    """The game, played into round 11 with Dee away since the middle of round 10; ``early``
+    gets the per-turn digest figures in round 2."""
     store = await Store.open(db, synchronous="NORMAL")
     svc = GameService(store, rng=random.Random(seed))
     schedule = ScheduleService(svc)
@@ -81,6 +112,8 @@ async def build(db: Path, seed: int) -> tuple[Store, GameService, int, int]:
             last_round, turns_in_round = game.round_no or 0, 0
         if (game.round_no, turns_in_round) == away_from:
             await schedule.set_away(AWAY, True, clock.tick())
+        if game.round_no == 1 and turns_in_round == 30:
+            early.update(await per_turn(svc, gid, repeat))
         if game.round_no == 10 and turns_in_round >= 30:
             break
         uid = game.turn.user_id
@@ -127,7 +160,8 @@ def timed(call: Callable[[], Any], repeat: int) -> list[float]:
 
 
 async def run(repeat: int, seed: int, db: Path) -> dict[str, object]:
-    store, svc, gid, just = await build(db, seed)
+    early: dict[str, float] = {}
+    store, svc, gid, just = await build(db, seed, early, repeat)
     try:
         record = await svc.game_record(gid)
         result: dict[str, object] = {
@@ -136,6 +170,13 @@ async def run(repeat: int, seed: int, db: Path) -> dict[str, object]:
             "round": (record.game.round_no or 0) + 1,
             "repeat": repeat,
         }
+        # Issue 39: the turn notification's digest, CPU per call early and late in the match.
+        late = await per_turn(svc, gid, repeat)
+        result["turn_early"], result["turn_late"] = early, late
+        result["turn_late_vs_early"] = round(late["service_cpu_ms"] / early["service_cpu_ms"], 2)
+        result["whole_log_late_vs_early"] = round(
+            late["whole_log_cpu_ms"] / early["whole_log_cpu_ms"], 2
+        )
         away = digest_of(record, AWAY)
         result["away_moves"] = len(away.moves)
         result["away_rounds_over"] = len(away.rounds_over)

@@ -118,6 +118,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     init.add_argument(
         "--database", help="the SQLite file or postgresql:// URL (default: MT_DATABASE)"
     )
+    init.add_argument(
+        "--full", action="store_true",
+        help="also check every page, finished matches' archived logs included (start-up "
+        "checks only the tables that still change; this reads the whole file)",
+    )  # fmt: skip
     copy = commands.add_parser(
         "backup",
         help="write a consistent copy of the database (safe while the bot runs)",
@@ -197,7 +202,7 @@ def _init(args: argparse.Namespace) -> int:
         if args.database is not None:
             parse_database(args.database, "--database")  # its mistakes named as typed
             env["MT_DATABASE"] = args.database
-        report = asyncio.run(init_database(Config.from_env(env)))
+        report = asyncio.run(init_database(Config.from_env(env), full=args.full))
     except StoreUnreachable as exc:
         print(f"mexican-train-bot: {exc}", file=sys.stderr)
         return 1

@@ -187,6 +187,10 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "Only the host (or someone with Manage Server) can do that.",
         "fr": "Seul l'hôte (ou quelqu'un avec Gérer le serveur) peut faire ça.",
     },
+    "error.busy": {
+        "en": "The bot is very busy right now: nothing was done. Try again in a moment.",
+        "fr": "Le bot est très occupé en ce moment : rien n'a été fait. Réessaie dans un instant.",
+    },
     "error.channel-busy": {
         "en": "This channel already has a game going (#{game_id}).",
         "fr": "Ce salon a déjà une partie en cours (n°{game_id}).",

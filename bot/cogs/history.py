@@ -155,8 +155,7 @@ async def show_history(
 
 
 async def _page_clicked(interaction: Interaction, item: HistoryPage) -> None:
-    async with guarded(interaction, defer_first=False):
-        await interaction.response.defer()  # an update of the message the button is on
+    async with guarded(interaction, defer_first="update"):  # the page clicked is updated
         await show_history(interaction, item.game_id, item.page, edit=True)
 
 

@@ -225,8 +225,7 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
     grows that post with it, and keeps a Play click's token for the move picked next."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
-    async with guarded(interaction, defer_first=False):
-        await interaction.response.defer()
+    async with guarded(interaction, defer_first="update"):
         editor = click_editor(interaction)
         if editor is not None:
             bot.posts.note_editor(game_id, editor)
@@ -261,8 +260,7 @@ async def check_turn(interaction: Interaction, game_id: int, version: int) -> No
 async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
     """A move picked in the move list: acknowledged in place, so the list becomes the answer;
     whose turn it is is checked before the picked value is read."""
-    async with guarded(interaction, defer_first=False):
-        await interaction.response.defer()
+    async with guarded(interaction, defer_first="update"):
         await check_turn(interaction, game_id, version)
         notation, _, flag = value.partition("|")
         await make_move(

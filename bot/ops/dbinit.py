@@ -15,7 +15,7 @@ import dataclasses
 import time
 
 from bot.config import Config, check_database_dir
-from bot.store import SCHEMA_VERSION, open_store
+from bot.store import SCHEMA_VERSION, StoreError, open_store
 from bot.store.pgschema import PG_SCHEMA_VERSION
 
 
@@ -37,10 +37,12 @@ class InitReport:
         )
 
 
-async def init_database(config: Config) -> InitReport:
+async def init_database(config: Config, *, full: bool = False) -> InitReport:
     """Open ``config``'s database as start-up does (created when missing, checked, migrated),
-    count its games, close it. Raises :class:`~bot.config.ConfigError` or
-    :class:`~bot.store.StoreError` (one line each) when it cannot be used."""
+    count its games, close it. ``full``: also the whole database's integrity check, which
+    start-up leaves out (it reads every finished match's archived log too: seconds per GB).
+    Raises :class:`~bot.config.ConfigError` or :class:`~bot.store.StoreError` (one line
+    each) when it cannot be used."""
     started = time.perf_counter()
     # A PostgreSQL database is made by the server's admin (docs/postgresql.md); only its
     # tables are ours, so there it is always "checked".
@@ -52,6 +54,10 @@ async def init_database(config: Config) -> InitReport:
         version = SCHEMA_VERSION
     store = await open_store(config, check=True)
     try:
+        if full:
+            verdict = await store.integrity_check()
+            if verdict != "ok":
+                raise StoreError(f"{store} failed the full integrity check: {verdict}")
         games = sum((await store.count_games()).values())
     finally:
         await store.close()

@@ -132,6 +132,18 @@ def _pool_of(bot: discord.Client) -> Any:
     return getattr(getattr(bot, "pictures", None), "pool", None)
 
 
+def _cache_of(bot: discord.Client) -> dict[str, Any]:
+    """The game cache's figures (``bot.service.ledger``), read without importing the service."""
+    ledger = getattr(getattr(bot, "service", None), "ledger", None)
+    if ledger is None:
+        return {}
+    return {
+        "game_loads": dict(ledger.loads),
+        "games_cached": ledger.cached_count,
+        "game_cache_size": ledger.cache_size,
+    }
+
+
 async def render_metrics(bot: discord.Client) -> bytes:
     """The Prometheus text exposition of everything the bot counts (``prometheus_client``),
     with what is read at scrape time (gateway, games, render pool) read now."""
@@ -145,6 +157,7 @@ async def render_metrics(bot: discord.Client) -> bytes:
         render_queued=int(getattr(pool, "queued", 0) or 0),
         render_drawing=int(getattr(pool, "drawing", 0) or 0),
         render_stats=dict(getattr(pool, "stats", {}) or {}),
+        **_cache_of(bot),
     )
     return bytes(generate_latest(m.registry))
 

@@ -45,12 +45,17 @@ LATENCY_WINDOW = 1000
 STATUSES = ("lobby", "active", "finished", "abandoned")
 #: Interaction handling time: Discord wants an answer within 3 s, hence a 3 s bucket.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+#: An interaction's age when the bot acknowledged it: Discord drops it past 3 s, and the bot
+#: answers "busy" past 2 s (``SHED_AFTER``), hence the fine buckets up to 3 s.
+ACK_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
 #: A table takes ~0.1 s to draw, a replay GIF seconds.
 PICTURE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: Discord's rate limits reset within seconds; a global one may last a minute.
 RATE_LIMIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 #: The render pool's ``stats`` keys that leave the process, and as what.
 POOL_FAILURES = ("failed", "timed_out", "crashed")
+#: How the game cache served a load (see ``bot.service.commit.Ledger.loads``).
+GAME_READS = ("hit", "tail", "whole")
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -83,6 +88,11 @@ class Scrape:
     render_drawing: int = 0
     #: The render pool's cumulative counters (``RenderPool.stats``).
     render_stats: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    #: The game cache's cumulative loads by read (``Ledger.loads``: hit, tail, whole), and
+    #: how many games it holds now and at most (``MT_GAME_CACHE``).
+    game_loads: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    games_cached: int = 0
+    game_cache_size: int = 0
 
 
 class _ScrapeCollector(Collector):
@@ -147,6 +157,19 @@ class _ScrapeCollector(Collector):
         for reason in POOL_FAILURES:
             failures.add_metric([m.process, reason], stats.get(reason, 0))
         yield failures
+        loads = CounterMetricFamily(
+            f"{PREFIX}_game_loads",
+            "games the service used: from the cache (hit), read from the current round's "
+            "snapshot (tail) or from the whole log (whole)",
+            labels=["process", "read"],
+        )
+        for read in GAME_READS:
+            loads.add_metric([m.process, read], s.game_loads.get(read, 0))
+        yield loads
+        yield gauge("games_cached", "games kept replayed in memory now", s.games_cached)
+        yield gauge(
+            "game_cache_size", "games the cache holds at most (MT_GAME_CACHE)", s.game_cache_size
+        )
 
 
 class Metrics:
@@ -192,6 +215,12 @@ class Metrics:
             f"{p}_interaction_latency_seconds", "time to handle a command or click",
             ["process"], buckets=LATENCY_BUCKETS, registry=self.registry,
         )  # fmt: skip
+        self._acks = Histogram(
+            f"{p}_interaction_ack_seconds",
+            "an interaction's age (since Discord made it) when the bot acknowledged it; "
+            "Discord drops it past 3 s",
+            ["process"], buckets=ACK_BUCKETS, registry=self.registry,
+        )  # fmt: skip
         self._pictures = Histogram(
             f"{p}_picture_seconds",
             "time to get a picture, from asking the render pool to the PNG (queue included)",
@@ -213,6 +242,7 @@ class Metrics:
         self._interactions.labels(process)
         self._errors.labels(process)
         self._latency.labels(process)
+        self._acks.labels(process)
 
     @property
     def uptime(self) -> float:
@@ -239,6 +269,11 @@ class Metrics:
         self._latency.labels(self.process).observe(seconds)
         if self.in_flight == 0 and self._idle is not None:
             self._idle.set()
+
+    def acknowledged(self, seconds: float) -> None:
+        """An interaction was acknowledged (deferred, or answered "busy") ``seconds`` after
+        Discord made it."""
+        self._acks.labels(self.process).observe(max(0.0, seconds))
 
     def picture(self, kind: str, seconds: float) -> None:
         """A picture (``table``, ``hand``, ``replay``, ``chart``) came back after ``seconds``."""

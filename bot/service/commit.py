@@ -56,6 +56,7 @@ from bot.engine import (
 )
 from bot.engine.ai import Level, choose_move
 from bot.service import errors, stats
+from bot.service.gameload import complete_events, load_game
 from bot.service.outcome import (
     Fact,
     GameSummary,
@@ -68,7 +69,6 @@ from bot.service.outcome import (
 from bot.service.replay import (
     LoadedGame,
     players_of,
-    replay_game,
     rounds_json,
     standings_of,
     summarise,
@@ -109,11 +109,15 @@ class Ledger:
             raise ValueError("the game cache holds at least one game")
         self.store = store
         self._cache: collections.OrderedDict[int, LoadedGame] = collections.OrderedDict()
-        self._cache_size = cache_size
+        self.cache_size = cache_size
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.replacement_level = replacement_level
         self._commit_hooks: list[CommitHook] = []
+        #: Loads by read: ``hit`` (the cache), ``tail`` (the current round, see gameload),
+        #: ``whole`` (the log). In ``/metrics``: misses keeping pace with moves mean more
+        #: games are live than ``MT_GAME_CACHE`` holds.
+        self.loads: collections.Counter[str] = collections.Counter()
 
     def add_commit_hook(self, hook: CommitHook) -> None:
         """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its
@@ -157,16 +161,24 @@ class Ledger:
         g = self._cache.get(game_id)
         if g is not None and g.row.version == version:
             self._cache.move_to_end(game_id)
+            self.loads["hit"] += 1
             return g
         self._cache.pop(game_id, None)
-        record = await self.store.load(game_id)
-        if record is None:
-            raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
-        g = replay_game(record)
+        g, read = await load_game(self.store, game_id)
+        self.loads[read] += 1
         self._cache[game_id] = g
-        while len(self._cache) > self._cache_size:
+        while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return g
+
+    async def complete(self, g: LoadedGame, match: Match | None = None) -> None:
+        """Read back what a game loaded from a tail lacks (see :func:`complete_events`)."""
+        if await complete_events(self.store, g, match):
+            self.loads["whole"] += 1
+
+    @property
+    def cached_count(self) -> int:
+        return len(self._cache)
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -315,6 +327,10 @@ class Ledger:
                 for st in standings
             )
         game_id = g.row.id
+        if results:
+            # The match's statistics replay every round: a game loaded from a tail gets its
+            # earlier rounds' events first (once per match).
+            await self.complete(g, m)
         try:
             async with self.store.transaction() as tx:
                 await self.hold(tx, g)

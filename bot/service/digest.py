@@ -209,7 +209,22 @@ class _Fold:
 def digest_of(record: GameRecord, user_id: int | None, *, recent: int = RECENT) -> Digest:
     """The digest of ``record`` for ``user_id`` (None, or a user without a seat: a spectator's
     last ``recent`` moves). Raises ``WrongPhase`` before the first deal, and ``GameCorrupt``
-    for a log that does not replay (as loading the game would)."""
+    for a log that does not replay (as loading the game would). ``record`` holds the whole
+    log; for a tail, see :func:`digest_from_tail`."""
+    digest = digest_from_tail(record, user_id, recent=recent)
+    if digest is None:  # only a tail can fall short
+        raise errors.GameCorrupt(record.game.id, "the digest needs the whole log")
+    return digest
+
+
+def digest_from_tail(
+    record: GameRecord, user_id: int | None, *, recent: int = RECENT
+) -> Digest | None:
+    """The digest from a record that may hold only the log's last rounds
+    (``Store.load(rounds=...)``), or None when the moment it starts from lies before them:
+    the caller reads further back. A player's last turn is nearly always in the current
+    round or the one before, so the usual digest costs what a round costs, however long
+    the match (the rounds before come from the round snapshot)."""
     if recent < 1:
         raise ValueError("a spectator's digest goes back at least one move")
     try:
@@ -220,16 +235,21 @@ def digest_of(record: GameRecord, user_id: int | None, *, recent: int = RECENT) 
         raise errors.GameCorrupt(record.game.id, str(exc)) from None
 
 
-def _digest_of(record: GameRecord, user_id: int | None, recent: int) -> Digest:
+def _digest_of(record: GameRecord, user_id: int | None, recent: int) -> Digest | None:
     row = record.game
     rules = read_rules(row)
     players = players_of(record.seats)
     names = tuple(p.name for p in players)
     reader = next((p for p in players if user_id is not None and p.user_id == user_id), None)
+    # An undo never reaches back past a deal, so a tail starting at a deal holds every
+    # undo that cancels anything in it.
     gone = cancelled_seqs(row.id, record.events)
     rows = [e for e in record.events if e.seq not in gone]
+    tail = record.is_tail
     deals = [i for i, e in enumerate(rows) if e.kind == "round"]
     if not deals:
+        if tail:
+            return None
         raise errors.WrongPhase("the game has not started yet", code="not-started")
     moves_at = [i for i, e in enumerate(rows) if e.kind == "move"]
     if reader is not None:
@@ -237,15 +257,29 @@ def _digest_of(record: GameRecord, user_id: int | None, recent: int) -> Digest:
         anchor = own[-1] if own else None
     else:
         anchor = moves_at[-recent] if len(moves_at) >= recent else None
+    if anchor is None and tail:
+        return None  # the reader's last move (or the spectator's window) starts earlier
     start = 0 if anchor is None else sum(1 for d in deals if d < anchor) - 1
-    earlier = _earlier_scores(record, start, len(names))
+    # The round the fold starts in, counted from the first deal of the match.
+    round_at = _round_of(rows[deals[start]], rules, len(names))
+    earlier = _earlier_scores(record, round_at, len(names))
     if earlier is None:
-        start, earlier = 0, []
+        if tail:
+            return None
+        start, round_at, earlier = 0, 0, []
     fold = _fold(rows, deals[start], rules, names, row.engine_version, earlier, user_id, reader)
-    if reader is not None and fold.cut is None and start > 0:
+    if reader is not None and fold.cut is None and round_at > 0:
         # The reader's last move (a draw, a knock) ended no turn of theirs in that round:
-        # look further back, through the whole match.
-        fold = _fold(rows, deals[0], rules, names, row.engine_version, [], user_id, reader)
+        # look further back, from the first deal read (the match's, for the whole log). Once
+        # the turn's end is found, what the digest says depends only on the moves after it,
+        # so where the fold started makes no difference.
+        if start > 0:
+            first_round = _round_of(rows[deals[0]], rules, len(names))
+            earlier = _earlier_scores(record, first_round, len(names))
+            assert earlier is not None  # round 1's ([]), or a round before one read above
+            fold = _fold(rows, deals[0], rules, names, row.engine_version, earlier, user_id, reader)
+        if fold.cut is None and tail:
+            return None
     if reader is not None:
         since = "turn" if fold.cut is not None else "start"
         cut = fold.cut or 0
@@ -273,6 +307,12 @@ def _undone(
         by = next((p.name for p in players if p.user_id == data.get("by")), "")
         out.append((by, tuple(str(m) for m in data.get("moves", ()))))
     return tuple(out)
+
+
+def _round_of(deal: EventRow, rules: Rules, players: int) -> int:
+    event = decode_event(deal, rules, players)
+    assert isinstance(event, RoundStarted)
+    return event.round_no
 
 
 def _earlier_scores(record: GameRecord, start: int, players: int) -> list[tuple[int, ...]] | None:
@@ -445,5 +485,6 @@ __all__ = [
     "RoundOver",
     "SeenMove",
     "TakenOver",
+    "digest_from_tail",
     "digest_of",
 ]

@@ -22,9 +22,9 @@ from datetime import datetime
 
 from bot.engine import Match
 from bot.engine.ai import Level
-from bot.service import stats
+from bot.service import errors, stats
 from bot.service.commit import CommitHook, Ledger
-from bot.service.digest import RECENT, Digest, digest_of
+from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
 from bot.service.lobby import Lobbies
 from bot.service.outcome import Outcome
 from bot.service.play import Plays
@@ -32,7 +32,19 @@ from bot.service.queries import Queries
 from bot.service.rematch import open_rematch
 from bot.service.settings import Settings
 from bot.service.undo import Undone, take_back
-from bot.store import Store
+from bot.store import GameRow, GameStatus, SeatRow, Store, Tx
+
+#: How many rounds of the log a digest reads, in turn, until one holds the reader's last turn
+#: (None: the whole log).
+DIGEST_READS: tuple[int | None, ...] = (1, 2, None)
+
+
+async def archive_finished(
+    tx: Tx, before: GameRow, after: GameRow, seats: tuple[SeatRow, ...], now: datetime
+) -> None:
+    """Compact the log of a match that this commit finished (:meth:`Tx.archive_events`)."""
+    if after.status is GameStatus.FINISHED and before.status is not GameStatus.FINISHED:
+        await tx.archive_events(after.id)
 
 
 class GameService:
@@ -53,6 +65,9 @@ class GameService:
         self.ledger = Ledger(
             store, cache_size=cache_size, rng=rng, replacement_level=replacement_level
         )
+        # A finished match's log is compacted in its last move's transaction (bounded
+        # database: see the event_archive migration); loads read it back unchanged.
+        self.ledger.add_commit_hook(archive_finished)
         lobby, play = Lobbies(self.ledger), Plays(self.ledger)
         queries, settings = Queries(self.ledger), Settings(store)
         # The lobby and its seats.
@@ -146,11 +161,22 @@ class GameService:
 
     async def digest(self, game_id: int, user_id: int | None, *, recent: int = RECENT) -> Digest:
         """What changed in the game since ``user_id``'s last turn; for a user without a seat,
-        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only. The fold
-        replays up to a round or two of the log: a thread does it, so the event loop goes on
-        answering others meanwhile (one is asked for every turn's notification)."""
-        record = await self.game_record(game_id)
-        return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
+        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only.
+
+        One is asked for every turn's notification, so it reads the log's current round
+        first, then the last two, and the whole log only when the reader's last turn is
+        older than that: its cost follows what happened since, not the match's length. The
+        fold runs in a thread, so the event loop goes on answering others meanwhile."""
+        for rounds in DIGEST_READS:
+            record = await self.store.load(game_id, rounds=rounds)
+            if record is None:
+                raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+            if not record.is_tail:
+                return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
+            digest = await asyncio.to_thread(digest_from_tail, record, user_id, recent=recent)
+            if digest is not None:
+                return digest
+        raise AssertionError("the last read is the whole log")  # pragma: no cover
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:
         return await stats.player(self.store, guild_id, user_id)

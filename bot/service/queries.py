@@ -97,6 +97,7 @@ class Queries:
     async def history(self, game_id: int) -> list[str]:
         """The moves so far in notation, with round headers (``Bob: 12-5 mexican``)."""
         async with self.ledger.game(game_id) as g:
+            await self.ledger.complete(g)
             return [] if g.match is None else g.match.history()
 
     async def standings(self, game_id: int) -> tuple[Standing, ...]:
@@ -119,6 +120,7 @@ class Queries:
             if match is None or match.rounds_played == 0:
                 raise errors.WrongPhase("no round is over yet", code="no-round-over")
             wanted = match.rounds_played - 1 if round_no is None else round_no
+            await self.ledger.complete(g)  # the round's events may predate a tail's load
             # One round's deal and moves: a few milliseconds, once per round end.
             return round_report(game_id, match, players_of(g.seats), wanted)
 
@@ -134,6 +136,7 @@ class Queries:
             cached = self.ledger.cached_game(game_id)
             candidates = [quick]
             if cached is not None and cached.row.version == record.game.version:
+                await self.ledger.complete(cached)
                 candidates.append(cached.match)
             want = None if full is None else (to_position(full), full.event_dicts())
             for m in candidates:

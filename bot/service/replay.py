@@ -39,6 +39,16 @@ class LoadedGame:
     rules: Rules
     match: Match | None
     seq: int
+    #: Set when the game was loaded from a tail of its log (``Store.load(rounds=1)``): the
+    #: seq of the deal the match's ``events`` start at; the rounds before it are known from
+    #: the round snapshot only. :meth:`~bot.service.commit.Ledger.complete` reads them back
+    #: for what needs every event (the history, round reports, a finished match's stats).
+    events_from: int | None = None
+
+
+class TailUnusable(Exception):
+    """A tail of the log cannot be replayed on its own (no usable snapshot for its first
+    deal): read the whole log instead."""
 
 
 def players_of(seats: tuple[SeatRow, ...]) -> tuple[Player, ...]:
@@ -92,14 +102,16 @@ def replay_game(record: GameRecord, *, use_snapshot: bool = True) -> LoadedGame:
     """Rebuild a game from its stored events; anything unreadable is :class:`GameCorrupt`.
 
     With a round snapshot, the rounds before the current one are taken from it and only the
-    current round is replayed (every event is still read and decoded); if the snapshot is
-    missing, unreadable or disagrees with the log, every event is replayed.
+    current round is replayed; if the snapshot is missing, unreadable or disagrees with the
+    log, every event is replayed. A tail of the log (:attr:`GameRecord.is_tail`) can only be
+    replayed from its snapshot: otherwise :class:`TailUnusable` (read the whole log).
     """
     row = record.game
     rules = read_rules(row)
     events = record.events
-    if events and events[-1].seq != len(events):
-        gap = next(i for i, e in enumerate(events, start=1) if e.seq != i)
+    first_seq = events[0].seq if events and record.is_tail else 1
+    if events and events[-1].seq != first_seq + len(events) - 1:
+        gap = next(i for i, e in enumerate(events, start=first_seq) if e.seq != i)
         raise errors.GameCorrupt(row.id, "events are missing from the log", gap)
     engine_rows = live_engine_rows(row.id, events)  # an undo cancels moves without deleting
     match: Match | None = None
@@ -113,6 +125,8 @@ def replay_game(record: GameRecord, *, use_snapshot: bool = True) -> LoadedGame:
             raise errors.GameCorrupt(row.id, str(exc), e.seq) from None
         if use_snapshot and record.snapshot is not None:
             match = _from_snapshot(record, rules, names, engine_rows, decoded)
+        if match is None and record.is_tail:
+            raise TailUnusable(row.id)
         if match is None:
             at: list[int | None] = [None]
 
@@ -131,7 +145,25 @@ def replay_game(record: GameRecord, *, use_snapshot: bool = True) -> LoadedGame:
         raise errors.GameCorrupt(row.id, f"a game marked {row.status} has no deal")
     if match is not None and match.round is None:
         raise errors.GameCorrupt(row.id, "the game has moves but no deal")
-    return LoadedGame(row, record.seats, rules, match, len(events))
+    return LoadedGame(
+        row,
+        record.seats,
+        rules,
+        match,
+        events[-1].seq if events else 0,
+        first_seq if record.is_tail else None,
+    )
+
+
+def earlier_events(g: LoadedGame, record: GameRecord) -> list[Event]:
+    """The engine events of ``record`` (the whole log) before ``g``'s tail starts: what a
+    game loaded from a tail lacks (an undo never reaches back past a deal, so they are final)."""
+    assert g.events_from is not None
+    rows = live_engine_rows(g.row.id, [e for e in record.events if e.seq < g.events_from])
+    try:
+        return [decode_event(e, g.rules, len(g.seats)) for e in rows]
+    except Exception as exc:  # as for any load: this game only
+        raise errors.GameCorrupt(g.row.id, str(exc)) from None
 
 
 def rounds_json(m: Match) -> str:

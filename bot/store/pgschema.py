@@ -395,6 +395,36 @@ _V10_AUTOPLAY = (
     """,
 )
 
+_V11_EVENT_ARCHIVE = (
+    # A finished match's log, compacted into one row (see SQLite's migration 11).
+    """
+    CREATE TABLE event_archive (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        events  BYTEA NOT NULL,
+        count   INTEGER NOT NULL CHECK (count >= 0)
+    )
+    """,
+    # The log stays append-only: an event may leave ``events`` only into the archive row of
+    # its finished match (a row that already holds it); UPDATE and TRUNCATE stay refused.
+    """
+    CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'DELETE' THEN
+            IF EXISTS (
+                SELECT 1 FROM event_archive a JOIN games g ON g.id = a.game_id
+                WHERE a.game_id = OLD.game_id AND g.status = 'finished' AND a.count >= OLD.seq
+            ) THEN
+                RETURN OLD;
+            END IF;
+        END IF;
+        RAISE EXCEPTION 'the event log is append-only'
+            USING ERRCODE = 'integrity_constraint_violation',
+                  CONSTRAINT = 'events_append_only';
+    END
+    $$
+    """,
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -407,5 +437,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V8_TILE_MODE,
     _V9_BUDGET_THREADS_EXPERT,
     _V10_AUTOPLAY,
+    _V11_EVENT_ARCHIVE,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

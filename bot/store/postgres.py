@@ -42,7 +42,9 @@ from bot.store.rows import (
     due_row,
     game_row,
     seat_row,
+    tail_from,
     to_db_time,
+    unpack_events,
 )
 from bot.store.sql import COPY_TABLES, StoreKind
 from bot.store.store import OPENERS, OpenOptions, Store, Tx
@@ -209,9 +211,10 @@ class PgStore(Store):
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self._reads.fetch(sql, params)
 
-    async def load(self, game_id: int) -> GameRecord | None:
+    async def load(self, game_id: int, *, rounds: int | None = None) -> GameRecord | None:
         """The game row, seats, events and latest snapshot from one ``REPEATABLE READ``
-        snapshot, so a move committed halfway through the read is wholly absent."""
+        snapshot, so a move committed halfway through the read is wholly absent (see
+        :meth:`Store.load` for ``rounds``)."""
         async with self._pool.acquire() as conn:
             c = PgConn(conn)
             async with conn.transaction(isolation="repeatable_read", readonly=True):
@@ -221,21 +224,33 @@ class PgStore(Store):
                 seats = await c.fetch(
                     f"SELECT {SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
                 )
-                events = await c.fetch(
-                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
-                    "WHERE game_id = ? ORDER BY seq",
-                    (game_id,),
-                )
                 snapshot = await c.fetch(
                     "SELECT seq, rounds FROM round_snapshots WHERE game_id = ? "
-                    "ORDER BY seq DESC LIMIT 1",
-                    (game_id,),
+                    "ORDER BY seq DESC LIMIT ?",
+                    (game_id, rounds or 1),
+                )
+                first = tail_from(snapshot, rounds)
+                events = await c.fetch(
+                    "SELECT game_id, seq, kind, payload, actor, at FROM events "
+                    "WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                    (game_id, first),
+                )
+                # A finished match's log is compacted into one row (see the schema).
+                archived = (
+                    []
+                    if events
+                    else await c.fetch(
+                        "SELECT events FROM event_archive WHERE game_id = ?", (game_id,)
+                    )
                 )
         return GameRecord(
             game_row(rows[0]),
             tuple(seat_row(s) for s in seats),
-            tuple(EventRow(*e) for e in events),
+            tuple(EventRow(*e) for e in events)
+            if not archived
+            else tuple(e for e in unpack_events(game_id, archived[0][0]) if e.seq >= first),
             (int(snapshot[0][0]), str(snapshot[0][1])) if snapshot else None,
+            first > 1,
         )
 
     async def integrity_check(self) -> str:

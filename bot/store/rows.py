@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
+import zlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -179,6 +181,44 @@ class GameRecord:
     events: tuple[EventRow, ...]
     #: The latest round snapshot, (seq of its deal event, rounds JSON), if any.
     snapshot: tuple[int, str] | None = None
+    #: Only the log's last rounds were read (``Store.load(rounds=...)``): the events start at
+    #: a deal, not at seq 1, and the rounds before it are known from the snapshot alone.
+    is_tail: bool = False
+
+
+def pack_events(rows: Sequence[Sequence[Any]]) -> bytes:
+    """A finished match's log as ``event_archive`` keeps it: ``(seq, kind, payload, actor,
+    at)`` rows as one zlib-compressed JSON list (a 4-player match's ~1,400 rows shrink
+    about tenfold: the same moves, tiles and times recur all through it)."""
+    data = [[int(r[0]), str(r[1]), str(r[2]), r[3], str(r[4])] for r in rows]
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
+
+
+def unpack_events(game_id: int, blob: bytes) -> tuple[EventRow, ...]:
+    """The rows :func:`pack_events` packed, as the ``events`` table gives them."""
+    data = json.loads(zlib.decompress(bytes(blob)))
+    return tuple(
+        EventRow(
+            game_id,
+            int(seq),
+            str(kind),
+            str(payload),
+            None if actor is None else int(actor),
+            str(at),
+        )
+        for seq, kind, payload, actor, at in data
+    )
+
+
+def tail_from(snapshots: Sequence[Sequence[Any]], rounds: int | None) -> int:
+    """The first seq a load reads: the deal of the ``rounds``-th latest snapshot among
+    ``snapshots`` (``(seq, rounds)`` rows, newest first), or 1 (the whole log) when ``rounds``
+    is None or the game has fewer snapshots than that."""
+    if rounds is not None and rounds < 1:
+        raise ValueError("a load reads at least the current round")
+    if rounds is None or len(snapshots) < rounds:
+        return 1
+    return int(snapshots[rounds - 1][0])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -396,6 +396,34 @@ _V10_AUTOPLAY = (
     """,
 )
 
+#: A finished match's log, compacted (issue 39): when a match ends, its events leave the
+#: ``events`` table for one row here, ``events`` being the zlib-compressed JSON list of its
+#: rows (``[seq, kind, payload, actor, at]``, in seq order), and only its last round snapshot
+#: is kept. ``Store.load`` reads it back as the same rows, so the history, replays, exports and
+#: statistics read a finished match as before; ``events`` holds the live games only, which
+#: keeps the start-up check's work to what can still change. Self-contained; the same table on
+#: PostgreSQL.
+_V11_EVENT_ARCHIVE = (
+    """
+    CREATE TABLE event_archive (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        events  BLOB NOT NULL,
+        count   INTEGER NOT NULL CHECK (count >= 0)
+    )
+    """,
+    # The log stays append-only: an event may leave ``events`` only into the archive row of
+    # its finished match (a row that already holds it).
+    "DROP TRIGGER events_append_only_delete",
+    """
+    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+    WHEN NOT EXISTS (
+        SELECT 1 FROM event_archive a JOIN games g ON g.id = a.game_id
+        WHERE a.game_id = OLD.game_id AND g.status = 'finished' AND a.count >= OLD.seq
+    )
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -408,5 +436,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V8_TILE_MODE,
     _V9_BUDGET_THREADS_EXPERT,
     _V10_AUTOPLAY,
+    _V11_EVENT_ARCHIVE,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -19,6 +19,7 @@ COPY_TABLES: tuple[str, ...] = (
     "games",
     "seats",
     "events",
+    "event_archive",
     "round_snapshots",
     "messages",
     "reminders",

@@ -135,8 +135,13 @@ class Store(abc.ABC):
         leave the ``async with`` and handle it outside."""
 
     @abc.abstractmethod
-    async def load(self, game_id: int) -> GameRecord | None:
-        """The game row, seats, events and latest snapshot, read in one snapshot."""
+    async def load(self, game_id: int, *, rounds: int | None = None) -> GameRecord | None:
+        """The game row, seats, events and latest snapshot, read in one snapshot.
+
+        ``rounds``: only the events from the deal of the ``rounds``-th latest round snapshot
+        on (the current round's for 1), so a read late in a long match costs what the last
+        rounds cost, not the whole log; the record is then a tail (see
+        :attr:`GameRecord.is_tail`). A game with fewer snapshots reads its whole log."""
 
     @abc.abstractmethod
     async def integrity_check(self) -> str:
@@ -220,7 +225,11 @@ class Store(abc.ABC):
         return out
 
     async def last_seq(self, game_id: int) -> int:
-        row = await self._one("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,))
+        row = await self._one(
+            "SELECT COALESCE((SELECT MAX(seq) FROM events WHERE game_id = ?), "
+            "(SELECT count FROM event_archive WHERE game_id = ?), 0)",
+            (game_id, game_id),
+        )
         return 0 if row is None or row[0] is None else int(row[0])
 
     async def unfinished_in_channel(self, channel_id: int) -> GameRow | None:

@@ -25,6 +25,7 @@ from bot.store.rows import (
     ResultRow,
     SeatRow,
     UserSettings,
+    pack_events,
     to_db_time,
 )
 from bot.store.sql import COPY_TABLES, Conn, StoreKind, upsert_sql
@@ -258,6 +259,28 @@ class Tx:
             )
         except IntegrityRefused as exc:
             raise Conflict(f"game {game_id}: seq {first_seq} is already taken") from exc
+
+    async def archive_events(self, game_id: int) -> int:
+        """Compact a finished match's log (see the ``event_archive`` migration): its events
+        move into one compressed row, and its round snapshots but the last are dropped (the
+        last one is all a load of the finished match uses). Returns the events moved."""
+        rows = await self._c.fetch(
+            "SELECT seq, kind, payload, actor, at FROM events WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        if not rows:
+            return 0
+        await self._c.execute(
+            "INSERT INTO event_archive (game_id, events, count) VALUES (?, ?, ?)",
+            (game_id, pack_events(rows), len(rows)),
+        )
+        await self._c.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        await self._c.execute(
+            "DELETE FROM round_snapshots WHERE game_id = ? AND seq < "
+            "(SELECT MAX(seq) FROM round_snapshots WHERE game_id = ?)",
+            (game_id, game_id),
+        )
+        return len(rows)
 
     async def put_snapshots(self, game_id: int, snapshots: Sequence[tuple[int, str]]) -> None:
         """Round snapshots as (seq of the deal event, rounds JSON); see the schema."""

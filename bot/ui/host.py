@@ -40,6 +40,15 @@ Clock = Callable[[], datetime]
 ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 
 
+#: Discord drops an interaction not acknowledged within 3 s. One that reaches its handler
+#: 2 s after Discord made it has waited behind an overloaded event loop: answering it "busy,
+#: try again in a moment" at once still makes the deadline, and not starting its work lets
+#: the backlog shrink instead of pushing the next interactions past 3 s. The age is read off
+#: the interaction's id against this host's clock (as discord.py's own expiry check is), so
+#: it assumes a clock kept in time (NTP): one running 2 s fast would answer everything busy.
+SHED_AFTER = 2.0
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -65,6 +74,9 @@ class GameBot(commands.Bot):
         self.posts = PostBook()
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage()
+        #: An interaction this old (seconds since Discord made it) when its handler starts is
+        #: answered "busy" instead of handled (``bot.ui.interactions.guarded``).
+        self.shed_after = SHED_AFTER
         self._service: GameService | None = None
         self._schedule: ScheduleService | None = None
         self._turns: Turns | None = None

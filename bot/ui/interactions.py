@@ -13,10 +13,11 @@ line. An unexpected exception is logged and answered with a generic apology, nev
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -28,7 +29,7 @@ from bot.service import GameSummary, ServiceError
 from bot.service.errors import GameNotFound, unreachable
 from bot.ui import limits
 from bot.ui.faults import quote_input
-from bot.ui.host import GameBot
+from bot.ui.host import SHED_AFTER, GameBot
 from bot.ui.language import channel_language
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,33 @@ async def defer(interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
 
+def age_of(interaction: Interaction) -> float:
+    """Seconds since Discord made the interaction (its id carries the time, as Discord's own
+    3 s deadline counts from it)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
+def acknowledged(interaction: Interaction) -> None:
+    """Count how close the acknowledgement came to Discord's 3 s (``/metrics``)."""
+    metrics = getattr(interaction.client, "metrics", None)
+    if metrics is not None:
+        metrics.acknowledged(age_of(interaction))
+
+
+async def shed(interaction: Interaction) -> bool:
+    """Answer "busy, try again in a moment" to an interaction that waited too long for its
+    handler (see :data:`bot.ui.host.SHED_AFTER`); True if it was, and its work must not run."""
+    client = interaction.client
+    limit = client.shed_after if isinstance(client, GameBot) else SHED_AFTER
+    if interaction.response.is_done() or age_of(interaction) <= limit:
+        return False
+    # No log line of its own: the interaction's line says ``outcome=refused:busy`` (one
+    # warning per shed interaction would add to an overloaded bot's work).
+    await reply(interaction, tr("error.busy", locale_of(interaction)))
+    acknowledged(interaction)
+    return True
+
+
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was already acknowledged, fitted
     to Discord's limits (:func:`bot.ui.limits.fit`)."""
@@ -258,13 +286,32 @@ def outcome_of(error: BaseException) -> str:
 
 
 @contextlib.asynccontextmanager
-async def guarded(interaction: Interaction, *, defer_first: bool = True) -> AsyncIterator[None]:
+async def guarded(
+    interaction: Interaction, *, defer_first: bool | Literal["update"] = True
+) -> AsyncIterator[None]:
     """Defer, run the body, and send any refusal through the funnel. Every interaction passes
-    here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`)."""
+    here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`).
+
+    ``defer_first``: True acknowledges with a private "thinking…"; ``"update"`` acknowledges a
+    click without a message of its own (its answer edits the message clicked, or follows);
+    False leaves the first answer to the body. Either acknowledgement is counted against
+    Discord's 3 s, and a late one is answered "busy" instead (:func:`shed`)."""
     with track(interaction) as record:
         try:
-            if defer_first:
+            if defer_first and await shed(interaction):
+                record.outcome = "refused:busy"
+                # Answered: the body stops at its first wait, before it reads or writes
+                # anything (every write is awaited, and a cancelled one rolls back).
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(0):
+                        yield
+                return
+            if defer_first == "update":
+                await interaction.response.defer()
+                acknowledged(interaction)
+            elif defer_first:
                 await defer(interaction)
+                acknowledged(interaction)
             yield
         except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
             record.outcome = outcome_of(error)

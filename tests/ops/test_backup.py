@@ -15,6 +15,7 @@ import pytest
 from bot.ops.backup import BackupError, backup, destination
 from bot.service import GameService
 from bot.store import GameStatus, Store
+from bot.store.rows import unpack_events
 from tests.clock import FakeClock
 from tests.ops.helpers import ROOT, bot_env
 from tests.service.conftest import ALICE, BOB
@@ -22,8 +23,11 @@ from tests.service.helpers import new_game, play_turn
 
 
 def _moves(path: Path) -> int:
+    """Moves in the copy: the live games' events, and the finished matches' archived logs."""
     with sqlite3.connect(path) as conn:
-        return int(conn.execute("SELECT count(*) FROM events WHERE kind = 'move'").fetchone()[0])
+        live = int(conn.execute("SELECT count(*) FROM events WHERE kind = 'move'").fetchone()[0])
+        archived = conn.execute("SELECT game_id, events FROM event_archive").fetchall()
+    return live + sum(e.kind == "move" for gid, blob in archived for e in unpack_events(gid, blob))
 
 
 async def _backup_cli(db: Path, target: Path | str) -> tuple[int, str, str]:

@@ -14,7 +14,7 @@ from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
 from bot.ops.health import HealthServer, parse_metrics
 from bot.ops.logs import JsonFormatter, TextFormatter, command_of, key_values
-from bot.ops.metrics import Metrics, percentile
+from bot.ops.metrics import GAME_READS, Metrics, percentile
 from tests.fakediscord import FakeDiscord, running_bot
 
 
@@ -139,6 +139,10 @@ async def test_each_interaction_is_logged_once_and_counted_and_served_over_http(
         metrics[p + "render_queue" + one] == 0 and metrics[p + "render_superseded_total" + one] == 0
     )
     assert metrics[p + 'render_failures_total{process="all",reason="crashed"}'] == 0
+    # The game cache: the lobby was read through it, and it holds that one game.
+    loads = [metrics[f'{p}game_loads_total{{process="all",read="{r}"}}'] for r in GAME_READS]
+    assert sum(loads) >= 1 and metrics[p + "games_cached" + one] == 1
+    assert metrics[p + "game_cache_size" + one] >= 1
 
 
 def test_histograms_pictures_rate_limits_and_the_process_label() -> None:
@@ -162,6 +166,7 @@ def test_histograms_pictures_rate_limits_and_the_process_label() -> None:
         gateway_connected=True, gateway_latency=0.05, games={"active": 3},
         render_queued=2, render_drawing=1,
         render_stats={"superseded": 5, "restarts": 1, "crashed": 1},
+        game_loads={"hit": 7, "tail": 2}, games_cached=4, game_cache_size=512,
     )  # fmt: skip
     text = generate_latest(metrics.registry).decode()
     got = parse_metrics(text)
@@ -174,6 +179,9 @@ def test_histograms_pictures_rate_limits_and_the_process_label() -> None:
     assert got[p + "render_queue" + one] == 2 and got[p + "render_drawing" + one] == 1
     assert got[p + "render_superseded_total" + one] == 5
     assert got[p + "render_worker_restarts_total" + one] == 1
+    assert got[p + 'game_loads_total{process="2,3",read="tail"}'] == 2
+    assert got[p + 'game_loads_total{process="2,3",read="whole"}'] == 0
+    assert got[p + "games_cached" + one] == 4 and got[p + "game_cache_size" + one] == 512
     assert got[p + 'games{process="2,3",status="active"}'] == 3
     assert got[p + 'games{process="2,3",status="lobby"}'] == 0
     assert "# TYPE mexican_train_interaction_latency_seconds histogram" in text

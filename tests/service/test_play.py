@@ -397,6 +397,12 @@ async def test_cache_equals_replay_across_rounds(
     replayed = fresh.cached(gid)
     assert replayed is not None and replayed is not cached
     assert to_position(replayed) == to_position(cached)
+    # A miss reads the current round's events only (the rounds before from the snapshot) …
+    tail = replayed.event_dicts()
+    assert tail[0]["kind"] == "round" and tail[0]["round"] == replayed.rounds_played
+    assert tail == cached.event_dicts()[-len(tail) :] and len(tail) < len(cached.events)
+    # … and reads the rest back for what needs every event (the history here).
+    assert await fresh.history(gid) == cached.history()
     assert replayed.event_dicts() == cached.event_dicts()
     # The load above started from a round snapshot; a replay of every event agrees.
     record = await store.load(gid)
