@@ -427,6 +427,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "reading",
     "tryit",
     "faults",
+    "outbox",
 )
 _merge_feature_texts()
 

@@ -55,7 +55,7 @@ from bot.engine import (
     view_for,
 )
 from bot.engine.ai import Level, choose_move
-from bot.service import errors, stats
+from bot.service import errors, outbox, stats
 from bot.service.outcome import (
     Fact,
     GameSummary,
@@ -325,6 +325,8 @@ class Ledger:
                 after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
                 for hook in self._commit_hooks:
                     await hook(tx, g.row, after, batch.seats, now)
+                # What this move owes the players, kept with it until delivered (issue 37).
+                await outbox.owe(tx, game_id, g.seq + 1, version, status, turn, batch.seats, now)
         except Conflict:
             self.forget(game_id)
             raise errors.TableChanged() from None

@@ -385,6 +385,31 @@ _V9_BUDGET_THREADS_EXPERT = (
     "CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL",
 )
 
+#: The outbox (issue 37): what a committed move still owes the players, written in the move's
+#: own transaction and cleared once delivered, so a crash between the commit and the posts
+#: leaves the debt in the database for the next start (``bot/ui/deliver.py``). One row per
+#: game: the post owed (``post_owed``) tells every event from ``from_seq`` on, for the game
+#: as it stands at ``version``; ``ping_user`` is the human owed the "your turn" ping at that
+#: version. Intents, not rendered messages: the deliverer re-derives the words from the log.
+#: ``due_at`` is when a deliverer other than the committing one may take it (a grace for the
+#: normal path, then a retry's backoff); ``claimed_*`` lease it to one process of a cluster.
+_OUTBOX = (
+    """
+    CREATE TABLE outbox (
+        game_id       INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        from_seq      INTEGER NOT NULL,
+        version       INTEGER NOT NULL,
+        post_owed     INTEGER NOT NULL DEFAULT 1 CHECK (post_owed IN (0, 1)),
+        ping_user     INTEGER,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        due_at        TEXT NOT NULL,
+        claimed_by    TEXT,
+        claimed_until TEXT
+    )
+    """,
+    "CREATE INDEX outbox_by_due ON outbox (due_at)",
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -396,5 +421,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V7_META,
     _V8_TILE_MODE,
     _V9_BUDGET_THREADS_EXPERT,
+    _OUTBOX,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

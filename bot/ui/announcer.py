@@ -39,7 +39,7 @@ from bot.service import GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
 from bot.store import GameStatus
-from bot.ui import components, messages
+from bot.ui import components, messages, owed
 from bot.ui.catchup import catchup_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -117,6 +117,7 @@ async def announce(
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
     await after_the_match(bot, route, outs[-1])
+    await owed.settle(bot, route, outs[-1].game)  # what a commit owed is paid (issue 37)
     return trouble
 
 
@@ -149,6 +150,7 @@ async def publish(
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
+    await owed.settle(bot, route, outs[-1].game)
     return problem
 
 
@@ -214,7 +216,8 @@ async def post_turn(
         posts.append(TablePost(content or None, embed, True, buttons))
     for i, post in enumerate(posts):
         told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
-        problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told)
+        nonce = owed.post_nonce(game, i)
+        problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told, nonce)
         if problem is not None:
             return problem
     return None
@@ -283,6 +286,7 @@ async def send_post(
     locale: str,
     mentions: discord.AllowedMentions,
     turn: tuple[tuple[object, ...], tuple[str, ...]] | None,
+    nonce: str | None = None,
 ) -> str | None:
     """Send one game post (with the table picture if it shows the table), then quieten the one
     before it and remember this one as the latest (with ``turn``: the turn it is for and its
@@ -298,10 +302,13 @@ async def send_post(
             view=post.view,
             mentions=mentions,
             channel_id=game.channel_id,
+            nonce=nonce,
         )
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, *owed.PASSING) as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
-        return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
+        owed.note_failure(route, "post", exc)
+        detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
+        return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
     await quieten(bot, route, game.id)
     new = Post(message.channel.id, message.id, live=post.view is not None)
     if turn is not None:
@@ -451,6 +458,7 @@ async def tell_next_player(
             view=await table_link(bot, game, lang),
             silent=ping.quiet_until is not None,
             allowed_mentions=PING_NOBODY,
+            nonce=owed.dm_nonce(game),
         )
     except discord.Forbidden as exc:
         if exc.code != 50007:
@@ -458,8 +466,9 @@ async def tell_next_player(
             return None
         await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
         return await dms_closed_notice(bot, game, ping.user_id, route.interaction)
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, *owed.PASSING) as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
+        owed.note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
     return None
 
 

@@ -66,6 +66,9 @@ class Route:
         #: acknowledgement), so a later word edits it instead of adding another.
         self._answer: discord.WebhookMessage | None = None
         self._told = False
+        #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
+        #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
+        self.undelivered: set[str] = set()
 
     @property
     def actor_id(self) -> int | None:
@@ -155,10 +158,13 @@ class Route:
         view: discord.ui.View | None,
         mentions: discord.AllowedMentions,
         channel_id: int,
+        nonce: str | None = None,
     ) -> tuple[discord.Message, Editor | None]:
         """A public post in ``channel_id``: a followup of the interaction when it rides
-        (free; the token that sent it can edit it later, also free), else a channel message.
-        Raises :class:`discord.HTTPException` when Discord refuses both."""
+        (free; the token that sent it can edit it later, also free), else a channel message,
+        sent with ``nonce`` (Discord returns the message already sent with it instead of
+        posting twice: a retry after a crash). Raises :class:`discord.HTTPException` when
+        Discord refuses both."""
         i = self.interaction
         payload = fit(
             "game post",
@@ -189,6 +195,8 @@ class Route:
             if isinstance(channel, discord.abc.Messageable)
             else self.bot.get_partial_messageable(channel_id)
         )
+        if nonce is not None:
+            payload["nonce"] = nonce
         message = await target.send(**payload)
         return message, None
 
