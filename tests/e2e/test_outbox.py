@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from bot.app import MexicanTrainBot
-from bot.ui import announcer
+from bot.ui import announcer, owed
+from bot.ui.deliver import DM_TRIES
 from tests.e2e.helpers import idle, open_game, pick, to_move, type_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 
@@ -104,7 +105,7 @@ async def wait_paid(bot: MexicanTrainBot, game_id: int, timeout: float = 10.0) -
         await asyncio.sleep(0.02)
 
 
-async def test_a_turn_dm_refused_with_503_is_retried_then_mentioned(
+async def test_a_turn_dm_refused_with_503_is_retried(
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
     fake = fake_discord
@@ -146,3 +147,65 @@ async def test_the_fake_honours_enforce_nonce(
     assert first.id == again.id != other.id
     assert [m.content for m in room.messages()] == ["hello", "other"]
     assert fake.nonce_repeats == 1
+
+
+async def test_a_dm_that_keeps_failing_becomes_a_mention(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        other = bob if users[uid] is alice else alice
+        pings = len(fake.pings_for(other))
+        fake.fail_next("POST", DM_ROUTE, times=1 + DM_TRIES)  # the live try and DM_TRIES more
+        await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+        await idle(fake)
+        assert bot.deliverer is not None
+        for _ in range(DM_TRIES):
+            await bot.deliverer.drain(all_due=True)
+            assert len(fake.pings_for(other)) == pings  # still failing, nothing reached them
+        await bot.deliverer.drain(all_due=True)
+        await idle(fake)
+        assert fake.faults_served == 1 + DM_TRIES
+        assert await bot.service.outbox.owed(game.id) is None
+        got = fake.pings_for(other)[pings:]
+        assert [p.how for p in got] == ["mention"]
+        assert "your turn" in fake.messages[got[0].message_id].content
+
+
+async def test_a_crash_after_the_post_pings_nobody_twice(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        other = bob if users[uid] is alice else alice
+
+        async def killed(*args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError  # dies after every post and ping, before clearing
+
+        monkeypatch.setattr(owed, "settle", killed)
+        await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+        await idle(fake)
+        posts, pings = len(posts_of(room, game.id)), len(fake.pings_for(other))
+        assert await bot.service.outbox.owed(game.id) is not None
+    monkeypatch.undo()
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        assert len(posts_of(room, game.id)) == posts  # the post was found in the channel
+        assert len(fake.pings_for(other)) == pings  # a DM again is the same nonce: no new one
