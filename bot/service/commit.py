@@ -326,7 +326,10 @@ class Ledger:
                 for hook in self._commit_hooks:
                     await hook(tx, g.row, after, batch.seats, now)
                 # What this move owes the players, kept with it until delivered (issue 37).
-                await outbox.owe(tx, game_id, g.seq + 1, version, status, turn, batch.seats, now)
+                actor = next((e.actor for e in batch.events if e.actor is not None), None)
+                await outbox.owe(
+                    tx, game_id, g.seq + 1, version, status, turn, batch.seats, actor, now
+                )
         except Conflict:
             self.forget(game_id)
             raise errors.TableChanged() from None
@@ -560,10 +563,14 @@ def need_host(g: LoadedGame, user_id: int, is_manager: bool, action: str) -> Non
 
 
 def seated(g: LoadedGame, user_id: int, *, any_seat: bool = False) -> Player:
-    """The human seat of ``user_id`` (``any_seat``: also one a computer took over)."""
+    """The human seat of ``user_id`` (``any_seat``: also one a computer took over). A seat a
+    computer took over is refused as :class:`~bot.service.errors.SeatGiven`: its hand is not
+    its former player's to see (kick and leave keep the user id on the seat, for the record)."""
     for s in g.seats:
-        if s.user_id == user_id and (s.computer is None or any_seat):
-            return players_of(g.seats)[s.seat]
+        if s.user_id == user_id:
+            if s.computer is None or any_seat:
+                return players_of(g.seats)[s.seat]
+            raise errors.SeatGiven()
     raise errors.NotInGame()
 
 

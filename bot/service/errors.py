@@ -40,6 +40,13 @@ class NotInGame(ServiceError):
         super().__init__("you are not in this game")
 
 
+class SeatGiven(NotInGame):
+    """The user's seat went to a computer player (they left, were kicked, or timed out too
+    often): its hand is the computer's now, and private like any other player's."""
+
+    code = "seat-given"
+
+
 class AlreadyInGame(ServiceError):
     code = "already-in-game"
 

@@ -22,7 +22,7 @@ from datetime import datetime
 
 from bot.engine import Match
 from bot.engine.ai import Level
-from bot.service import stats
+from bot.service import errors, stats
 from bot.service.commit import CommitHook, Ledger
 from bot.service.digest import RECENT, Digest, digest_of
 from bot.service.lobby import Lobbies
@@ -152,6 +152,8 @@ class GameService:
         replays up to a round or two of the log: a thread does it, so the event loop goes on
         answering others meanwhile (one is asked for every turn's notification)."""
         record = await self.game_record(game_id)
+        if any(s.user_id == user_id and s.computer is not None for s in record.seats):
+            raise errors.SeatGiven()  # what changed "since your turn" tells of that hand
         return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:

@@ -49,14 +49,16 @@ async def owe(
     status: GameStatus,
     turn_seat: int | None,
     seats: tuple[SeatRow, ...],
+    actor: int | None,
     now: datetime,
 ) -> None:
     """Inside the move's transaction: the channel is owed a post of the events from
-    ``first_seq`` on, and the human to move (if one is) the ping of their turn."""
+    ``first_seq`` on, and the human to move (if one is) the ping of their turn — unless they
+    are the ``actor``, who moves again and is already looking (the announcer's rule)."""
     ping = None
     if status is GameStatus.ACTIVE and turn_seat is not None and 0 <= turn_seat < len(seats):
         seat = seats[turn_seat]
-        ping = seat.user_id if seat.computer is None else None
+        ping = seat.user_id if seat.computer is None and seat.user_id != actor else None
     await OutboxTx(tx).owe(game_id, first_seq, version, ping, now + GRACE)
 
 

@@ -73,7 +73,7 @@ class Queries:
         """What ``user_id`` sees from their seat: their hand, the table, their legal moves."""
         async with self.ledger.locked(game_id):
             g = await self.ledger.get(game_id)
-            me = seated(g, user_id, any_seat=True)
+            me = seated(g, user_id)  # a seat given to a computer is no longer theirs to see
             return view_for(dealt(g), me.seat)
 
     async def table_view(self, game_id: int) -> SeatView:

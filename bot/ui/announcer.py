@@ -96,11 +96,13 @@ async def announce(
     head: Sequence[str] = (),
     colour: discord.Colour | None = None,
     answer: str | None = None,
+    actor_id: int | None = None,
 ) -> str | None:
     """The turn cycle after a change (see the module's docstring); ``answer`` is the actor's
     private answer, ``head`` lines go first in the post (e.g. an undo). Returns a problem to
-    tell the actor, which is also added to ``answer``."""
-    route = Route(bot, interaction)
+    tell the actor, which is also added to ``answer``. ``actor_id``: who acted, without an
+    interaction (the outbox's delivery after a crash)."""
+    route = Route(bot, interaction, actor_id=actor_id)
     if answer is not None:
         await route.tell_actor(answer)  # 1. the actor sees their move at once
     outs = list(outs)

@@ -113,7 +113,9 @@ class Deliverer:
             if out is not None:
                 # The announcer's own turn cycle: computers still to move first, one post,
                 # one ping; it clears what it delivered.
-                await announcer.announce(bot, [out], None, game_id=row.game_id)
+                nxt = game.turn
+                mover = nxt.user_id if row.ping_user is None and nxt is not None else None
+                await announcer.announce(bot, [out], None, game_id=row.game_id, actor_id=mover)
                 return
         # The post is in the channel: only the ping may still be owed.
         await self.ping_again(game, row)

@@ -59,9 +59,14 @@ class Route:
     """Where one announcement's messages go: through ``interaction`` where that is free, else
     through the channel with the bot token."""
 
-    def __init__(self, bot: GameBot, interaction: Interaction | None) -> None:
+    def __init__(
+        self, bot: GameBot, interaction: Interaction | None, *, actor_id: int | None = None
+    ) -> None:
+        """``actor_id``: who acted, when there is no interaction to say it (the outbox
+        delivering a move after a crash: the mover needs no ping, as when they were here)."""
         self.bot = bot
         self.interaction = interaction
+        self._actor_id = actor_id
         #: The actor's private answer once it is a message of its own (after a silent
         #: acknowledgement), so a later word edits it instead of adding another.
         self._answer: discord.WebhookMessage | None = None
@@ -72,7 +77,7 @@ class Route:
 
     @property
     def actor_id(self) -> int | None:
-        return self.interaction.user.id if self.interaction is not None else None
+        return self.interaction.user.id if self.interaction is not None else self._actor_id
 
     def rides(self, channel_id: int) -> bool:
         """Whether a public post in ``channel_id`` can ride on the interaction: it was

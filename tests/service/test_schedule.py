@@ -589,6 +589,7 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
         "ALTER TABLE user_settings DROP COLUMN dm_channel_id; "
         "ALTER TABLE user_settings DROP COLUMN ping; "
         "ALTER TABLE guild_settings DROP COLUMN threads; "
+        "DROP TABLE outbox; "  # nor the outbox (issue 37)
         "PRAGMA user_version = 4;"
     )
     conn.close()
