@@ -30,6 +30,7 @@ from bot.config import Config
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.store import Store, open_store
+from bot.store.outage import log_failure
 from bot.ui import announcer, components, language, options
 from bot.ui.deliver import Deliverer
 from bot.ui.host import Clock, GameBot
@@ -144,8 +145,8 @@ class MexicanTrainBot(GameBot):
         self.spawn(self.deliverer.run(all_due_first=False))
         try:
             waiting = await self.service.computer_turns()
-        except Exception:
-            log.exception("could not list games waiting on computer players")
+        except Exception as exc:
+            log_failure(log, logging.ERROR, "could not list games waiting on computers", exc)
             return
         for game_id in waiting:
             try:
@@ -154,8 +155,8 @@ class MexicanTrainBot(GameBot):
                     continue
                 async with self.game_lock(game_id):
                     await announcer.run_computers(self, game_id, None)
-            except Exception:
-                log.exception("game %s: could not resume computer players", game_id)
+            except Exception as exc:
+                log_failure(log, logging.ERROR, "game %s: computers not resumed", exc, game_id)
 
 
 class ShardedMexicanTrainBot(MexicanTrainBot, commands.AutoShardedBot):

@@ -33,6 +33,7 @@ from bot.service import GameSummary
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
 from bot.store import GameStatus
+from bot.store.outage import log_failure, unreachable
 from bot.store.schedule import ScheduleTx
 from bot.store.store import MessageRow
 from bot.ui import announcer, language, messages
@@ -94,6 +95,8 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         self._flush: asyncio.Task[None] | None = None
         #: Latest table message per game, not yet written: game -> (channel, message).
         self._latest: dict[int, tuple[int, int]] = {}
+        #: Whether the last flush met a database outage (said once, at its first failure).
+        self._flush_down = False
         self._commands = _commands()
 
     async def cog_load(self) -> None:
@@ -153,7 +156,12 @@ class ScheduleCog(commands.Cog, name="Schedule"):
             self._latest = {**rows, **self._latest}
             if not isinstance(exc, Exception):
                 raise
-            log.exception("could not record %d table messages", len(rows))
+            if unreachable(exc) is not None and self._flush_down:
+                return  # the outage was said at its first failed flush
+            self._flush_down = unreachable(exc) is not None
+            log_failure(log, logging.ERROR, "could not record %d table messages", exc, len(rows))
+        else:
+            self._flush_down = False
 
     def latest_message(self, game: GameSummary, stored: MessageRow | None) -> MessageRow | None:
         pending = self._latest.get(game.id)

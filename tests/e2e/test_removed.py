@@ -1,6 +1,6 @@
 """A removed player sees nothing private (issue 37): after ``/mt kick`` or ``/mt leave`` the
 seat a computer now plays keeps its hand to itself. Every private view of a seat — ``/hand``,
-the My hand button, ``/mt catchup`` in the channel and in a DM, the Catch me up button, and the
+the My hand button, ``/mt catchup``, the Catch me up button, and the
 service's ``seat_view`` and ``digest`` — answers the one clear line and shows no picture."""
 
 from __future__ import annotations
