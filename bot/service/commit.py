@@ -88,9 +88,6 @@ log = logging.getLogger(__name__)
 #: See :meth:`Ledger.add_commit_hook`.
 CommitHook = Callable[[Tx, GameRow, GameRow, tuple[SeatRow, ...], datetime], Awaitable[None]]
 
-#: Longest display name kept (Discord's own limit is 32).
-MAX_NAME = 64
-
 
 class Ledger:
     """The games of one :class:`~bot.store.Store`: cached, locked, committed."""
@@ -520,14 +517,6 @@ def utc(now: datetime) -> datetime:
     return now.astimezone(UTC)
 
 
-def clean_name(text: str) -> str:
-    """A display name as stored: spaces folded, at most :data:`MAX_NAME` characters."""
-    name = " ".join(text.split())[:MAX_NAME]
-    if not name:
-        raise errors.BadSetting("a player needs a name", code="bad-name")
-    return name
-
-
 def seed_for(game_id: int, seq: int) -> int:
     """A computer move's seed: fixed by the game and the event's place in it."""
     digest = hashlib.blake2b(f"{game_id}:{seq}".encode(), digest_size=8).digest()
@@ -535,6 +524,9 @@ def seed_for(game_id: int, seq: int) -> int:
 
 
 def need_lobby(g: LoadedGame) -> None:
+    if g.row.status is GameStatus.ABANDONED and g.match is None:
+        # Cancelled before it started (a Join that lost a race with Cancel ends here).
+        raise errors.WrongPhase("the lobby was cancelled", code="lobby-cancelled")
     if g.row.status is not GameStatus.LOBBY:
         raise errors.WrongPhase(
             "the game has already started"

@@ -13,6 +13,7 @@ line. An unexpected exception is logged and answered with a generic apology, nev
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -182,6 +183,9 @@ def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -
         error = error.original
     if isinstance(error, RefusedCheck):
         return error.refusal
+    no_game = isinstance(error, Refusal) and error.key == "error.no-game-here"
+    if no_game and interaction.guild_id is None:  # "open one with /mt new": not in a DM
+        return Refusal("error.dm-not-here")
     if isinstance(error, STALE_COMMAND):
         log.warning("interaction %s: %s", interaction.id, error)
         return Refusal("error.stale-command")
@@ -223,9 +227,19 @@ async def guarded(interaction: Interaction, *, defer_first: bool = True) -> Asyn
     """Defer, run the body, and send any refusal through the funnel. Every interaction passes
     here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`)."""
     with track(interaction) as record:
-        try:
-            if defer_first:
+        if defer_first:
+            try:
                 await defer(interaction)
+            except Exception as error:
+                # Discord refused the acknowledgement (too late, a token gone): nothing can
+                # answer this interaction any more, so its body must not run (it could change
+                # a game nobody is told of). One ERROR line; then the handler's task ends as
+                # cancelled, which discord.py and asyncio end quietly — a second "generator
+                # didn't yield" error would only repeat this one.
+                record.outcome = outcome_of(error)
+                log.error("interaction %s could not be acknowledged: %s", interaction.id, error)
+                raise asyncio.CancelledError from error
+        try:
             yield
         except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
             record.outcome = outcome_of(error)
@@ -243,6 +257,14 @@ def on_off(value: bool, locale: str | None) -> str:
 
 
 # ---------------------------------------------------------------------- finding the game
+
+
+def server_of(interaction: Interaction) -> int:
+    """The server a command about a server (its settings, statistics, leaderboard) is used
+    in; in a DM, a refusal that says where it works and what does work in a DM."""
+    if interaction.guild_id is None:
+        raise Refusal("error.server-command")
+    return interaction.guild_id
 
 
 async def game_here(interaction: Interaction) -> GameSummary:
