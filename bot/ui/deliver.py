@@ -59,7 +59,7 @@ class Deliverer:
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
-        #: For tests: debts looked at, posts made, pings sent by this deliverer.
+        #: Debts this deliverer took in hand (for tests and the curious).
         self.paid = 0
 
     def wake(self) -> None:
