@@ -30,7 +30,9 @@ from bot.config import Config
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.store import Store, open_store
+from bot.store.outage import log_failure
 from bot.ui import announcer, components, language, options
+from bot.ui.deliver import Deliverer
 from bot.ui.host import Clock, GameBot
 from bot.ui.interactions import answer_tree_error
 from bot.ui.translator import CatalogTranslator
@@ -91,6 +93,8 @@ class MexicanTrainBot(GameBot):
         #: Opened (and checked) before the Discord login by ``bot.run.serve``; opened here in
         #: ``setup_hook`` when none is given (tests build bots without one).
         self._store: Store | None = store
+        #: Pays what committed moves still owe (``bot/ui/deliver.py``), from ``setup_hook``.
+        self.deliverer: Deliverer | None = None
 
     async def setup_hook(self) -> None:
         cfg = self.config
@@ -106,6 +110,8 @@ class MexicanTrainBot(GameBot):
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         options.install(self.tree)  # every option checked against its command first
         self.add_listener(components.unclaimed, "on_interaction")  # clicks nothing claims
+        self.deliverer = Deliverer(self)
+        self.add_listener(self._on_mt_owed, "on_mt_owed")  # a send failed: retry it soon
         if cfg.sync_commands:  # only when the commands changed since the last sync
             from bot.ops.sync import sync_if_changed
 
@@ -114,6 +120,8 @@ class MexicanTrainBot(GameBot):
 
     async def close(self) -> None:
         self.cancel_background()
+        if self.deliverer is not None and self._store is not None:
+            await self.deliverer.release()
         await self.pictures.close(grace=1.0)  # already closed after a SIGTERM drain (bot.run)
         await super().close()
         if self._store is not None:
@@ -126,13 +134,26 @@ class MexicanTrainBot(GameBot):
     ) -> None:
         await answer_tree_error(interaction, error)
 
+    async def _on_mt_owed(self, game_id: int) -> None:
+        if self.deliverer is not None:
+            self.deliverer.wake()
+
     async def _resume_games(self) -> None:
-        """Games whose computer player was to move when the bot stopped: play on."""
+        """First what committed moves still owe the players (a crash between a commit and
+        its post: issue 37), then games whose computer player was to move when the bot
+        stopped: play on; then the deliverer keeps watch."""
         await self.wait_until_ready()
+        assert self.deliverer is not None
+        try:
+            # One process alone has nothing of its own in flight: everything owed is due.
+            await self.deliverer.drain(all_due=self.config.shard_count is None)
+        except Exception as exc:
+            log.error("could not deliver what games owe at start-up: %s", exc)
+        self.spawn(self.deliverer.run(all_due_first=False))
         try:
             waiting = await self.service.computer_turns()
-        except Exception:
-            log.exception("could not list games waiting on computer players")
+        except Exception as exc:
+            log_failure(log, logging.ERROR, "could not list games waiting on computers", exc)
             return
         for game_id in waiting:
             try:
@@ -141,8 +162,8 @@ class MexicanTrainBot(GameBot):
                     continue
                 async with self.game_lock(game_id):
                     await announcer.run_computers(self, game_id, None)
-            except Exception:
-                log.exception("game %s: could not resume computer players", game_id)
+            except Exception as exc:
+                log_failure(log, logging.ERROR, "game %s: computers not resumed", exc, game_id)
 
 
 class ShardedMexicanTrainBot(MexicanTrainBot, commands.AutoShardedBot):

@@ -435,6 +435,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "tryit",
     "faults",
     "places",
+    "outbox",
 )
 _merge_feature_texts()
 

@@ -43,6 +43,7 @@ from bot.ui.interactions import (
     locale_of,
     on_off,
     reply,
+    server_of,
 )
 from bot.ui.language import remember_client_language, server_language, set_server_language
 
@@ -131,8 +132,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
+            server_of(interaction)  # in a DM: where to use it
             guild = interaction.guild
-            assert guild is not None
+            assert guild is not None  # a server's interaction carries its server
             svc = bot.service
             current = await svc.guild_settings(guild.id)
             house: dict[str, Any] | None = None

@@ -34,7 +34,7 @@ from bot.ui.components import (
     RematchButton,
     RemoveComputerSelect,
 )
-from bot.ui.faults import quote_input
+from bot.ui.faults import quote_input, shown
 from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -222,7 +222,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 lines.append(messages.turn_line(game, game.turn, locale))
                 view = await self.bot.service.table_view(game.id)
                 counts = ", ".join(
-                    f"{n}: {c}" for n, c in zip(view.names, view.hand_counts, strict=True)
+                    f"{shown(n)}: {c}" for n, c in zip(view.names, view.hand_counts, strict=True)
                 )
                 lines.append(tr("status.counts", locale, counts=counts, bone=view.boneyard_count))
             lines += await status_lines(interaction, game)
@@ -499,7 +499,8 @@ async def status_lines(interaction: Interaction, game: GameSummary) -> list[str]
         )
     away = await schedule.away_players(game)
     if away:
-        lines.append(tr("schedule.status.away", locale, names=", ".join(p.name for p in away)))
+        names = ", ".join(shown(p.name) for p in away)
+        lines.append(tr("schedule.status.away", locale, names=names))
     return lines
 
 

@@ -20,7 +20,7 @@ from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
 from bot.ui.alt_text import describe_chart, picture_file
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
+from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
 from renderers.chart import ChartGame
 
 log = logging.getLogger(__name__)
@@ -91,8 +91,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             who = player or interaction.user
-            assert interaction.guild_id is not None
-            summary = await bot.service.player_stats(interaction.guild_id, who.id)
+            summary = await bot.service.player_stats(server_of(interaction), who.id)
             text = stats_text(summary, who.display_name, locale)
             if not summary.games:
                 await reply(interaction, text)
@@ -119,8 +118,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     async def leaderboard(interaction: Interaction) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
-            assert interaction.guild_id is not None
-            people = await bot.service.leaderboard(interaction.guild_id)
+            people = await bot.service.leaderboard(server_of(interaction))
             await reply(
                 interaction,
                 leaderboard_text(people, locale),

@@ -31,6 +31,7 @@ from discord.ext import commands
 
 from bot.i18n import tr, tr_count
 from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
+from bot.service.errors import log_failure, unreachable
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
 from bot.ui import announcer, language, messages
@@ -102,6 +103,8 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         self._flush: asyncio.Task[None] | None = None
         #: Latest table message per game, not yet written: game -> (channel, message).
         self._latest: dict[int, tuple[int, int]] = {}
+        #: Whether the last flush met a database outage (said once, at its first failure).
+        self._flush_down = False
         self._commands = _commands()
 
     async def cog_load(self) -> None:
@@ -160,7 +163,12 @@ class ScheduleCog(commands.Cog, name="Schedule"):
             self._latest = {**rows, **self._latest}
             if not isinstance(exc, Exception):
                 raise
-            log.exception("could not record %d table messages", len(rows))
+            if unreachable(exc) is not None and self._flush_down:
+                return  # the outage was said at its first failed flush
+            self._flush_down = unreachable(exc) is not None
+            log_failure(log, logging.ERROR, "could not record %d table messages", exc, len(rows))
+        else:
+            self._flush_down = False
 
     def latest_message(self, game: GameSummary, stored: MessageRow | None) -> MessageRow | None:
         pending = self._latest.get(game.id)

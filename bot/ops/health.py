@@ -25,6 +25,7 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from bot.ops.metrics import Metrics, Scrape
+from bot.store.outage import unreachable
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +62,35 @@ async def game_counts(bot: discord.Client) -> dict[str, int] | None:
     store: Any = getattr(service, "store", None)
     if store is None:
         return None
+    global _DOWN
     try:
-        return await asyncio.wait_for(store.count_games(), DB_TIMEOUT)
-    except Exception:
-        log.warning("health: the database did not answer", exc_info=True)
+        counts: dict[str, int] = await asyncio.wait_for(store.count_games(), DB_TIMEOUT)
+    except TimeoutError:  # this wait's own timeout: the database did not answer in time
+        _health_down(f"no answer in {DB_TIMEOUT:g} s")
         return None
+    except Exception as exc:
+        reason = unreachable(exc)
+        if reason is None:
+            log.warning("health: the database did not answer", exc_info=True)
+        else:
+            _health_down(reason)
+        return None
+    if _DOWN:
+        log.warning("health: the database answers again")
+        _DOWN = False
+    return counts
+
+
+#: Whether the health poll last found the database out of reach (so an outage is one line,
+#: however often ``/healthz`` is polled during it).
+_DOWN = False
+
+
+def _health_down(reason: str) -> None:
+    global _DOWN
+    if not _DOWN:
+        log.warning("health: the database is unreachable (%s)", reason)
+    _DOWN = True
 
 
 class HealthServer:

@@ -55,7 +55,7 @@ from bot.engine import (
     view_for,
 )
 from bot.engine.ai import Level, choose_move
-from bot.service import errors, stats
+from bot.service import errors, outbox, stats
 from bot.service.gameload import complete_events, load_game
 from bot.service.outcome import (
     Fact,
@@ -87,9 +87,6 @@ from bot.store import (
 log = logging.getLogger(__name__)
 #: See :meth:`Ledger.add_commit_hook`.
 CommitHook = Callable[[Tx, GameRow, GameRow, tuple[SeatRow, ...], datetime], Awaitable[None]]
-
-#: Longest display name kept (Discord's own limit is 32).
-MAX_NAME = 64
 
 
 class Ledger:
@@ -348,6 +345,11 @@ class Ledger:
                 after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
                 for hook in self._commit_hooks:
                     await hook(tx, g.row, after, batch.seats, now)
+                # What this move owes the players, kept with it until delivered (issue 37).
+                actor = next((e.actor for e in batch.events if e.actor is not None), None)
+                await outbox.owe(
+                    tx, game_id, g.seq + 1, version, status, turn, batch.seats, actor, now
+                )
         except Conflict:
             self.forget(game_id)
             raise errors.TableChanged() from None
@@ -432,13 +434,10 @@ class Batch:
                 RoundEnd(round_no, result.scores, result.went_out, tuple(m.totals))
             )
             out = result.went_out
+            name = None if out is None else self.players[out].name
             self.facts.append(
                 Fact.of(
-                    "round-over",
-                    round_no=round_no,
-                    went_out=out,
-                    name=None if out is None else self.players[out].name,
-                    blocked=out is None,
+                    "round-over", round_no=round_no, went_out=out, name=name, blocked=out is None
                 )
             )
             if not m.is_over:
@@ -538,14 +537,6 @@ def utc(now: datetime) -> datetime:
     return now.astimezone(UTC)
 
 
-def clean_name(text: str) -> str:
-    """A display name as stored: spaces folded, at most :data:`MAX_NAME` characters."""
-    name = " ".join(text.split())[:MAX_NAME]
-    if not name:
-        raise errors.BadSetting("a player needs a name", code="bad-name")
-    return name
-
-
 def seed_for(game_id: int, seq: int) -> int:
     """A computer move's seed: fixed by the game and the event's place in it."""
     digest = hashlib.blake2b(f"{game_id}:{seq}".encode(), digest_size=8).digest()
@@ -553,6 +544,9 @@ def seed_for(game_id: int, seq: int) -> int:
 
 
 def need_lobby(g: LoadedGame) -> None:
+    if g.row.status is GameStatus.ABANDONED and g.match is None:
+        # Cancelled before it started (a Join that lost a race with Cancel ends here).
+        raise errors.WrongPhase("the lobby was cancelled", code="lobby-cancelled")
     if g.row.status is not GameStatus.LOBBY:
         raise errors.WrongPhase(
             "the game has already started"
@@ -581,10 +575,14 @@ def need_host(g: LoadedGame, user_id: int, is_manager: bool, action: str) -> Non
 
 
 def seated(g: LoadedGame, user_id: int, *, any_seat: bool = False) -> Player:
-    """The human seat of ``user_id`` (``any_seat``: also one a computer took over)."""
+    """The human seat of ``user_id`` (``any_seat``: also one a computer took over). A seat a
+    computer took over is refused as :class:`~bot.service.errors.SeatGiven`: its hand is not
+    its former player's to see (kick and leave keep the user id on the seat, for the record)."""
     for s in g.seats:
-        if s.user_id == user_id and (s.computer is None or any_seat):
-            return players_of(g.seats)[s.seat]
+        if s.user_id == user_id:
+            if s.computer is None or any_seat:
+                return players_of(g.seats)[s.seat]
+            raise errors.SeatGiven()
     raise errors.NotInGame()
 
 

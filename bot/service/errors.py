@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from bot.store.outage import log_failure as log_failure  # one line per outage, no traceback
 from bot.store.outage import unreachable as unreachable  # which driver errors are an outage
 
 Param = str | int | None
@@ -40,6 +41,13 @@ class NotInGame(ServiceError):
 
     def __init__(self) -> None:
         super().__init__("you are not in this game")
+
+
+class SeatGiven(NotInGame):
+    """The user's seat went to a computer player (they left, were kicked, or timed out too
+    often): its hand is the computer's now, and private like any other player's."""
+
+    code = "seat-given"
 
 
 class AlreadyInGame(ServiceError):

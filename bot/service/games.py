@@ -26,6 +26,7 @@ from bot.service import errors, stats
 from bot.service.commit import CommitHook, Ledger
 from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
 from bot.service.lobby import Lobbies
+from bot.service.outbox import OutboxStore, owed_outcome
 from bot.service.outcome import Outcome
 from bot.service.play import Plays
 from bot.service.queries import Queries
@@ -115,6 +116,8 @@ class GameService:
         self.set_server_language = settings.set_server_language
         self.guild_settings = settings.guild_settings
         self.update_guild_settings = settings.update_guild_settings
+        #: What committed moves still owe the players (issue 37; ``bot/ui/deliver.py``).
+        self.outbox = OutboxStore(store)
 
     def add_commit_hook(self, hook: CommitHook) -> None:
         """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its
@@ -171,6 +174,8 @@ class GameService:
             record = await self.store.load(game_id, rounds=rounds)
             if record is None:
                 raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+            if any(s.user_id == user_id and s.computer is not None for s in record.seats):
+                raise errors.SeatGiven()  # what changed "since your turn" tells of that hand
             if not record.is_tail:
                 return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
             digest = await asyncio.to_thread(digest_from_tail, record, user_id, recent=recent)
@@ -187,3 +192,8 @@ class GameService:
     async def rebuild_stats(self, *, only_missing: bool = True) -> int:
         """Recompute statistics from the event log; returns how many games were done."""
         return await stats.rebuild(self.store, only_missing=only_missing)
+
+    async def owed_outcome(self, game_id: int, from_seq: int) -> Outcome | None:
+        """What a post owed since ``from_seq`` tells, rebuilt from the log (None: no game)."""
+        record = await self.store.load(game_id)
+        return None if record is None else owed_outcome(record, from_seq)

@@ -19,7 +19,6 @@ from bot.service import errors
 from bot.service.commit import (
     Batch,
     Ledger,
-    clean_name,
     need_active,
     need_host,
     need_lobby,
@@ -28,6 +27,7 @@ from bot.service.commit import (
     seated,
     utc,
 )
+from bot.service.names import clean_name
 from bot.service.outcome import Fact, GameOptions, Outcome
 from bot.service.replay import LoadedGame, players_of
 from bot.service.settings import preset_rules, rules_with

@@ -82,7 +82,7 @@ class Queries:
     async def seat_view(self, game_id: int, user_id: int) -> SeatView:
         """What ``user_id`` sees from their seat: their hand, the table, their legal moves."""
         async with self.ledger.game(game_id) as g:
-            me = seated(g, user_id, any_seat=True)
+            me = seated(g, user_id)  # a seat given to a computer is no longer theirs to see
             return view_for(dealt(g), me.seat)
 
     async def table_view(self, game_id: int) -> SeatView:

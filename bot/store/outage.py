@@ -19,7 +19,7 @@ import time
 
 import asyncpg
 
-from bot.store.rows import StoreError
+from bot.store.rows import StoreError, StoreUnreachable
 
 #: SQLite's primary result codes that mean the storage, not the request, failed.
 _SQLITE_OUTAGE = {
@@ -66,6 +66,10 @@ def unreachable(error: BaseException) -> str | None:
 
 
 def _reason(error: BaseException) -> str | None:
+    if isinstance(error, StoreUnreachable):
+        # The store's own word: a server that did not answer in time (a hung PostgreSQL) is
+        # only an outage when the store says so; a bare TimeoutError may be Discord's.
+        return f"the database: {_first_line(error)}"
     if isinstance(error, sqlite3.Error):
         code = getattr(error, "sqlite_errorcode", None)
         if isinstance(code, int) and (code & 0xFF) in _SQLITE_OUTAGE:
@@ -99,20 +103,37 @@ def _first_line(error: BaseException) -> str:
     return (text[0] if text else type(error).__name__)[:160]
 
 
+def log_failure(
+    logger: logging.Logger, level: int, message: str, error: BaseException, *args: object
+) -> None:
+    """Log a failure: a database outage as one line with its reason (the outage is not a
+    bug: no traceback), anything else with its traceback."""
+    reason = unreachable(error)
+    if reason is None:
+        logger.log(level, message, *args, exc_info=error)
+    else:
+        logger.log(level, message + ": the game database is unreachable (%s)", *args, reason)
+
+
 class QuietOutages(logging.Filter):
     """For a library logger that logs a traceback at every retry while the server is away
     (asyncpg's pool: "Failed to restore the pool connection floor; retrying", every 1 to
     60 s for as long as the outage lasts): an outage becomes one line without a traceback,
     repeated at most every ``every`` seconds; anything else passes unchanged."""
 
-    def __init__(self, every: float = 600.0) -> None:
+    def __init__(self, every: float = 600.0, *, timeouts: bool = False) -> None:
+        """``timeouts``: the logger is the database driver's own, so a timeout it logs is
+        the server not answering (a hang), an outage too."""
         super().__init__()
         self.every = every
+        self.timeouts = timeouts
         self._last = -every
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
         reason = unreachable(error) if error is not None else None
+        if reason is None and self.timeouts and isinstance(error, TimeoutError):
+            reason = "the database server did not answer in time"
         if reason is None:
             return True
         now = time.monotonic()

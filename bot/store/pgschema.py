@@ -425,6 +425,25 @@ _V11_EVENT_ARCHIVE = (
     """,
 )
 
+_V12_OUTBOX = (
+    # What a committed move still owes the players (issue 37). Same table, columns and index
+    # as SQLite's migration 12.
+    """
+    CREATE TABLE outbox (
+        game_id       BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        from_seq      INTEGER NOT NULL,
+        version       INTEGER NOT NULL,
+        post_owed     INTEGER NOT NULL DEFAULT 1 CHECK (post_owed IN (0, 1)),
+        ping_user     BIGINT,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        due_at        TEXT NOT NULL,
+        claimed_by    TEXT,
+        claimed_until TEXT
+    )
+    """,
+    "CREATE INDEX outbox_by_due ON outbox (due_at)",
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -438,5 +457,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V9_BUDGET_THREADS_EXPERT,
     _V10_AUTOPLAY,
     _V11_EVENT_ARCHIVE,
+    _V12_OUTBOX,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

@@ -50,7 +50,7 @@ from bot.store.sql import COPY_TABLES, StoreKind
 from bot.store.store import OPENERS, OpenOptions, Store, Tx
 
 # asyncpg's pool logs a traceback at every reconnection attempt while the server is away.
-logging.getLogger("asyncpg.pool").addFilter(QuietOutages())
+logging.getLogger("asyncpg.pool").addFilter(QuietOutages(timeouts=True))
 
 #: The advisory lock key migrations run under (games lock their own positive ids, so this one
 #: is negative and can never be a game's).
@@ -82,6 +82,12 @@ def _mapped(exc: asyncpg.PostgresError) -> StoreError:
     return StoreError(f"PostgreSQL refused: {exc}")
 
 
+#: Seconds a statement may wait for the server before it counts as an outage (a server that
+#: hangs: stopped, or its network gone without a reset). Far above any statement of ours.
+DEFAULT_COMMAND_TIMEOUT = 30.0
+#: Seconds to give a connection back to the pool before it is closed instead.
+RELEASE_TIMEOUT = 5.0
+
 #: What a server that cannot be reached (or is starting, or full) raises while connecting.
 _TRANSIENT: tuple[type[BaseException], ...] = (
     OSError,
@@ -106,6 +112,13 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+def _hung(exc: TimeoutError) -> StoreUnreachable:
+    """A server that took longer than the command timeout (or the connect timeout) to answer:
+    hung, stopped, or cut off without a reset — an outage like a refused connection. Said as
+    the store's own error, so a timeout elsewhere (Discord's) is never taken for one."""
+    return StoreUnreachable("the PostgreSQL server did not answer in time")
+
+
 class PgConn:
     """:class:`~bot.store.store.Conn` over an asyncpg connection (or the pool, for reads)."""
 
@@ -117,12 +130,16 @@ class PgConn:
             return list(await self.raw.fetch(numbered(sql), *params))
         except asyncpg.PostgresError as exc:
             raise _mapped(exc) from exc
+        except TimeoutError as exc:
+            raise _hung(exc) from exc
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         try:
             return _changed(await self.raw.execute(numbered(sql), *params))
         except asyncpg.PostgresError as exc:
             raise _mapped(exc) from exc
+        except TimeoutError as exc:
+            raise _hung(exc) from exc
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = list(rows)
@@ -132,6 +149,8 @@ class PgConn:
             await self.raw.executemany(numbered(sql), rows)
         except asyncpg.PostgresError as exc:
             raise _mapped(exc) from exc
+        except TimeoutError as exc:
+            raise _hung(exc) from exc
 
 
 class PgStore(Store):
@@ -146,9 +165,16 @@ class PgStore(Store):
 
     @classmethod
     async def connect(
-        cls, url: str, *, pool_size: int = 10, connect_timeout: float = 10.0
+        cls,
+        url: str,
+        *,
+        pool_size: int = 10,
+        connect_timeout: float = 10.0,
+        command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
     ) -> PgStore:
         """Connect a pool of up to ``pool_size`` connections and migrate to the current schema.
+        A statement the server has not answered in ``command_timeout`` seconds (a hung
+        server) fails as :class:`StoreUnreachable`, like a refused connection.
 
         Any failure to reach or log in to the server is one :class:`StoreError` naming the
         server (never the password): :class:`StoreUnreachable` when the server could not be
@@ -163,6 +189,7 @@ class PgStore(Store):
                 min_size=min(2, pool_size),
                 max_size=pool_size,
                 timeout=connect_timeout,
+                command_timeout=command_timeout,
             )
         except _TRANSIENT as exc:
             raise StoreUnreachable(
@@ -189,12 +216,14 @@ class PgStore(Store):
     async def transaction(self) -> AsyncIterator[Tx]:
         """One ``READ COMMITTED`` transaction on one pooled connection; any exception
         (cancellation included) rolls it back."""
-        async with self._pool.acquire() as conn:
+        async with self._acquired() as conn:
             tr = conn.transaction()
             try:
                 await tr.start()
             except asyncpg.PostgresError as exc:
                 raise _mapped(exc) from exc
+            except TimeoutError as exc:
+                raise _hung(exc) from exc
             try:
                 yield Tx(PgConn(conn), self.kind)
             except BaseException:
@@ -207,6 +236,25 @@ class PgStore(Store):
                 await tr.commit()
             except asyncpg.PostgresError as exc:
                 raise _mapped(exc) from exc
+            except TimeoutError as exc:
+                raise _hung(exc) from exc
+
+    @contextlib.asynccontextmanager
+    async def _acquired(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; a server that does not answer in time (a new connection, a
+        transaction's start or end) is :class:`StoreUnreachable` (a hang, not a bug)."""
+        try:
+            conn = await self._pool.acquire()
+        except TimeoutError as exc:
+            raise _hung(exc) from exc
+        try:
+            yield conn
+        except TimeoutError as exc:  # only statements on this connection run in here
+            raise _hung(exc) from exc
+        finally:
+            # A connection whose server hung cannot be reset: the pool closes it instead.
+            with contextlib.suppress(Exception):
+                await self._pool.release(conn, timeout=RELEASE_TIMEOUT)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self._reads.fetch(sql, params)
@@ -215,7 +263,7 @@ class PgStore(Store):
         """The game row, seats, events and latest snapshot from one ``REPEATABLE READ``
         snapshot, so a move committed halfway through the read is wholly absent (see
         :meth:`Store.load` for ``rounds``)."""
-        async with self._pool.acquire() as conn:
+        async with self._acquired() as conn:
             c = PgConn(conn)
             async with conn.transaction(isolation="repeatable_read", readonly=True):
                 rows = await c.fetch(f"SELECT {GAME_COLS} FROM games WHERE id = ?", (game_id,))

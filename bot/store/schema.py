@@ -424,6 +424,31 @@ _V11_EVENT_ARCHIVE = (
     """,
 )
 
+#: The outbox (issue 37): what a committed move still owes the players, written in the move's
+#: own transaction and cleared once delivered, so a crash between the commit and the posts
+#: leaves the debt in the database for the next start (``bot/ui/deliver.py``). One row per
+#: game: the post owed (``post_owed``) tells every event from ``from_seq`` on, for the game
+#: as it stands at ``version``; ``ping_user`` is the human owed the "your turn" ping at that
+#: version. Intents, not rendered messages: the deliverer re-derives the words from the log.
+#: ``due_at`` is when a deliverer other than the committing one may take it (a grace for the
+#: normal path, then a retry's backoff); ``claimed_*`` lease it to one process of a cluster.
+_V12_OUTBOX = (
+    """
+    CREATE TABLE outbox (
+        game_id       INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        from_seq      INTEGER NOT NULL,
+        version       INTEGER NOT NULL,
+        post_owed     INTEGER NOT NULL DEFAULT 1 CHECK (post_owed IN (0, 1)),
+        ping_user     INTEGER,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        due_at        TEXT NOT NULL,
+        claimed_by    TEXT,
+        claimed_until TEXT
+    )
+    """,
+    "CREATE INDEX outbox_by_due ON outbox (due_at)",
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -437,5 +462,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V9_BUDGET_THREADS_EXPERT,
     _V10_AUTOPLAY,
     _V11_EVENT_ARCHIVE,
+    _V12_OUTBOX,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

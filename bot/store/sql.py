@@ -33,6 +33,7 @@ COPY_TABLES: tuple[str, ...] = (
     "guild_schedule",
     "guild_language",
     "meta",
+    "outbox",
 )
 
 

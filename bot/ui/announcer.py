@@ -38,7 +38,7 @@ from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.undo import Undone
-from bot.ui import components, dmlater, messages
+from bot.ui import components, dmlater, messages, owed
 from bot.ui.catchup import catchup_text
 from bot.ui.dmturn import turn_dm_text, turn_dm_view
 from bot.ui.host import GameBot
@@ -94,11 +94,13 @@ async def announce(
     head: Sequence[str] = (),
     colour: discord.Colour | None = None,
     answer: str | None = None,
+    actor_id: int | None = None,
 ) -> str | None:
     """The turn cycle after a change (see the module's docstring); ``answer`` is the actor's
     private answer, ``head`` lines go first in the post (e.g. an undo). Returns a problem to
-    tell the actor, which is also added to ``answer``."""
-    route = Route(bot, interaction)
+    tell the actor, which is also added to ``answer``. ``actor_id``: who acted, without an
+    interaction (the outbox's delivery after a crash)."""
+    route = Route(bot, interaction, actor_id=actor_id)
     if answer is not None:
         await route.tell_actor(answer)  # 1. the actor sees their move at once
     outs = list(outs)
@@ -116,6 +118,7 @@ async def announce(
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
     await after_the_match(bot, route, outs[-1])
+    await owed.settle(bot, route, outs[-1].game)  # what a commit owed is paid (issue 37)
     return trouble
 
 
@@ -150,6 +153,7 @@ async def publish(
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
+    await owed.settle(bot, route, outs[-1].game)
     return problem
 
 
@@ -202,7 +206,8 @@ async def post_turn(
         posts.append(TablePost(content or None, embed, True, buttons))
     for i, post in enumerate(posts):
         told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
-        problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told)
+        nonce = owed.post_nonce(game, i)
+        problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told, nonce)
         if problem is not None:
             return problem
     return None
@@ -271,6 +276,7 @@ async def send_post(
     locale: str,
     mentions: discord.AllowedMentions,
     turn: tuple[tuple[object, ...], tuple[str, ...]] | None,
+    nonce: str | None = None,
 ) -> str | None:
     """Send one game post (with the table picture if it shows the table), then quieten the one
     before it and remember this one as the latest (with ``turn``: the turn it is for and its
@@ -286,10 +292,13 @@ async def send_post(
             view=post.view,
             mentions=mentions,
             channel_id=game.channel_id,
+            nonce=nonce,
         )
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, *owed.PASSING) as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
-        return tr("error.cannot-post", locale, detail=exc.text or str(exc.status))
+        owed.note_failure(route, "post", exc)
+        detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
+        return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
     await quieten(bot, route, game.id)
     new = Post(message.channel.id, message.id, live=post.view is not None)
     if turn is not None:
@@ -444,8 +453,9 @@ async def tell_next_player(
             return None
         await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
         return await dms_closed_notice(bot, game, ping.user_id, route.interaction)
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, *owed.PASSING) as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
+        owed.note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
     return None
 
 
@@ -458,7 +468,7 @@ async def send_turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     await send_dm(
         bot, ping.user_id, text, known=known, files=files, view=view, silent=silent,
-        allowed_mentions=PING_NOBODY,
+        allowed_mentions=PING_NOBODY, nonce=owed.dm_nonce(game),
     )  # fmt: skip
 
 

@@ -46,6 +46,13 @@ def quote_input(text: object, limit: int = QUOTE_LIMIT) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
 
 
+def shown(name: str) -> str:
+    """A player's name as a message shows it: as written, whatever it holds — a ``<@&role>``
+    or ``@everyone`` is text, not a mention (rendered or pinging), ``*stars*`` are stars,
+    not markdown. Pictures draw names as they are; only text needs this."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 class Outage:
     """Whether the game database is down, since when, and how many were turned away.
 

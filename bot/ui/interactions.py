@@ -249,6 +249,9 @@ def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -
         error = error.original
     if isinstance(error, RefusedCheck):
         return error.refusal
+    no_game = isinstance(error, Refusal) and error.key == "error.no-game-here"
+    if no_game and interaction.guild_id is None:  # "open one with /mt new": not in a DM
+        return Refusal("error.dm-not-here")
     if isinstance(error, STALE_COMMAND):
         log.warning("interaction %s: %s", interaction.id, error)
         return Refusal("error.stale-command")
@@ -297,21 +300,34 @@ async def guarded(
     False leaves the first answer to the body. Either acknowledgement is counted against
     Discord's 3 s, and a late one is answered "busy" instead (:func:`shed`)."""
     with track(interaction) as record:
+        late = False
+        if defer_first:
+            try:
+                late = await shed(interaction)
+                if not late:
+                    if defer_first == "update":
+                        await interaction.response.defer()
+                    else:
+                        await defer(interaction)
+                    acknowledged(interaction)
+            except Exception as error:
+                # Discord refused the acknowledgement (too late, a token gone): nothing can
+                # answer this interaction any more, so its body must not run (it could change
+                # a game nobody is told of). One ERROR line; then the handler's task ends as
+                # cancelled, which discord.py and asyncio end quietly — a second "generator
+                # didn't yield" error would only repeat this one.
+                record.outcome = outcome_of(error)
+                log.error("interaction %s could not be acknowledged: %s", interaction.id, error)
+                raise asyncio.CancelledError from error
+        if late:
+            record.outcome = "refused:busy"
+            # Answered: the body stops at its first wait, before it reads or writes anything
+            # (every write is awaited, and a cancelled one rolls back).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(0):
+                    yield
+            return
         try:
-            if defer_first and await shed(interaction):
-                record.outcome = "refused:busy"
-                # Answered: the body stops at its first wait, before it reads or writes
-                # anything (every write is awaited, and a cancelled one rolls back).
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(0):
-                        yield
-                return
-            if defer_first == "update":
-                await interaction.response.defer()
-                acknowledged(interaction)
-            elif defer_first:
-                await defer(interaction)
-                acknowledged(interaction)
             yield
         except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
             record.outcome = outcome_of(error)
@@ -329,6 +345,14 @@ def on_off(value: bool, locale: str | None) -> str:
 
 
 # ---------------------------------------------------------------------- finding the game
+
+
+def server_of(interaction: Interaction) -> int:
+    """The server a command about a server (its settings, statistics, leaderboard) is used
+    in; in a DM, a refusal that says where it works and what does work in a DM."""
+    if interaction.guild_id is None:
+        raise Refusal("error.server-command")
+    return interaction.guild_id
 
 
 async def game_here(interaction: Interaction) -> GameSummary:

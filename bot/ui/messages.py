@@ -27,6 +27,7 @@ from bot.service import (
     Step,
 )
 from bot.service.turn import Drawn
+from bot.ui.faults import shown
 from bot.words import describe_move
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
@@ -215,7 +216,7 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
     """:func:`outcome_lines` cut after each round's end: every part but the last ends with a
     round's end line and carries that round's :class:`RoundEnd` (the channel gives it a post
     of its own, with the scores); the last part (``None``) is what follows, up to now."""
-    names = [p.name for p in outcome.game.players]
+    names = [shown(p.name) for p in outcome.game.players]
     started = set(outcome.rounds_started)
     ended = {r.round_no: r for r in outcome.rounds_ended}
     parts: list[tuple[list[str], RoundEnd | None]] = []
@@ -353,7 +354,7 @@ def seats_text(summary: GameSummary, locale: str | None) -> str:
     for p in summary.players:
         if p.computer is not None:
             level = tr(f"level.word.{p.computer.value}", locale)
-            who = tr("seat.computer", locale, name=p.name, level=level)
+            who = tr("seat.computer", locale, name=shown(p.name), level=level)
         else:
             who = f"<@{p.user_id}>"
             if p.user_id == summary.host_id:
@@ -412,7 +413,7 @@ def turn_line(game: GameSummary, nxt: Player | None, locale: str | None) -> str:
     """Whose turn it is (a mention for a person) and, with a deadline, by when."""
     if nxt is None or game.status is not GameStatus.ACTIVE:
         return ""
-    who = f"<@{nxt.user_id}>" if nxt.user_id is not None else f"**{nxt.name}**"
+    who = f"<@{nxt.user_id}>" if nxt.user_id is not None else f"**{shown(nxt.name)}**"
     text = tr("turn.next", locale, mention=who)
     if game.deadline_at is not None and not nxt.is_computer:
         text += " " + tr("turn.deadline", locale, when=timestamp(game.deadline_at))

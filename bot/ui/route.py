@@ -63,17 +63,25 @@ class Route:
     """Where one announcement's messages go: through ``interaction`` where that is free, else
     through the channel with the bot token."""
 
-    def __init__(self, bot: GameBot, interaction: Interaction | None) -> None:
+    def __init__(
+        self, bot: GameBot, interaction: Interaction | None, *, actor_id: int | None = None
+    ) -> None:
+        """``actor_id``: who acted, when there is no interaction to say it (the outbox
+        delivering a move after a crash: the mover needs no ping, as when they were here)."""
         self.bot = bot
         self.interaction = interaction
+        self._actor_id = actor_id
         #: The actor's private answer once it is a message of its own (after a silent
         #: acknowledgement), so a later word edits it instead of adding another.
         self._answer: discord.WebhookMessage | None = None
         self._told = False
+        #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
+        #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
+        self.undelivered: set[str] = set()
 
     @property
     def actor_id(self) -> int | None:
-        return self.interaction.user.id if self.interaction is not None else None
+        return self.interaction.user.id if self.interaction is not None else self._actor_id
 
     def rides(self, channel_id: int) -> bool:
         """Whether a public post in ``channel_id`` can ride on the interaction: it was
@@ -160,10 +168,13 @@ class Route:
         view: discord.ui.View | None,
         mentions: discord.AllowedMentions,
         channel_id: int,
+        nonce: str | None = None,
     ) -> tuple[discord.Message, Editor | None]:
         """A public post in ``channel_id``: a followup of the interaction when it rides
-        (free; the token that sent it can edit it later, also free), else a channel message.
-        Raises :class:`discord.HTTPException` when Discord refuses both."""
+        (free; the token that sent it can edit it later, also free), else a channel message,
+        sent with ``nonce`` (Discord returns the message already sent with it instead of
+        posting twice: a retry after a crash). Raises :class:`discord.HTTPException` when
+        Discord refuses both."""
         i = self.interaction
         payload = fit(
             "game post",
@@ -194,6 +205,8 @@ class Route:
             if isinstance(channel, discord.abc.Messageable)
             else self.bot.get_partial_messageable(channel_id)
         )
+        if nonce is not None:
+            payload["nonce"] = nonce
         message = await target.send(**payload)
         return message, None
 

@@ -21,6 +21,7 @@ import pytest
 
 from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
+from bot.store.postgres import PgStore
 from bot.store.sqlite import SQLiteStore
 from tests.clock import FakeClock
 from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
@@ -37,6 +38,16 @@ class Relay:
         self.port = 0
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        #: Cleared, the relay holds every byte (both ways) and the server seems to hang.
+        self._flowing = asyncio.Event()
+        self._flowing.set()
+
+    def hang(self) -> None:
+        """PostgreSQL hung (as under SIGSTOP): connections stay open, nothing answers."""
+        self._flowing.clear()
+
+    def unhang(self) -> None:
+        self._flowing.set()
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
@@ -62,6 +73,7 @@ class Relay:
         async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             with contextlib.suppress(OSError, asyncio.CancelledError):
                 while data := await src.read(65536):
+                    await self._flowing.wait()
                     dst.write(data)
                     await dst.drain()
             dst.transport.abort()
@@ -185,3 +197,25 @@ async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
             await _outage_then_recovery(
                 fake_discord, bot, caplog, relay.cut, restore, reads_work=False
             )
+
+
+async def test_postgresql_that_hangs_is_an_outage_like_one_gone(
+    fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server that stops answering (SIGSTOP, a network gone silent) is the same outage as
+    one that refuses: each statement gives up after the store's command timeout (1 s here)
+    as the store's own error, so players read the same sentence and the log one line."""
+    async with relayed(pg_url) as (relay, url):
+        store = await PgStore.connect(url, connect_timeout=1.0, command_timeout=1.0)
+        config = Config.from_env({"MT_DATABASE": url})
+        bot = create_bot(config, clock=clock, rng=random.Random(7), store=store)
+        async with running_bot(fake_discord, bot):
+            assert isinstance(bot, MexicanTrainBot)
+
+            async def hang() -> None:
+                relay.hang()
+
+            async def unhang() -> None:
+                relay.unhang()
+
+            await _outage_then_recovery(fake_discord, bot, caplog, hang, unhang, reads_work=False)

@@ -93,6 +93,10 @@ class ApiError(Exception):
         self.errors = errors
 
 
+#: How long Discord keeps a nonce for ``enforce_nonce`` ("the past few minutes").
+NONCE_WINDOW = 5 * 60.0
+
+
 def json_response(
     data: Any, status: int = 200, headers: dict[str, str] | None = None
 ) -> web.Response:
@@ -311,6 +315,13 @@ class FakeDiscord:
         self.strict = strict
         self.attachment_size_limit = attachment_size_limit
         self.ids = Snowflakes(self.clock)
+        #: Messages sent with ``enforce_nonce``, by nonce, with when (see _post_message);
+        #: ``nonce_repeats`` counts the sends answered with the message already sent.
+        self._nonces: dict[str, tuple[FakeMessage, float]] = {}
+        self.nonce_repeats = 0
+        #: Server errors to answer with, by (method, route): see fail_next.
+        self._faults: dict[tuple[str, str], list[Any]] = {}
+        self.faults_served = 0
 
         # Applications made since 2020 share their id with their bot user.
         self.application_id = self.ids.next()
@@ -574,6 +585,23 @@ class FakeDiscord:
         """Answer every edit of ``message`` with this error (Discord's 30046 by default: the
         edit limit on messages older than an hour), leaving the message as it was."""
         self.edit_refusals[message.id] = ApiError(status, code, text)
+
+    def fail_next(
+        self, method: str, route: str, *, times: int = 1, status: int = 503, code: int = 0
+    ) -> None:
+        """Answer the next ``times`` requests to ``method route`` (a template, e.g.
+        ``/channels/{channel_id}/messages``) with a server error, as Discord does in an
+        incident; 503 is one discord.py does not retry itself."""
+        self._faults[(method, route)] = [times, ApiError(status, code, "Service Unavailable")]
+
+    def _take_fault(self, method: str, route: str) -> ApiError | None:
+        fault = self._faults.get((method, route))
+        if fault is None or fault[0] <= 0:
+            return None
+        fault[0] -= 1
+        self.faults_served += 1
+        error: ApiError = fault[1]
+        return error
 
     @property
     def sessions(self) -> dict[str, GatewaySession]:
@@ -842,6 +870,8 @@ class FakeDiscord:
             limited = admission.refusal or self._take_rate_limit(request.method, template)
             if limited is not None:
                 response = limited
+            elif (fault := self._take_fault(request.method, template)) is not None:
+                raise fault
             else:
                 _check_form(f"{request.method} {template}", body, files)  # Discord's limits
                 response = await handler(Call(request, params, body, files, record))
@@ -1074,12 +1104,26 @@ class FakeDiscord:
     async def _post_message(self, call: Call) -> web.Response:
         channel = self._get_channel_or_404(call.params["channel_id"])
         body = call.body or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: "If true and nonce is present, it will be checked for uniqueness in the
+            # past few minutes. If another message was created by the same author with the
+            # same nonce, that message will be returned and no new message will be created."
+            # (docs/outbox.md cites it.) The author here is always the bot user.
+            if len(str(nonce)) > 25:
+                raise ApiError(400, 50035, "Invalid Form Body: nonce is at most 25 characters")
+            seen = self._nonces.get(str(nonce))
+            if seen is not None and time.monotonic() - seen[1] <= NONCE_WINDOW:
+                self.nonce_repeats += 1
+                return json_response(seen[0].to_payload())
         can_embed = self._check_can_post(channel, body, call.files)
         kind = 19 if body.get("message_reference") else 0
         flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | 4096 | 32768)
         message = self._new_message(channel, flags=flags, kind=kind)
         self._apply(message, body, call.files, creating=True, can_embed=can_embed)
         self.messages[message.id] = message
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[str(nonce)] = (message, time.monotonic())
         self._publish("MESSAGE_CREATE", message)
         return json_response(message.to_payload())
 

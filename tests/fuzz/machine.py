@@ -98,6 +98,8 @@ class Counters:
     interactions: int = 0
     moves: int = 0
     games: int = 0
+    #: Of ``games``, those played in a thread of their own (``/mt new thread:``).
+    thread_games: int = 0
     finished: int = 0
 
 
@@ -213,14 +215,41 @@ class BotFuzz(RuleBasedStateMachine):
             if bot.games_busy() == 0 and not await bot.service.computer_turns():
                 break
             await asyncio.sleep(0.02)
+        await self._quiet()
         self.active = []
-        for channel in self.channels:
+        # Games opened in their own thread are played there: threads are places too.
+        for channel in self.places():
             game = await bot.service.game_in_channel(channel.id)
             if game is not None and game.id not in self.games:
                 self.games.add(game.id)
                 self.driver.counters.games += 1
+                self.driver.counters.thread_games += channel not in self.channels
             if game is not None and game.status is GameStatus.ACTIVE:
                 self.active.append(channel)
+
+    def places(self) -> list[FakeChannel]:
+        """The world's channels and the threads opened from them, in the order they were
+        made (the same in every replay of a case)."""
+        return self.channels + [t for c in self.channels for t in c.threads()]
+
+    async def _quiet(self) -> None:
+        """Wait until Discord's side stops changing: what a step set going (a thread's card
+        edited, a thread archived at a match's end, a post or DM after the answer) has all
+        landed before the next step draws from the messages. A draw whose shape depended on
+        what had landed yet is what made hypothesis see inconsistent data with thread games."""
+
+        def signature() -> tuple[int, int, int]:
+            messages = list(self.fake.messages.values())
+            return len(messages), sum(m.edits for m in messages), len(self.fake.requests)
+
+        last, calm = signature(), 0
+        for _ in range(int(SETTLE / 0.02)):
+            await asyncio.sleep(0.02)
+            now = signature()
+            calm = calm + 1 if now == last and self.bot.games_busy() == 0 else 0
+            if calm >= 5:
+                return
+            last = now
 
     # ------------------------------------------------------------------ strategies in use
 
@@ -228,7 +257,12 @@ class BotFuzz(RuleBasedStateMachine):
         return data.draw(st.sampled_from(self.users), label="who")
 
     def _channel(self, data: st.DataObject) -> FakeChannel:
-        return data.draw(st.sampled_from(self.channels), label="where")
+        """A channel, or the thread of the game opened from it (the draw's shape is the same
+        whether or not the thread exists, as hypothesis needs to replay a case)."""
+        channel = data.draw(st.sampled_from(self.channels), label="where")
+        in_thread = data.draw(st.booleans(), label="in its thread")
+        threads = channel.threads()
+        return threads[-1] if in_thread and threads else channel
 
     def _game_ids(self) -> st.SearchStrategy[int]:
         known = sorted(self.games) or [1]
@@ -271,6 +305,7 @@ class BotFuzz(RuleBasedStateMachine):
                     "fast_start": st.booleans(),
                     "deadline_hours": st.sampled_from([0, 24]),
                     "on_timeout": st.sampled_from(["computer", "skip", "replace"]),
+                    "thread": st.booleans(),
                 },
             )
         )

@@ -1,0 +1,112 @@
+"""What a committed move owes the players, kept with the move until it is delivered (issue 37).
+
+The commit path (:meth:`~bot.service.commit.Ledger.commit_play`) writes the debt in the move's
+own transaction (:func:`owe`): the channel is owed a post telling every event since the last
+one told, and the player now to move is owed their ping. The Discord layer delivers it at
+once and clears it; when it could not (the process died between the commit and the post, a
+send failed with a 5xx or a timeout) the debt is still in the database, and the deliverer
+(``bot/ui/deliver.py``) pays it later. It records intents, not messages: :func:`owed_outcome`
+rebuilds what the post must say from the event log, exactly as the live path would have said
+it, so nothing rendered is stored and a retry says what is true now.
+
+Nothing here knows Discord; time comes in as ``now``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.engine import Match
+from bot.engine.match import RoundStarted
+from bot.service.eventlog import ENGINE_KINDS, cancelled_seqs
+from bot.service.outcome import MatchEnd, Outcome, RoundEnd, Step
+from bot.service.replay import decode_event, players_of, read_rules, standings_of, summarise
+from bot.store import GameRecord, GameStatus, SeatRow, Tx
+from bot.store.outbox import OutboxStore, OutboxTx, Owed
+
+__all__ = ["GRACE", "OutboxStore", "Owed", "backoff", "owe", "owed_outcome"]
+
+#: How long the committing process has to deliver a debt before another deliverer may: the
+#: live path posts within a second or two; this only matters for a process that died.
+GRACE = timedelta(seconds=20)
+
+#: Retries of a failed send wait this long, doubling, up to :data:`MAX_BACKOFF`.
+FIRST_BACKOFF = timedelta(seconds=5)
+MAX_BACKOFF = timedelta(minutes=10)
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait before retry number ``attempts + 1`` of a failed send."""
+    wait: timedelta = FIRST_BACKOFF * (2 ** min(attempts, 16))
+    return min(MAX_BACKOFF, wait)
+
+
+async def owe(
+    tx: Tx,
+    game_id: int,
+    first_seq: int,
+    version: int,
+    status: GameStatus,
+    turn_seat: int | None,
+    seats: tuple[SeatRow, ...],
+    actor: int | None,
+    now: datetime,
+) -> None:
+    """Inside the move's transaction: the channel is owed a post of the events from
+    ``first_seq`` on, and the human to move (if one is) the ping of their turn — unless they
+    are the ``actor``, who moves again and is already looking (the announcer's rule)."""
+    ping = None
+    if status is GameStatus.ACTIVE and turn_seat is not None and 0 <= turn_seat < len(seats):
+        seat = seats[turn_seat]
+        ping = seat.user_id if seat.computer is None and seat.user_id != actor else None
+    await OutboxTx(tx).owe(game_id, first_seq, version, ping, now + GRACE)
+
+
+def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:
+    """The outcome a post of the events from ``from_seq`` on tells: the game as it stands,
+    the moves (an undo's cancelled ones left out), the rounds dealt and ended, the match's
+    end — what the live path's outcomes held, rebuilt from the log alone."""
+    row, seats = record.game, record.seats
+    rules = read_rules(row)
+    players = players_of(seats)
+    names = [s.display_name for s in seats]
+    gone = cancelled_seqs(row.id, record.events)
+    match: Match | None = None
+    steps: list[Step] = []
+    ended: list[RoundEnd] = []
+    started: list[int] = []
+    for e in record.events:
+        if e.kind not in ENGINE_KINDS or e.seq in gone:
+            continue
+        event = decode_event(e, rules, len(names))
+        if isinstance(event, RoundStarted):
+            match = match or Match(rules, names, row.engine_version)
+            rnd = match.start_round(event.order)
+            if e.seq >= from_seq:
+                started.append(rnd.round_no)
+            continue
+        if match is None or match.round is None:
+            continue
+        round_no = match.round.round_no
+        applied = match.apply(event.move, event.seat)
+        if e.seq < from_seq:
+            continue
+        steps.append(Step(e.seq, players[event.seat], event.move, applied, round_no))
+        if applied.round_over:
+            result = match.results[-1]
+            ended.append(RoundEnd(round_no, result.scores, result.went_out, tuple(match.totals)))
+    match_end = None
+    if row.status is GameStatus.FINISHED and match is not None and match.is_over:
+        match_end = MatchEnd(
+            standings_of(match, players), tuple(players[s] for s in match.winners())
+        )
+    turn = row.turn_seat
+    nxt = players[turn] if row.status is GameStatus.ACTIVE and turn is not None else None
+    return Outcome(
+        game=summarise(row, seats, rules),
+        steps=tuple(steps),
+        rounds_ended=tuple(ended),
+        rounds_started=tuple(started),
+        next_player=nxt,
+        match_over=match_end,
+    )

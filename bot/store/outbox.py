@@ -1,0 +1,150 @@
+"""The outbox's rows: what a committed move still owes the players (issue 37).
+
+A move's transaction writes (:meth:`OutboxTx.owe`) that the game's channel is owed a post for
+its events from a seq on, and that a player is owed the ping of their turn; the Discord layer
+clears each part once it is delivered (:meth:`OutboxStore.delivered`). What is left after a
+crash or a failed send is found by :meth:`OutboxStore.due` and leased to one process
+(:meth:`OutboxStore.claim`) so a cluster delivers each debt once. Rows, not rules: the SQL both
+databases share, like :mod:`bot.store.schedule`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timedelta
+
+from bot.store.store import Store, Tx, from_db_time, to_db_time
+
+__all__ = ["OutboxStore", "OutboxTx", "Owed"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Owed:
+    """One game's debt: a post telling events ``from_seq`` on (if ``post_owed``) and the ping
+    of ``ping_user`` (if any), both for the game as it stood at ``version``."""
+
+    game_id: int
+    from_seq: int
+    version: int
+    post_owed: bool
+    ping_user: int | None
+    attempts: int
+    due_at: datetime
+
+
+_COLS = "game_id, from_seq, version, post_owed, ping_user, attempts, due_at"
+
+#: A new debt keeps the oldest unposted event (the post owed grows, it never skips a move) and
+#: takes the newest version and ping (an older ping is for a turn that is over).
+_OWE = (
+    "INSERT INTO outbox (game_id, from_seq, version, post_owed, ping_user, attempts, due_at) "
+    "VALUES (?, ?, ?, 1, ?, 0, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "from_seq = CASE WHEN outbox.post_owed = 1 THEN outbox.from_seq ELSE excluded.from_seq END, "
+    "version = excluded.version, post_owed = 1, ping_user = excluded.ping_user, attempts = 0, "
+    "due_at = excluded.due_at, claimed_by = NULL, claimed_until = NULL"
+)
+
+
+def _owed(r: tuple[object, ...] | list[object]) -> Owed:
+    return Owed(
+        int(r[0]),  # type: ignore[call-overload]
+        int(r[1]),  # type: ignore[call-overload]
+        int(r[2]),  # type: ignore[call-overload]
+        bool(r[3]),
+        None if r[4] is None else int(r[4]),  # type: ignore[call-overload]
+        int(r[5]),  # type: ignore[call-overload]
+        from_db_time(str(r[6])),
+    )
+
+
+class OutboxTx:
+    """The outbox's write inside a move's own transaction."""
+
+    def __init__(self, tx: Tx) -> None:
+        self._c = tx.connection
+
+    async def owe(
+        self, game_id: int, from_seq: int, version: int, ping_user: int | None, due_at: datetime
+    ) -> None:
+        await self._c.execute(_OWE, (game_id, from_seq, version, ping_user, to_db_time(due_at)))
+
+
+class OutboxStore:
+    """Reading, leasing and clearing the debts (each write its own short transaction)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def owed(self, game_id: int) -> Owed | None:
+        rows = await self.store.fetch_all(
+            f"SELECT {_COLS} FROM outbox WHERE game_id = ?", (game_id,)
+        )
+        return _owed(rows[0]) if rows else None
+
+    async def due(self, now: datetime, limit: int, *, all_due: bool = False) -> list[Owed]:
+        """Debts due by ``now`` (``all_due``: every one, whatever its due time — the start-up
+        of a single process, which has nothing of its own in flight), oldest first, leaving
+        out those another process holds a live lease on."""
+        at = to_db_time(now)
+        when = "" if all_due else "due_at <= ? AND "
+        params: tuple[object, ...] = (at, at, limit) if not all_due else (at, limit)
+        rows = await self.store.fetch_all(
+            f"SELECT {_COLS} FROM outbox WHERE {when}"
+            "(claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at LIMIT ?",
+            params,
+        )
+        return [_owed(r) for r in rows]
+
+    async def next_due(self) -> datetime | None:
+        rows = await self.store.fetch_all("SELECT MIN(due_at) FROM outbox")
+        return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
+
+    async def claim(self, owed: Owed, owner: str, now: datetime, lease: timedelta) -> bool:
+        """Lease the debt to ``owner`` while it is delivered; False when another process holds
+        it, or it changed since it was read (a newer move owes more: its own turn comes)."""
+        async with self.store.transaction() as tx:
+            changed = await tx.connection.execute(
+                "UPDATE outbox SET claimed_by = ?, claimed_until = ? "
+                "WHERE game_id = ? AND version = ? "
+                "AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+                (owner, to_db_time(now + lease), owed.game_id, owed.version, to_db_time(now),
+                 owner),
+            )  # fmt: skip
+        return changed == 1
+
+    async def delivered(self, game_id: int, version: int, *, post: bool, ping: bool) -> None:
+        """Clear what was delivered for the game as it stood at ``version`` (or later): the
+        post, the ping, the row once both are done. A debt of a newer version stays."""
+        async with self.store.transaction() as tx:
+            c = tx.connection
+            if post:
+                await c.execute(
+                    "UPDATE outbox SET post_owed = 0 WHERE game_id = ? AND version <= ?",
+                    (game_id, version),
+                )
+            if ping:
+                await c.execute(
+                    "UPDATE outbox SET ping_user = NULL WHERE game_id = ? AND version <= ?",
+                    (game_id, version),
+                )
+            await c.execute(
+                "DELETE FROM outbox WHERE game_id = ? AND post_owed = 0 AND ping_user IS NULL",
+                (game_id,),
+            )
+
+    async def retry_later(self, game_id: int, version: int, due_at: datetime) -> None:
+        """A send failed (a 5xx, a timeout): try again at ``due_at``, lease given back."""
+        async with self.store.transaction() as tx:
+            await tx.connection.execute(
+                "UPDATE outbox SET attempts = attempts + 1, due_at = ?, claimed_by = NULL, "
+                "claimed_until = NULL WHERE game_id = ? AND version = ?",
+                (to_db_time(due_at), game_id, version),
+            )
+
+    async def release(self, owner: str) -> None:
+        """A clean stop gives its leases back, so another process takes them at once."""
+        async with self.store.transaction() as tx:
+            await tx.connection.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
+                (owner,),
+            )

@@ -1,0 +1,213 @@
+"""Nothing a player needs is lost (issue 37): what a committed move owes is kept with it.
+
+The bot "dies" the instant the mover's ✅ is sent (the announcer's next step never runs), then
+a new bot starts on the same database file: the move's post must appear once, the next player
+be pinged once, and a further restart post nothing more. A DM refused with a 503 is retried by
+the outbox; one that keeps failing becomes a mention. The fake honours ``enforce_nonce``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.app import MexicanTrainBot
+from bot.engine import Play
+from bot.ui import announcer, owed
+from bot.ui.deliver import DM_TRIES
+from tests.e2e.helpers import idle, open_game, pick, to_move, type_move
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+
+DM_ROUTE = "/channels/{channel_id}/messages"
+
+
+def posts_of(channel: FakeChannel, game_id: int) -> list[FakeMessage]:
+    """The bot's game posts in the channel (those with the game's table embed)."""
+    return [
+        m
+        for m in channel.messages()
+        if any(f"#{game_id}" in str(e.get("title", "")) for e in m.embeds)
+    ]
+
+
+def text_of(message: FakeMessage) -> str:
+    return message.content + "\n" + "\n".join(str(e.get("description", "")) for e in message.embeds)
+
+
+async def die_after_the_answer(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Make the announcer stop dead right after the actor's answer (step 1), as a process
+    killed at that instant would: nothing after it runs. Returns an event set when it did."""
+    died = asyncio.Event()
+
+    async def killed(*args: Any, **kwargs: Any) -> list[Any]:
+        died.set()
+        raise asyncio.CancelledError  # the task ends here, like the process would
+
+    monkeypatch.setattr(announcer, "catch_up", killed)
+    return died
+
+
+async def test_a_crash_after_the_commit_is_announced_once_at_restart(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        mover = users[uid]
+        other = bob if mover is alice else alice
+        before = len(posts_of(room, game.id))
+        pings_before = len(fake.pings_for(other))
+        died = await die_after_the_answer(monkeypatch)
+        move = pick(view.legal)
+        answer = await (await type_move(mover, room, str(move))).message()
+        await asyncio.wait_for(died.wait(), 10)
+        assert answer.content.startswith("✅"), answer.content
+        # The move is committed, but nothing told the channel or the next player.
+        assert (await bot.service.game(game.id)).version > game.version
+        assert len(posts_of(room, game.id)) == before
+        assert len(fake.pings_for(other)) == pings_before
+        owed = await bot.service.outbox.owed(game.id)
+        assert owed is not None and owed.post_owed and owed.ping_user == other.id
+    monkeypatch.undo()
+
+    bot = make_bot()  # a new process on the same file: it pays what was owed
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        new = posts_of(room, game.id)[before:]
+        assert len(new) == 1, [text_of(m) for m in new]
+        if isinstance(move, Play):  # (pick() prefers tiles: the quick deal always has one)
+            assert str(move.tile) in text_of(new[0])
+        assert len(fake.pings_for(other)) == pings_before + 1
+        assert fake.pings_for(other)[-1].how in ("dm", "mention")
+
+    bot = make_bot()  # and once paid, a restart owes nothing more
+    async with running_bot(fake, bot):
+        await asyncio.sleep(0.2)
+        assert await bot.service.outbox.owed(game.id) is None
+        assert len(posts_of(room, game.id)) == before + 1
+        assert len(fake.pings_for(other)) == pings_before + 1
+
+
+async def wait_paid(bot: MexicanTrainBot, game_id: int, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while await bot.service.outbox.owed(game_id) is not None:
+        assert loop.time() < deadline, "the outbox was never paid"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_turn_dm_refused_with_503_is_retried(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        other = bob if users[uid] is alice else alice
+        dms = len([p for p in fake.pings_for(other) if p.how == "dm"])
+        fake.fail_next("POST", DM_ROUTE, times=1)  # the next channel post: the turn DM
+        await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+        await idle(fake)
+        # The table was posted through the interaction; the DM (a channel message) failed.
+        owed = await bot.service.outbox.owed(game.id)
+        assert owed is not None and not owed.post_owed and owed.ping_user == other.id
+        assert bot.deliverer is not None
+        # Its retry comes at the backoff's time (the fake clock decides; no sleeping).
+        assert await bot.deliverer.drain() == 0
+        await bot.deliverer.drain(all_due=True)
+        await idle(fake)
+        assert await bot.service.outbox.owed(game.id) is None
+        assert len([p for p in fake.pings_for(other) if p.how == "dm"]) == dms + 1
+
+
+async def test_the_fake_honours_enforce_nonce(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        channel = bot.get_partial_messageable(room.id)
+        first = await channel.send("hello", nonce="mt1.2.0")
+        again = await channel.send("hello again", nonce="mt1.2.0")
+        other = await channel.send("other", nonce="mt1.3.0")
+    assert first.id == again.id != other.id
+    assert [m.content for m in room.messages()] == ["hello", "other"]
+    assert fake.nonce_repeats == 1
+
+
+async def test_a_dm_that_keeps_failing_becomes_a_mention(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        other = bob if users[uid] is alice else alice
+        pings = len(fake.pings_for(other))
+        fake.fail_next("POST", DM_ROUTE, times=1 + DM_TRIES)  # the live try and DM_TRIES more
+        await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+        await idle(fake)
+        assert bot.deliverer is not None
+        for _ in range(DM_TRIES):
+            await bot.deliverer.drain(all_due=True)
+            assert len(fake.pings_for(other)) == pings  # still failing, nothing reached them
+        await bot.deliverer.drain(all_due=True)
+        await idle(fake)
+        assert fake.faults_served == 1 + DM_TRIES
+        assert await bot.service.outbox.owed(game.id) is None
+        got = fake.pings_for(other)[pings:]
+        assert [p.how for p in got] == ["mention"]
+        assert "your turn" in fake.messages[got[0].message_id].content
+
+
+async def test_a_crash_after_the_post_pings_nobody_twice(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        other = bob if users[uid] is alice else alice
+
+        async def killed(*args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError  # dies after every post and ping, before clearing
+
+        monkeypatch.setattr(owed, "settle", killed)
+        await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+        await idle(fake)
+        posts, pings = len(posts_of(room, game.id)), len(fake.pings_for(other))
+        assert await bot.service.outbox.owed(game.id) is not None
+    monkeypatch.undo()
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        assert len(posts_of(room, game.id)) == posts  # the post was found in the channel
+        assert len(fake.pings_for(other)) == pings  # a DM again is the same nonce: no new one
