@@ -30,10 +30,9 @@ from datetime import timedelta
 import discord
 
 from bot.i18n import tr
-from bot.service import GameSummary, Outcome
+from bot.service import GameStatus, GameSummary, Outcome
+from bot.service.errors import unreachable
 from bot.service.outbox import Owed, backoff
-from bot.store import GameStatus
-from bot.store.outage import unreachable
 from bot.ui import announcer, owed
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale

@@ -9,14 +9,15 @@ the outbox; one that keeps failing becomes a mention. The fake honours ``enforce
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
 from bot.app import MexicanTrainBot
 from bot.engine import Play
-from bot.ui import announcer, owed
+from bot.service.turn import Turns
+from bot.ui import owed
 from bot.ui.deliver import DM_TRIES
 from tests.e2e.helpers import idle, open_game, pick, to_move, type_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
@@ -42,11 +43,13 @@ async def die_after_the_answer(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event
     killed at that instant would: nothing after it runs. Returns an event set when it did."""
     died = asyncio.Event()
 
-    async def killed(*args: Any, **kwargs: Any) -> list[Any]:
+    async def killed(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         died.set()
         raise asyncio.CancelledError  # the task ends here, like the process would
+        yield  # an async generator, as the step it replaces
 
-    monkeypatch.setattr(announcer, "catch_up", killed)
+    # Step 2 of the turn cycle: the turns nobody present takes (bot.service.turn).
+    monkeypatch.setattr(Turns, "until_human", killed)
     return died
 
 
