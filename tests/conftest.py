@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import pg
+from tests import errorlog, pg
 from tests.clock import FakeClock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import fake_discord as _start_fake_discord
@@ -99,3 +99,27 @@ def db_target(store_kind: str, request: pytest.FixtureRequest) -> str | Path:
         return path
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "expect_errors(logger, match): this test makes the bot log an ERROR on purpose "
+        "(one marker per expected ERROR; see tests/errorlog.py)",
+    )
+
+
+@pytest.fixture(autouse=True)
+def error_log(request: pytest.FixtureRequest) -> Iterator[errorlog.ErrorLog]:
+    """Fails the test if the bot logged an ERROR it did not declare (tests/errorlog.py).
+
+    Autouse, so it is set up before and torn down after the test's other fixtures: an
+    ERROR logged while the bot shuts down in a fixture's teardown is seen too."""
+    log = errorlog.install(request.node)
+    try:
+        yield log
+    finally:
+        errorlog.uninstall(log)
+    problems = log.problems()
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)

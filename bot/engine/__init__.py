@@ -4,6 +4,26 @@ Start with :class:`Match` (rules + seat names), deal with ``match.start_round(or
 ``order`` comes from ``match.shuffle(random.Random(seed))`` or from a stored event, then ask
 ``match.round.legal_moves()`` and ``match.apply(move)``. Everything a player may see leaves the
 engine through :func:`view_for`.
+
+A round's opening, as a test or a bug report would write it (the seed fixes the deal)::
+
+    >>> import random
+    >>> match = Match(Rules(), ["Alice", "Bob"])
+    >>> rnd = match.start_round(match.shuffle(random.Random(3)))
+    >>> rnd.legal_moves()
+    LegalMoves(12-2 @1, 12-8 @1, 12-2 mexican, 12-8 mexican)
+    >>> parse_move("12-8 own", seat=0) in rnd.legal_moves(), DRAW in rnd.legal_moves()
+    (True, False)
+
+A refused move says why in a player's words and changes nothing::
+
+    >>> match.apply(DRAW)
+    Traceback (most recent call last):
+    ...
+    bot.engine.legality.IllegalMove: you hold a playable tile, so you may not draw: 12-2 @1, ...
+    >>> applied = match.apply(parse_move("12-8 @1"))
+    >>> applied.turn_over, rnd.names[rnd.current], str(rnd.log[-1].move)
+    (True, 'Bob', '12-8 @1')
 """
 
 from bot.engine.ending import hand_score

@@ -37,12 +37,24 @@ class MoveError(ValueError):
 
 
 def train_name(train: int) -> str:
-    """Notation for a train: ``mexican`` or ``@N`` with 1-based seats."""
+    """Notation for a train: ``mexican`` or ``@N`` with 1-based seats.
+
+    >>> train_name(MEXICAN), train_name(0), train_name(3)
+    ('mexican', '@1', '@4')
+    """
     return "mexican" if train == MEXICAN else f"@{train + 1}"
 
 
 class Play(NamedTuple):
-    """Lay ``tile`` on ``train`` (a seat index, or :data:`MEXICAN`)."""
+    """Lay ``tile`` on ``train`` (a seat index, or :data:`MEXICAN`).
+
+    ``str()`` is the canonical notation, which :func:`parse_move` reads back:
+
+    >>> str(Play(Tile(5, 12), MEXICAN)), str(Play(Tile(7, 5), 1))
+    ('12-5 mexican', '7-5 @2')
+    >>> parse_move(str(Play(Tile(7, 5), 1))) == Play(Tile(7, 5), 1)
+    True
+    """
 
     tile: Tile
     train: int
@@ -92,7 +104,11 @@ class Knock(_Word):
 
 
 class Catch(NamedTuple):
-    """Catch ``seat`` holding one tile without having knocked: they draw the penalty."""
+    """Catch ``seat`` holding one tile without having knocked: they draw the penalty.
+
+    >>> str(Catch(2)), parse_move("catch @3") == Catch(2)
+    ('catch @3', True)
+    """
 
     seat: int
 
@@ -121,7 +137,17 @@ _SEAT_RE = re.compile(r"@?(\d{1,2})")
 
 
 def parse_train(text: str, seat: int | None = None, players: int | None = None) -> int:
-    """Read ``mexican``, ``@2`` or ``2`` (1-based), or ``own`` when the actor's seat is known."""
+    """Read ``mexican``, ``@2`` or ``2`` (1-based), or ``own`` when the actor's seat is known.
+
+    Seats are 0-based inside the engine; :data:`MEXICAN` is -1.
+
+    >>> parse_train("Mexican"), parse_train("@2"), parse_train("2"), parse_train("own", seat=3)
+    (-1, 1, 1, 3)
+    >>> parse_train("@5", players=4)
+    Traceback (most recent call last):
+    ...
+    bot.engine.moves.MoveError: there is no train @5: seats are numbered 1 to 4
+    """
     word = text.strip().lower()
     if word in _MEXICAN_WORDS:
         return MEXICAN

@@ -257,13 +257,19 @@ class Ledger:
     def computer_move(self, batch: Batch, seat: int, level: Level) -> Move:
         view = view_for(batch.match, seat)
         seed = seed_for(batch.game.row.id, batch.next_seq)
+        # A computer player must never stall a game: on any failure, the first legal move.
         try:
-            chosen: Move | None = choose_move(view, level, seed)
+            chosen = choose_move(view, level, seed)
         except Exception:
-            log.exception("game %s: computer player failed at seat %s", batch.game.row.id, seat)
-            chosen = None
-        if chosen is None or chosen not in view.legal:
-            # A computer player must never stall a game: fall back to the first legal move.
+            # One failure, one ERROR (with its traceback), naming the move played instead.
+            log.exception(
+                "game %s: computer player failed at seat %s; playing %s instead",
+                batch.game.row.id,
+                seat,
+                view.legal[0],
+            )
+            return view.legal[0]
+        if chosen not in view.legal:
             log.error(
                 "game %s: computer move %r is not legal; playing %s instead",
                 batch.game.row.id,

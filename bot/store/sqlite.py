@@ -184,12 +184,15 @@ class SQLiteStore(Store):
     async def transaction(self) -> AsyncIterator[Tx]:
         """``BEGIN IMMEDIATE … COMMIT`` on the writer; any exception rolls everything back."""
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
             try:
+                # Inside the try: a BEGIN whose wait is cancelled still runs on the writer's
+                # thread, and must be rolled back, or every later write is refused.
+                await self._writer.execute("BEGIN IMMEDIATE")
                 yield Tx(SQLiteConn(self._writer), self.kind)
                 await self._writer.execute("COMMIT")
             except BaseException:
-                # After a cancelled COMMIT the commit may still have run: nothing to roll back.
+                # After a cancelled COMMIT the commit may still have run, and a BEGIN that
+                # failed began nothing: then there is nothing to roll back.
                 with contextlib.suppress(sqlite3.Error):
                     await self._writer.execute("ROLLBACK")
                 raise

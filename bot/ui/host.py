@@ -140,9 +140,12 @@ class GameBot(commands.Bot):
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background; cancelled when the bot closes."""
-        task: asyncio.Task[None] = asyncio.create_task(coro)
+        # Named after the coroutine (``MexicanTrainBot._resume_games``), for the log below.
+        name = getattr(coro, "__qualname__", None)
+        task: asyncio.Task[None] = asyncio.create_task(coro, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        task.add_done_callback(_log_failure)
 
     def cancel_background(self) -> None:
         for task in list(self._background):
@@ -159,3 +162,14 @@ class GameBot(commands.Bot):
             done.append(f"{len(await self.tree.sync(guild=guild))} in guild {guild.id}")
         log.info("synced commands: %s", ", ".join(done))
         return done
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """A background task that raised is logged when it ends, with its traceback and name:
+    nobody awaits it, so otherwise asyncio only says so when the task is garbage-collected,
+    some time later and without saying which of our jobs it was."""
+    if task.cancelled():
+        return
+    error = task.exception()  # retrieved here, so asyncio does not report it a second time
+    if error is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)

@@ -163,6 +163,7 @@ async def _outage_then_recovery(
     await bot.service.verify_game(game.id)
 
 
+@pytest.mark.expect_errors(logger="bot.ui.faults", match=r"database is unreachable: SQLite: ")
 async def test_sqlite_that_cannot_write_is_one_clear_answer_and_one_log_line(
     fake_discord: FakeDiscord,
     make_bot: Callable[[], MexicanTrainBot],
@@ -183,6 +184,9 @@ async def test_sqlite_that_cannot_write_is_one_clear_answer_and_one_log_line(
         await _outage_then_recovery(fake_discord, bot, caplog, cut, restore, reads_work=True)
 
 
+@pytest.mark.expect_errors(
+    logger="bot.ui.faults", match=r"database is unreachable: the database server: "
+)
 async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
     fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:

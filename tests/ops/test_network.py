@@ -16,6 +16,7 @@ from pathlib import Path
 
 import aiohttp
 import discord
+import pytest
 
 from bot.ops.network import (
     EXIT_UNREACHABLE,
@@ -77,6 +78,8 @@ def test_each_network_failure_names_its_cause_and_others_are_not_network() -> No
     assert unreachable_line(discord.DiscordServerError(response, "down")) is None
 
 
+@pytest.mark.expect_errors(logger="discord.client", match=r"^Discord connection lost \(Client")
+@pytest.mark.expect_errors(logger="discord.client", match=r"^Shard ID None heartbeat blocked")
 def test_reconnect_attempts_log_one_line_each_not_a_traceback() -> None:
     """discord.py's own reconnect loop logs 'Attempting a reconnect' with a traceback on
     every attempt; the filter keeps the record (level, logger) on one line."""

@@ -69,6 +69,7 @@ async def _get(url: str) -> tuple[int, str]:
         return response.status, await response.text()
 
 
+@pytest.mark.expect_errors(logger="bot.ui.interactions", match=r"RuntimeError: a bug")
 async def test_each_interaction_is_logged_once_and_counted_and_served_over_http(
     fake_discord: FakeDiscord, bot: MexicanTrainBot, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -16,6 +16,7 @@ from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, error
 from bot.service.replay import replay_game
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
+from tests.errorlog import ErrorLog
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.service.helpers import new_game, pick, play_turn, raw_sql
 
@@ -527,8 +528,12 @@ async def test_messages_are_remembered(service: GameService, clock: FakeClock) -
     assert (msgs["table"].message_id, msgs["lobby"].message_id) == (5552, 5550)
 
 
+@pytest.mark.expect_errors(logger="bot.service.commit", match=r"computer player failed at seat 1")
 async def test_a_computer_that_misbehaves_never_stalls_a_game(
-    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    service: GameService,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    error_log: ErrorLog,
 ) -> None:
     import bot.service.commit as commit
 
@@ -539,6 +544,9 @@ async def test_a_computer_that_misbehaves_never_stalls_a_game(
     gid = (await new_game(service, clock, humans=(ALICE,), computers=1)).game.id
     out = await play_turn(service, gid, clock)
     assert len(out.steps) >= 2 and out.steps[1].by_computer
+    # One failure is one ERROR, with its traceback and the move played instead.
+    (failed,) = error_log.records
+    assert failed.exc_info is not None and "playing" in failed.getMessage()
 
 
 async def test_naive_time_is_refused(service: GameService, clock: FakeClock) -> None:

@@ -185,3 +185,28 @@ async def test_store_from_config(tmp_path: Path) -> None:
         assert store.path == tmp_path / "cfg" / "x.db"
         assert await _pragma(store, "synchronous") == 1
         assert await _pragma(store, "busy_timeout") == 1234
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_the_writer_usable(
+    db_path: Path,
+) -> None:
+    """A stop can cancel a write while its BEGIN is on its way (the timing cog's delayed
+    flush, cancelled at close): the BEGIN still runs on the writer's thread, so the store
+    must roll it back, or every later write fails "within a transaction"."""
+    async with await SQLiteStore.open_file(db_path) as store:
+        entered = False
+
+        async def write() -> None:
+            nonlocal entered
+            async with store.transaction():
+                entered = True
+
+        task = asyncio.create_task(write())
+        await asyncio.sleep(0)  # the task runs up to its first wait: the BEGIN, on the thread
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not entered
+        async with store.transaction() as tx:  # refused before the fix
+            await tx.connection.execute("CREATE TABLE after_cancel (x INTEGER)")
+        assert await store._all("SELECT name FROM sqlite_master WHERE name = 'after_cancel'")

@@ -83,6 +83,8 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
     assert unreachable(http) is None  # only the store's own wrappers are looked through
 
 
+@pytest.mark.expect_errors(logger="bot.ui.faults", match=r"unreachable: SQLite: the disk")
+@pytest.mark.expect_errors(logger="bot.ui.faults", match=r"unreachable: PostgreSQL: Connection")
 def test_an_outage_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
     outage = Outage()
     with caplog.at_level(logging.DEBUG, logger="bot.ui.faults"):
