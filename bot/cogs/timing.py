@@ -166,7 +166,9 @@ class ScheduleCog(commands.Cog, name="Schedule"):
             if unreachable(exc) is not None and self._flush_down:
                 return  # the outage was said at its first failed flush
             self._flush_down = unreachable(exc) is not None
-            log_failure(log, logging.ERROR, "could not record %d table messages", exc, len(rows))
+            # An outage is said once, as an ERROR, by bot.ui.faults; here it is a warning.
+            level = logging.WARNING if self._flush_down else logging.ERROR
+            log_failure(log, level, "could not record %d table messages", exc, len(rows))
         else:
             self._flush_down = False
 

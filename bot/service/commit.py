@@ -255,26 +255,21 @@ class Ledger:
         return False
 
     def computer_move(self, batch: Batch, seat: int, level: Level) -> Move:
-        view = view_for(batch.match, seat)
-        seed = seed_for(batch.game.row.id, batch.next_seq)
+        view, gid = view_for(batch.match, seat), batch.game.row.id
+        seed = seed_for(gid, batch.next_seq)
         # A computer player must never stall a game: on any failure, the first legal move.
         try:
             chosen = choose_move(view, level, seed)
         except Exception:
             # One failure, one ERROR (with its traceback), naming the move played instead.
+            fallback = view.legal[0]
             log.exception(
-                "game %s: computer player failed at seat %s; playing %s instead",
-                batch.game.row.id,
-                seat,
-                view.legal[0],
+                "game %s: computer player failed at seat %s; playing %s", gid, seat, fallback
             )
-            return view.legal[0]
+            return fallback
         if chosen not in view.legal:
             log.error(
-                "game %s: computer move %r is not legal; playing %s instead",
-                batch.game.row.id,
-                chosen,
-                view.legal[0],
+                "game %s: computer move %r is not legal; playing %s", gid, chosen, view.legal[0]
             )
             chosen = view.legal[0]
         return chosen

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 #: What works in a DM, said wherever something that does not is used there.
 _IN_A_DM = {
     "en": "In a DM you can use /hand, /table, /mt catchup, /mt me and /mt mygames.",
-    "fr": "En MP, tu peux utiliser /hand, /table, /mt catchup, /mt me et /mt mygames.",
+    "fr": "En MP, tu peux utiliser /main, /table, /mt résumé, /mt moi et /mt mesparties.",
 }
 
 TEXTS: dict[str, Mapping[str, str]] = {

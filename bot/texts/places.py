@@ -11,7 +11,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "🛑 Mexican Train game #{game} in {server} has ended: its channel was deleted. "
         "Nobody wins; start a new one with `/mt new` wherever you like.",
         "fr": "🛑 La partie n°{game} de Mexican Train sur {server} est terminée : son salon a "
-        "été supprimé. Aucun gagnant ; lancez-en une autre avec `/mt new` où vous voulez.",
+        "été supprimé. Aucun gagnant ; lance-en une autre avec `/mt nouvelle` où tu veux.",
     },
     # A turn's DM Discord kept refusing as "too fast" (bot/ui/dmlater.py): the ping instead.
     "dm.later.turn": {

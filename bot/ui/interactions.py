@@ -148,8 +148,16 @@ async def defer(interaction: Interaction) -> None:
 
 def age_of(interaction: Interaction) -> float:
     """Seconds since Discord made the interaction (its id carries the time, as Discord's own
-    3 s deadline counts from it)."""
-    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    3 s deadline counts from it). Read on the host's clock and on the bot's own (the same UTC
+    in production; a test's or a benchmark's Discord time where it moves the bot's clock, and
+    then its ids carry that time): the smaller, so neither clock's offset alone makes a fresh
+    interaction look late."""
+    created = interaction.created_at
+    age = (discord.utils.utcnow() - created).total_seconds()
+    client = interaction.client
+    if isinstance(client, GameBot):
+        age = min(age, (client.now() - created).total_seconds())
+    return age
 
 
 def acknowledged(interaction: Interaction) -> None:

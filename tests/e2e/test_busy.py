@@ -2,7 +2,7 @@
 
 An interaction that reaches its handler ``shed_after`` seconds after Discord made it is
 answered at once (an acknowledgement Discord gets within its 3 s) and its work is not started.
-Here ``shed_after`` is set below zero so that every interaction counts as late (a loaded
+Here ``shed_after`` is set to minus infinity so that every interaction counts as late (a loaded
 event loop cannot be made on demand in a test): the answer, the game left as it was, the
 refusal and the acknowledgement's age in ``/metrics`` are what is checked.
 """
@@ -39,7 +39,7 @@ async def test_a_late_interaction_is_answered_busy_and_changes_nothing(
         uid, view = await to_move(bot, game.id)
         before = await bot.service.game(game.id)
         posts = len(games.messages())
-        bot.shed_after = -1.0  # every interaction is "late"
+        bot.shed_after = float("-inf")  # every interaction is "late"
         answer = await said(await type_move(users[uid], games, str(pick(view.legal))))
         locale = "fr" if uid == bob.id else "en"
         assert answer.content == tr("error.busy", locale) and answer.ephemeral

@@ -16,6 +16,7 @@ from tests.e2e.helpers import said
 from tests.fakediscord import FakeDiscord, running_bot
 
 
+@pytest.mark.expect_errors(logger="bot.ui.interactions", match=r"could not be acknowledged")
 async def test_a_refused_deferral_is_one_error_line(
     fake_discord: FakeDiscord,
     make_bot: Callable[[], MexicanTrainBot],

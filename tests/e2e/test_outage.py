@@ -203,6 +203,9 @@ async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
             )
 
 
+@pytest.mark.expect_errors(
+    logger="bot.ui.faults", match=r"database is unreachable: .*did not answer in time"
+)
 async def test_postgresql_that_hangs_is_an_outage_like_one_gone(
     fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -29,7 +29,7 @@ import logging
 import random
 import re
 import threading
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -253,6 +253,15 @@ class BotFuzz(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ strategies in use
 
+    @staticmethod
+    def _pick(data: st.DataObject, items: Sequence[T], label: str) -> T | None:
+        """One of ``items`` (None when there are none), drawn as a number of the same shape
+        whatever the list: what the bot shows depends on timing on a loaded machine, and a
+        draw shaped by it (its range, or whether it happens) cannot be replayed by
+        hypothesis ("inconsistent data generation")."""
+        index = data.draw(st.integers(0, 2**16 - 1), label=label)
+        return items[index % len(items)] if items else None
+
     def _user(self, data: st.DataObject) -> FakeUser:
         return data.draw(st.sampled_from(self.users), label="who")
 
@@ -266,7 +275,8 @@ class BotFuzz(RuleBasedStateMachine):
 
     def _game_ids(self) -> st.SearchStrategy[int]:
         known = sorted(self.games) or [1]
-        return st.one_of(st.sampled_from(known), st.integers(0, 10**6), st.just(10**30))
+        some = st.integers(0, 2**16 - 1).map(lambda i: known[i % len(known)])  # see _pick
+        return st.one_of(some, st.integers(0, 10**6), st.just(10**30))
 
     # ------------------------------------------------------------------ rules
 
@@ -333,8 +343,11 @@ class BotFuzz(RuleBasedStateMachine):
     def play_legal_moves(self, data: st.DataObject, moves: int, buttons: bool) -> None:
         """The player to move makes a legal move (typed, or with the Play button and the move
         list), a few times: games go on to their end."""
-        channel = data.draw(st.sampled_from(self.active), label="where")
-        choice = data.draw(st.randoms(use_true_random=False))
+        channel = self._pick(data, self.active, "where")
+        # One seed drawn, not one draw per move: how many moves a game has left is timing's.
+        choice = random.Random(data.draw(st.integers(0, 2**32 - 1), label="moves"))
+        if channel is None:
+            return
 
         async def go() -> None:
             for _ in range(moves):
@@ -415,12 +428,11 @@ class BotFuzz(RuleBasedStateMachine):
             m for m in channel.messages(visible_to=user)
             if any(not b.get("disabled") and b.get("custom_id") for b in m.buttons)
         ]  # fmt: skip
-        if not messages:
+        message = self._pick(data, messages[-6:], "message")
+        m_buttons = [b for b in message.buttons if not b.get("disabled")] if message else []
+        button = self._pick(data, m_buttons, "button")
+        if message is None or button is None:
             return
-        message = data.draw(st.sampled_from(messages[-6:]), label="message")
-        button = data.draw(
-            st.sampled_from([b for b in message.buttons if not b.get("disabled")]), label="button"
-        )
         self.step(self._answered(user.click(message, custom_id=button["custom_id"])))
 
     @rule(data=st.data(), offered=st.booleans(), values=st.lists(ANY_TEXT, max_size=3))
@@ -431,13 +443,13 @@ class BotFuzz(RuleBasedStateMachine):
             m for m in channel.messages(visible_to=user)
             if any(not s.get("disabled") for s in m.selects)
         ]  # fmt: skip
-        if not messages:
+        message = self._pick(data, messages[-6:], "message")
+        usable = [s for s in message.selects if not s.get("disabled")] if message else []
+        select = self._pick(data, usable, "select")
+        option = self._pick(data, (select or {}).get("options") or [{"value": "-"}], "option")
+        if message is None or select is None or option is None:
             return
-        message = data.draw(st.sampled_from(messages[-6:]), label="message")
-        usable = [s for s in message.selects if not s.get("disabled")]
-        select = data.draw(st.sampled_from(usable), label="select")
         if offered:
-            option = data.draw(st.sampled_from(select.get("options") or [{"value": "-"}]))
             invocation = user.select(
                 message, values=[option["value"]], custom_id=select["custom_id"]
             )

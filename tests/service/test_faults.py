@@ -15,6 +15,7 @@ import pytest
 from bot.engine import DRAW
 from bot.service import GameService, errors
 from bot.store import Store
+from bot.store.rows import unpack_events
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CHANNEL
 from tests.service.helpers import new_game, play_turn
@@ -66,12 +67,18 @@ def _check_file(db: Path, acks: list[dict[str, Any]]) -> None:
             gid = a["g"]
             (version,) = conn.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()
             assert version >= a["v"]
+            # A finished match's events live in its archive row (issue 39), the same rows.
+            archive = conn.execute(
+                "SELECT events FROM event_archive WHERE game_id = ?", (gid,)
+            ).fetchone()
+            archived = {e.seq: e.payload for e in unpack_events(gid, archive[0])} if archive else {}
             for seq, move in a["steps"]:
                 row = conn.execute(
                     "SELECT payload FROM events WHERE game_id = ? AND seq = ?", (gid, seq)
                 ).fetchone()
-                assert row is not None, f"acknowledged move {gid}/{seq} was lost"
-                assert json.loads(row[0])["move"] == move
+                payload = row[0] if row is not None else archived.get(seq)
+                assert payload is not None, f"acknowledged move {gid}/{seq} was lost"
+                assert json.loads(payload)["move"] == move
     finally:
         conn.close()
 
