@@ -33,6 +33,7 @@ from bot.ui.choices import (
     time_zone_autocomplete,
 )
 from bot.ui.host import GameBot
+from bot.ui.houserules import DEFAULT_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
     Interaction,
     Refusal,
@@ -95,9 +96,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.guild_only()
     @app_commands.describe(
         preset="Default preset for new games",
-        knock="Default: knock rule",
-        open_hands="Default: open hands",
-        fast_start="Default: fast start",
+        **DEFAULT_DESCRIPTIONS,
         allow_channel="Allow games in this channel (once any is set, only those)",
         disallow_channel="Stop allowing games in this channel",
         all_channels="Allow games in every channel again",
@@ -138,14 +137,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             svc = bot.service
             current = await svc.guild_settings(guild.id)
             house: dict[str, Any] | None = None
-            if knock is not None or open_hands is not None or fast_start is not None:
-                house = dict(current.house_rules)
-                if knock is not None:
-                    house["knock"] = knock
-                if open_hands is not None:
-                    house["open_hands"] = open_hands
-                if fast_start is not None:
-                    house["first_turn"] = "fast-start" if fast_start else "single"
+            changed = rules_from_options(knock=knock, open_hands=open_hands, fast_start=fast_start)
+            if changed:
+                house = {**current.house_rules, **changed}
             channels: list[int] | None = None
             if all_channels:
                 channels = []

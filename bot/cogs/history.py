@@ -124,7 +124,7 @@ def history_page(
         body.insert(0, "__" + tr("history.round.cont", locale, round=chunk[0][0] + 1) + "__")
     head = tr("history.head", locale, game=game_id, page=number, pages=pages)
     text = head + "\n" + ("\n".join(body) if body else tr("history.empty", locale))
-    return text[:1990], number, pages
+    return text[: limits.CONTENT - 10], number, pages
 
 
 async def show_history(

@@ -37,6 +37,7 @@ from bot.ui.components import (
 from bot.ui.faults import quote_input, shown
 from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
+from bot.ui.houserules import HOUSE_CHOICES, NEW_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
     IN_DMS,
     Interaction,
@@ -56,28 +57,6 @@ from bot.ui.interactions import (
 from bot.ui.language import remember_client_language
 from bot.ui.translator import translate_metadata
 
-_DOUBLE_CHOICES = [
-    app_commands.Choice(name=n, value=v)
-    for n, v in (
-        ("satisfy the double (standard)", "satisfy"),
-        ("any open train (001)", "any-open-train"),
-        ("chain doubles (002)", "chain"),
-    )
-]
-_SCORING_CHOICES = [
-    app_commands.Choice(name="pips (standard)", value="pips"),
-    app_commands.Choice(name="Fundex: blanks score 25", value="fundex-blanks"),
-]
-_ENGINE_CHOICES = [
-    app_commands.Choice(name="set aside before the deal (standard)", value="set-aside"),
-    app_commands.Choice(name="highest double starts", value="highest-double"),
-    app_commands.Choice(name="draw until found", value="draw-until-found"),
-]
-_FIRST_CHOICES = [
-    app_commands.Choice(name="host, then rotate (standard)", value="rotate"),
-    app_commands.Choice(name="highest tile of the engine's suit", value="highest-tile"),
-]
-
 
 @IN_DMS
 class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train games"):
@@ -91,16 +70,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     @app_commands.guild_only()
     @app_commands.describe(
         preset="Named rules (default: the server's default)",
-        rounds="How many rounds (default: all, N-N down to 0-0)",
-        starting_double="The first round's engine double",
-        knock="Knock rule: announce your last tile or draw a penalty",
-        open_hands="Everyone's hand is visible",
-        fast_start="First turn: play as many tiles as you can on your own train",
-        double_rule="What follows a double",
-        scoring="How hands left are scored",
-        engine="How the round's centre double reaches the table",
-        first_player="Who starts each round",
-        mexican_first_turn="May the Mexican Train be started on your first turn",
+        **NEW_DESCRIPTIONS,
         deadline_hours="Hours each player has for a turn (default: the server's, else none)",
         hints="Show where tiles fit in hand DMs",
         on_timeout="When a player's time runs out (default: the server's, else computer)",
@@ -112,10 +82,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
     @app_commands.choices(
         on_timeout=POLICY_CHOICES,
         preset=PRESET_CHOICES,
-        double_rule=_DOUBLE_CHOICES,
-        scoring=_SCORING_CHOICES,
-        engine=_ENGINE_CHOICES,
-        first_player=_FIRST_CHOICES,
+        **HOUSE_CHOICES,
     )
     async def new(
         self,
@@ -138,23 +105,18 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
         remind_hours: app_commands.Range[int, 1, 71] | None = None,
         thread: bool | None = None,
     ) -> None:
-        house: dict[str, object] = {
-            key: value
-            for key, value in (
-                ("rounds", rounds),
-                ("starting_double", starting_double),
-                ("knock", knock),
-                ("open_hands", open_hands),
-                ("first_turn", None if fast_start is None else
-                 ("fast-start" if fast_start else "single")),
-                ("double_rule", double_rule),
-                ("scoring", scoring),
-                ("engine_placement", engine),
-                ("first_player", first_player),
-                ("mexican_train_on_first_turn", mexican_first_turn),
-            )
-            if value is not None
-        }  # fmt: skip
+        house = rules_from_options(
+            rounds=rounds,
+            starting_double=starting_double,
+            knock=knock,
+            open_hands=open_hands,
+            fast_start=fast_start,
+            double_rule=double_rule,
+            scoring=scoring,
+            engine=engine,
+            first_player=first_player,
+            mexican_first_turn=mexican_first_turn,
+        )
         options = GameOptions(
             turn_deadline=await resolve_deadline(interaction, deadline_hours), hints=hints
         )

@@ -1,10 +1,9 @@
 """The turn commands: `/play`, `/draw`, `/pass`, `/knock`, `/catch`, `/hand` and `/table`.
 
-Top-level, because they are typed many times a game. ``/play`` autocompletes only the tiles
-the player may legally play now, then only the trains the chosen tile fits; autocomplete is
-a suggestion (Discord sends whatever was typed), so the service checks the move again and a
-refusal changes nothing. Autocomplete cannot be deferred and must answer within 3 s: it makes
-two cheap reads (the channel's game, the seat's view from the service's cache) and no writes.
+Top-level, because they are typed many times a game. ``/play``'s ``tile`` and ``train``
+options are :mod:`bot.ui.tileoptions`' transformers: they autocomplete only the tiles the
+player may legally play now, then only the trains the chosen tile fits, and read the typed
+tile against the game's set before the command's body runs.
 
 The turn buttons (Play, Draw, Pass, My hand) and the move list end here too: every move, typed
 or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot.ui.announcer`.
@@ -16,11 +15,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Catch, Move, Play, SeatView, Tile, TileError, plain_dashes
+from bot.engine import Catch, Move, Play
 from bot.i18n import tr
-from bot.service import GameStatus, ServiceError, errors
+from bot.ops.logs import note_game
+from bot.service import GameStatus, errors
 from bot.ui import announcer, components, limits, messages, roundend
-from bot.ui.choices import TileText, TrainText
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.dmturn import DmMoveSelect, DmTurnButton, after_dm_move, set_controls, stale_dm
 from bot.ui.host import GameBot
@@ -35,64 +34,9 @@ from bot.ui.interactions import (
     locale_of,
     my_game,
 )
-from bot.ui.notation import check_notation, choose_train, parse_tile
-from bot.ui.options import quiet_autocomplete
+from bot.ui.notation import check_notation, choose_train
 from bot.ui.route import click_editor
-
-MAX_CHOICES = 25
-
-
-async def _my_view(interaction: Interaction) -> SeatView | None:
-    """The user's view of this channel's game, or None (autocomplete then offers nothing)."""
-    bot = bot_of(interaction)
-    if interaction.channel_id is None:
-        return None
-    try:
-        game = await bot.service.game_in_channel(interaction.channel_id)
-        if game is None or game.turn is None:
-            return None
-        return await bot.service.seat_view(game.id, interaction.user.id)
-    except ServiceError:
-        return None
-
-
-def _norm(text: str) -> str:
-    return plain_dashes(text).strip().replace("|", "-").replace(" ", "-").replace("--", "-")
-
-
-def tile_choices(view: SeatView, typed: str, locale: str | None) -> list[app_commands.Choice[str]]:
-    """The legal tiles matching what was typed (either end order), with where each goes."""
-    typed = _norm(typed)
-    out = []
-    for tile, trains in messages.plays_by_tile(view).items():
-        text = str(tile)
-        flipped = f"{tile.low}-{tile.high}"
-        if typed and not (text.startswith(typed) or flipped.startswith(typed)):
-            continue
-        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
-        out.append(app_commands.Choice(name=f"{text} → {where}"[:100], value=text))
-    return out[:MAX_CHOICES]
-
-
-def train_choices(
-    view: SeatView, tile_text: str | None, locale: str | None
-) -> list[app_commands.Choice[str]]:
-    """The trains the chosen tile legally fits (every legal train if the tile is unreadable)."""
-    plays = messages.plays_by_tile(view)
-    try:
-        tile: Tile | None = Tile.parse(tile_text or "", view.rules.max_pip)
-    except TileError:
-        tile = None
-    trains: list[int] = []
-    for t, where in plays.items():
-        if tile is None or t == tile:
-            trains.extend(w for w in where if w not in trains)
-    return [
-        app_commands.Choice(
-            name=messages.train_label(view.names, t, view.seat, locale), value=messages.train_ref(t)
-        )
-        for t in trains
-    ][:MAX_CHOICES]
+from bot.ui.tileoptions import PickedTile, TileOption, TrainOption
 
 
 class Play_(commands.Cog, name="Play"):
@@ -109,35 +53,16 @@ class Play_(commands.Cog, name="Play"):
     async def play(
         self,
         interaction: Interaction,
-        tile: TileText,
-        train: TrainText | None = None,
+        tile: app_commands.Transform[PickedTile, TileOption],
+        train: app_commands.Transform[str, TrainOption] | None = None,
         knock: bool = False,
     ) -> None:
         async with guarded(interaction):
-            game = await game_here(interaction)
-            view = await self.bot.service.seat_view(game.id, interaction.user.id)
-            picked = parse_tile(tile, view.rules.max_pip)
-            move = check_notation(choose_train(view, picked, train), view)
+            note_game(tile.game.id)  # read before this interaction's log line began
+            move = check_notation(choose_train(tile.view, tile.tile, train), tile.view)
             if not isinstance(move, Play):
-                raise Refusal("error.which-train", tile=str(picked))
-            await make_move(interaction, game.id, move, knock=knock)
-
-    @play.autocomplete("tile")
-    @quiet_autocomplete
-    async def _tile(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        view = await _my_view(interaction)
-        return [] if view is None else tile_choices(view, current, locale_of(interaction))
-
-    @play.autocomplete("train")
-    @quiet_autocomplete
-    async def _train(
-        self, interaction: Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        view = await _my_view(interaction)
-        if view is None:
-            return []
-        tile = getattr(interaction.namespace, "tile", None)
-        return train_choices(view, tile, locale_of(interaction))
+                raise Refusal("error.which-train", tile=str(tile.tile))
+            await make_move(interaction, tile.game.id, move, knock=knock)
 
     @app_commands.command(name="draw", description="Draw a tile (only when nothing fits)")
     @app_commands.guild_only()

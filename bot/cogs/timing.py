@@ -34,7 +34,7 @@ from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
 from bot.service.errors import log_failure, unreachable
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
-from bot.ui import announcer, language, messages
+from bot.ui import announcer, language, limits, messages
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -412,7 +412,8 @@ async def _mygames(interaction: Interaction) -> None:
                        link=jump)
                 )  # fmt: skip
         lines += finished_lines(done, locale)
-        await reply(interaction, messages.clip(lines, 1900))
+        # clip's "…" line and the reply's own wrapping fit in the margin kept under the limit.
+        await reply(interaction, messages.clip(lines, limits.CONTENT - 100))
 
 
 def finished_lines(done: Sequence[FinishedRow], locale: str | None) -> list[str]:

@@ -1,11 +1,11 @@
 """What the player to move may do now, and, for anything else, exactly why not.
 
-:class:`Legality` builds on :class:`~bot.engine.state.RoundState`: which trains a seat may play
-on this turn and whether doubles, non-doubles or both (``_targets``, where the double rules
-live), the playable tiles that gives (``_plays``), the full list of legal moves with draw, pass
-and done, the knock and catch side moves, and ``_check``, which refuses a move with an
-:class:`IllegalMove` whose code and sentence name the rule it breaks. Nothing here changes the
-round; applying a move is :mod:`bot.engine.turns`.
+Functions over a :class:`~bot.engine.state.RoundState` (``Round``'s methods hand the round
+here): which trains a seat may play on this turn and whether doubles, non-doubles or both
+(``_targets``, where the double rules live), the playable tiles that gives (:func:`playable`),
+the full list of legal moves with draw, pass and done, the knock and catch side moves, and
+:func:`check`, which refuses a move with an :class:`IllegalMove` whose code and sentence name
+the rule it breaks. Nothing here changes the round; applying a move is :mod:`bot.engine.turns`.
 """
 
 from __future__ import annotations
@@ -78,240 +78,245 @@ class LegalMoves(Sequence[Move]):
         return [m for m in self._moves if isinstance(m, Play)]
 
 
-class Legality(RoundState):
-    """The legal moves of a round and the reasons behind every refusal."""
+# ------------------------------------------------------------------ what may be played
 
-    # ------------------------------------------------------------------ what may be played
 
-    def _targets(self, seat: int, turn_start: bool = False) -> list[tuple[int, int]]:
-        """Which trains ``seat`` may play on now, and whether doubles and/or singles.
+def _targets(r: RoundState, seat: int, turn_start: bool = False) -> list[tuple[int, int]]:
+    """Which trains ``seat`` may play on now, and whether doubles and/or singles.
 
-        ``turn_start`` asks what the seat could do at the start of a turn of its own (used to
-        tell whether anyone at all can still play).
-        """
-        rules = self.rules
-        if (
-            not self.open_doubles
-            and not self.turn_doubles
-            and not turn_start
-            and not self.fast
-            and self.turns_taken[seat]
-        ):
-            # The common case: no doubles in play, not a first turn.
-            trains = self.trains
-            out = [(seat, _ANY), (MEXICAN, _ANY)]
-            out.extend((t, _ANY) for t in range(self.players) if t != seat and trains[t].marked)
-            return out
-        fast = self.fast if not turn_start else self._is_fast(seat)
-        turn_doubles: list[int] = [] if turn_start else self.turn_doubles
-        open_turn = [t for t in turn_doubles if t in self.open_doubles]
-        bound = self.binding_double(turn_doubles, fast=fast)
-        if bound is not None:  # a double takes the next tile, on its train
-            return [(bound.train, _ANY)]
-        if fast:
-            return [(seat, _ANY)]
-        first_turn = self.turns_taken[seat] == 0
-        restrict = first_turn and not rules.mexican_train_on_first_turn
-        eligible = [seat]
-        if not restrict:
-            eligible.append(MEXICAN)
-            eligible.extend(t for t in range(self.players) if t != seat and self.trains[t].marked)
-        if not turn_doubles:
-            return [(t, _ANY) for t in eligible]
-        # A double was laid this turn (even one released at once): the turn goes on.
-        if rules.double_rule is DoubleRule.ANY_OPEN_TRAIN:
-            return [(t, _SINGLES) for t in eligible]
-        # Chain (002): more doubles on any eligible train, then one non-double on the
-        # Mexican Train, the train of the first double, or an eligible train that does not
-        # end in a double laid this turn.
-        first_double = turn_doubles[0]
-        out = []
-        for t in eligible:
-            ok_single = t in (MEXICAN, first_double) or t not in open_turn
-            out.append((t, _ANY if ok_single else _DOUBLES))
-        if first_double not in eligible:
-            out.append((first_double, _SINGLES))
+    ``turn_start`` asks what the seat could do at the start of a turn of its own (used to
+    tell whether anyone at all can still play).
+    """
+    rules = r.rules
+    if (
+        not r.open_doubles
+        and not r.turn_doubles
+        and not turn_start
+        and not r.fast
+        and r.turns_taken[seat]
+    ):
+        # The common case: no doubles in play, not a first turn.
+        trains = r.trains
+        out = [(seat, _ANY), (MEXICAN, _ANY)]
+        out.extend((t, _ANY) for t in range(r.players) if t != seat and trains[t].marked)
         return out
+    fast = r.fast if not turn_start else r.is_fast(seat)
+    turn_doubles: list[int] = [] if turn_start else r.turn_doubles
+    open_turn = [t for t in turn_doubles if t in r.open_doubles]
+    bound = r.binding_double(turn_doubles, fast=fast)
+    if bound is not None:  # a double takes the next tile, on its train
+        return [(bound.train, _ANY)]
+    if fast:
+        return [(seat, _ANY)]
+    first_turn = r.turns_taken[seat] == 0
+    restrict = first_turn and not rules.mexican_train_on_first_turn
+    eligible = [seat]
+    if not restrict:
+        eligible.append(MEXICAN)
+        eligible.extend(t for t in range(r.players) if t != seat and r.trains[t].marked)
+    if not turn_doubles:
+        return [(t, _ANY) for t in eligible]
+    # A double was laid this turn (even one released at once): the turn goes on.
+    if rules.double_rule is DoubleRule.ANY_OPEN_TRAIN:
+        return [(t, _SINGLES) for t in eligible]
+    # Chain (002): more doubles on any eligible train, then one non-double on the
+    # Mexican Train, the train of the first double, or an eligible train that does not
+    # end in a double laid this turn.
+    first_double = turn_doubles[0]
+    out = []
+    for t in eligible:
+        ok_single = t in (MEXICAN, first_double) or t not in open_turn
+        out.append((t, _ANY if ok_single else _DOUBLES))
+    if first_double not in eligible:
+        out.append((first_double, _SINGLES))
+    return out
 
-    def _plays(self, seat: int, turn_start: bool = False) -> list[Move]:
-        pips = self.by_pip[seat]
-        trains = self.trains
-        moves: list[Move] = []
-        for t, kinds in self._targets(seat, turn_start):
-            fits = pips[trains[t].end]
-            if not fits:
-                continue
-            if kinds == _ANY:
-                moves.extend([Play(tl, t) for tl in fits])
-            else:
-                want_double = kinds == _DOUBLES
-                moves.extend([Play(tl, t) for tl in fits if (tl.high == tl.low) == want_double])
-        return moves
 
-    def legal_moves(self) -> LegalMoves:
-        """Every move the current player may make now (empty once the round is over).
+def playable(r: RoundState, seat: int, turn_start: bool = False) -> list[Move]:
+    pips = r.by_pip[seat]
+    trains = r.trains
+    moves: list[Move] = []
+    for t, kinds in _targets(r, seat, turn_start):
+        fits = pips[trains[t].end]
+        if not fits:
+            continue
+        if kinds == _ANY:
+            moves.extend([Play(tl, t) for tl in fits])
+        else:
+            want_double = kinds == _DOUBLES
+            moves.extend([Play(tl, t) for tl in fits if (tl.high == tl.low) == want_double])
+    return moves
 
-        Knock and catch are not turn moves; see :meth:`side_moves`.
-        """
-        return LegalMoves(self.legal_list())
 
-    def legal_list(self) -> list[Move]:
-        """:meth:`legal_moves` as a plain list, for playout loops that only pick from it."""
-        if self.result is not None:
-            return []
-        moves = self._plays(self.current)
-        if self.fast and self.turn_plays:
-            moves.append(DONE)
-        elif not moves:
-            moves.append(DRAW if self._may_draw() else PASS)
-        return moves
+def legal_moves(r: RoundState) -> LegalMoves:
+    """Every move the current player may make now (empty once the round is over).
 
-    def _may_draw(self) -> bool:
-        if not self.boneyard:
-            return False
-        if self.fast:
-            return self.turn_plays == 0 and not self.drawn
-        return not self.drawn
+    Knock and catch are not turn moves; see :meth:`side_moves`.
+    """
+    return LegalMoves(legal_list(r))
 
-    def side_moves(self, seat: int) -> list[Move]:
-        """Knock and catch moves ``seat`` may make now, whoever's turn it is."""
-        if self.result is not None or not self.rules.knock:
-            return []
-        out: list[Move] = []
-        if self.knock_window == seat and not self.knocked[seat] and len(self.hands[seat]) == 1:
-            out.append(KNOCK)
-        out.extend(Catch(s) for s in sorted(self.catchable) if s != seat)
-        return out
 
-    def is_legal(self, move: Move, seat: int | None = None) -> bool:
-        try:
-            self._check(move, self.current if seat is None else seat)
-        except IllegalMove:
-            return False
-        return True
+def legal_list(r: RoundState) -> list[Move]:
+    """:meth:`legal_moves` as a plain list, for playout loops that only pick from it."""
+    if r.result is not None:
+        return []
+    moves = playable(r, r.current)
+    if r.fast and r.turn_plays:
+        moves.append(DONE)
+    elif not moves:
+        moves.append(DRAW if _may_draw(r) else PASS)
+    return moves
 
-    # ------------------------------------------------------------------ explaining
 
-    def _check(self, move: Move, seat: int) -> None:
-        """Raise IllegalMove saying exactly why ``move`` by ``seat`` is not allowed now."""
-        if self.result is not None:
-            raise IllegalMove("round-over", "this round is over")
-        if not 0 <= seat < self.players:
-            raise IllegalMove("no-seat", f"there is no seat {seat + 1} at this table")
-        if isinstance(move, Knock | Catch):
-            self._check_side(move, seat)
-            return
-        if seat != self.current:
-            raise IllegalMove("not-your-turn", f"it's {self.names[self.current]}'s turn")
-        if isinstance(move, Play):
-            self._check_play(move, seat)
-            return
-        plays = self._plays(seat)
-        if isinstance(move, Draw):
-            if self.fast and self.turn_plays:
-                raise IllegalMove(
-                    "fast-start-no-draw", "you have played this turn: play on or say done"
-                )
-            if plays:
-                raise IllegalMove(
-                    "must-play", "you hold a playable tile, so you may not draw: " + _some(plays)
-                )
-            if not self.boneyard:
-                raise IllegalMove("boneyard-empty", "the boneyard is empty: pass instead")
-            if self.drawn:
-                raise IllegalMove("drawn-already", "you have drawn already this turn: pass")
-            return
-        if isinstance(move, Pass):
-            if self.fast and self.turn_plays:
-                raise IllegalMove("fast-start-done", "say done to end your fast start")
-            if plays:
-                raise IllegalMove(
-                    "must-play", "you hold a playable tile, so you may not pass: " + _some(plays)
-                )
-            if self._may_draw():
-                raise IllegalMove("must-draw", "you cannot play, so draw first")
-            return
-        if isinstance(move, Done):
-            if not (self.fast and self.turn_plays):
-                raise IllegalMove(
-                    "not-fast-start", "done only ends a fast start after you have played"
-                )
-            return
-        raise IllegalMove("unknown-move", f"{move!r} is not a move")
+def _may_draw(r: RoundState) -> bool:
+    if not r.boneyard:
+        return False
+    if r.fast:
+        return r.turn_plays == 0 and not r.drawn
+    return not r.drawn
 
-    def _check_side(self, move: Knock | Catch, seat: int) -> None:
-        if not self.rules.knock:
-            raise IllegalMove("no-knock-rule", "this game is not using the knock rule")
-        if isinstance(move, Knock):
-            if len(self.hands[seat]) != 1:
-                raise IllegalMove("knock-not-one", "you knock only when down to one tile")
-            if self.knocked[seat]:
-                raise IllegalMove("knocked-already", "you have already knocked")
-            if self.knock_window != seat:
-                raise IllegalMove("knock-too-late", "too late to knock: the next player has acted")
-            return
-        target = move.seat
-        if not 0 <= target < self.players:
-            raise IllegalMove("no-seat", f"there is no seat {target + 1} at this table")
-        if target == seat:
-            raise IllegalMove("catch-self", "you cannot catch yourself")
-        if target not in self.catchable:
-            who = self.names[target]
-            if len(self.hands[target]) != 1:
-                raise IllegalMove("catch-miss", f"{who} does not hold one tile")
-            if self.knocked[target]:
-                raise IllegalMove("catch-miss", f"{who} knocked in time")
-            raise IllegalMove("catch-early", f"{who} may still knock until the next player acts")
 
-    def _check_play(self, move: Play, seat: int) -> None:
-        tile, train = move.tile, move.train
-        if tile not in self.hands[seat]:
-            raise IllegalMove("not-in-hand", f"you do not hold {tile}")
-        if train != MEXICAN and not 0 <= train < self.players:
-            raise IllegalMove("no-train", f"there is no train {train_name(train)}")
-        targets = dict(self._targets(seat))
-        label = self.train_label(train)
-        end = self.trains[train].end
-        if train not in targets:
-            self._explain_target(seat, train, tile)
-        kinds = targets[train]
-        if not tile.has(end):
+def side_moves(r: RoundState, seat: int) -> list[Move]:
+    """Knock and catch moves ``seat`` may make now, whoever's turn it is."""
+    if r.result is not None or not r.rules.knock:
+        return []
+    out: list[Move] = []
+    if r.knock_window == seat and not r.knocked[seat] and len(r.hands[seat]) == 1:
+        out.append(KNOCK)
+    out.extend(Catch(s) for s in sorted(r.catchable) if s != seat)
+    return out
+
+
+def is_legal(r: RoundState, move: Move, seat: int | None = None) -> bool:
+    try:
+        check(r, move, r.current if seat is None else seat)
+    except IllegalMove:
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ explaining
+
+
+def check(r: RoundState, move: Move, seat: int) -> None:
+    """Raise IllegalMove saying exactly why ``move`` by ``seat`` is not allowed now."""
+    if r.result is not None:
+        raise IllegalMove("round-over", "this round is over")
+    if not 0 <= seat < r.players:
+        raise IllegalMove("no-seat", f"there is no seat {seat + 1} at this table")
+    if isinstance(move, Knock | Catch):
+        _check_side(r, move, seat)
+        return
+    if seat != r.current:
+        raise IllegalMove("not-your-turn", f"it's {r.names[r.current]}'s turn")
+    if isinstance(move, Play):
+        _check_play(r, move, seat)
+        return
+    plays = playable(r, seat)
+    if isinstance(move, Draw):
+        if r.fast and r.turn_plays:
             raise IllegalMove(
-                "no-fit",
-                f"{tile} doesn't fit {label}: it ends in {end}"
-                if self.trains[train].started
-                else f"{tile} can't start {label}: it must match the engine, {end}",
+                "fast-start-no-draw", "you have played this turn: play on or say done"
             )
-        if kinds == _SINGLES and tile.is_double:
-            raise IllegalMove("need-single", "after a double your next tile must be a non-double")
-        if kinds == _DOUBLES and not tile.is_double:
+        if plays:
             raise IllegalMove(
-                "chain-target",
-                f"after your doubles, a non-double goes on the Mexican Train, the train of your "
-                f"first double, or a train not ending in your double — not {label}",
+                "must-play", "you hold a playable tile, so you may not draw: " + _some(plays)
             )
+        if not r.boneyard:
+            raise IllegalMove("boneyard-empty", "the boneyard is empty: pass instead")
+        if r.drawn:
+            raise IllegalMove("drawn-already", "you have drawn already this turn: pass")
+        return
+    if isinstance(move, Pass):
+        if r.fast and r.turn_plays:
+            raise IllegalMove("fast-start-done", "say done to end your fast start")
+        if plays:
+            raise IllegalMove(
+                "must-play", "you hold a playable tile, so you may not pass: " + _some(plays)
+            )
+        if _may_draw(r):
+            raise IllegalMove("must-draw", "you cannot play, so draw first")
+        return
+    if isinstance(move, Done):
+        if not (r.fast and r.turn_plays):
+            raise IllegalMove("not-fast-start", "done only ends a fast start after you have played")
+        return
+    raise IllegalMove("unknown-move", f"{move!r} is not a move")
 
-    def _explain_target(self, seat: int, train: int, tile: Tile) -> None:
-        label = self.train_label(train)
-        rules = self.rules
-        bound = self.binding_double(self.turn_doubles, fast=self.fast)
-        if bound is not None:
-            d = self.trains[bound.train].tiles[-1]
-            if bound.code == "satisfy-own":
-                raise IllegalMove(bound.code, f"you must satisfy your double {d} first")
-            raise IllegalMove(bound.code, f"an open double on {d} must be satisfied first")
-        if self.fast:
-            raise IllegalMove("fast-start-own", "on a fast start you play on your own train only")
-        if self.turns_taken[seat] == 0 and not rules.mexican_train_on_first_turn:
-            raise IllegalMove(
-                "first-turn-own",
-                f"on your first turn you may play only on your own train, not {label}",
-            )
-        if train != MEXICAN and not self.trains[train].marked:
-            raise IllegalMove(
-                "train-closed", f"{label} has no marker, so only its owner plays there"
-            )
-        raise IllegalMove("no-target", f"{tile} cannot go on {label} now")
+
+def _check_side(r: RoundState, move: Knock | Catch, seat: int) -> None:
+    if not r.rules.knock:
+        raise IllegalMove("no-knock-rule", "this game is not using the knock rule")
+    if isinstance(move, Knock):
+        if len(r.hands[seat]) != 1:
+            raise IllegalMove("knock-not-one", "you knock only when down to one tile")
+        if r.knocked[seat]:
+            raise IllegalMove("knocked-already", "you have already knocked")
+        if r.knock_window != seat:
+            raise IllegalMove("knock-too-late", "too late to knock: the next player has acted")
+        return
+    target = move.seat
+    if not 0 <= target < r.players:
+        raise IllegalMove("no-seat", f"there is no seat {target + 1} at this table")
+    if target == seat:
+        raise IllegalMove("catch-self", "you cannot catch yourself")
+    if target not in r.catchable:
+        who = r.names[target]
+        if len(r.hands[target]) != 1:
+            raise IllegalMove("catch-miss", f"{who} does not hold one tile")
+        if r.knocked[target]:
+            raise IllegalMove("catch-miss", f"{who} knocked in time")
+        raise IllegalMove("catch-early", f"{who} may still knock until the next player acts")
+
+
+def _check_play(r: RoundState, move: Play, seat: int) -> None:
+    tile, train = move.tile, move.train
+    if tile not in r.hands[seat]:
+        raise IllegalMove("not-in-hand", f"you do not hold {tile}")
+    if train != MEXICAN and not 0 <= train < r.players:
+        raise IllegalMove("no-train", f"there is no train {train_name(train)}")
+    targets = dict(_targets(r, seat))
+    label = r.train_label(train)
+    end = r.trains[train].end
+    if train not in targets:
+        _explain_target(r, seat, train, tile)
+    kinds = targets[train]
+    if not tile.has(end):
+        raise IllegalMove(
+            "no-fit",
+            f"{tile} doesn't fit {label}: it ends in {end}"
+            if r.trains[train].started
+            else f"{tile} can't start {label}: it must match the engine, {end}",
+        )
+    if kinds == _SINGLES and tile.is_double:
+        raise IllegalMove("need-single", "after a double your next tile must be a non-double")
+    if kinds == _DOUBLES and not tile.is_double:
+        raise IllegalMove(
+            "chain-target",
+            f"after your doubles, a non-double goes on the Mexican Train, the train of your "
+            f"first double, or a train not ending in your double — not {label}",
+        )
+
+
+def _explain_target(r: RoundState, seat: int, train: int, tile: Tile) -> None:
+    label = r.train_label(train)
+    rules = r.rules
+    bound = r.binding_double(r.turn_doubles, fast=r.fast)
+    if bound is not None:
+        d = r.trains[bound.train].tiles[-1]
+        if bound.code == "satisfy-own":
+            raise IllegalMove(bound.code, f"you must satisfy your double {d} first")
+        raise IllegalMove(bound.code, f"an open double on {d} must be satisfied first")
+    if r.fast:
+        raise IllegalMove("fast-start-own", "on a fast start you play on your own train only")
+    if r.turns_taken[seat] == 0 and not rules.mexican_train_on_first_turn:
+        raise IllegalMove(
+            "first-turn-own",
+            f"on your first turn you may play only on your own train, not {label}",
+        )
+    if train != MEXICAN and not r.trains[train].marked:
+        raise IllegalMove("train-closed", f"{label} has no marker, so only its owner plays there")
+    raise IllegalMove("no-target", f"{tile} cannot go on {label} now")
 
 
 def _some(plays: list[Move]) -> str:

@@ -13,13 +13,15 @@ tile may be; open doubles left at the end of a turn must be satisfied, oldest fi
 players who follow. Where docs/rules.md is silent the docstrings of the modules below say which way
 the seeds' majority goes.
 
-``Round`` is one class read in layers, one module each, every layer building on the one before:
+``Round`` is what a round holds (:class:`~bot.engine.state.RoundState`) with the rules asked
+of it; each rule's concern is a module of functions over that state, read on its own:
 
 - :mod:`bot.engine.state` — what a round holds (hands, boneyard, trains, the turn in progress);
 - :mod:`bot.engine.legality` — the legal moves, and why any other move is refused;
 - :mod:`bot.engine.ending` — a blocked round, and the scores;
 - :mod:`bot.engine.turns` — applying a move and passing the turn on;
-- this module — the deal, and the tiles a round is dealt from.
+- this module — the deal, the tiles a round is dealt from, and ``Round``'s methods, each one
+  line handing the round to the function that holds the rule.
 
 The names those modules define for callers are importable from here too, as they always were.
 """
@@ -29,12 +31,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from bot.engine import legality, turns
 from bot.engine.ending import LAP_OF_PASSES_VERSION, hand_score
 from bot.engine.legality import IllegalMove, LegalMoves
+from bot.engine.moves import Move
 from bot.engine.rules import ENGINE_VERSION, EnginePlacement, FirstPlayer, Rules
-from bot.engine.state import LogEntry, RoundResult, Train
+from bot.engine.state import LogEntry, RoundResult, RoundState, Train
 from bot.engine.tiles import Tile, double_set
-from bot.engine.turns import Applied, Turns
+from bot.engine.turns import Applied
 
 __all__ = [
     "LAP_OF_PASSES_VERSION",
@@ -50,12 +54,44 @@ __all__ = [
 ]
 
 
-class Round(Turns):
+class Round(RoundState):
     """The state of one round. Build it with :meth:`deal`; drive it with :meth:`apply`.
 
     ``engine_version`` is the version of the engine that recorded the round's moves; it decides
-    only how a blocked round ends (see :meth:`_blocked`), so old recordings replay as played.
+    only how a blocked round ends (see :func:`bot.engine.ending.blocked`), so old recordings
+    replay as played.
     """
+
+    # ------------------------------------------------------------------ the rules, asked
+
+    def legal_moves(self) -> LegalMoves:
+        """Every move the current player may make now (empty once the round is over).
+
+        Knock and catch are not turn moves; see :meth:`side_moves`.
+        """
+        return legality.legal_moves(self)
+
+    def legal_list(self) -> list[Move]:
+        """:meth:`legal_moves` as a plain list, for playout loops that only pick from it."""
+        return legality.legal_list(self)
+
+    def side_moves(self, seat: int) -> list[Move]:
+        """Knock and catch moves ``seat`` may make now, whoever's turn it is."""
+        return legality.side_moves(self, seat)
+
+    def is_legal(self, move: Move, seat: int | None = None) -> bool:
+        return legality.is_legal(self, move, seat)
+
+    def apply(self, move: Move, seat: int | None = None) -> Applied:
+        """Make ``move`` for ``seat`` (default: the current player), or raise IllegalMove.
+
+        Nothing changes when the move is refused.
+        """
+        return turns.apply(self, move, seat)
+
+    def apply_unchecked(self, move: Move, seat: int) -> Applied:
+        """Apply a move already known to be legal (from :meth:`legal_moves`): playouts only."""
+        return turns.apply_unchecked(self, move, seat)
 
     # ------------------------------------------------------------------ setting up
 
@@ -127,7 +163,7 @@ class Round(Turns):
         self.reindex()
         self.boneyard = boneyard
         self.first_seat = first
-        self._begin_turn(first)
+        turns.begin_turn(self, first)
 
 
 def round_tiles(rules: Rules, round_no: int) -> tuple[Tile, ...]:

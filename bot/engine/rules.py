@@ -18,7 +18,7 @@ from bot.engine.tiles import SUPPORTED_SETS, Tile, double_set
 
 #: Bumped whenever a rule's behaviour changes, so stored games can say which engine played them.
 #: 1: the first engine. 2: a blocked round waits for a full lap of passes (issue 15); games
-#: recorded by version 1 replay with version 1's early ending (see ``Round._blocked``).
+#: recorded by version 1 replay with version 1's early ending (see ``bot.engine.ending.blocked``).
 ENGINE_VERSION = 2
 
 

@@ -109,7 +109,7 @@ class RoundState:
     """The fields of one round and the questions every rule asks of them.
 
     ``engine_version`` is the version of the engine that recorded the round's moves; it decides
-    only how a blocked round ends (see :meth:`~bot.engine.ending.RoundEnding._blocked`).
+    only how a blocked round ends (see :func:`bot.engine.ending.blocked`).
     """
 
     def __init__(
@@ -183,13 +183,13 @@ class RoundState:
         if t.low != t.high:
             pips[t.low].append(t)
 
-    def _give(self, seat: int, t: Tile) -> None:
+    def give(self, seat: int, t: Tile) -> None:
         self.hands[seat].append(t)
         self._index(seat, t)
         # Back above one tile: getting down to one again needs a fresh knock.
         self.knocked[seat] = False
 
-    def _take(self, seat: int, t: Tile) -> None:
+    def take(self, seat: int, t: Tile) -> None:
         self.hands[seat].remove(t)
         pips = self.by_pip[seat]
         pips[t.high].remove(t)
@@ -215,7 +215,7 @@ class RoundState:
         """Whether some tile bearing ``pip`` is not yet on the table (hands or boneyard)."""
         return self.table_pips[pip] <= self.rules.max_pip
 
-    def _is_fast(self, seat: int) -> bool:
+    def is_fast(self, seat: int) -> bool:
         return self.rules.first_turn is FirstTurn.FAST_START and self.turns_taken[seat] == 0
 
     # ------------------------------------------------------------------ copying

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.texts.houserules import catalogue
+
 
 def _names(pairs: dict[str, str]) -> dict[str, Mapping[str, str]]:
     return {f"cmd.name.{en}": {"en": en, "fr": fr} for en, fr in pairs.items()}
@@ -29,6 +31,8 @@ def _choices(pairs: dict[str, str]) -> dict[str, Mapping[str, str]]:
 
 
 TEXTS: dict[str, Mapping[str, str]] = {
+    # The house-rule options' names, descriptions and choices: one table for both commands.
+    **catalogue(),
     **_names(
         {
             # groups and commands
@@ -63,15 +67,6 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "table": "table",
             # options
             "preset": "préréglage",
-            "rounds": "manches",
-            "starting_double": "double_de_départ",
-            "open_hands": "mains_ouvertes",
-            "fast_start": "départ_rapide",
-            "double_rule": "règle_du_double",
-            "scoring": "décompte",
-            "engine": "locomotive",
-            "first_player": "premier_joueur",
-            "mexican_first_turn": "mexicain_au_premier_tour",
             "deadline_hours": "délai_heures",
             "hints": "aides",
             "level": "niveau",
@@ -135,35 +130,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "Named rules (default: the server's default)": (
                 "Règles nommées (par défaut : celles du serveur)"
             ),
-            "How many rounds (default: all, N-N down to 0-0)": (
-                "Nombre de manches (par défaut : toutes, de N-N à 0-0)"
-            ),
-            "The first round's engine double": "Le double de départ de la première manche",
-            "Knock rule: announce your last tile or draw a penalty": (
-                "Règle du toc : annoncer son dernier domino ou piocher une pénalité"
-            ),
-            "Everyone's hand is visible": "Les mains de tous sont visibles",
-            "First turn: play as many tiles as you can on your own train": (
-                "Premier tour : poser autant de dominos que possible sur son train"
-            ),
-            "What follows a double": "Ce qui suit un double",
-            "How hands left are scored": "Comment compter les dominos restants",
-            "How the round's centre double reaches the table": (
-                "Comment le double central arrive sur la table"
-            ),
-            "Who starts each round": "Qui commence chaque manche",
-            "May the Mexican Train be started on your first turn": (
-                "Peut-on lancer le Train mexicain au premier tour"
-            ),
             "Hours each player has for a turn (none by default)": (
                 "Heures par tour pour chaque joueur (aucune limite par défaut)"
             ),
             "Show where tiles fit in hand DMs": "Montrer où vont les dominos dans les MP",
             # /mt settings
             "Default preset for new games": "Préréglage par défaut des nouvelles parties",
-            "Default: knock rule": "Par défaut : règle du toc",
-            "Default: open hands": "Par défaut : mains ouvertes",
-            "Default: fast start": "Par défaut : départ rapide",
             "Allow games in this channel (once any is set, only those)": (
                 "Autoriser les parties dans ce salon (dès qu'un salon est choisi, "
                 "seulement ceux-là)"
@@ -227,16 +199,6 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "double-15": "double-15",
             "double-18": "double-18",
             "quick": "rapide",
-            "satisfy the double (standard)": "compléter le double (standard)",
-            "any open train (001)": "n'importe quel train ouvert (001)",
-            "chain doubles (002)": "doubles en chaîne (002)",
-            "pips (standard)": "points (standard)",
-            "Fundex: blanks score 25": "Fundex : les blancs valent 25",
-            "set aside before the deal (standard)": "mis de côté avant la donne (standard)",
-            "highest double starts": "le plus haut double commence",
-            "draw until found": "piocher jusqu'à le trouver",
-            "host, then rotate (standard)": "l'hôte, puis chacun son tour (standard)",
-            "highest tile of the engine's suit": "le plus haut domino de la couleur du départ",
             "Easy": "Facile",
             "Normal": "Normal",
             "Hard": "Difficile",

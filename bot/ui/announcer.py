@@ -50,7 +50,7 @@ from bot.ui.interactions import (
     missing_permissions,
     permission_names,
 )
-from bot.ui.limits import fit
+from bot.ui.limits import CONTENT, fit
 from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
@@ -201,7 +201,10 @@ async def post_turn(
         content = turn_line(game, nxt, locale)
         if ping is not None and ping.mention and not ping.dm and not ping.here:
             # The mention is their one notification: it tells them what changed too.
-            since = await since_your_turn(bot, game, ping.user_id, locale, 1900 - len(content))
+            # What is left of one message once the turn line is in, less a margin for the
+            # newline and the mention's own words.
+            room = CONTENT - 100 - len(content)
+            since = await since_your_turn(bot, game, ping.user_id, locale, room)
             content = "\n".join(t for t in (content, since) if t)
         posts.append(TablePost(content or None, embed, True, buttons))
     for i, post in enumerate(posts):
@@ -490,7 +493,7 @@ async def turn_news(
     files = [picture] if picture is not None else []
     hand = messages.hand_text(view, game, lang)
     if hand_only:
-        return hand[:2000], files
+        return hand[:CONTENT], files
     head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
     if game.deadline_at is not None:
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))

@@ -18,10 +18,8 @@ from bot.ui.options import quiet_autocomplete
 
 #: Every text option has a ``max_length`` (Discord then refuses longer text in the client,
 #: and :mod:`bot.ui.options` checks it again): one of the choices (their values are at most
-#: 100 characters), a tile, a train, a time zone.
+#: 100 characters), a time zone; a tile and a train are :mod:`bot.ui.tileoptions`' own.
 ChoiceText = app_commands.Range[str, 1, 100]
-TileText = app_commands.Range[str, 1, 16]
-TrainText = app_commands.Range[str, 1, 40]
 ZoneText = app_commands.Range[str, 1, 64]
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]

@@ -249,12 +249,22 @@ async def answer_tree_error(interaction: Interaction, error: BaseException) -> N
         await answer_error(interaction, error, record.command)
 
 
+def _unwrapped(error: BaseException) -> BaseException:
+    """What failed inside discord.py's wrappers: the command's body (``CommandInvokeError``)
+    or an option's transformer (``TransformerError``, whose cause is the refusal an option
+    transformer raised, e.g. :class:`bot.ui.tileoptions.TileOption` reading a tile)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+        return error.__cause__
+    return error
+
+
 def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -> BaseException:
     """The refusal an error stands for, when it is not a bug: a failed check, a command the
     bot does not know as sent, a database outage (noted in the bot's ``outage``, with the
     command ``what`` that met it)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
+    error = _unwrapped(error)
     if isinstance(error, RefusedCheck):
         return error.refusal
     no_game = isinstance(error, Refusal) and error.key == "error.no-game-here"
@@ -277,8 +287,7 @@ def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -
 def outcome_of(error: BaseException) -> str:
     """How an interaction ended, for its log line: ``refused:<code>``, ``unavailable`` (the
     database was down) or ``error``."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
+    error = _unwrapped(error)
     if isinstance(error, RefusedCheck):
         error = error.refusal
     if isinstance(error, STALE_COMMAND):

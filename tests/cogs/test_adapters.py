@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.play import tile_choices, train_choices
 from bot.config import Config, ConfigError
 from bot.engine import IllegalMove, MoveError, Play
 from bot.service import GameService, errors
@@ -19,6 +18,7 @@ from bot.store import Store
 from bot.ui import messages
 from bot.ui.interactions import Refusal, error_text
 from bot.ui.pictures import hand_png, table_png
+from bot.ui.tileoptions import tile_choices, train_choices
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn

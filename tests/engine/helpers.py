@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.engine import MEXICAN, FirstTurn, Play, Round, Rules, Tile
 from bot.engine.moves import parse_train
 from bot.engine.tiles import parse_tiles
+from bot.engine.turns import begin_turn
 
 NAMES = ("Alice", "Bob", "Carol", "Dan", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy")
 
@@ -61,7 +62,7 @@ def table(
     rnd.boneyard = pile[::-1]  # the engine draws from the end of the list
     rnd.reindex()
     rnd.turns_taken = [0 if first_turn else 1] * players
-    rnd._begin_turn(current)
+    begin_turn(rnd, current)
     return rnd
 
 
