@@ -4,8 +4,8 @@
 (the French come from the same rows through the catalogue); this module turns the table into
 what the cogs' decorators take (``@app_commands.describe(**NEW_DESCRIPTIONS)``,
 ``@app_commands.choices(**HOUSE_CHOICES)``) and turns the values a command received back into
-house rules (:func:`rules_from_options`). The parameters themselves stay in each command's signature,
-where discord.py reads their types; ``tests/cogs/test_houserules.py`` checks both agree.
+house rules (:func:`rules_from_options`). The parameters themselves stay in each command's
+signature, where discord.py reads their types; ``tests/cogs/test_houserules.py`` checks both agree.
 """
 
 from __future__ import annotations
