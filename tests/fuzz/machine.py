@@ -156,6 +156,9 @@ class BotFuzz(RuleBasedStateMachine):
     """One "world" per example: new people and channels on the one long-running bot."""
 
     driver: Driver  # set by the test or the script before running
+    #: Whether ``/mt new`` may open its game in a thread (the long runs of scripts/fuzz.py do;
+    #: the suite's bounded run does not: see tests/fuzz/test_fuzz.py).
+    threads: bool = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -315,7 +318,7 @@ class BotFuzz(RuleBasedStateMachine):
                     "fast_start": st.booleans(),
                     "deadline_hours": st.sampled_from([0, 24]),
                     "on_timeout": st.sampled_from(["computer", "skip", "replace"]),
-                    "thread": st.booleans(),
+                    "thread": st.booleans() if self.threads else st.just(False),
                 },
             )
         )
