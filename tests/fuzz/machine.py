@@ -273,7 +273,9 @@ class BotFuzz(RuleBasedStateMachine):
         whether or not the thread exists, as hypothesis needs to replay a case)."""
         channel = data.draw(st.sampled_from(self.channels), label="where")
         in_thread = data.draw(st.booleans(), label="in its thread")
-        threads = channel.threads()
+        # An archived thread offers no commands or buttons (the fake refuses a test that acts
+        # there, as a person cannot): its parent channel instead.
+        threads = [t for t in channel.threads() if not getattr(t, "archived", False)]
         return threads[-1] if in_thread and threads else channel
 
     def _game_ids(self) -> st.SearchStrategy[int]:
@@ -350,8 +352,8 @@ class BotFuzz(RuleBasedStateMachine):
         channel = self._pick(data, self.active, "where")
         # One seed drawn, not one draw per move: how many moves a game has left is timing's.
         choice = random.Random(data.draw(st.integers(0, 2**32 - 1), label="moves"))
-        if channel is None:
-            return
+        if channel is None or getattr(channel, "archived", False):
+            return  # none going, or its thread archived (the bot reopens a live game's)
 
         async def go() -> None:
             for _ in range(moves):
