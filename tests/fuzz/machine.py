@@ -29,7 +29,7 @@ import logging
 import random
 import re
 import threading
-from collections.abc import Awaitable, Coroutine, Sequence
+from collections.abc import Awaitable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -256,15 +256,6 @@ class BotFuzz(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ strategies in use
 
-    @staticmethod
-    def _pick(data: st.DataObject, items: Sequence[T], label: str) -> T | None:
-        """One of ``items`` (None when there are none), drawn as a number of the same shape
-        whatever the list: what the bot shows depends on timing on a loaded machine, and a
-        draw shaped by it (its range, or whether it happens) cannot be replayed by
-        hypothesis ("inconsistent data generation")."""
-        index = data.draw(st.integers(0, 2**16 - 1), label=label)
-        return items[index % len(items)] if items else None
-
     def _user(self, data: st.DataObject) -> FakeUser:
         return data.draw(st.sampled_from(self.users), label="who")
 
@@ -280,8 +271,7 @@ class BotFuzz(RuleBasedStateMachine):
 
     def _game_ids(self) -> st.SearchStrategy[int]:
         known = sorted(self.games) or [1]
-        some = st.integers(0, 2**16 - 1).map(lambda i: known[i % len(known)])  # see _pick
-        return st.one_of(some, st.integers(0, 10**6), st.just(10**30))
+        return st.one_of(st.sampled_from(known), st.integers(0, 10**6), st.just(10**30))
 
     # ------------------------------------------------------------------ rules
 
@@ -343,17 +333,13 @@ class BotFuzz(RuleBasedStateMachine):
 
         self.step(go())
 
-    # No precondition on ``self.active``: which games are still going is timing's, and a rule
-    # offered or not by it would make hypothesis read the same choices differently.
+    @precondition(lambda self: bool(self.active))
     @rule(data=st.data(), moves=st.integers(1, 40), buttons=st.booleans())
     def play_legal_moves(self, data: st.DataObject, moves: int, buttons: bool) -> None:
         """The player to move makes a legal move (typed, or with the Play button and the move
         list), a few times: games go on to their end."""
-        channel = self._pick(data, self.active, "where")
-        # One seed drawn, not one draw per move: how many moves a game has left is timing's.
-        choice = random.Random(data.draw(st.integers(0, 2**32 - 1), label="moves"))
-        if channel is None or getattr(channel, "archived", False):
-            return  # none going, or its thread archived (the bot reopens a live game's)
+        channel = data.draw(st.sampled_from(self.active), label="where")
+        choice = data.draw(st.randoms(use_true_random=False))
 
         async def go() -> None:
             for _ in range(moves):
@@ -434,11 +420,12 @@ class BotFuzz(RuleBasedStateMachine):
             m for m in channel.messages(visible_to=user)
             if any(not b.get("disabled") and b.get("custom_id") for b in m.buttons)
         ]  # fmt: skip
-        message = self._pick(data, messages[-6:], "message")
-        m_buttons = [b for b in message.buttons if not b.get("disabled")] if message else []
-        button = self._pick(data, m_buttons, "button")
-        if message is None or button is None:
+        if not messages:
             return
+        message = data.draw(st.sampled_from(messages[-6:]), label="message")
+        button = data.draw(
+            st.sampled_from([b for b in message.buttons if not b.get("disabled")]), label="button"
+        )
         self.step(self._answered(user.click(message, custom_id=button["custom_id"])))
 
     @rule(data=st.data(), offered=st.booleans(), values=st.lists(ANY_TEXT, max_size=3))
@@ -449,13 +436,13 @@ class BotFuzz(RuleBasedStateMachine):
             m for m in channel.messages(visible_to=user)
             if any(not s.get("disabled") for s in m.selects)
         ]  # fmt: skip
-        message = self._pick(data, messages[-6:], "message")
-        usable = [s for s in message.selects if not s.get("disabled")] if message else []
-        select = self._pick(data, usable, "select")
-        option = self._pick(data, (select or {}).get("options") or [{"value": "-"}], "option")
-        if message is None or select is None or option is None:
+        if not messages:
             return
+        message = data.draw(st.sampled_from(messages[-6:]), label="message")
+        usable = [s for s in message.selects if not s.get("disabled")]
+        select = data.draw(st.sampled_from(usable), label="select")
         if offered:
+            option = data.draw(st.sampled_from(select.get("options") or [{"value": "-"}]))
             invocation = user.select(
                 message, values=[option["value"]], custom_id=select["custom_id"]
             )

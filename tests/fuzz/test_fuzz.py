@@ -21,9 +21,9 @@ def test_random_sequences_of_everything_people_can_do_keep_every_promise(tmp_pat
     driver = Driver(tmp_path)
     BotFuzz.driver = driver
     # Thread games are fuzzed by the long runs (scripts/fuzz.py: 1,633 steps, 12 thread games,
-    # 0 failures). In this bounded run inside the whole suite they twice left hypothesis
-    # unable to replay a case ("inconsistent data generation"), which hides what failed:
-    # kept out here until that is understood (docs/benchmarks.md, the fuzzer).
+    # 0 failures). In this bounded run inside the whole suite they failed twice on the merged
+    # tree (once hypothesis could not replay the case, once the fuzzer acted in a thread
+    # archived at a match's end): kept out here until understood (docs/benchmarks.md).
     BotFuzz.threads = False
     try:
         run_state_machine_as_test(
