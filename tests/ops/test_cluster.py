@@ -13,6 +13,7 @@ import asyncio
 import signal
 import sys
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,11 @@ async def test_two_processes_two_shards_one_database(cluster: Cluster) -> None:
     users = {u.id: u for u in (alice, bob, carol, dave)}
     async with await Store.open(cluster.url) as store:
         svc = GameService(store)  # the test reads the database; it acts through Discord
+        # Each process would play a turn with no choice for its player on its own, right after
+        # the answer (autoplay): the test reads whose turn it is, then acts, so it asks players
+        # to take every turn themselves (this test is about processes and shards).
+        for u in users.values():
+            await svc.update_user_settings(u.id, datetime.now(UTC), autoplay="off")
         far_game = await _open(svc, far_ch, alice, bob)
         near_game = await _open(svc, near_ch, carol, dave)
         await _play(svc, far_game, far_ch, users, 3)
