@@ -31,7 +31,7 @@ from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
 from bot.ui import messages
 from bot.ui.catchup import catchup_text
-from bot.ui.components import CatchUpButton, clicked, move_options
+from bot.ui.components import CatchUpButton, clicked, move_options, one_pick
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
 from bot.ui.matchend import ordinal
@@ -72,9 +72,7 @@ class DmMoveSelect(
 
     def value(self, interaction: Interaction) -> str:
         """The move picked, in notation (``|knock`` to knock with it); empty when unreadable."""
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values") or []]
-        return values[0] if len(values) == 1 else ""
+        return one_pick(interaction)
 
     async def callback(self, interaction: Interaction) -> None:
         await clicked(interaction, self)
