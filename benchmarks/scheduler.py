@@ -96,7 +96,7 @@ async def build(store: Store, games: int) -> None:
         )
         # Every game's turn: a reminder some time in the next day, its timeout 12 h later.
         await c.execute("DELETE FROM due_work WHERE kind IN ('remind', 'timeout')")
-        rows = await c.execute_fetchall(
+        rows = await c.fetch(
             "SELECT g.id, g.turn_seat || '@' || g.turn_since, s.user_id FROM games g "
             "JOIN seats s ON s.game_id = g.id AND s.seat = g.turn_seat"
         )

@@ -12,7 +12,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from PIL import Image
@@ -152,20 +151,20 @@ def test_refusals_are_the_ones_discord_gives_and_change_nothing(tmp_path: Path) 
 
 def test_ctrl_c_at_the_prompt_quits_at_once_and_leaves_no_file(tmp_path: Path) -> None:
     """Ctrl-C used to wait for Enter: ``input()`` held the event loop that asyncio's SIGINT
-    handler needed. Now it quits within a second, exit 130, its temporary folder gone."""
+    handler needed, so the game never ended until a key was pressed. Now it quits with no
+    key pressed at all (exit 130), its temporary folder gone. The fact tested is that no
+    input is needed, not a speed: a loaded machine may take seconds to reap any process."""
     tmp = tmp_path / "tmp"
     player = Player("--preset", "quick", "--seed", "3", cwd=tmp_path, tmp=tmp)
     try:
         assert player.read_to_prompt() is not None
         assert list(tmp.iterdir()), "the game keeps its database and picture in TMPDIR"
-        sent = time.monotonic()
         player.proc.send_signal(signal.SIGINT)
-        code = player.proc.wait(timeout=10)
-        waited = time.monotonic() - sent
+        code = player.proc.wait(timeout=60)  # nothing is ever typed: the old bug waited forever
     finally:
         if player.proc.poll() is None:
             player.proc.kill()
-    assert code == 130 and waited < 1.0, (code, waited)
+    assert code == 130, code
     assert player.proc.stderr is not None and b"Traceback" not in player.proc.stderr.read()
     assert list(tmp.iterdir()) == []
 
