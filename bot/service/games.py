@@ -91,6 +91,8 @@ class GameService:
         self.finished_in_channel = queries.finished_in_channel
         self.latest_dealt_in_channel = queries.latest_dealt_in_channel
         self.where = queries.where
+        self.look = queries.look
+        self.look_here = queries.look_here
         self.games_for_user = queries.games_for_user
         self.seat_view = queries.seat_view
         self.table_view = queries.table_view

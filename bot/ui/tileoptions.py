@@ -9,9 +9,9 @@ tile or a train declares the same annotations.
 
 Autocomplete is a suggestion (Discord sends whatever was typed), so the service checks the
 move again and a refusal changes nothing. It cannot be deferred and must answer within 3 s:
-it makes two cheap reads (the channel's game, the seat's view from the service's cache) and
-no writes. :meth:`TileOption.transform` makes the same two reads, which the command's body
-then uses instead of reading them again; a refusal there (no game here, not seated, not a
+it makes one cheap read (the channel's game with the seat's view, from the service's cache)
+and no writes. :meth:`TileOption.transform` makes the same read, which the command's body
+then uses instead of reading it again; a refusal there (no game here, not seated, not a
 tile of this set) is answered by the command tree's error funnel like a failed option check.
 """
 
@@ -24,7 +24,7 @@ from discord import AppCommandOptionType, app_commands
 from bot.engine import SeatView, Tile, TileError, plain_dashes
 from bot.service import GameSummary, ServiceError
 from bot.ui import messages
-from bot.ui.interactions import Interaction, bot_of, game_here, locale_of
+from bot.ui.interactions import Interaction, bot_of, locale_of, seat_here
 from bot.ui.notation import parse_tile
 from bot.ui.options import quiet_autocomplete
 
@@ -49,12 +49,12 @@ async def view_here(interaction: Interaction) -> SeatView | None:
     if interaction.channel_id is None:
         return None
     try:
-        game = await bot.service.game_in_channel(interaction.channel_id)
-        if game is None or game.turn is None:
-            return None
-        return await bot.service.seat_view(game.id, interaction.user.id)
+        look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
     except ServiceError:
         return None
+    if look is None or look.game.turn is None:
+        return None
+    return look.view
 
 
 def _norm(text: str) -> str:
@@ -138,9 +138,9 @@ class TileOption(_TextOption):
     longest = 16
 
     async def transform(self, interaction: Interaction, value: str, /) -> PickedTile:
-        game = await game_here(interaction)
-        view = await bot_of(interaction).service.seat_view(game.id, interaction.user.id)
-        return PickedTile(game, view, parse_tile(value, view.rules.max_pip))
+        look = await seat_here(interaction)
+        view = look.seat_view()
+        return PickedTile(look.game, view, parse_tile(value, view.rules.max_pip))
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _tile_offers(interaction, str(value)))
