@@ -1,7 +1,7 @@
 """The turn commands: `/play`, `/draw`, `/pass`, `/knock`, `/catch`, `/hand` and `/table`.
 
 Top-level, because they are typed many times a game. ``/play``'s ``tile`` and ``train``
-options are :mod:`bot.ui.tileoptions`' transformers: they autocomplete only the tiles the
+options are :mod:`bot.ui.options`' transformers: they autocomplete only the tiles the
 player may legally play now, then only the trains the chosen tile fits, and read the typed
 tile against the game's set before the command's body runs.
 
@@ -37,8 +37,8 @@ from bot.ui.interactions import (
     my_game,
 )
 from bot.ui.notation import check_notation, choose_train
+from bot.ui.options import PickedTile, TileOption, TrainOption
 from bot.ui.route import click_editor
-from bot.ui.tileoptions import PickedTile, TileOption, TrainOption
 
 
 class Play_(commands.Cog, name="Play"):

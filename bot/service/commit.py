@@ -57,22 +57,8 @@ from bot.engine import (
 from bot.engine.ai import Level, choose_move
 from bot.service import errors, outbox, stats
 from bot.service.gameload import complete_events, load_game
-from bot.service.outcome import (
-    Fact,
-    GameSummary,
-    MatchEnd,
-    Outcome,
-    Player,
-    RoundEnd,
-    Step,
-)
-from bot.service.replay import (
-    LoadedGame,
-    players_of,
-    rounds_json,
-    standings_of,
-    summarise,
-)
+from bot.service.outcome import Fact, GameSummary, MatchEnd, Outcome, Player, RoundEnd, Step
+from bot.service.replay import LoadedGame, players_of, rounds_json, standings_of, summarise
 from bot.store import (
     Conflict,
     GameRow,

@@ -253,7 +253,7 @@ async def answer_tree_error(interaction: Interaction, error: BaseException) -> N
 def _unwrapped(error: BaseException) -> BaseException:
     """What failed inside discord.py's wrappers: the command's body (``CommandInvokeError``)
     or an option's transformer (``TransformerError``, whose cause is the refusal an option
-    transformer raised, e.g. :class:`bot.ui.tileoptions.TileOption` reading a tile)."""
+    transformer raised, e.g. :class:`bot.ui.options.TileOption` reading a tile)."""
     if isinstance(error, app_commands.CommandInvokeError):
         return error.original
     if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
