@@ -5,7 +5,7 @@ second: its answer, the followups made with its token, and edits made with that 
 15 minutes. So what follows a player's action rides on that action's interaction: their
 private answer, the public turn post (a followup in the game's channel), and the edits of
 posts that token made or was clicked on. Only what has no interaction to ride on goes through
-the REST API with the bot token, and waits its turn in :mod:`bot.ui.budget`: a move the
+the REST API with the bot token, and waits its turn in :mod:`bot.ui.limits`: a move the
 scheduler made, a DM, an edit of a post made by an interaction that has expired.
 
 :class:`Route` is that choice for one announcement; :func:`dm_channel` opens a player's DM
