@@ -62,10 +62,17 @@ class Queries:
             raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
         return row.guild_id, row.channel_id
 
-    async def look(self, game_id: int, user_id: int | None = None) -> Look:
+    async def look(
+        self, game_id: int, user_id: int | None = None, *, guild_id: int | None = None
+    ) -> Look:
         """The game (as :meth:`game`) and, for ``user_id``, their seat's view (see
-        :class:`Look`)."""
-        return await self._look(await self.game(game_id), user_id)
+        :class:`Look`). ``guild_id``: the server a click came from; the seat is read only for
+        a game of that server (a forged click naming another server's game, which the caller
+        refuses, loads nothing)."""
+        game = await self.game(game_id)
+        if guild_id is not None and game.guild_id != guild_id:
+            return Look(game)
+        return await self._look(game, user_id)
 
     async def look_here(self, channel_id: int, user_id: int) -> Look | None:
         """The channel's unfinished game (as :meth:`game_in_channel`) and ``user_id``'s

@@ -451,7 +451,8 @@ async def check_place(
             raise Refusal("error.not-your-game", game=game_id)
         interaction.extras[LOOK] = dm_look
         return
-    look = await service.look(game_id, interaction.user.id if seat else None)
+    uid = interaction.user.id if seat and interaction.guild_id is not None else None
+    look = await service.look(game_id, uid, guild_id=interaction.guild_id)
     guild_id, channel_id = look.game.guild_id, look.game.channel_id
     interaction.extras[LOOK] = look
     if guild_id != interaction.guild_id:
