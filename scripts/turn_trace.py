@@ -12,9 +12,10 @@ bot is idle again (the answer, the computer players' moves, the post, the ping):
   ``bot.cogs`` — the awaited round trips from the Discord layer to the service (each
   coroutine counted once, however often it is resumed).
 
-Prints ONE JSON line (issue 33's "done when": at most 40 modules and 4 service calls each)::
+Prints ONE JSON line (issue 33's "done when": at most 40 modules and 4 service calls each);
+``--names`` adds the sorted module names of each move (``module_names``)::
 
-    python scripts/turn_trace.py [--seed 7] [--preset standard]
+    python scripts/turn_trace.py [--seed 7] [--preset standard] [--names]
 """
 
 from __future__ import annotations
@@ -79,16 +80,19 @@ class Trace:
         sys.setprofile(None)
         threading.setprofile(None)
 
-    def figures(self) -> dict[str, Any]:
-        return {
+    def figures(self, names: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "modules": len(self.modules),
             "service_calls": len(self.calls),
             "calls": self.calls,
         }
+        if names:
+            out["module_names"] = sorted(self.modules)
+        return out
 
 
 async def traced_moves(
-    fake: FakeDiscord, bot: MexicanTrainBot, preset: str
+    fake: FakeDiscord, bot: MexicanTrainBot, preset: str, names: bool = False
 ) -> dict[str, dict[str, Any]]:
     """One typed tile play and one clicked tile play, each traced; other turns are typed
     untraced until each kind has had a tile to play."""
@@ -110,13 +114,13 @@ async def traced_moves(
         if "typed" not in out:
             with Trace() as trace:
                 await said(await type_move(user, games, str(play)))
-            out["typed"] = trace.figures()
+            out["typed"] = trace.figures(names)
             continue
         post = last_public(games)
         with Trace() as trace:
             picker = await said(await user.click(post, label="Play"))
             await said(await user.select(picker, values=[str(play)]))
-        out["clicked"] = trace.figures()
+        out["clicked"] = trace.figures(names)
     return out
 
 
@@ -126,7 +130,7 @@ async def main(args: argparse.Namespace) -> None:
         config = Config(database=Path(tmp) / "trace.sqlite3", synchronous="NORMAL")
         bot = create_bot(config, rng=random.Random(args.seed))
         async with fake_discord() as fake, running_bot(fake, bot):
-            moves = await traced_moves(fake, bot, args.preset)
+            moves = await traced_moves(fake, bot, args.preset, args.names)
     total = len({m for p in sys.modules if p.startswith(("bot.", "renderers")) for m in [p]})
     print(json.dumps({"script": "turn_trace", **vars(args), "bot_modules": total, **moves}))
 
@@ -135,4 +139,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--preset", default="standard")
+    parser.add_argument("--names", action="store_true", help="list the modules each move ran")
     asyncio.run(main(parser.parse_args()))

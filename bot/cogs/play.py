@@ -1,7 +1,7 @@
 """The turn commands: `/play`, `/draw`, `/pass`, `/knock`, `/catch`, `/hand` and `/table`.
 
 Top-level, because they are typed many times a game. ``/play``'s ``tile`` and ``train``
-options are :mod:`bot.ui.tileoptions`' transformers: they autocomplete only the tiles the
+options are :mod:`bot.ui.options`' transformers: they autocomplete only the tiles the
 player may legally play now, then only the trains the chosen tile fits, and read the typed
 tile against the game's set before the command's body runs.
 
@@ -19,6 +19,7 @@ from bot.engine import Catch, Move, Play
 from bot.i18n import tr
 from bot.ops.logs import note_game
 from bot.service import GameStatus, errors
+from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.dmturn import DmMoveSelect, DmTurnButton, after_dm_move, set_controls, stale_dm
@@ -32,11 +33,12 @@ from bot.ui.interactions import (
     game_here,
     guarded,
     locale_of,
+    looked,
     my_game,
 )
 from bot.ui.notation import check_notation, choose_train
+from bot.ui.options import PickedTile, TileOption, TrainOption
 from bot.ui.route import click_editor
-from bot.ui.tileoptions import PickedTile, TileOption, TrainOption
 
 
 class Play_(commands.Cog, name="Play"):
@@ -157,9 +159,9 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
         if action == "hand":
             await show_hand(interaction, game_id)
             return
-        await check_turn(interaction, game_id, version)
+        look = await check_turn(interaction, game_id, version)
         if action == "play":
-            view = await bot.service.seat_view(game_id, interaction.user.id)
+            view = look.seat_view()
             options = components.move_options(view, locale)
             picks = components.move_select_view(game_id, version, options, locale)
             await answer(
@@ -169,17 +171,19 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
         await make_move(interaction, game_id, action, expected_version=version)
 
 
-async def check_turn(interaction: Interaction, game_id: int, version: int) -> None:
+async def check_turn(interaction: Interaction, game_id: int, version: int) -> Look:
     """A turn control is the player to move's, on the table as it is: checked before the
     value a control carries is read (a client can send any value, and who may act comes
-    first)."""
-    game = await bot_of(interaction).service.game(game_id)
+    first). The game is the one the click's place check read (:func:`looked`)."""
+    look = looked(interaction, game_id) or await bot_of(interaction).service.look(game_id)
+    game = look.game
     if game.status is not GameStatus.ACTIVE or game.turn is None:
         raise errors.WrongPhase("the game is over", code="game-over")
     if game.turn.user_id != interaction.user.id:
         raise Refusal("error.turn-of", name=game.turn.name)
     if game.version != version:
         raise errors.TableChanged()
+    return look
 
 
 async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:

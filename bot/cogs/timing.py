@@ -142,7 +142,6 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         self._latest[game.id] = (message.channel.id, message.id)
         if self._flush is None or self._flush.done():
             self._flush = asyncio.create_task(self._flush_later())
-        self.scheduler.wake()
 
     async def _flush_later(self) -> None:
         await asyncio.sleep(self.flush_delay)

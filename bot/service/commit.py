@@ -57,22 +57,8 @@ from bot.engine import (
 from bot.engine.ai import Level, choose_move
 from bot.service import errors, outbox, stats
 from bot.service.gameload import complete_events, load_game
-from bot.service.outcome import (
-    Fact,
-    GameSummary,
-    MatchEnd,
-    Outcome,
-    Player,
-    RoundEnd,
-    Step,
-)
-from bot.service.replay import (
-    LoadedGame,
-    players_of,
-    rounds_json,
-    standings_of,
-    summarise,
-)
+from bot.service.outcome import Fact, GameSummary, MatchEnd, Outcome, Player, RoundEnd, Step
+from bot.service.replay import LoadedGame, players_of, rounds_json, standings_of, summarise
 from bot.store import (
     Conflict,
     GameRow,
@@ -87,6 +73,7 @@ from bot.store import (
 log = logging.getLogger(__name__)
 #: See :meth:`Ledger.add_commit_hook`.
 CommitHook = Callable[[Tx, GameRow, GameRow, tuple[SeatRow, ...], datetime], Awaitable[None]]
+CommittedHook = Callable[[int], None]
 
 
 class Ledger:
@@ -111,16 +98,21 @@ class Ledger:
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.replacement_level = replacement_level
         self._commit_hooks: list[CommitHook] = []
+        self._committed_hooks: list[CommittedHook] = []
         #: Loads by read: ``hit`` (the cache), ``tail`` (the current round, see gameload),
         #: ``whole`` (the log). In ``/metrics``: misses keeping pace with moves mean more
         #: games are live than ``MT_GAME_CACHE`` holds.
         self.loads: collections.Counter[str] = collections.Counter()
 
-    def add_commit_hook(self, hook: CommitHook) -> None:
+    def add_commit_hook(self, hook: CommitHook, committed: CommittedHook | None = None) -> None:
         """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its
         writes (``before``/``after``: the game row before and after; ``seats`` after). Features
-        keep their own rows in step with the game this way (the scheduler plans the new turn)."""
+        keep their own rows in step with the game this way (the scheduler plans the new turn).
+        ``committed(game_id)`` runs once that transaction has committed (what it wrote is
+        visible to every reader: the scheduler may look at it now)."""
         self._commit_hooks.append(hook)
+        if committed is not None:
+            self._committed_hooks.append(committed)
 
     @staticmethod
     async def hold(tx: Tx, g: LoadedGame) -> None:
@@ -357,6 +349,8 @@ class Ledger:
         except BaseException:
             self.forget(game_id)
             raise
+        for committed in self._committed_hooks:
+            committed(game_id)
         g.row = after
         g.seats = batch.seats
         g.match = m

@@ -23,7 +23,7 @@ from datetime import datetime
 from bot.engine import Match
 from bot.engine.ai import Level
 from bot.service import errors, stats
-from bot.service.commit import CommitHook, Ledger
+from bot.service.commit import CommitHook, CommittedHook, Ledger
 from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
 from bot.service.lobby import Lobbies
 from bot.service.outbox import OutboxStore, owed_outcome
@@ -91,6 +91,8 @@ class GameService:
         self.finished_in_channel = queries.finished_in_channel
         self.latest_dealt_in_channel = queries.latest_dealt_in_channel
         self.where = queries.where
+        self.look = queries.look
+        self.look_here = queries.look_here
         self.games_for_user = queries.games_for_user
         self.seat_view = queries.seat_view
         self.table_view = queries.table_view
@@ -119,11 +121,12 @@ class GameService:
         #: What committed moves still owe the players (issue 37; ``bot/ui/deliver.py``).
         self.outbox = OutboxStore(store)
 
-    def add_commit_hook(self, hook: CommitHook) -> None:
+    def add_commit_hook(self, hook: CommitHook, committed: CommittedHook | None = None) -> None:
         """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its
-        writes (``before``/``after``: the game row before and after; ``seats`` after). Features
-        keep their own rows in step with the game this way (the scheduler plans the new turn)."""
-        self.ledger.add_commit_hook(hook)
+        writes (``before``/``after``: the game row before and after; ``seats`` after), and
+        ``committed(game_id)`` once it committed. Features keep their own rows in step with
+        the game this way (the scheduler plans the new turn)."""
+        self.ledger.add_commit_hook(hook, committed)
 
     def cached(self, game_id: int) -> Match | None:
         """The cached match, if any (for tests comparing the cache with a replay)."""

@@ -6,6 +6,7 @@ only that seat's hand, the table view none (see :mod:`bot.engine.view`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime
 
@@ -20,6 +21,25 @@ from bot.store import GameRecord, GameStatus, MessageRow
 from bot.store import stats as stats_sql
 
 log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Look:
+    """What an interaction reads before it acts, in one call: the game as stored and, when
+    asked for a user, their seat's view of it (their hand, their legal moves). A click's
+    place, whose turn it is and the moves to offer all read this one value."""
+
+    game: GameSummary
+    view: SeatView | None = None
+    #: Why there is no view (the user is not seated, no round is dealt): the refusal the
+    #: caller raises if it needs the view, exactly as :meth:`Queries.seat_view` would.
+    refused: errors.ServiceError | None = None
+
+    def seat_view(self) -> SeatView:
+        """The user's view, or the refusal that says why there is none."""
+        if self.view is None:
+            raise self.refused or errors.NotInGame()
+        return self.view
 
 
 class Queries:
@@ -41,6 +61,32 @@ class Queries:
         if row is None:
             raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
         return row.guild_id, row.channel_id
+
+    async def look(
+        self, game_id: int, user_id: int | None = None, *, guild_id: int | None = None
+    ) -> Look:
+        """The game (as :meth:`game`) and, for ``user_id``, their seat's view (see
+        :class:`Look`). ``guild_id``: the server a click came from; the seat is read only for
+        a game of that server (a forged click naming another server's game, which the caller
+        refuses, loads nothing)."""
+        game = await self.game(game_id)
+        if guild_id is not None and game.guild_id != guild_id:
+            return Look(game)
+        return await self._look(game, user_id)
+
+    async def look_here(self, channel_id: int, user_id: int) -> Look | None:
+        """The channel's unfinished game (as :meth:`game_in_channel`) and ``user_id``'s
+        seat's view of it; None when there is no game here."""
+        game = await self.game_in_channel(channel_id)
+        return None if game is None else await self._look(game, user_id)
+
+    async def _look(self, game: GameSummary, user_id: int | None) -> Look:
+        if user_id is None:
+            return Look(game)
+        try:
+            return Look(game, await self.seat_view(game.id, user_id))
+        except errors.ServiceError as exc:
+            return Look(game, None, exc)
 
     async def game_in_channel(self, channel_id: int) -> GameSummary | None:
         """The channel's unfinished game (lobby or in play), if any."""

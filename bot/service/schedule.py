@@ -22,6 +22,7 @@ tests move time forward instead of sleeping. Nothing here knows Discord.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -80,7 +81,14 @@ class ScheduleService:
         self.stall_grace = stall_grace
         self.nudge_interval = nudge_interval
         self.level = level
-        games.add_commit_hook(self._plan_turn)
+        #: When the scheduler's loop next looks at the due rows (None: it is looking now, or
+        #: no loop runs), and what makes it look sooner: a move plans its turn's work in its
+        #: own commit and wakes the loop only for work due before that look — so a move does
+        #: not run a scheduler pass for a reminder hours away (issue 33).
+        self.next_look: datetime | None = None
+        self.look_sooner = asyncio.Event()
+        self._planned: dict[int, datetime] = {}
+        games.add_commit_hook(self._plan_turn, self._turn_planned)
         #: The players' and servers' choices, and the questions players ask (nudge, mygames).
         self.players = SchedulePlayers(games, self.rows, nudge_interval=nudge_interval)
         self.game_schedule = self.players.game_schedule
@@ -132,6 +140,15 @@ class ScheduleService:
         if away:
             rows.append(DueRow(after.id, "away", key, uid, now))
         await w.put_dues(rows)
+        if rows:
+            self._planned[after.id] = min(r.due_at for r in rows)
+
+    def _turn_planned(self, game_id: int) -> None:
+        """Once a move's commit planned its turn's work: wake the scheduler's loop if that work
+        is due before it looks anyway (after the commit, so the loop sees the rows)."""
+        when = self._planned.pop(game_id, None)
+        if when is not None and (self.next_look is None or when < self.next_look):
+            self.look_sooner.set()
 
     # ================================================================== due work
 

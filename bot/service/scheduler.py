@@ -93,7 +93,9 @@ class Scheduler:
         self.max_sleep = max_sleep
         self.owner = owner or process_owner()
         self.lease = lease
-        self._wake = asyncio.Event()
+        # The schedule's own event: a move's commit sets it when its work is due before the
+        # loop's next look (:attr:`ScheduleService.next_look`), without entering this module.
+        self._wake = schedule.look_sooner
         self._tick_lock = asyncio.Lock()
         self._wait: Waiter = waiter or _wait_or_wake
         #: For the benchmark and tests: loop iterations, next-due queries, rows handled.
@@ -169,6 +171,7 @@ class Scheduler:
         down = False
         while True:
             self._wake.clear()
+            self.schedule.next_look = None  # looking now: anything written is seen, or wakes
             try:
                 await self.tick()
                 delay = await self.sleep_time()
@@ -185,6 +188,7 @@ class Scheduler:
                     log.warning("scheduler: the game database answers again")
                 down = False
             if delay > 0:
+                self.schedule.next_look = self.clock() + timedelta(seconds=delay)
                 await self._wait(self._wake, delay)
             self.wakeups += 1
 

@@ -14,7 +14,10 @@ The cogs (a typed or clicked move), the scheduler's announcement (a timeout, an 
 and the terminal game (:mod:`bot.tryit`) all go through :class:`Turns`, so the dispatch and
 the computer loop are written once. It returns facts — the outcomes, what a draw brought, who
 is to be told and how — never sentences: the Discord layer and the terminal put them into
-words.
+words. :meth:`Turns.play_out` hands the announcer the whole rest of a turn in one value
+(:class:`PlayedOut`: the outcomes, the table, the ping and what the pinged player reads), so
+a move is three calls from the Discord layer: the look-up, :meth:`~Turns.take`, and
+:meth:`~Turns.play_out`.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from datetime import datetime
 
 from bot.engine import DONE, DRAW, KNOCK, PASS, Draw, Move, Pass, Play, SeatView, Tile, view_for
 from bot.service.commit import Batch, utc
+from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
-from bot.service.outcome import Fact, Outcome
+from bot.service.outcome import Fact, Outcome, Standing
 from bot.service.replay import players_of
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
@@ -60,6 +64,33 @@ class Turn:
 
     outs: tuple[Outcome, ...]
     drawn: Drawn | None = None
+
+    @property
+    def last(self) -> Outcome:
+        return self.outs[-1]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnNews:
+    """What the player to move reads when told of their turn, read with the ping: their seat's
+    view (their hand and moves), what changed since their last turn (``digest``; not for the
+    actor, who saw it happen) and the standings (for a DM: where they stand)."""
+
+    view: SeatView | None
+    digest: Digest | None = None
+    standings: tuple[Standing, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayedOut:
+    """A turn played out up to the next present human, with all the announcer needs to tell
+    it: every outcome in order, the table as it now stands (the spectator's view; None before
+    a deal), the ping (None: nobody to tell) and what the pinged player reads."""
+
+    outs: tuple[Outcome, ...]
+    ping: TurnPing | None = None
+    table: SeatView | None = None
+    news: TurnNews | None = None
 
     @property
     def last(self) -> Outcome:
@@ -234,16 +265,63 @@ class Turns:
             )
             return await ledger.commit_play(g, batch, pending)
 
+    async def play_out(
+        self, game_id: int, outs: Sequence[Outcome], actor_id: int | None, now: datetime
+    ) -> PlayedOut:
+        """The rest of a turn after ``outs`` (the actor's move; none when the scheduler or
+        start-up calls): the turns nobody present will take (:meth:`until_human`, each its own
+        commit), then who is told and what they read (:meth:`told`). The announcer's one call:
+        it says this value and decides nothing."""
+        played = list(outs)
+        played += [out async for out in self.until_human(game_id, outs, now)]
+        return await self.told(played, actor_id, now)
+
+    async def told(
+        self, outs: Sequence[Outcome], actor_id: int | None, now: datetime, *, ping: bool = True
+    ) -> PlayedOut:
+        """``outs`` as the announcer tells them, nothing played: the table as it stands, and
+        (``ping``) the ping of the player to move with what they read (:meth:`news`)."""
+        if not outs:
+            return PlayedOut(())
+        last = outs[-1]
+        game = last.game
+        table = None
+        if game.round_no is not None and game.status is not GameStatus.LOBBY:
+            table = await self.games.table_view(game.id)
+        turn_ping = await self.ping(last, actor_id, now) if ping else None
+        news = None
+        if turn_ping is not None and game.round_no is not None:
+            news = await self.news(game.id, turn_ping)
+        return PlayedOut(tuple(outs), turn_ping, table, news)
+
+    async def news(self, game_id: int, ping: TurnPing) -> TurnNews | None:
+        """What the pinged player reads (see :class:`TurnNews`), as far as their ping carries
+        it: the actor's hand alone (``here``); a DM's hand, digest and standings; a mention's
+        digest; nothing for a ping that carries no text."""
+        games, uid = self.games, ping.user_id
+        if ping.here:
+            return TurnNews(await games.seat_view(game_id, uid))
+        if ping.dm and ping.settings is not None:
+            view = await games.seat_view(game_id, uid)
+            digest = await games.digest(game_id, uid)
+            return TurnNews(view, digest, await games.standings(game_id))
+        if ping.mention:
+            return TurnNews(None, await games.digest(game_id, uid))
+        return None
+
     async def ping(self, last: Outcome, actor_id: int | None, now: datetime) -> TurnPing | None:
         """How the human now to move hears of it — the one place that decides it. Nobody for
         a computer or a game not being played; the actor who moves again is already looking
-        (``here``: their hand comes with their answer); anyone else as their settings and
-        quiet hours say (:func:`~bot.service.timing.turn_ping`)."""
+        (``here``: their hand comes with their answer, drawn as their settings say); anyone
+        else as their settings and quiet hours say (:func:`~bot.service.timing.turn_ping`)."""
         game, nxt = last.game, last.next_player
         if game.status is not GameStatus.ACTIVE or nxt is None or nxt.user_id is None:
             return None
         if nxt.user_id == actor_id:
-            return TurnPing(nxt.user_id, dm=False, mention=False, quiet_until=None, here=True)
+            settings = await self.games.user_settings(nxt.user_id)
+            return TurnPing(
+                nxt.user_id, dm=False, mention=False, quiet_until=None, here=True, settings=settings
+            )
         if self.schedule is None:
             return None
         return await self.schedule.turn_ping(nxt.user_id, now)

@@ -34,13 +34,15 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.engine import SeatView
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
+from bot.service.turn import PlayedOut, TurnNews
 from bot.service.undo import Undone
 from bot.ui import components, dmlater, messages, owed
 from bot.ui.catchup import catchup_text
-from bot.ui.dmturn import turn_dm_text, turn_dm_view
+from bot.ui.dmturn import dm_view, live_link, turn_dm_text
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -103,22 +105,20 @@ async def announce(
     route = Route(bot, interaction, actor_id=actor_id)
     if answer is not None:
         await route.tell_actor(answer)  # 1. the actor sees their move at once
-    outs = list(outs)
     gid = game_id if game_id is not None else outs[-1].game_id
-    # 2. computers and away players move first
-    outs += [out async for out in bot.turns.until_human(gid, outs, bot.now())]
-    if not outs:
+    # 2. computers and away players move first; the service hands back all there is to say
+    played = await bot.turns.play_out(gid, outs, route.actor_id, bot.now())
+    if not played.outs:
         return None
-    ping = await bot.turns.ping(outs[-1], route.actor_id, bot.now())
     was = await bot.posts.latest_table(bot.service, gid)
-    problem = await post_turn(bot, route, outs, ping, head=head, colour=colour)  # 3.
-    new_turn = was is None or was.turn != turn_of(outs[-1])
-    note = await tell_next_player(bot, route, outs[-1], ping, new_turn=new_turn)  # 4.
+    problem = await post_turn(bot, route, played, head=head, colour=colour)  # 3.
+    new_turn = was is None or was.turn != turn_of(played.last)
+    note = await tell_next_player(bot, route, played, new_turn=new_turn)  # 4.
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
-    await after_the_match(bot, route, outs[-1])
-    await owed.settle(bot, route, outs[-1].game)  # what a commit owed is paid (issue 37)
+    await after_the_match(bot, route, played.last)
+    await owed.settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
     return trouble
 
 
@@ -149,7 +149,8 @@ async def publish(
     route = Route(bot, interaction)
     if answer is not None:
         await route.tell_actor(answer)
-    problem = await post_turn(bot, route, outs, None)
+    played = await bot.turns.told(outs, route.actor_id, bot.now(), ping=False)
+    problem = await post_turn(bot, route, played)
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
@@ -160,14 +161,14 @@ async def publish(
 async def post_turn(
     bot: GameBot,
     route: Route,
-    outs: Sequence[Outcome],
-    ping: TurnPing | None,
+    played: PlayedOut,
     *,
     head: Sequence[str] = (),
     colour: discord.Colour | None = None,
 ) -> str | None:
     """Step 3: the round ends' posts, then the turn post (or the live post grown), the post
     before it quietened; returns a problem to tell the actor."""
+    outs, ping, table = played.outs, played.ping, played.table
     last = outs[-1]
     game = last.game
     locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
@@ -190,7 +191,7 @@ async def post_turn(
     if (
         turn is not None
         and not posts
-        and await grow_turn_post(bot, route, game, turn, open_lines, locale)
+        and await grow_turn_post(bot, route, game, table, turn, open_lines, locale)
     ):
         return None
     if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
@@ -204,13 +205,15 @@ async def post_turn(
             # What is left of one message once the turn line is in, less a margin for the
             # newline and the mention's own words.
             room = CONTENT - 100 - len(content)
-            since = await since_your_turn(bot, game, ping.user_id, locale, room)
+            since = since_your_turn(played.news, locale, room)
             content = "\n".join(t for t in (content, since) if t)
         posts.append(TablePost(content or None, embed, True, buttons))
     for i, post in enumerate(posts):
         told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
         nonce = owed.post_nonce(game, i)
-        problem = await send_post(bot, route, game, post, locale, mentions_for(ping), told, nonce)
+        problem = await send_post(
+            bot, route, game, table, post, locale, mentions_for(ping), told, nonce
+        )
         if problem is not None:
             return problem
     return None
@@ -275,6 +278,7 @@ async def send_post(
     bot: GameBot,
     route: Route,
     game: GameSummary,
+    table: SeatView | None,
     post: TablePost,
     locale: str,
     mentions: discord.AllowedMentions,
@@ -285,8 +289,8 @@ async def send_post(
     before it and remember this one as the latest (with ``turn``: the turn it is for and its
     lines, so a draw can grow it)."""
     files = [] if isinstance(post.picture, bool) else post.picture
-    if post.picture is True and game.round_no is not None and game.status is not GameStatus.LOBBY:
-        files = await table_picture(bot, game, post.embed, locale)
+    if post.picture is True and table is not None:
+        files = await table_picture(bot, game, table, post.embed, locale)
     try:
         message, editor = await route.post(
             post.content,
@@ -317,6 +321,7 @@ async def grow_turn_post(
     bot: GameBot,
     route: Route,
     game: GameSummary,
+    table: SeatView | None,
     turn: tuple[object, ...],
     lines: Sequence[str],
     locale: str,
@@ -328,7 +333,7 @@ async def grow_turn_post(
         return False
     told = (*latest.lines, *lines)
     embed = game_embed(game, told, locale, round_no=game.round_no)
-    files = await table_picture(bot, game, embed, locale)
+    files = [] if table is None else await table_picture(bot, game, table, embed, locale)
     try:
         await route.edit(
             game.id,
@@ -370,12 +375,12 @@ async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
 
 
 async def table_picture(
-    bot: GameBot, game: GameSummary, embed: discord.Embed, locale: str
+    bot: GameBot, game: GameSummary, view: SeatView, embed: discord.Embed, locale: str
 ) -> list[discord.File]:
-    """The table as it stands for ``embed``: its picture from the render pool (keyed by the
-    channel, so a backlog draws only the latest), or the table as text when no picture
-    could be made, or nothing when a newer post of this channel will show the table."""
-    view = await bot.service.table_view(game.id)
+    """The table as it stands (``view``, the spectator's) for ``embed``: its picture from the
+    render pool (keyed by the channel, so a backlog draws only the latest), or the table as
+    text when no picture could be made, or nothing when a newer post of this channel will
+    show the table."""
     try:
         return await bot.pictures.table_attached(
             embed, view, game.players, locale, channel=game.channel_id
@@ -425,28 +430,27 @@ def cannot_post(
 
 
 async def tell_next_player(
-    bot: GameBot, route: Route, last: Outcome, ping: TurnPing | None, *, new_turn: bool
+    bot: GameBot, route: Route, played: PlayedOut, *, new_turn: bool
 ) -> str | None:
     """Step 4: the player to move hears of it once — a DM (silent in their quiet hours) if
     that is their way, with their hand; the actor whose new turn it is gets it with their
     answer instead (free), and nothing more when their turn simply goes on (a draw: their
     answer said where the tile fits). A closed DM is remembered, never retried, and said
     once in the channel. Returns a note for the actor."""
-    game = last.game
-    if ping is None or game.round_no is None:
+    game, ping, news = played.last.game, played.ping, played.news
+    if ping is None or game.round_no is None or news is None or news.view is None:
         return None
     if ping.here:
-        if not new_turn:
+        if not new_turn or ping.settings is None:
             return None
         lang = locale_of(route.interaction) if route.interaction is not None else None
-        tiles = (await bot.service.user_settings(ping.user_id)).tiles
-        text, files = await turn_news(bot, game, ping.user_id, lang, tiles, hand_only=True)
+        text, files = await turn_news(bot, game, news, lang, ping.settings.tiles, hand_only=True)
         await route.add_for_actor(text, files=files)
         return None
     if not ping.dm or ping.settings is None:
         return None
     try:
-        await send_turn_dm(bot, game, ping)
+        await send_turn_dm(bot, game, ping, news)
     except discord.Forbidden as exc:
         if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
             dmlater.turn_dm_later(bot, game, ping, send_turn_dm, post)
@@ -462,15 +466,21 @@ async def tell_next_player(
     return None
 
 
-async def send_turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
-    """The turn's DM to the player to move, with their hand (raises as ``send``)."""
+async def send_turn_dm(
+    bot: GameBot, game: GameSummary, ping: TurnPing, news: TurnNews | None = None
+) -> None:
+    """The turn's DM to the player to move, with their hand (raises as ``send``); ``news``
+    as the service read it with the ping, else read now (a DM sent again later)."""
     assert ping.settings is not None
+    if news is None:
+        news = await bot.turns.news(game.id, ping)
+    assert news is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
-    text, files = await turn_news(bot, game, ping.user_id, lang, tiles)
-    view = await turn_dm_view(bot, game, ping.user_id, lang)
+    text, files = await turn_news(bot, game, news, lang, tiles)
+    view = dm_view(game, news.view, await live_link(bot, game), lang)
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     await send_dm(
-        bot, ping.user_id, text, known=known, files=files, view=view, silent=silent,
+        bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
         allowed_mentions=PING_NOBODY, nonce=owed.dm_nonce(game),
     )  # fmt: skip
 
@@ -478,7 +488,7 @@ async def send_turn_dm(bot: GameBot, game: GameSummary, ping: TurnPing) -> None:
 async def turn_news(
     bot: GameBot,
     game: GameSummary,
-    user_id: int,
+    news: TurnNews,
     lang: str | None,
     tiles: str,
     *,
@@ -488,7 +498,8 @@ async def turn_news(
     their last turn (their own train first), and their hand — in words and as a picture,
     drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
     looking at the table already)."""
-    view = await bot.service.seat_view(game.id, user_id)
+    view, digest = news.view, news.digest
+    assert view is not None
     picture = await bot.pictures.hand_attached(view, game.options.hints, lang, tiles)
     files = [picture] if picture is not None else []
     hand = messages.hand_text(view, game, lang)
@@ -498,20 +509,17 @@ async def turn_news(
     if game.deadline_at is not None:
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
     # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
-    digest = await bot.service.digest(game.id, user_id)
-    standings = await bot.service.standings(game.id)
-    return turn_dm_text(head, game, digest, view, standings, lang), files
+    assert digest is not None
+    return turn_dm_text(head, game, digest, view, news.standings, lang), files
 
 
-async def since_your_turn(
-    bot: GameBot, game: GameSummary, user_id: int, lang: str | None, budget: int
-) -> str:
-    """What changed since the player's last turn, in at most ``budget`` characters (the
-    catch-up digest: :mod:`bot.ui.catchup`); empty when nothing fits."""
-    if budget <= 0:
+def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
+    """What changed since the player's last turn (read with their ping), in at most
+    ``budget`` characters (the catch-up digest: :mod:`bot.ui.catchup`); empty when nothing
+    fits."""
+    if budget <= 0 or news is None or news.digest is None:
         return ""
-    digest = await bot.service.digest(game.id, user_id)
-    return catchup_text(digest, lang, budget, whose_turn=False)
+    return catchup_text(news.digest, lang, budget, whose_turn=False)
 
 
 async def dms_closed_notice(

@@ -18,7 +18,7 @@ from bot.ui.options import quiet_autocomplete
 
 #: Every text option has a ``max_length`` (Discord then refuses longer text in the client,
 #: and :mod:`bot.ui.options` checks it again): one of the choices (their values are at most
-#: 100 characters), a time zone; a tile and a train are :mod:`bot.ui.tileoptions`' own.
+#: 100 characters), a time zone; a tile and a train are :mod:`bot.ui.options`' own.
 ChoiceText = app_commands.Range[str, 1, 100]
 ZoneText = app_commands.Range[str, 1, 64]
 

@@ -111,7 +111,9 @@ async def _clicked(interaction: Interaction, item: _Control) -> None:
             raise Refusal("error.unexpected")
         if item.game_id > MAX_ID:
             raise Refusal("error.no-such-game", game=item.game_id)
-        await check_place(interaction, item.game_id, item.place)
+        # A turn control's handler needs the clicker's seat: read with the place, once.
+        seat = bool(getattr(item, "reads_seat", False))
+        await check_place(interaction, item.game_id, item.place, seat=seat)
     except Exception as error:
         async with guarded(interaction, defer_first=False):
             raise error
@@ -240,6 +242,8 @@ class TurnButton(
     template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<action>play|draw|pass|hand|knock)",
 ):
     place: ClassVar[str] = "channel"
+    #: Play opens the clicker's move list: their seat is read with the place check.
+    reads_seat: ClassVar[bool] = True
 
     def __init__(self, game_id: int, version: int, action: str, locale: str | None = None) -> None:
         style = discord.ButtonStyle.primary if action == "play" else discord.ButtonStyle.secondary

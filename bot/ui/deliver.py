@@ -33,6 +33,7 @@ from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, Outcome
 from bot.service.errors import unreachable
 from bot.service.outbox import Owed, backoff
+from bot.service.turn import PlayedOut
 from bot.ui import announcer, owed
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
@@ -136,7 +137,9 @@ class Deliverer:
             if ping is not None and ping.dm and row.attempts >= DM_TRIES:
                 await self.mention_instead(game, row.ping_user, ping.quiet_until is None)
             elif ping is not None and ping.dm:
-                await announcer.tell_next_player(bot, route, last, ping, new_turn=True)
+                news = await bot.turns.news(game.id, ping)
+                played = PlayedOut((last,), ping, news=news)
+                await announcer.tell_next_player(bot, route, played, new_turn=True)
         route.undelivered.discard("post")
         await owed.settle(bot, route, game)
 

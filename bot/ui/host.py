@@ -28,7 +28,7 @@ from bot.ops.metrics import Metrics, process_label
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
-from bot.ui import budget
+from bot.ui import limits
 from bot.ui.faults import Outage
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
@@ -64,8 +64,8 @@ class GameBot(commands.Bot):
         self.metrics = Metrics(process=process_label(config))
         #: This process's share of Discord's global limit: every bot-token request waits its
         #: turn here (interaction answers and followups do not count, and do not wait).
-        self.budget = budget.RequestBudget(config.request_rate)
-        budget.install(self, self.budget, on_wait=self.metrics.rate_limit_wait)
+        self.budget = limits.RequestBudget(config.request_rate)
+        limits.install(self, self.budget, on_wait=self.metrics.rate_limit_wait)
         #: The render pool (``MT_RENDER_WORKERS``): started in setup_hook, closed at shutdown.
         self.pictures = Pictures(config.render_workers, metrics=self.metrics)
         #: Persistent item class -> what a click does (set by the cog that owns the feature).

@@ -27,6 +27,7 @@ from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
 from bot.ops.logs import note_game, track
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import GameNotFound, unreachable
+from bot.service.queries import Look
 from bot.ui import limits
 from bot.ui.faults import quote_input
 from bot.ui.host import SHED_AFTER, GameBot
@@ -252,7 +253,7 @@ async def answer_tree_error(interaction: Interaction, error: BaseException) -> N
 def _unwrapped(error: BaseException) -> BaseException:
     """What failed inside discord.py's wrappers: the command's body (``CommandInvokeError``)
     or an option's transformer (``TransformerError``, whose cause is the refusal an option
-    transformer raised, e.g. :class:`bot.ui.tileoptions.TileOption` reading a tile)."""
+    transformer raised, e.g. :class:`bot.ui.options.TileOption` reading a tile)."""
     if isinstance(error, app_commands.CommandInvokeError):
         return error.original
     if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
@@ -384,6 +385,27 @@ async def game_here(interaction: Interaction) -> GameSummary:
     return game
 
 
+async def seat_here(interaction: Interaction) -> Look:
+    """The unfinished game in this channel with the user's seat's view of it, in one read (a
+    move command's look-up: :class:`~bot.service.queries.Look`), or a refusal saying there is
+    no game here."""
+    bot = bot_of(interaction)
+    if interaction.channel_id is None:
+        raise Refusal("error.no-game-here")
+    look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
+    if look is None:
+        raise Refusal("error.no-game-here")
+    note_game(look.game.id)
+    return look
+
+
+def looked(interaction: Interaction, game_id: int) -> Look | None:
+    """What :func:`check_place` read for this click's game, kept on the interaction (its
+    ``extras``, discord.py's place for such data), so the handler does not read it again."""
+    look = interaction.extras.get(LOOK)
+    return look if isinstance(look, Look) and look.game.id == game_id else None
+
+
 async def my_game(interaction: Interaction) -> GameSummary:
     """This channel's game, or in a DM the user's most recently active game."""
     bot = bot_of(interaction)
@@ -403,24 +425,36 @@ async def my_game(interaction: Interaction) -> GameSummary:
 #: or in a DM by a player seated in the game (Catch me up, on turn posts and turn DMs).
 PLACES = ("channel", "answer", "player")
 
+#: The key of the game a click's place check read, in ``Interaction.extras`` (:func:`looked`).
+LOOK = "mt.look"
 
-async def check_place(interaction: Interaction, game_id: int, place: str) -> None:
+
+async def check_place(
+    interaction: Interaction, game_id: int, place: str, *, seat: bool = False
+) -> None:
     """Refuse a click whose game is not where the control may act (see :data:`PLACES`).
 
     A control's ``custom_id`` names its game and a client can send any ``custom_id``, so no
     click is trusted to come from the game's own message: a game of another server is
     refused as unknown (nothing about it is told), a game of another channel as elsewhere.
-    Raises before anything is read or changed beyond the game's place."""
+    Raises before anything is read or changed beyond the game's place. The game read (with
+    the clicker's seat's view, ``seat``: a turn control's) is kept for the handler
+    (:func:`looked`): a click reads its game once."""
+    service = bot_of(interaction).service
     if place == "player" and interaction.guild_id is None:
         # A DM: only a player of the game may ask about it there (a client can send any id).
         try:
-            game = await bot_of(interaction).service.game(game_id)
+            dm_look: Look | None = await service.look(game_id)
         except GameNotFound:
-            game = None
-        if game is None or game.player(interaction.user.id) is None:
+            dm_look = None
+        if dm_look is None or dm_look.game.player(interaction.user.id) is None:
             raise Refusal("error.not-your-game", game=game_id)
+        interaction.extras[LOOK] = dm_look
         return
-    guild_id, channel_id = await bot_of(interaction).service.where(game_id)
+    uid = interaction.user.id if seat and interaction.guild_id is not None else None
+    look = await service.look(game_id, uid, guild_id=interaction.guild_id)
+    guild_id, channel_id = look.game.guild_id, look.game.channel_id
+    interaction.extras[LOOK] = look
     if guild_id != interaction.guild_id:
         raise Refusal("error.no-such-game", game=game_id)
     message = interaction.message

@@ -9,6 +9,21 @@ parameter (its choices, its string length, its number range, its type) and refus
 first that does not fit, naming the option and quoting the value short, before anything is
 read or written. Autocomplete has its own guard, :func:`quiet_autocomplete`: suggestions are
 a courtesy, so any failure there is an empty list, never an unanswered interaction.
+
+The ``tile`` and ``train`` options of the move commands are discord.py transformers here too
+(:class:`TileOption`, :class:`TrainOption`): a :class:`discord.app_commands.Transformer`
+keeps what an option means in one class — its declared type and length (which the check
+above compares), how the typed text becomes a value, and what autocomplete offers while it
+is typed. ``/play`` declares ``tile: Transform[PickedTile, TileOption]`` and gets the tile
+already read against the game's set, with the seat's view it was read for; any other command
+that takes a tile or a train declares the same annotations.
+
+Autocomplete is a suggestion (Discord sends whatever was typed), so the service checks the
+move again and a refusal changes nothing. It cannot be deferred and must answer within 3 s:
+it makes one cheap read (the channel's game with the seat's view, from the service's cache)
+and no writes. :meth:`TileOption.transform` makes the same read, which the command's body
+then uses instead of reading it again; a refusal there (no game here, not seated, not a
+tile of this set) is answered by the command tree's error funnel like a failed option check.
 """
 
 from __future__ import annotations
@@ -16,14 +31,24 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar, cast
 
 from discord import AppCommandOptionType, app_commands
 
+from bot.engine import SeatView, Tile, TileError, plain_dashes
+from bot.service import GameSummary, ServiceError
 from bot.service.errors import unreachable
-from bot.ui import limits
+from bot.ui import limits, messages
 from bot.ui.faults import quote_input
-from bot.ui.interactions import Interaction, Refusal, RefusedCheck, locale_of
+from bot.ui.interactions import (
+    Interaction,
+    Refusal,
+    RefusedCheck,
+    bot_of,
+    locale_of,
+    seat_here,
+)
+from bot.ui.notation import parse_tile
 from bot.ui.translator import translate_metadata
 
 log = logging.getLogger(__name__)
@@ -65,9 +90,14 @@ def _refusal(param: app_commands.Parameter, value: object, locale: str) -> Refus
     """Why ``value`` does not fit ``param``, in the reader's words (option and choice names
     as their Discord client shows them), or None."""
     where = app_commands.TranslationContextLocation
-    name = translate_metadata(param.display_name, where.parameter_name, locale)
-    name = name or param.display_name
     kind = param.type
+
+    def name() -> str:
+        # The option's name in the reader's words, only once it is refused: a value that
+        # fits (every honest one) costs no translation.
+        shown = translate_metadata(param.display_name, where.parameter_name, locale)
+        return shown or param.display_name
+
     choices = param.choices
     if choices:
         if any(value == c.value and type(value) is type(c.value) for c in choices):
@@ -75,28 +105,28 @@ def _refusal(param: app_commands.Parameter, value: object, locale: str) -> Refus
         offered = ", ".join(
             translate_metadata(c.name, where.choice_name, locale) or c.name for c in choices[:10]
         )
-        return Refusal("error.bad-choice", option=name, value=quote_input(value), choices=offered)
+        return Refusal("error.bad-choice", option=name(), value=quote_input(value), choices=offered)
     if kind is _STRING:
         if not isinstance(value, str):
-            return Refusal("error.bad-option", option=name)
+            return Refusal("error.bad-option", option=name())
         low, high = param.min_value, param.max_value
         if high is not None and len(value) > high:
-            return Refusal("error.too-long", option=name, limit=int(high))
+            return Refusal("error.too-long", option=name(), limit=int(high))
         if low is not None and len(value) < low:
-            return Refusal("error.too-short", option=name, limit=int(low))
+            return Refusal("error.too-short", option=name(), limit=int(low))
     elif kind in (_INTEGER, _NUMBER):
         numeric = int if kind is _INTEGER else int | float
         if isinstance(value, bool) or not isinstance(value, numeric):
-            return Refusal("error.bad-option", option=name)
+            return Refusal("error.bad-option", option=name())
         # Discord's integers stay within ±2**53 whatever the option says: a larger one is
         # forged, and would overflow the database's 64-bit integers further down.
         low = -DISCORD_INT if param.min_value is None else param.min_value
         high = DISCORD_INT if param.max_value is None else param.max_value
         if not low <= value <= high:
             shown = [int(x) if kind is _INTEGER else x for x in (low, high)]
-            return Refusal("error.out-of-range", option=name, low=shown[0], high=shown[1])
+            return Refusal("error.out-of-range", option=name(), low=shown[0], high=shown[1])
     elif kind is _BOOLEAN and not isinstance(value, bool):
-        return Refusal("error.bad-option", option=name)
+        return Refusal("error.bad-option", option=name())
     return None
 
 
@@ -133,3 +163,137 @@ def quiet_autocomplete(
         return limits.fit_choices(choices)
 
     return wrapper
+
+
+# ---------------------------------------------------------------------- the tile and train options
+
+#: What autocomplete offers at most (Discord's own limit on choices).
+MAX_CHOICES = 25
+
+_Offers = list[app_commands.Choice[int | float | str]]
+
+
+class PickedTile(NamedTuple):
+    """A typed tile read against this channel's game: the game and the seat's view it was
+    read for come with it, so the command does not read them again."""
+
+    game: GameSummary
+    view: SeatView
+    tile: Tile
+
+
+async def view_here(interaction: Interaction) -> SeatView | None:
+    """The user's view of this channel's game, or None (autocomplete then offers nothing)."""
+    bot = bot_of(interaction)
+    if interaction.channel_id is None:
+        return None
+    try:
+        look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
+    except ServiceError:
+        return None
+    if look is None or look.game.turn is None:
+        return None
+    return look.view
+
+
+def _norm(text: str) -> str:
+    return plain_dashes(text).strip().replace("|", "-").replace(" ", "-").replace("--", "-")
+
+
+def tile_choices(view: SeatView, typed: str, locale: str | None) -> list[app_commands.Choice[str]]:
+    """The legal tiles matching what was typed (either end order), with where each goes."""
+    typed = _norm(typed)
+    out = []
+    for tile, trains in messages.plays_by_tile(view).items():
+        text = str(tile)
+        flipped = f"{tile.low}-{tile.high}"
+        if typed and not (text.startswith(typed) or flipped.startswith(typed)):
+            continue
+        where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
+        out.append(app_commands.Choice(name=f"{text} → {where}"[:100], value=text))
+    return out[:MAX_CHOICES]
+
+
+def train_choices(
+    view: SeatView, tile_text: str | None, locale: str | None
+) -> list[app_commands.Choice[str]]:
+    """The trains the chosen tile legally fits (every legal train if the tile is unreadable)."""
+    plays = messages.plays_by_tile(view)
+    try:
+        tile: Tile | None = Tile.parse(tile_text or "", view.rules.max_pip)
+    except TileError:
+        tile = None
+    trains: list[int] = []
+    for t, where in plays.items():
+        if tile is None or t == tile:
+            trains.extend(w for w in where if w not in trains)
+    return [
+        app_commands.Choice(
+            name=messages.train_label(view.names, t, view.seat, locale), value=messages.train_ref(t)
+        )
+        for t in trains
+    ][:MAX_CHOICES]
+
+
+@quiet_autocomplete
+async def _tile_offers(interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
+    view = await view_here(interaction)
+    return [] if view is None else tile_choices(view, typed, locale_of(interaction))
+
+
+@quiet_autocomplete
+async def _train_offers(interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
+    view = await view_here(interaction)
+    if view is None:
+        return []
+    # The namespace holds the raw text typed so far, not the transformed tile.
+    tile = getattr(interaction.namespace, "tile", None)
+    return train_choices(view, tile if isinstance(tile, str) else None, locale_of(interaction))
+
+
+class _TextOption(app_commands.Transformer):
+    """A text option of 1 to :attr:`longest` characters (Discord refuses longer in the
+    client, and :mod:`bot.ui.options` checks it again: a client can send anything)."""
+
+    longest = 100
+
+    @property
+    def type(self) -> AppCommandOptionType:
+        return AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return self.longest
+
+
+class TileOption(_TextOption):
+    """``tile:`` — offers the tiles this seat may legally play now, with where each goes;
+    reads what was typed (any dash, either end first) as a tile of this game's set."""
+
+    longest = 16
+
+    async def transform(self, interaction: Interaction, value: str, /) -> PickedTile:
+        look = await seat_here(interaction)
+        view = look.seat_view()
+        return PickedTile(look.game, view, parse_tile(value, view.rules.max_pip))
+
+    async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
+        return cast(_Offers, await _tile_offers(interaction, str(value)))
+
+
+class TrainOption(_TextOption):
+    """``train:`` — offers the trains the tile typed beside it fits; the text (``mexican``,
+    ``@N``) is read with the tile by :func:`bot.ui.notation.check_notation`, since what a
+    train word means depends on the seat and the table."""
+
+    longest = 40
+
+    async def transform(self, interaction: Interaction, value: str, /) -> str:
+        return value.strip()
+
+    async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
+        return cast(_Offers, await _train_offers(interaction, str(value)))

@@ -5,7 +5,7 @@ second: its answer, the followups made with its token, and edits made with that 
 15 minutes. So what follows a player's action rides on that action's interaction: their
 private answer, the public turn post (a followup in the game's channel), and the edits of
 posts that token made or was clicked on. Only what has no interaction to ride on goes through
-the REST API with the bot token, and waits its turn in :mod:`bot.ui.budget`: a move the
+the REST API with the bot token, and waits its turn in :mod:`bot.ui.limits`: a move the
 scheduler made, a DM, an edit of a post made by an interaction that has expired.
 
 :class:`Route` is that choice for one announcement; :func:`dm_channel` opens a player's DM
@@ -241,11 +241,13 @@ class Route:
 
 
 async def dm_channel(
-    bot: GameBot, user_id: int, known: int | None = None
+    bot: GameBot, user_id: int, known: int | None = None, *, kept: bool = False
 ) -> discord.abc.Messageable:
     """The player's DM channel: ``known`` or the one kept in the database, else opened once
-    (a request that counts against the global limit) and kept. Raises like ``create_dm``."""
-    if known is None:
+    (a request that counts against the global limit) and kept. ``kept``: ``known`` is what
+    the database keeps, already read with the player's settings (None: no channel kept), so
+    it is not read again. Raises like ``create_dm``."""
+    if known is None and not kept:
         known = (await bot.service.user_settings(user_id)).dm_channel_id
     if known is not None:
         return bot.get_partial_messageable(known, type=discord.ChannelType.private)
@@ -256,13 +258,19 @@ async def dm_channel(
 
 
 async def send_dm(
-    bot: GameBot, user_id: int, content: str, *, known: int | None = None, **kwargs: Any
+    bot: GameBot,
+    user_id: int,
+    content: str,
+    *,
+    known: int | None = None,
+    kept: bool = False,
+    **kwargs: Any,
 ) -> discord.Message:
-    """Send a DM through the kept channel (``known``: its id, already read); if Discord says
-    that channel is gone, open a new one once. Raises :class:`discord.Forbidden` (50007: DMs
-    closed) like ``send``."""
+    """Send a DM through the kept channel (``known``: its id, already read; ``kept``: see
+    :func:`dm_channel`); if Discord says that channel is gone, open a new one once. Raises
+    :class:`discord.Forbidden` (50007: DMs closed) like ``send``."""
     kwargs = fit("DM", content=content, **kwargs)
-    channel = await dm_channel(bot, user_id, known)
+    channel = await dm_channel(bot, user_id, known, kept=kept)
     try:
         return await channel.send(**kwargs)
     except discord.NotFound:

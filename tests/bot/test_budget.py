@@ -1,4 +1,4 @@
-"""The bot's share of Discord's global request budget (bot/ui/budget.py) and how a cluster's
+"""The bot's share of Discord's global request budget (bot/ui/limits.py) and how a cluster's
 processes split it (bot/config.py)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.ui.budget import RequestBudget
+from bot.ui.limits import RequestBudget
 
 
 class Clock:
@@ -31,7 +31,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
         clock.now += seconds
         await real_sleep(0)
 
-    monkeypatch.setattr("bot.ui.budget.asyncio.sleep", sleep)
+    monkeypatch.setattr("bot.ui.limits.asyncio.sleep", sleep)
     return clock
 
 

@@ -31,7 +31,7 @@ import pytest
 from bot.app import MexicanTrainBot
 from bot.config import DEFAULT_REQUEST_RATE, DISCORD_GLOBAL_RATE
 from bot.store import GameStatus
-from bot.ui.budget import RequestBudget, install
+from bot.ui.limits import RequestBudget, install
 from tests.e2e.helpers import last_public, open_game, pick, said, to_move, type_move
 from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
 from tests.fakediscord.ratelimit import EXEMPT_ROUTES

@@ -1,4 +1,4 @@
-"""``/play``'s ``tile`` and ``train`` options as transformers (:mod:`bot.ui.tileoptions`):
+"""``/play``'s ``tile`` and ``train`` options as transformers (:mod:`bot.ui.options`):
 the option Discord is told about, the tile read before the command runs (any dash, either
 end first), and the refusals the reading makes, each answered once and changing nothing."""
 
@@ -10,7 +10,7 @@ from discord import AppCommandOptionType, app_commands
 
 from bot.app import MexicanTrainBot
 from bot.engine import Play
-from bot.ui.tileoptions import TileOption, TrainOption
+from bot.ui.options import TileOption, TrainOption
 from tests.e2e.helpers import open_game, said, to_move
 from tests.fakediscord import FakeDiscord, running_bot
 

@@ -6,6 +6,7 @@ Time only moves when a test says so; the scheduler's ``tick`` runs what is due a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import sqlite3
@@ -629,3 +630,39 @@ async def test_an_idle_loop_sleeps_until_the_next_due_time(rig: Rig) -> None:
     # then one sleep to the deadline: two looks at the database in 24 hours.
     assert 12 * 3600 - 10 < waits[0] <= 12 * 3600 and 11 * 3600 < waits[1] <= 12 * 3600
     assert loop.queries == 2 and [type(n) for n in rig.told] == [Reminder]
+
+
+async def test_a_move_wakes_the_loop_only_for_work_due_before_its_next_look(rig: Rig) -> None:
+    """A move plans its turn's work in its own commit (issue 33): the scheduler's loop is
+    woken only when that work is due before the loop looks anyway, so a move whose reminder
+    is hours away runs no scheduler pass, and one due sooner is not missed."""
+    slow = await rig.new_game(deadline=24 * HOUR)
+    looked = asyncio.Event()
+    waits: list[float] = []
+
+    async def until_woken(wake: asyncio.Event, seconds: float) -> None:
+        waits.append(seconds)
+        looked.set()
+        await wake.wait()  # virtual time: only a wake ends this sleep
+
+    loop = Scheduler(
+        rig.schedule, rig.clock, rig._deliver, send_interval=0, max_sleep=86400, waiter=until_woken
+    )
+    task = asyncio.create_task(loop.run())
+    try:
+        await looked.wait()
+        looked.clear()
+        assert loop.queries == 1 and 12 * 3600 - 10 < waits[0] <= 12 * 3600
+        await rig.play(slow)  # the next turn's reminder: 12 h after it began, after that look
+        assert not rig.schedule.look_sooner.is_set() and loop.queries == 1
+        # Another game's first turn: its reminder is due in 30 minutes, before the next look.
+        await rig.new_game(deadline=HOUR, channel=CHANNEL + 1)
+        assert rig.schedule.look_sooner.is_set()
+        await looked.wait()
+        assert loop.queries == 2 and 1800 - 10 < waits[-1] <= 1800
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    told = await rig.tick(1800)
+    assert [type(n) for n in told] == [Reminder]

@@ -213,3 +213,65 @@ async def test_an_autoplayed_turn_does_not_block_the_hosts_undo(
     assert undone.computer_moves == sum(len(o.steps) for o in after)
     back = await service.whose_turn(gid)
     assert back is not None and back.user_id == whose.user_id
+
+
+async def test_play_out_hands_the_announcer_the_whole_turn(
+    service: GameService, clock: FakeClock
+) -> None:
+    """One call after a move (issue 33): the computer's reply played, then the table as it
+    stands, the ping of the human now to move and what their DM will say — the same values
+    the separate reads give, so the announcer needs no other call."""
+    for uid in (ALICE, BOB):
+        await service.update_user_settings(uid, clock.tick(), autoplay="off")
+    turns = Turns(service, ScheduleService(service))
+    gid = (await new_game(service, clock, computers=1, preset="quick")).game_id
+    await turns.play_out(gid, [], None, clock.tick())  # a computer dealt first moves
+    whose = await service.whose_turn(gid)
+    assert whose is not None and whose.user_id is not None
+    mover = whose.user_id
+    turn = await turns.take(
+        gid, mover, pick((await service.seat_view(gid, mover)).legal), clock.tick()
+    )
+    played = await turns.play_out(gid, turn.outs, mover, clock.tick())
+    assert played.outs[: len(turn.outs)] == turn.outs
+    nxt = played.last.next_player
+    assert nxt is not None and played.ping is not None and played.ping.user_id == nxt.user_id
+    assert played.table == await service.table_view(gid)
+    assert played.news is not None
+    if played.ping.here:  # a double: the mover plays on, and gets their hand with the answer
+        assert played.news.view == await service.seat_view(gid, mover)
+        assert played.news.digest is None
+    else:
+        assert nxt.user_id is not None and played.ping.dm  # DMs on by default
+        assert played.news.view == await service.seat_view(gid, nxt.user_id)
+        assert played.news.digest == await service.digest(gid, nxt.user_id)
+        assert played.news.standings == await service.standings(gid)
+
+
+async def test_told_without_a_ping_reads_only_the_table(
+    service: GameService, clock: FakeClock
+) -> None:
+    turns = Turns(service, ScheduleService(service))
+    out = await new_game(service, clock, preset="quick")
+    told = await turns.told([out], None, clock.tick(), ping=False)
+    assert told.ping is None and told.news is None
+    assert told.table == await service.table_view(out.game_id)
+
+
+async def test_a_look_reads_the_seat_only_for_a_game_of_the_clicks_server(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A click's one read: the game and the clicker's seat; a click naming another server's
+    game (forged: the place check refuses it) loads no game for a seat."""
+    out = await new_game(service, clock, preset="quick")
+    gid, guild = out.game_id, out.game.guild_id
+    look = await service.look(gid, ALICE, guild_id=guild)
+    assert look.seat_view() == await service.seat_view(gid, ALICE)
+    service.clear_cache()
+    loads = sum(service.ledger.loads.values())
+    elsewhere = await service.look(gid, ALICE, guild_id=guild + 1)
+    assert elsewhere.view is None and elsewhere.game == look.game
+    assert sum(service.ledger.loads.values()) == loads
+    stranger = await service.look(gid, 999, guild_id=guild)
+    with pytest.raises(errors.NotInGame):
+        stranger.seat_view()
