@@ -232,8 +232,9 @@ async def play(
             await (await user.slash(str(move), channel=channel)).message()
         await settle(bot)
         log.collect()
-        if told(channel) == told_before:
+        if told(channel) == told_before and not await still_to_move(bot, game.id, uid):
             lost_turns += 1  # neither a new post nor the live one grown: nobody was told
+            # (a draw that leaves its player to move may be told with their next move)
     await asyncio.sleep(0.05)
     log.collect()
     rounds = len(await bot.service.round_scores(game.id))
@@ -272,6 +273,12 @@ def autoplayed(record: Any, figures: dict[str, Any]) -> dict[str, Any]:
         "human_seat_turns": seat_turns,
         "pings_per_human_seat_turn": round(figures["pings"] / max(1, seat_turns), 3),
     }
+
+
+async def still_to_move(bot: MexicanTrainBot, game_id: int, uid: int) -> bool:
+    """Whether ``uid`` is still the one to move (after a draw whose tile fits)."""
+    summary = await bot.service.game(game_id)
+    return summary.turn is not None and summary.turn.user_id == uid
 
 
 def gap(rng: random.Random, args: argparse.Namespace) -> float:

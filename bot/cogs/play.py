@@ -145,6 +145,11 @@ class Play_(commands.Cog, name="Play"):
 async def turn_button(interaction: Interaction, game_id: int, version: int, action: str) -> None:
     """A turn button: only the player to move may use Play/Draw/Pass; My hand is anyone's own.
 
+    The buttons act on the table as it is when pressed, on any turn post, old or new (so an
+    old post needs no edit to take them off): Play lists the moves legal now (the list names
+    the table's version: a pick from a list the table has since outrun is refused), Draw and
+    Pass are checked against the rules now; pressed by anyone else, they say whose turn it is.
+
     The click is acknowledged without a message of its own (its answer is a private followup),
     so the click's token can edit the post it was made on for free: the announcer quietens or
     grows that post with it, and keeps a Play click's token for the move picked next."""
@@ -157,29 +162,31 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
         if action == "hand":
             await show_hand(interaction, game_id)
             return
-        await check_turn(interaction, game_id, version)
+        now = await check_turn(interaction, game_id, None)  # the table as it is now
         if action == "play":
             view = await bot.service.seat_view(game_id, interaction.user.id)
             options = components.move_options(view, locale)
-            picks = components.move_select_view(game_id, version, options, locale)
+            picks = components.move_select_view(game_id, now, options, locale)
             await answer(
                 interaction, **limits.fit("move list", content=tr("play.pick", locale), view=picks)
             )
             return
-        await make_move(interaction, game_id, action, expected_version=version)
+        await make_move(interaction, game_id, action, expected_version=now)
 
 
-async def check_turn(interaction: Interaction, game_id: int, version: int) -> None:
-    """A turn control is the player to move's, on the table as it is: checked before the
-    value a control carries is read (a client can send any value, and who may act comes
-    first)."""
+async def check_turn(interaction: Interaction, game_id: int, version: int | None) -> int:
+    """A turn control is the player to move's, on the table as it is (``version``: the
+    table the control was made for; None: whatever it is now): checked before the value a
+    control carries is read (a client can send any value, and who may act comes first).
+    Returns the table's version."""
     game = await bot_of(interaction).service.game(game_id)
     if game.status is not GameStatus.ACTIVE or game.turn is None:
         raise errors.WrongPhase("the game is over", code="game-over")
     if game.turn.user_id != interaction.user.id:
         raise Refusal("error.turn-of", name=game.turn.name)
-    if game.version != version:
+    if version is not None and game.version != version:
         raise errors.TableChanged()
+    return game.version
 
 
 async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:

@@ -10,7 +10,9 @@ game. :func:`announce` is the turn cycle, top to bottom:
 3. the channel gets ONE turn post for everything since the last present human's turn (a line
    per move, the table picture, the mention of the player to move and the turn buttons), a
    round's end a post of its own before it; a draw that leaves the same player to move grows
-   the live post instead; the post before goes quiet (its buttons removed, nothing deleted);
+   the live post instead (told with the next move where that edit would cost a request);
+   the post before goes quiet where a token makes it free (its buttons act on the table as
+   it is when pressed, so the edit is only for looks);
 4. the player to move hears of it ONCE, as they chose (``/mt me ping:``: a DM where one can
    be delivered, else the mention; silently in their quiet hours), with their hand.
 
@@ -175,7 +177,10 @@ async def post_turn(
     if problem is not None:
         return problem
     # The moves in order, cut after each round's end: those parts get a post of their own.
-    parts: list[tuple[list[str], RoundEnd | None]] = [(list(head), None)]
+    # A draw held back (PostBook.hold_if_paid) is told first, with what followed it.
+    parts: list[tuple[list[str], RoundEnd | None]] = [
+        ([*head, *bot.posts.take_held(game.id)], None)
+    ]
     for o in outs:
         for i, (lines, end) in enumerate(messages.outcome_parts(o, locale)):
             if i == 0:
@@ -187,12 +192,11 @@ async def post_turn(
     nxt = last.next_player
     turn = turn_of(last) if ping is not None else None
     # The same turn may go on (a draw): then its post grows instead of a new one.
-    if (
-        turn is not None
-        and not posts
-        and await grow_turn_post(bot, route, game, turn, open_lines, locale)
-    ):
-        return None
+    if turn is not None and not posts:
+        if await bot.posts.hold_if_paid(bot.service, game.id, turn, open_lines, route.edits_free):
+            return None
+        if await grow_turn_post(bot, route, game, turn, open_lines, locale):
+            return None
     if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
         embed = game_embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
         buttons = None
@@ -349,17 +353,17 @@ async def grow_turn_post(
 
 async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
     """Take the buttons off the game's previous post, keeping its text and picture, so the
-    channel reads as a history and only the newest post has controls. Nothing is deleted
-    (the bot may lack Manage Messages); an edit Discord refuses (a deleted message, the edit
-    limit on old messages) is logged and left: its old buttons still answer "the table
-    changed". A post over an hour old is left alone (Discord rations such edits)."""
+    channel reads as a history and only the newest post has controls — where that is free
+    (a token that can still edit it). Nothing is deleted (the bot may lack Manage Messages);
+    an edit Discord refuses (a deleted message, the edit limit on old messages) is logged
+    and left. The edit is cosmetic: an old post's turn buttons act on the table as it is
+    now (``bot.cogs.play.turn_button``), so it is never paid for with the bot's global
+    budget (a move from a DM, a token expired) nor made on a post over an hour old
+    (Discord rations such edits, which a turn post's growth may need)."""
     previous = await bot.posts.latest_table(bot.service, game_id)
     if previous is None or not previous.live:
         return
-    if is_old(previous.message_id, bot.now()):
-        # Cosmetic on a post over an hour old (the usual case between players hours apart):
-        # its buttons already refuse with "the table changed", and Discord rations edits of
-        # old messages (30046), which a turn post's growth may need. Left as it is.
+    if is_old(previous.message_id, bot.now()) or not route.edits_free(game_id, previous.message_id):
         bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
         return
     try:

@@ -4,8 +4,9 @@ that carry them.
 Everything a click needs is in its ``custom_id`` (the game id, for turn controls the game's
 version when the message was posted, and the action), never in process memory, so the cogs
 re-register these classes in ``setup_hook`` and a message posted a week ago still answers.
-A turn control whose version is no longer the game's says the table changed instead of
-acting on a stale picture.
+A turn post's buttons act on the table as it is when pressed (an old post's too); a move
+list whose version is no longer the game's says the table changed instead of acting on a
+stale list.
 
 The items only parse. Every click passes :func:`_clicked`, the one place that checks the
 game named in the ``custom_id`` is where the control may act (its ``place``, see
