@@ -141,6 +141,7 @@ async def play(
     out.mkdir(parents=True, exist_ok=True)
     log = Transcript(fake, out)
     budget_before = fake.budget_report()  # the match from /mt new on, not the bot's start-up
+    first_request = len(fake.requests)
     rng = random.Random(args.seed)
     channel = fake.channel("mexican-train")
     users = [fake.user(n) for n in NAMES[: args.players]]
@@ -240,6 +241,7 @@ async def play(
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
+    figures["global_limited_by_kind"] = limited_kinds(fake, first_request, lobby.id)
     figures |= refusals(fake, lost_turns) | {
         "thread": args.thread,
         "threads_archived_by_discord": reopened,
@@ -396,6 +398,37 @@ def counts(
             sum(d["pings"] for d in dms.values()) / max(1, human_turns), 3
         ),
     }
+
+
+def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int]:
+    """What each request against the bot's global limit was (interaction routes are exempt):
+    a DM opened, a turn DM (it carries the player's controls), another DM (the end of the
+    match), a channel post, the lobby card's edits, an edit taking a post's buttons off, and
+    other edits of a post (a draw grown into it, a round's end)."""
+    found: dict[str, int] = {}
+    for r in fake.requests[first:]:
+        if r.route is None or r.route.startswith(("/interactions", "/webhooks")):
+            continue
+        body = r.body if isinstance(r.body, dict) else {}
+        if r.route == "/users/@me/channels":
+            kind = "dm_open"
+        elif r.method == "POST" and r.route == "/channels/{channel_id}/messages":
+            channel = fake.channels.get(int(r.path.split("/")[2]))
+            if channel is not None and channel.is_dm:
+                kind = "turn_dm" if body.get("components") else "other_dm"
+            else:
+                kind = "channel_post"
+        elif r.method == "PATCH" and r.route == "/channels/{channel_id}/messages/{message_id}":
+            if int(r.path.split("/")[4]) == lobby_id:
+                kind = "lobby_edit"
+            elif body.get("components") == [] and "embeds" not in body:
+                kind = "buttons_off_edit"
+            else:
+                kind = "post_edit"
+        else:
+            kind = f"{r.method} {r.route}"
+        found[kind] = found.get(kind, 0) + 1
+    return found
 
 
 def budget(before: dict[str, Any], after: dict[str, Any], human_moves: int) -> dict[str, Any]:
