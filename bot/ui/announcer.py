@@ -493,7 +493,10 @@ async def turn_news(
     drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
     looking at the table already)."""
     view = await bot.service.seat_view(game.id, user_id)
-    picture = await bot.pictures.hand_attached(view, game.options.hints, lang, tiles)
+    # In the DM the moves are a list under the picture: its hint says to pick there.
+    picture = await bot.pictures.hand_attached(
+        view, game.options.hints, lang, tiles, pick=not hand_only
+    )
     files = [picture] if picture is not None else []
     hand = messages.hand_text(view, game, lang)
     if hand_only:
