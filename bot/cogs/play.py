@@ -21,7 +21,7 @@ from bot.ops.logs import note_game
 from bot.service import GameStatus, errors
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
-from bot.ui.dmturn import DmMoveSelect, DmTurnButton, after_dm_move, set_controls, stale_dm
+from bot.ui.dmturn import DmTurnButton, after_dm_move, set_controls, stale_dm
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     IN_DMS,
@@ -263,7 +263,9 @@ async def _turn_clicked(interaction: Interaction, item: TurnButton) -> None:
 
 
 async def _move_picked(interaction: Interaction, item: MoveSelect) -> None:
-    await picked_move(interaction, item.game_id, item.version, item.value(interaction))
+    """A pick in a move list: the channel's (after Play) or a turn DM's."""
+    move = dm_move if item.dm else picked_move
+    await move(interaction, item.game_id, item.version, item.value(interaction))
 
 
 async def dm_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
@@ -286,10 +288,6 @@ async def dm_move(interaction: Interaction, game_id: int, version: int, value: s
         await set_controls(interaction, controls)
 
 
-async def _dm_picked(interaction: Interaction, item: DmMoveSelect) -> None:
-    await dm_move(interaction, item.game_id, item.version, item.value(interaction))
-
-
 async def _dm_clicked(interaction: Interaction, item: DmTurnButton) -> None:
     await dm_move(interaction, item.game_id, item.version, item.action)
 
@@ -298,10 +296,9 @@ async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
     components.listen(bot, TurnButton, _turn_clicked)
     components.listen(bot, MoveSelect, _move_picked)
-    components.listen(bot, DmMoveSelect, _dm_picked)
     components.listen(bot, DmTurnButton, _dm_clicked)
     await bot.add_cog(Play_(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    components.unlisten(bot, TurnButton, MoveSelect, DmMoveSelect, DmTurnButton)
+    components.unlisten(bot, TurnButton, MoveSelect, DmTurnButton)

@@ -9,7 +9,8 @@ checks, the same answers, the same channel post).
 
 Each control names its game and the game's version when the DM was sent
 (``mt:<game>:<version>:dm:…``, a ``DynamicItem``, so a DM sent before a restart still
-answers). A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
+answers); the move list is the channel's :class:`~bot.ui.components.MoveSelect`, sent with
+``dm=True``. A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
 is and linking the live turn post; pressed in the same turn after the table changed (the
 player drew in the channel), it shows their moves as they are now instead of acting. The DM a
 move was made from loses its controls at once, by an edit of that same interaction (free):
@@ -31,51 +32,13 @@ from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
 from bot.ui import messages
 from bot.ui.catchup import catchup_text
-from bot.ui.components import CatchUpButton, clicked, move_options, one_pick
+from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
 from bot.ui.matchend import ordinal
 from renderers.names import distinct
 
 DM_ACTIONS = ("draw", "pass")
-
-
-class DmMoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):dm:pick",
-):
-    """The legal moves of a turn DM: picking one plays it."""
-
-    place: ClassVar[str] = "player"
-
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        options: list[discord.SelectOption] | None = None,
-        locale: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mt:{game_id}:{version}:dm:pick",
-                placeholder=tr("select.move", locale),
-                options=options or [discord.SelectOption(label="-", value="-")],
-            )
-        )
-        self.game_id, self.version = game_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DmMoveSelect:
-        return cls(int(match["game"]), int(match["version"]))
-
-    def value(self, interaction: Interaction) -> str:
-        """The move picked, in notation (``|knock`` to knock with it); empty when unreadable."""
-        return one_pick(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:
-        await clicked(interaction, self)
 
 
 class DmTurnButton(
@@ -122,7 +85,7 @@ def dm_view(
     if view is not None and view.my_turn and view.legal:
         options = move_options(view, lang)
         if options:
-            controls.add_item(DmMoveSelect(game.id, game.version, options, lang))
+            controls.add_item(MoveSelect(game.id, game.version, options, lang, dm=True))
         for action, move in zip(DM_ACTIONS, (DRAW, PASS), strict=True):
             if move in view.legal:
                 controls.add_item(DmTurnButton(game.id, game.version, action, lang))
