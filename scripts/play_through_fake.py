@@ -179,6 +179,7 @@ async def play(
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
     human_moves = from_dm = 0
+    one_move_turns: dict[str, int] = {}
     last_mover: int | None = None
     lost_turns = unable_to_act = reopened = 0
     for turn in range(args.max_moves):
@@ -199,9 +200,14 @@ async def play(
         if getattr(channel, "archived", False):
             unable_to_act += 1  # Discord offers no command or button in an archived thread
             break
-        turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
+        key = (summary.round_no, summary.turn.seat, summary.turn_since)
+        new_turn = key not in turns[uid]
+        turns[uid].add(key)
         human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
+        if new_turn and len(view.legal) == 1:  # a turn that came with one legal move
+            kind = "play" if isinstance(view.legal[0], Play) else str(view.legal[0])
+            one_move_turns[kind] = one_move_turns.get(kind, 0) + 1
         move = choose(view, rng, not args.random)
         table = channel.last_message()
         dm = turn_dm(fake, user, summary.version) if args.from_dm else None
@@ -249,6 +255,9 @@ async def play(
     }
     figures |= autoplayed(await bot.service.game_record(game.id), figures)
     figures["moves_from_dm"] = from_dm
+    # Human turns (told to their player) that offered one legal move: the pings that asked
+    # for no choice between moves (a single tile play is `/mt me autoplay: only`'s to play).
+    figures["one_move_turns"] = one_move_turns
     return log.write(), figures
 
 

@@ -123,7 +123,7 @@ async def test_posts_over_an_hour_old_are_not_edited_for_looks(
     shared: FakeDiscord, clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
     """Three hours between moves: taking the buttons off the previous post is cosmetic (its
-    buttons answer "the table changed"), and Discord rations edits of old messages (30046),
+    buttons act on the table as it is now), and Discord rations edits of old messages (30046),
     so the bot leaves it. Every move still gets its post; nothing is refused."""
     fake = shared
     bot = make_bot()
