@@ -193,7 +193,9 @@ async def post_turn(
     turn = turn_of(last) if ping is not None else None
     # The same turn may go on (a draw): then its post grows instead of a new one.
     if turn is not None and not posts:
-        if await bot.posts.hold_if_paid(bot.service, game.id, turn, open_lines, route.edits_free):
+        # A move's lines may wait for the next move; an undo's (``head``) never.
+        free = route.edits_free
+        if not head and await bot.posts.hold_if_paid(bot.service, game.id, turn, open_lines, free):
             return None
         if await grow_turn_post(bot, route, game, turn, open_lines, locale):
             return None
@@ -542,6 +544,7 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     players that now move first join the same post); the player to move is told as after
     any move."""
     game = out.game
+    bot.posts.take_held(game.id)  # a draw not yet told was the last move: taken back too
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     host = interaction.user.display_name
     moves = ", ".join(out.moves)
