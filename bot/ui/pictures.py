@@ -110,10 +110,16 @@ def table_png(view: SeatView, players: Sequence[Player] = (), language: str = "e
 
 
 def hand_png(
-    view: SeatView, show_plan: bool = True, language: str = "en", tiles: str = "pips"
+    view: SeatView,
+    show_plan: bool = True,
+    language: str = "en",
+    tiles: str = "pips",
+    *,
+    pick: bool = False,
 ) -> bytes:
-    """One seat's hand picture drawn here and now, blocking; see :func:`table_png`."""
-    return draw_hand(view, hand_options(view, show_plan, language, tiles))
+    """One seat's hand picture drawn here and now, blocking; see :func:`table_png` (``pick``:
+    as a turn DM shows it, see :func:`hand_options`)."""
+    return draw_hand(view, hand_options(view, show_plan, language, tiles, pick))
 
 
 class Pictures:

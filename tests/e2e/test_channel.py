@@ -209,7 +209,8 @@ async def test_one_ping_per_turn_a_dm_with_the_hand_and_a_link_to_the_table(
             for m in on_mine:
                 assert "On your train" in note.content and str(m.tile) in note.content
             named += bool(on_mine)
-            assert note.images() == [hand_png(mine, True, "en", "pips")]
+            # The DM's picture says to pick in the list under it (pick=True).
+            assert note.images() == [hand_png(mine, True, "en", "pips", pick=True)]
             # Its link jumps to the live turn post (its own buttons play from the DM).
             [link] = [b for b in note.buttons if "url" in b]
             assert link["url"].endswith(f"/{games.id}/{last_public(games).id}")
@@ -289,11 +290,12 @@ async def test_tile_mode_changes_the_hand_pictures(
         nxt, mine = await to_move(bot, game.id)
         assert nxt == waiter.id
         shown = waiter.dms()[-1].images()[0]
-        assert shown == hand_png(mine, True, "en", "numerals")
-        assert shown != hand_png(mine, True, "en", "pips")
+        assert shown == hand_png(mine, True, "en", "numerals", pick=True)  # (as a DM shows it)
+        assert shown != hand_png(mine, True, "en", "pips", pick=True)
         # /hand draws their private picture the same way.
         private = await said(await waiter.slash("hand", channel=games))
-        assert private.images()[0] == shown
+        # (/hand in the channel: its hint says what to type, the DM's to pick from its list)
+        assert private.images()[0] == hand_png(mine, True, "en", "numerals")
         # A French player reads the choice in French.
         french = fake.user("zoé", locale="fr")
         answer = await said(await french.slash("mt me", channel=games, tiles="pips"))
