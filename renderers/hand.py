@@ -40,6 +40,9 @@ class HandOptions:
     #: How tiles show their numbers: ``pips`` (pips with a numeral, the default) or
     #: ``numerals`` (big black numerals only, the high-contrast choice).
     tiles: str = "pips"
+    #: The moves are one tap away in a list under the picture (a turn DM): the hint says to
+    #: pick there, not to type a tile and its train.
+    pick: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -168,8 +171,8 @@ def _size_of(layout: Sequence[tuple[str, list[_Cell], int, int, int]]) -> tuple[
     return WIDTH, h + MARGIN
 
 
-def _hint(view: SeatView, lang: str = "en") -> tuple[str, str]:
-    """(status, hint) lines for the header."""
+def _hint(view: SeatView, lang: str = "en", pick: bool = False) -> tuple[str, str]:
+    """(status, hint) lines for the header; ``pick``: the moves are in a list beside it."""
     if view.result is not None:
         return tr("pic.hand.round-over", lang), tr("pic.hand.scores-there", lang)
     if view.current is None:
@@ -182,7 +185,7 @@ def _hint(view: SeatView, lang: str = "en") -> tuple[str, str]:
     plays = [m for m in view.legal if isinstance(m, Play)]
     if plays:
         example = f"{plays[0].tile} {train_word(plays[0].train, lang)}"
-        hint = tr("pic.hand.type", lang, example=example)
+        hint = tr("pic.hand.pick" if pick else "pic.hand.type", lang, example=example)
         if opened:
             tile = opened[0].tiles[-1] if opened[0].tiles else ""
             hint = tr("pic.hand.cover", lang, tile=tile) + hint
@@ -226,7 +229,7 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
     paint.glyph(img, seat_shape(seat), (x0 + 32, y0 + 34), 30, seat_colour(seat), th.glyph_edge)
     n = len(view.hand)
     title = plural("pic.hand.title", n, lang, seat=seat + 1)
-    status, hint = _hint(view, lang)
+    status, hint = _hint(view, lang, opts.pick)
     status = text.fit(status, 24, 300, "bold", ltr=True)
     sw = text.width(status, 24, "bold") + 36 if status else 0
     # Beside the "X is playing" chip the title would lose its end (the train's number), so it

@@ -141,6 +141,7 @@ async def play(
     out.mkdir(parents=True, exist_ok=True)
     log = Transcript(fake, out)
     budget_before = fake.budget_report()  # the match from /mt new on, not the bot's start-up
+    first_request = len(fake.requests)
     rng = random.Random(args.seed)
     channel = fake.channel("mexican-train")
     users = [fake.user(n) for n in NAMES[: args.players]]
@@ -178,6 +179,7 @@ async def play(
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
     human_moves = from_dm = 0
+    one_move_turns: dict[str, int] = {}
     last_mover: int | None = None
     lost_turns = unable_to_act = reopened = 0
     for turn in range(args.max_moves):
@@ -198,9 +200,14 @@ async def play(
         if getattr(channel, "archived", False):
             unable_to_act += 1  # Discord offers no command or button in an archived thread
             break
-        turns[uid].add((summary.round_no, summary.turn.seat, summary.turn_since))
+        key = (summary.round_no, summary.turn.seat, summary.turn_since)
+        new_turn = key not in turns[uid]
+        turns[uid].add(key)
         human_moves += 1
         view = await bot.service.seat_view(game.id, uid)
+        if new_turn and len(view.legal) == 1:  # a turn that came with one legal move
+            kind = "play" if isinstance(view.legal[0], Play) else str(view.legal[0])
+            one_move_turns[kind] = one_move_turns.get(kind, 0) + 1
         move = choose(view, rng, not args.random)
         table = channel.last_message()
         dm = turn_dm(fake, user, summary.version) if args.from_dm else None
@@ -232,13 +239,15 @@ async def play(
             await (await user.slash(str(move), channel=channel)).message()
         await settle(bot)
         log.collect()
-        if told(channel) == told_before:
+        if told(channel) == told_before and not await still_to_move(bot, game.id, uid):
             lost_turns += 1  # neither a new post nor the live one grown: nobody was told
+            # (a draw that leaves its player to move may be told with their next move)
     await asyncio.sleep(0.05)
     log.collect()
     rounds = len(await bot.service.round_scores(game.id))
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
+    figures["global_limited_by_kind"] = limited_kinds(fake, first_request, lobby.id)
     figures |= refusals(fake, lost_turns) | {
         "thread": args.thread,
         "threads_archived_by_discord": reopened,
@@ -246,6 +255,9 @@ async def play(
     }
     figures |= autoplayed(await bot.service.game_record(game.id), figures)
     figures["moves_from_dm"] = from_dm
+    # Human turns (told to their player) that offered one legal move: the pings that asked
+    # for no choice between moves (a single tile play is `/mt me autoplay: only`'s to play).
+    figures["one_move_turns"] = one_move_turns
     return log.write(), figures
 
 
@@ -272,6 +284,12 @@ def autoplayed(record: Any, figures: dict[str, Any]) -> dict[str, Any]:
         "human_seat_turns": seat_turns,
         "pings_per_human_seat_turn": round(figures["pings"] / max(1, seat_turns), 3),
     }
+
+
+async def still_to_move(bot: MexicanTrainBot, game_id: int, uid: int) -> bool:
+    """Whether ``uid`` is still the one to move (after a draw whose tile fits)."""
+    summary = await bot.service.game(game_id)
+    return summary.turn is not None and summary.turn.user_id == uid
 
 
 def gap(rng: random.Random, args: argparse.Namespace) -> float:
@@ -389,6 +407,37 @@ def counts(
             sum(d["pings"] for d in dms.values()) / max(1, human_turns), 3
         ),
     }
+
+
+def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int]:
+    """What each request against the bot's global limit was (interaction routes are exempt):
+    a DM opened, a turn DM (it carries the player's controls), another DM (the end of the
+    match), a channel post, the lobby card's edits, an edit taking a post's buttons off, and
+    other edits of a post (a draw grown into it, a round's end)."""
+    found: dict[str, int] = {}
+    for r in fake.requests[first:]:
+        if r.route is None or r.route.startswith(("/interactions", "/webhooks")):
+            continue
+        body = r.body if isinstance(r.body, dict) else {}
+        if r.route == "/users/@me/channels":
+            kind = "dm_open"
+        elif r.method == "POST" and r.route == "/channels/{channel_id}/messages":
+            channel = fake.channels.get(int(r.path.split("/")[2]))
+            if channel is not None and channel.is_dm:
+                kind = "turn_dm" if body.get("components") else "other_dm"
+            else:
+                kind = "channel_post"
+        elif r.method == "PATCH" and r.route == "/channels/{channel_id}/messages/{message_id}":
+            if int(r.path.split("/")[4]) == lobby_id:
+                kind = "lobby_edit"
+            elif body.get("components") == [] and "embeds" not in body:
+                kind = "buttons_off_edit"
+            else:
+                kind = "post_edit"
+        else:
+            kind = f"{r.method} {r.route}"
+        found[kind] = found.get(kind, 0) + 1
+    return found
 
 
 def budget(before: dict[str, Any], after: dict[str, Any], human_moves: int) -> dict[str, Any]:

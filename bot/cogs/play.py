@@ -22,7 +22,7 @@ from bot.service import GameStatus, errors
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
-from bot.ui.dmturn import DmMoveSelect, DmTurnButton, after_dm_move, set_controls, stale_dm
+from bot.ui.dmturn import DmTurnButton, after_dm_move, set_controls, stale_dm
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     IN_DMS,
@@ -147,6 +147,11 @@ class Play_(commands.Cog, name="Play"):
 async def turn_button(interaction: Interaction, game_id: int, version: int, action: str) -> None:
     """A turn button: only the player to move may use Play/Draw/Pass; My hand is anyone's own.
 
+    The buttons act on the table as it is when pressed, on any turn post, old or new (so an
+    old post needs no edit to take them off): Play lists the moves legal now (the list names
+    the table's version: a pick from a list the table has since outrun is refused), Draw and
+    Pass are checked against the rules now; pressed by anyone else, they say whose turn it is.
+
     The click is acknowledged without a message of its own (its answer is a private followup),
     so the click's token can edit the post it was made on for free: the announcer quietens or
     grows that post with it, and keeps a Play click's token for the move picked next."""
@@ -159,29 +164,31 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
         if action == "hand":
             await show_hand(interaction, game_id)
             return
-        look = await check_turn(interaction, game_id, version)
+        look = await check_turn(interaction, game_id, None)  # the table as it is now
+        now = look.game.version
         if action == "play":
             view = look.seat_view()
             options = components.move_options(view, locale)
-            picks = components.move_select_view(game_id, version, options, locale)
+            picks = components.move_select_view(game_id, now, options, locale)
             await answer(
                 interaction, **limits.fit("move list", content=tr("play.pick", locale), view=picks)
             )
             return
-        await make_move(interaction, game_id, action, expected_version=version)
+        await make_move(interaction, game_id, action, expected_version=now)
 
 
-async def check_turn(interaction: Interaction, game_id: int, version: int) -> Look:
-    """A turn control is the player to move's, on the table as it is: checked before the
-    value a control carries is read (a client can send any value, and who may act comes
-    first). The game is the one the click's place check read (:func:`looked`)."""
+async def check_turn(interaction: Interaction, game_id: int, version: int | None) -> Look:
+    """A turn control is the player to move's, on the table as it is (``version``: the
+    table the control was made for; None: whatever it is now): checked before the value a
+    control carries is read (a client can send any value, and who may act comes first).
+    The game is the one the click's place check read (:func:`looked`)."""
     look = looked(interaction, game_id) or await bot_of(interaction).service.look(game_id)
     game = look.game
     if game.status is not GameStatus.ACTIVE or game.turn is None:
         raise errors.WrongPhase("the game is over", code="game-over")
     if game.turn.user_id != interaction.user.id:
         raise Refusal("error.turn-of", name=game.turn.name)
-    if game.version != version:
+    if version is not None and game.version != version:
         raise errors.TableChanged()
     return look
 
@@ -260,7 +267,9 @@ async def _turn_clicked(interaction: Interaction, item: TurnButton) -> None:
 
 
 async def _move_picked(interaction: Interaction, item: MoveSelect) -> None:
-    await picked_move(interaction, item.game_id, item.version, item.value(interaction))
+    """A pick in a move list: the channel's (after Play) or a turn DM's."""
+    move = dm_move if item.dm else picked_move
+    await move(interaction, item.game_id, item.version, item.value(interaction))
 
 
 async def dm_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
@@ -283,10 +292,6 @@ async def dm_move(interaction: Interaction, game_id: int, version: int, value: s
         await set_controls(interaction, controls)
 
 
-async def _dm_picked(interaction: Interaction, item: DmMoveSelect) -> None:
-    await dm_move(interaction, item.game_id, item.version, item.value(interaction))
-
-
 async def _dm_clicked(interaction: Interaction, item: DmTurnButton) -> None:
     await dm_move(interaction, item.game_id, item.version, item.action)
 
@@ -295,10 +300,9 @@ async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
     components.listen(bot, TurnButton, _turn_clicked)
     components.listen(bot, MoveSelect, _move_picked)
-    components.listen(bot, DmMoveSelect, _dm_picked)
     components.listen(bot, DmTurnButton, _dm_clicked)
     await bot.add_cog(Play_(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    components.unlisten(bot, TurnButton, MoveSelect, DmMoveSelect, DmTurnButton)
+    components.unlisten(bot, TurnButton, MoveSelect, DmTurnButton)

@@ -48,6 +48,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "🏆 La partie n°{game} ({channel}) est finie : tu l'as gagnée, avec {total} !",
     },
     "end.link": {"en": "The result: {link}", "fr": "Le résultat : {link}"},
+    "end.standings": {"en": "Final standings:", "fr": "Classement final :"},
     "end.mentions": {
         "en": "🏁 Game #{game} is over. {places}",
         "fr": "🏁 La partie n°{game} est finie. {places}",

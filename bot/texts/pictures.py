@@ -126,6 +126,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Type a tile and its train, e.g. {example}",
         "fr": "Tape un domino et son train, ex. {example}",
     },
+    "pic.hand.pick": {
+        "en": "Pick your move in the list below this message",
+        "fr": "Choisis ton coup dans la liste sous ce message",
+    },
     "pic.hand.cover": {
         "en": "Cover the open double {tile} first · ",
         "fr": "Complète d'abord le double ouvert {tile} · ",

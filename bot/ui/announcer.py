@@ -10,7 +10,9 @@ game. :func:`announce` is the turn cycle, top to bottom:
 3. the channel gets ONE turn post for everything since the last present human's turn (a line
    per move, the table picture, the mention of the player to move and the turn buttons), a
    round's end a post of its own before it; a draw that leaves the same player to move grows
-   the live post instead; the post before goes quiet (its buttons removed, nothing deleted);
+   the live post instead (told with the next move where that edit would cost a request);
+   the post before goes quiet where a token makes it free (its buttons act on the table as
+   it is when pressed, so the edit is only for looks);
 4. the player to move hears of it ONCE, as they chose (``/mt me ping:``: a DM where one can
    be delivered, else the mention; silently in their quiet hours), with their hand.
 
@@ -41,8 +43,7 @@ from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut, TurnNews
 from bot.service.undo import Undone
 from bot.ui import components, dmlater, messages, owed
-from bot.ui.catchup import catchup_text
-from bot.ui.dmturn import dm_view, live_link, turn_dm_text
+from bot.ui.dmturn import dm_view, live_link, since_your_turn, turn_news
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -176,7 +177,10 @@ async def post_turn(
     if problem is not None:
         return problem
     # The moves in order, cut after each round's end: those parts get a post of their own.
-    parts: list[tuple[list[str], RoundEnd | None]] = [(list(head), None)]
+    # A draw held back (PostBook.hold_if_paid) is told first, with what followed it.
+    parts: list[tuple[list[str], RoundEnd | None]] = [
+        ([*head, *bot.posts.take_held(game.id)], None)
+    ]
     for o in outs:
         for i, (lines, end) in enumerate(messages.outcome_parts(o, locale)):
             if i == 0:
@@ -188,12 +192,13 @@ async def post_turn(
     nxt = last.next_player
     turn = turn_of(last) if ping is not None else None
     # The same turn may go on (a draw): then its post grows instead of a new one.
-    if (
-        turn is not None
-        and not posts
-        and await grow_turn_post(bot, route, game, table, turn, open_lines, locale)
-    ):
-        return None
+    if turn is not None and not posts:
+        # A move's lines may wait for the next move; an undo's (``head``) never.
+        free = route.edits_free
+        if not head and await bot.posts.hold_if_paid(bot.service, game.id, turn, open_lines, free):
+            return None
+        if await grow_turn_post(bot, route, game, table, turn, open_lines, locale):
+            return None
     if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
         embed = game_embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
         buttons = None
@@ -354,17 +359,17 @@ async def grow_turn_post(
 
 async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
     """Take the buttons off the game's previous post, keeping its text and picture, so the
-    channel reads as a history and only the newest post has controls. Nothing is deleted
-    (the bot may lack Manage Messages); an edit Discord refuses (a deleted message, the edit
-    limit on old messages) is logged and left: its old buttons still answer "the table
-    changed". A post over an hour old is left alone (Discord rations such edits)."""
+    channel reads as a history and only the newest post has controls — where that is free
+    (a token that can still edit it). Nothing is deleted (the bot may lack Manage Messages);
+    an edit Discord refuses (a deleted message, the edit limit on old messages) is logged
+    and left. The edit is cosmetic: an old post's turn buttons act on the table as it is
+    now (``bot.cogs.play.turn_button``), so it is never paid for with the bot's global
+    budget (a move from a DM, a token expired) nor made on a post over an hour old
+    (Discord rations such edits, which a turn post's growth may need)."""
     previous = await bot.posts.latest_table(bot.service, game_id)
     if previous is None or not previous.live:
         return
-    if is_old(previous.message_id, bot.now()):
-        # Cosmetic on a post over an hour old (the usual case between players hours apart):
-        # its buttons already refuse with "the table changed", and Discord rations edits of
-        # old messages (30046), which a turn post's growth may need. Left as it is.
+    if is_old(previous.message_id, bot.now()) or not route.edits_free(game_id, previous.message_id):
         bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
         return
     try:
@@ -485,43 +490,6 @@ async def send_turn_dm(
     )  # fmt: skip
 
 
-async def turn_news(
-    bot: GameBot,
-    game: GameSummary,
-    news: TurnNews,
-    lang: str | None,
-    tiles: str,
-    *,
-    hand_only: bool = False,
-) -> tuple[str, list[discord.File]]:
-    """What a player reads when their turn comes: whose game and by when, what changed since
-    their last turn (their own train first), and their hand — in words and as a picture,
-    drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
-    looking at the table already)."""
-    view, digest = news.view, news.digest
-    assert view is not None
-    picture = await bot.pictures.hand_attached(view, game.options.hints, lang, tiles)
-    files = [picture] if picture is not None else []
-    hand = messages.hand_text(view, game, lang)
-    if hand_only:
-        return hand[:CONTENT], files
-    head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
-    if game.deadline_at is not None:
-        head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
-    # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
-    assert digest is not None
-    return turn_dm_text(head, game, digest, view, news.standings, lang), files
-
-
-def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
-    """What changed since the player's last turn (read with their ping), in at most
-    ``budget`` characters (the catch-up digest: :mod:`bot.ui.catchup`); empty when nothing
-    fits."""
-    if budget <= 0 or news is None or news.digest is None:
-        return ""
-    return catchup_text(news.digest, lang, budget, whose_turn=False)
-
-
 async def dms_closed_notice(
     bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None
 ) -> str | None:
@@ -543,6 +511,7 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     players that now move first join the same post); the player to move is told as after
     any move."""
     game = out.game
+    bot.posts.take_held(game.id)  # a draw not yet told was the last move: taken back too
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     host = interaction.user.display_name
     moves = ", ".join(out.moves)

@@ -4,8 +4,9 @@ that carry them.
 Everything a click needs is in its ``custom_id`` (the game id, for turn controls the game's
 version when the message was posted, and the action), never in process memory, so the cogs
 re-register these classes in ``setup_hook`` and a message posted a week ago still answers.
-A turn control whose version is no longer the game's says the table changed instead of
-acting on a stale picture.
+A turn post's buttons act on the table as it is when pressed (an old post's too); a move
+list whose version is no longer the game's says the table changed instead of acting on a
+stale list.
 
 The items only parse. Every click passes :func:`_clicked`, the one place that checks the
 game named in the ``custom_id`` is where the control may act (its ``place``, see
@@ -95,10 +96,13 @@ def one_pick(interaction: Interaction) -> str:
 
 
 class _Control(Protocol):
-    """What every persistent item here has: its game, and where it may act on it."""
+    """What every persistent item here has: its game, and where it may act on it (most
+    items by their class; the move list by where it was sent)."""
 
     game_id: int
-    place: ClassVar[str]
+
+    @property
+    def place(self) -> str: ...
 
 
 async def _clicked(interaction: Interaction, item: _Control) -> None:
@@ -268,11 +272,12 @@ class TurnButton(
 
 class MoveSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):pick",
+    template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<dm>dm:)?pick",
 ):
-    """The legal moves as a list: the second tap of "Play" on a phone."""
-
-    place: ClassVar[str] = "channel"
+    """The legal moves as a list: the second tap of "Play" on a phone, or the list on a turn
+    DM (``dm``: ``mt:<game>:<version>:dm:pick``, which may act from a DM to one of the
+    game's players; the channel's ``mt:<game>:<version>:pick`` only in the game's channel).
+    """
 
     def __init__(
         self,
@@ -280,21 +285,28 @@ class MoveSelect(
         version: int,
         options: list[discord.SelectOption] | None = None,
         locale: str | None = None,
+        *,
+        dm: bool = False,
     ) -> None:
+        where = "dm:" if dm else ""
         super().__init__(
             discord.ui.Select(
-                custom_id=f"mt:{game_id}:{version}:pick",
+                custom_id=f"mt:{game_id}:{version}:{where}pick",
                 placeholder=tr("select.move", locale),
                 options=options or [discord.SelectOption(label="-", value="-")],
             )
         )
-        self.game_id, self.version = game_id, version
+        self.game_id, self.version, self.dm = game_id, version, dm
+
+    @property
+    def place(self) -> str:
+        return "player" if self.dm else "channel"
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveSelect:
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(int(match["game"]), int(match["version"]), dm=match["dm"] is not None)
 
     def value(self, interaction: Interaction) -> str:
         """The move picked, in notation (``|knock`` appended to knock with it); empty when

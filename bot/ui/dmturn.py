@@ -9,7 +9,8 @@ checks, the same answers, the same channel post).
 
 Each control names its game and the game's version when the DM was sent
 (``mt:<game>:<version>:dm:…``, a ``DynamicItem``, so a DM sent before a restart still
-answers). A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
+answers); the move list is the channel's :class:`~bot.ui.components.MoveSelect`, sent with
+``dm=True``. A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
 is and linking the live turn post; pressed in the same turn after the table changed (the
 player drew in the channel), it shows their moves as they are now instead of acting. The DM a
 move was made from loses its controls at once, by an edit of that same interaction (free):
@@ -29,53 +30,17 @@ from bot.engine import DRAW, PASS, SeatView
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
+from bot.service.turn import TurnNews
 from bot.ui import messages
 from bot.ui.catchup import catchup_text
-from bot.ui.components import CatchUpButton, clicked, move_options, one_pick
+from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
+from bot.ui.limits import CONTENT
 from bot.ui.matchend import ordinal
 from renderers.names import distinct
 
 DM_ACTIONS = ("draw", "pass")
-
-
-class DmMoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):dm:pick",
-):
-    """The legal moves of a turn DM: picking one plays it."""
-
-    place: ClassVar[str] = "player"
-
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        options: list[discord.SelectOption] | None = None,
-        locale: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mt:{game_id}:{version}:dm:pick",
-                placeholder=tr("select.move", locale),
-                options=options or [discord.SelectOption(label="-", value="-")],
-            )
-        )
-        self.game_id, self.version = game_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DmMoveSelect:
-        return cls(int(match["game"]), int(match["version"]))
-
-    def value(self, interaction: Interaction) -> str:
-        """The move picked, in notation (``|knock`` to knock with it); empty when unreadable."""
-        return one_pick(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:
-        await clicked(interaction, self)
 
 
 class DmTurnButton(
@@ -122,7 +87,7 @@ def dm_view(
     if view is not None and view.my_turn and view.legal:
         options = move_options(view, lang)
         if options:
-            controls.add_item(DmMoveSelect(game.id, game.version, options, lang))
+            controls.add_item(MoveSelect(game.id, game.version, options, lang, dm=True))
         for action, move in zip(DM_ACTIONS, (DRAW, PASS), strict=True):
             if move in view.legal:
                 controls.add_item(DmTurnButton(game.id, game.version, action, lang))
@@ -282,3 +247,43 @@ def turn_dm_text(
         if len(text) <= DM_CHARS and phone_lines(text) <= DM_LINES:
             return text
     return text[:DM_CHARS]
+
+
+async def turn_news(
+    bot: GameBot,
+    game: GameSummary,
+    news: TurnNews,
+    lang: str | None,
+    tiles: str,
+    *,
+    hand_only: bool = False,
+) -> tuple[str, list[discord.File]]:
+    """What a player reads when their turn comes: whose game and by when, what changed since
+    their last turn (their own train first), and their hand — in words and as a picture,
+    drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
+    looking at the table already)."""
+    view, digest = news.view, news.digest
+    assert view is not None
+    # In the DM the moves are a list under the picture: its hint says to pick there.
+    picture = await bot.pictures.hand_attached(
+        view, game.options.hints, lang, tiles, pick=not hand_only
+    )
+    files = [picture] if picture is not None else []
+    hand = messages.hand_text(view, game, lang)
+    if hand_only:
+        return hand[:CONTENT], files
+    head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
+    if game.deadline_at is not None:
+        head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
+    # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
+    assert digest is not None
+    return turn_dm_text(head, game, digest, view, news.standings, lang), files
+
+
+def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
+    """What changed since the player's last turn (read with their ping), in at most
+    ``budget`` characters (the catch-up digest: :mod:`bot.ui.catchup`); empty when nothing
+    fits."""
+    if budget <= 0 or news is None or news.digest is None:
+        return ""
+    return catchup_text(news.digest, lang, budget, whose_turn=False)

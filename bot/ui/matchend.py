@@ -55,6 +55,10 @@ def end_dm(
     tail = tr("end.link", lang, link=link)
     room = CONTENT - size(head) - size(tail) - 4
     sheet = scores_text(game.id, report, lang)
+    # The first line already says the game is over: the sheet's own head need not again.
+    over = tr("re.over-scores", lang, game=game.id)
+    if sheet.startswith(over):
+        sheet = tr("end.standings", lang) + sheet[len(over) :]
     if size(sheet) > room:
         kept: list[str] = []
         for line in sheet.splitlines():

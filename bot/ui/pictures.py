@@ -80,15 +80,16 @@ def table_options(players: Sequence[Player], language: str | None) -> TableOptio
 
 
 def hand_options(
-    view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
+    view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips", pick: bool = False
 ) -> HandOptions:
     """The hand picture's options; with ``show_plan`` (the game's hints option) the longest
     own train the hand can build is marked as its plan (a search of well under 1 ms);
-    ``tiles`` is the player's tile mode (``/mt me tiles:``)."""
+    ``tiles`` is the player's tile mode (``/mt me tiles:``); ``pick``: the moves are in a
+    list beside the picture (a turn DM), so its hint says to pick, not to type."""
     plan: tuple[Tile, ...] = ()
     if show_plan and view.hand and view.seat is not None:
         plan = longest_train(view.hand, view.trains[view.seat].end)
-    return HandOptions(plan=plan, language=language_of(language), tiles=tiles)
+    return HandOptions(plan=plan, language=language_of(language), tiles=tiles, pick=pick)
 
 
 def round_end_options(players: Sequence[Player], language: str | None) -> RoundEndOptions:
@@ -109,10 +110,16 @@ def table_png(view: SeatView, players: Sequence[Player] = (), language: str = "e
 
 
 def hand_png(
-    view: SeatView, show_plan: bool = True, language: str = "en", tiles: str = "pips"
+    view: SeatView,
+    show_plan: bool = True,
+    language: str = "en",
+    tiles: str = "pips",
+    *,
+    pick: bool = False,
 ) -> bytes:
-    """One seat's hand picture drawn here and now, blocking; see :func:`table_png`."""
-    return draw_hand(view, hand_options(view, show_plan, language, tiles))
+    """One seat's hand picture drawn here and now, blocking; see :func:`table_png` (``pick``:
+    as a turn DM shows it, see :func:`hand_options`)."""
+    return draw_hand(view, hand_options(view, show_plan, language, tiles, pick))
 
 
 class Pictures:
@@ -172,13 +179,18 @@ class Pictures:
         return png
 
     async def hand(
-        self, view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
+        self,
+        view: SeatView,
+        show_plan: bool,
+        language: str | None,
+        tiles: str = "pips",
+        pick: bool = False,
     ) -> bytes | None:
         """The hand PNG (an unchanged hand is not redrawn), or None if it could not be made
         (the hand's text says it all); ``tiles`` is the player's tile mode."""
         started = time.perf_counter()
         try:
-            png = await self.pool.hand(view, hand_options(view, show_plan, language, tiles))
+            png = await self.pool.hand(view, hand_options(view, show_plan, language, tiles, pick))
         except RenderFailed as exc:
             log.warning("hand picture not drawn, sending text: %s", exc)
             self._fell_back("hand")
@@ -206,11 +218,17 @@ class Pictures:
         return [table_file(png, view, players, language)]
 
     async def hand_attached(
-        self, view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips"
+        self,
+        view: SeatView,
+        show_plan: bool,
+        language: str | None,
+        tiles: str = "pips",
+        *,
+        pick: bool = False,
     ) -> discord.File | None:
         """The hand picture described in words, or None if it could not be made (the hand's
-        text says it all)."""
-        png = await self.hand(view, show_plan, language, tiles)
+        text says it all); ``pick``: see :func:`hand_options`."""
+        png = await self.hand(view, show_plan, language, tiles, pick)
         return None if png is None else hand_file(png, view, show_plan, language)
 
     async def round_end(

@@ -2,7 +2,8 @@
 turn buttons, and the free ways to edit it.
 
 When a new turn post goes out, the one before it is edited quiet (its buttons removed, its
-picture kept); a draw that leaves the same player to move grows the live post by an edit. An
+picture kept) where a token makes that free; a draw that leaves the same player to move grows
+the live post by an edit, or is held for the next post where that edit would not be free. An
 edit made with the bot token counts against Discord's global limit; one made with an
 interaction's token does not. So besides where the post is, the book keeps, in memory only,
 the interaction tokens that can still edit it for 15 minutes: the token of the followup that
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -70,6 +71,7 @@ class PostBook:
     def __init__(self) -> None:
         self._tables: dict[int, Post] = {}
         self._editors: dict[int, list[Editor]] = {}
+        self._held: dict[int, tuple[str, ...]] = {}
 
     async def latest_table(self, service: GameService, game_id: int) -> Post | None:
         """The game's latest table post (from the database after a restart)."""
@@ -108,8 +110,35 @@ class PostBook:
         """A token Discord no longer takes (expired early, message gone)."""
         self._editors[game_id] = [e for e in self._editors.get(game_id, ()) if e is not editor]
 
+    async def hold_if_paid(
+        self,
+        service: GameService,
+        game_id: int,
+        turn: tuple[object, ...],
+        lines: Sequence[str],
+        edits_free: Callable[[int, int], bool],
+    ) -> bool:
+        """A move that leaves its player to move (a draw whose tile fits, a double), where
+        growing the live post of that turn would cost a request (``edits_free(game, message)``
+        says no: a move from the DM, a token expired): the channel hears of it with the move
+        that follows, in one post, instead of an edit now; the player's own answer told
+        them. True when held; False when there is no such post or the edit is free."""
+        latest = await self.latest_table(service, game_id)
+        if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
+            return False
+        if edits_free(game_id, latest.message_id):
+            return False  # free: the post grows at once
+        self._held[game_id] = (*self._held.get(game_id, ()), *lines)
+        return True
+
+    def take_held(self, game_id: int) -> tuple[str, ...]:
+        """The held lines, for the post being made now (in memory only: after a restart the
+        draw is still in the event log, the digest and the turn DM, only not in the post)."""
+        return self._held.pop(game_id, ())
+
     def forget(self, game_id: int) -> None:
         """A finished game's tokens go. Its last post (the result) is kept: ``/hand`` links
         to it after the match, and the database may not have it yet (table posts are written
         in batches)."""
         self._editors.pop(game_id, None)
+        self._held.pop(game_id, None)

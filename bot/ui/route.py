@@ -210,6 +210,16 @@ class Route:
         message = await target.send(**payload)
         return message, None
 
+    def edits_free(self, game_id: int, message_id: int) -> bool:
+        """Whether an edit of ``message_id`` would ride on a token (the acting click's own
+        message, or a live token that made it or was clicked on it), as :meth:`edit` tries
+        first: no request against the bot's global limit."""
+        i = self.interaction
+        mine = click_editor(i) if i is not None else None
+        if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
+            return True
+        return self.bot.posts.editor(game_id, message_id, self.bot.now()) is not None
+
     async def edit(
         self, game_id: int, channel_id: int, message_id: int, **fields: Any
     ) -> discord.Message | None:

@@ -49,9 +49,11 @@ async def test_every_human_is_told_the_end_once_by_dm_or_by_mention(
         assert f"Game #{game.id} (<#{games.id}>) is over" in end
         assert ("you won" in end) if standings[alice.id].won else ("of 4, with" in end)
         assert "Final standings:" in end
+        assert end.count("over") == 1, end  # said once, in its first line
         assert f"https://discord.com/channels/{games.guild_id}/{games.id}/" in end
         fr = dave.dms()[-1].content
         assert f"La partie n°{game.id}" in fr and "Classement final" in fr and "is over" not in fr
+        assert fr.count("finie") == 1, fr
         # The mention: one post naming Bob and Carol with their places.
         [post] = [m for m in games.messages() if m.id == told[bob.id][0].message_id]
         assert post.id == told[carol.id][0].message_id

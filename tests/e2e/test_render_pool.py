@@ -90,7 +90,8 @@ async def test_worker_processes_draw_the_pictures_players_see(
         uid, mine = await to_move(bot, game.id)
         told = {alice.id: alice, bob.id: bob}[uid]
         if told.dms():
-            assert told.dms()[-1].images() == [hand_png(mine, game.options.hints, "en")]
+            dm_hand = hand_png(mine, game.options.hints, "en", pick=True)  # as a turn DM shows it
+            assert told.dms()[-1].images() == [dm_hand]
 
 
 async def test_a_killed_worker_is_replaced_and_the_next_move_still_posts_a_picture(

@@ -275,3 +275,28 @@ def test_every_render_reports_its_text() -> None:
     labels = {label for _px, label in text_sizes(img)}
     assert {"Player 1", "marker", "Mexican Train", "12"} <= labels
     assert text_sizes(Image.new("RGB", (4, 4))) == ()
+
+
+def test_the_hint_says_pick_where_the_moves_are_a_list() -> None:
+    """In a turn DM the moves are one tap away in the list under the picture: the hint says
+    to pick there; elsewhere (the channel's private answer) it says what to type."""
+    from bot.engine import Play
+    from renderers import text_sizes
+
+    for seed in range(40):
+        m = playout(3, seed, 6)
+        assert m.round is not None
+        v = view_for(m, m.round.current)
+        if any(isinstance(mv, Play) for mv in v.legal):
+            break
+    else:
+        pytest.fail("no seed gave a hand with a play")
+    for lang, typed, picked in (
+        ("en", "Type a tile and its train", "Pick your move in the list"),
+        ("fr", "Tape un domino et son train", "Choisis ton coup dans la liste"),
+    ):
+        typing = " ".join(t for _px, t in text_sizes(render_hand(v, HandOptions(language=lang))))
+        pick = HandOptions(language=lang, pick=True)
+        picking = " ".join(t for _px, t in text_sizes(render_hand(v, pick)))
+        assert typed in typing and picked not in typing
+        assert picked in picking and typed not in picking
