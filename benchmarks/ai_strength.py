@@ -58,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import KNOCK, PRESETS, Match, Round, Rules
 from bot.engine.ai import Level, choose_move
+from bot.engine.ai.rollout import rollout_move
 from bot.engine.moves import Move
 from bot.engine.view import SeatView, round_view
 
@@ -66,14 +67,22 @@ def _level(level: Level) -> Callable[[SeatView, int], Move]:
     return lambda view, seed: choose_move(view, level, seed)
 
 
+def _rollout(view: SeatView, seed: int) -> Move:
+    return rollout_move(view, random.Random(seed))
+
+
 #: Every player a pairing may name: a function from a seat's view and a seed to its move.
+#: ``rollout`` is the playouts' policy (bot/engine/ai/rollout.py) as a player: measured, not
+#: offered to players.
 PLAYERS: dict[str, Callable[[SeatView, int], Move]] = {lv.value: _level(lv) for lv in Level}
+PLAYERS["rollout"] = _rollout
 
 #: Heads-up pairings: (name, the player measured, its opponent, rounds as a share of --rounds).
 HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
     ("hard_vs_normal", "hard", "normal", 1.0),
     ("normal_vs_easy", "normal", "easy", 1.0),
     ("hard_vs_easy", "hard", "easy", 0.25),
+    ("rollout_vs_hard", "rollout", "hard", 0.2),
 )
 #: 4-player tables: (name, the seats' players, rounds as a share of --rounds). A table of one
 #: player and three Hard measures that player against Hard (issue 35: about 2.3 times cheaper
@@ -81,6 +90,7 @@ HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
 TABLES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     ("mixed_four", ("easy", "normal", "hard", "hard"), 0.25),
     ("normal_and_three_hard", ("normal", "hard", "hard", "hard"), 0.25),
+    ("rollout_and_three_hard", ("rollout", "hard", "hard", "hard"), 0.25),
 )
 Z95 = 1.959964
 #: The spread of one 13-round match's total margin, in points (issue 35's Φ(13·m/216)).
