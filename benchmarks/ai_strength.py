@@ -56,6 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.expert_search import search_move
 from bot.engine import KNOCK, PRESETS, Match, Round, Rules
 from bot.engine.ai import Level, choose_move
 from bot.engine.ai.rollout import rollout_move
@@ -76,6 +77,8 @@ def _rollout(view: SeatView, seed: int) -> Move:
 #: offered to players.
 PLAYERS: dict[str, Callable[[SeatView, int], Move]] = {lv.value: _level(lv) for lv in Level}
 PLAYERS["rollout"] = _rollout
+#: EXPERIMENTAL (benchmarks/expert_search.py): Hard plus rollouts at contested decisions.
+PLAYERS["search"] = search_move
 
 #: Heads-up pairings: (name, the player measured, its opponent, rounds as a share of --rounds).
 HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
@@ -83,7 +86,10 @@ HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
     ("normal_vs_easy", "normal", "easy", 1.0),
     ("hard_vs_easy", "hard", "easy", 0.25),
     ("rollout_vs_hard", "rollout", "hard", 0.2),
+    ("search_vs_hard", "search", "hard", 0.05),
 )
+#: Pairings played only when ``--only`` names them (the experimental search is slow).
+OPT_IN = {"search_vs_hard"}
 #: 4-player tables: (name, the seats' players, rounds as a share of --rounds). A table of one
 #: player and three Hard measures that player against Hard (issue 35: about 2.3 times cheaper
 #: per CPU-second than heads-up).
@@ -352,7 +358,7 @@ def plan(args: argparse.Namespace) -> list[Job]:
     jobs: list[Job] = []
 
     def chunks(name: str, count: int, size: int) -> None:
-        if not only or name in only:
+        if name in only or (not only and name not in OPT_IN):
             jobs.extend((name, i, min(count, i + size), args.seed) for i in range(0, count, size))
 
     for name, _, _, share in HEADS_UP:

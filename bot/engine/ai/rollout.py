@@ -43,10 +43,10 @@ from bot.engine.view import SeatView
 #: Node budget for a plan searched mid-playout (Hard's full plan gets 6,000).
 PLAN_BUDGET = 500
 #: Move values, in points of a play's score.
-FOLLOW = 10.0  # the plan's next tile, at home
+FOLLOW = 4.0  # the plan's next tile, at home
 BREAK = 9.0  # a planned tile spent on another train
 OFF_PLAN_HOME = 7.0  # an off-plan tile at home turns the own train away from the plan
-SHED = 5.0  # an off-plan tile on a shared train
+SHED = 9.0  # an off-plan tile on a shared train
 DOUBLE = 8.0  # a double a tile in hand can satisfy: two tiles this turn
 LONE_DOUBLE = 6.0  # a double nothing in hand satisfies: it hands the next player a turn
 MARKER = 6.0  # a tile at home while the marker is up takes it down
