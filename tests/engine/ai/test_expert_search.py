@@ -22,10 +22,10 @@ def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
     names = ["A", "B", "C"]
     rng = random.Random(5)
     searched = switched = 0
-    for seed in range(3):
+    for seed in range(2):
         rnd = Round.deal(rules, names, 0, Match(rules, names).shuffle(random.Random(seed)))
         step = 0
-        while rnd.result is None and step < 40:
+        while rnd.result is None and step < 30 and searched < 6 * (seed + 1):
             seat = rnd.current
             view = round_view(rnd, seat)
             move = expert_search.search_move(view, step)
