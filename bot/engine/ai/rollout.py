@@ -3,8 +3,8 @@
 A search that scores moves by playing them forward (issue 35) needs hundreds of playouts per
 decision, so one must cost about a millisecond or two. Hard itself costs a few milliseconds
 *per decision* (it searches its whole turn and rebuilds a round from its view each time), so
-a playout with Hard in both chairs costs 5-10 ms, nearly half of it in
-:func:`~bot.engine.ai.trains.longest_train`. Two things make a playout cheap here:
+a playout with Hard in every chair costs 10-20 ms (more with its heads-up endgame solver),
+nearly half of it in :func:`~bot.engine.ai.trains.longest_train`. Two things make a playout cheap here:
 
 * **The engine's own playout path.** Moves come from ``legal_list()`` and go in through
   ``apply_unchecked()`` on one copy of the round: no views, no checks, no rebuilt rounds, and
@@ -42,7 +42,11 @@ from bot.engine.view import SeatView
 
 #: Node budget for a plan searched mid-playout (Hard's full plan gets 6,000).
 PLAN_BUDGET = 500
-#: Move values, in points of a play's score.
+#: Move values, in points of a play's score. Shedding an off-plan tile comes before
+#: following the plan, as in Hard's count of turns to go out: the planned tiles keep (the own
+#: train is the seat's alone while its marker is down), an off-plan tile may find no outlet
+#: later. The reverse order lost 8.7 points a round to Hard at a table of three Hard
+#: (docs/computer-players.md); this one is level with Hard.
 FOLLOW = 4.0  # the plan's next tile, at home
 BREAK = 9.0  # a planned tile spent on another train
 OFF_PLAN_HOME = 7.0  # an off-plan tile at home turns the own train away from the plan
