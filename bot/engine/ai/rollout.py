@@ -4,7 +4,8 @@ A search that scores moves by playing them forward (issue 35) needs hundreds of 
 decision, so one must cost about a millisecond or two. Hard itself costs a few milliseconds
 *per decision* (it searches its whole turn and rebuilds a round from its view each time), so
 a playout with Hard in every chair costs 10-20 ms (more with its heads-up endgame solver),
-nearly half of it in :func:`~bot.engine.ai.trains.longest_train`. Two things make a playout cheap here:
+nearly half of it in :func:`~bot.engine.ai.trains.longest_train`. Two things make a playout
+cheap here:
 
 * **The engine's own playout path.** Moves come from ``legal_list()`` and go in through
   ``apply_unchecked()`` on one copy of the round: no views, no checks, no rebuilt rounds, and
