@@ -154,6 +154,24 @@ def _decide(view: SeatView, rng: random.Random) -> Decision:
     return Decision(choice, _reason(view, know, choice, plan), plan)
 
 
+def turn_values(view: SeatView, rng: random.Random) -> list[tuple[Play | Done, float]]:
+    """Each play (or done) of a contested decision with the turn search's value of it, best
+    first (ties in listed order): where a search that looks further starts from Hard's best
+    few moves. Empty when Hard's choice is not a contest (one move, no play, a planned fast
+    start)."""
+    seat = view.seat
+    hand = view.hand
+    if seat is None or hand is None or len(view.legal) < 2:
+        return []
+    candidates = [m for m in view.legal if isinstance(m, Play | Done)]
+    if not any(isinstance(m, Play) for m in candidates) or view.fast_start:
+        return []
+    search = _TurnSearch(view, read_view(view), rng)
+    values = [search.value(m) for m in candidates]
+    order = sorted(range(len(candidates)), key=lambda i: (-values[i], i))
+    return [(candidates[i], values[i]) for i in order]
+
+
 def _plan_after(view: SeatView, move: Move, plan: tuple[Tile, ...]) -> tuple[Tile, ...]:
     """The plan a hint shows beside ``move``: a planned tile played on another train is no
     longer the player's to lay at home, so the plan is the hand's longest own train without

@@ -19,17 +19,12 @@ from bot.engine.view import SeatView
 
 def round_from_view(view: SeatView, unseen: tuple[Tile, ...], rng: random.Random) -> Round:
     """A round in the same public state, with the viewer's hand and stand-ins elsewhere."""
-    seat = view.seat
-    if seat is None or view.hand is None:
+    if view.seat is None or view.hand is None:
         raise ValueError("a spectator has no hand to play")
-    players = view.players
-    # The log is left out (copying it at every searched position costs time): the passes it
-    # holds change only *when* a blocked round ends, never how it scores (see endgame._key).
-    rnd = Round(view.rules, view.names, view.round_no, view.engine, view.engine_version)
     pool = list(unseen)
     rng.shuffle(pool)
     hands: list[list[Tile]] = []
-    for s in range(players):
+    for s in range(view.players):
         shown = view.visible_hands[s]
         if shown is not None:
             hands.append(list(shown))
@@ -37,9 +32,22 @@ def round_from_view(view: SeatView, unseen: tuple[Tile, ...], rng: random.Random
             n = view.hand_counts[s]
             hands.append(pool[:n])
             del pool[:n]
+    return round_with_hands(view, hands, pool[: view.boneyard_count])
+
+
+def round_with_hands(view: SeatView, hands: list[list[Tile]], boneyard: list[Tile]) -> Round:
+    """A round in ``view``'s public state with these hands and this boneyard (the next draw
+    last): a world dealt by :mod:`bot.engine.ai.worlds`, or stand-ins."""
+    seat = view.seat
+    if seat is None or view.hand is None:
+        raise ValueError("a spectator has no hand to play")
+    players = view.players
+    # The log is left out (copying it at every searched position costs time): the passes it
+    # holds change only *when* a blocked round ends, never how it scores (see endgame._key).
+    rnd = Round(view.rules, view.names, view.round_no, view.engine, view.engine_version)
     rnd.hands = hands
     rnd.reindex()
-    rnd.boneyard = pool[: view.boneyard_count]
+    rnd.boneyard = boneyard
     refs = [*range(players), MEXICAN]
     for ref, tv in zip(refs, view.trains, strict=True):
         tr = rnd.trains[ref]

@@ -156,3 +156,17 @@ def test_a_hint_never_plans_the_tile_it_plays_elsewhere() -> None:
                 assert isinstance(move, Play) and move.tile not in advice.train
             rnd.apply(move, rnd.current)
     assert elsewhere > 50
+
+
+def test_turn_values_rank_the_plays_hard_chooses_from() -> None:
+    rnd = table(["5-3 3-8 8-1 5-9", OPPONENT], {"@1": "12-5", "mexican": "12-7 7-5"})
+    view = round_view(rnd, 0)
+    ranked = hard.turn_values(view, random.Random(0))
+    assert {m for m, _ in ranked} == set(view.legal)
+    values = [v for _, v in ranked]
+    assert values == sorted(values, reverse=True)
+    # Outside an endgame, the best value is Hard's move.
+    assert ranked[0][0] == choose_move(view, Level.HARD, 0)
+    # A forced move is no contest.
+    forced = table(["5-3 11-11", OPPONENT], {"@1": "12-5", "mexican": "12-7"})
+    assert hard.turn_values(round_view(forced, 0), random.Random(0)) == []

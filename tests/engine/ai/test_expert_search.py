@@ -1,0 +1,50 @@
+"""The experimental search player (benchmarks only): its moves come from the view alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchmarks import expert_search
+from bot.engine import PRESETS, Match, Round
+from bot.engine.ai import Level, choose_move
+from bot.engine.ai.hard import turn_values
+from bot.engine.view import round_view
+
+
+def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(expert_search, "STAGES", (3, 5))  # few worlds: this tests fairness
+    monkeypatch.setattr(expert_search, "SWITCH", -100.0)  # switch on any survivor
+    rules = PRESETS["standard"]
+    names = ["A", "B", "C"]
+    rng = random.Random(5)
+    searched = switched = 0
+    for seed in range(2):
+        rnd = Round.deal(rules, names, 0, Match(rules, names).shuffle(random.Random(seed)))
+        step = 0
+        while rnd.result is None and step < 30 and searched < 6 * (seed + 1):
+            seat = rnd.current
+            view = round_view(rnd, seat)
+            move = expert_search.search_move(view, step)
+            assert move in view.legal
+            if len(turn_values(view, random.Random(step))) > 1:
+                twin = rnd.copy()
+                others = [s for s in range(3) if s != seat]
+                pool = [t for s in others for t in twin.hands[s]] + twin.boneyard
+                rng.shuffle(pool)
+                for s in others:
+                    n = len(twin.hands[s])
+                    twin.hands[s], pool = pool[:n], pool[n:]
+                twin.boneyard = pool
+                twin.reindex()
+                assert round_view(twin, seat) == view
+                assert expert_search.search_move(round_view(twin, seat), step) == move
+                searched += 1
+                switched += move != choose_move(view, Level.HARD, step)
+            rnd.apply(move)
+            step += 1
+    assert searched >= 10
+    assert switched >= 1  # the search did decide something, the same way both times

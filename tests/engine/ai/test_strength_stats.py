@@ -1,0 +1,87 @@
+"""The statistics of ``benchmarks/ai_strength.py``: intervals, chair-swapped deals, matches.
+
+Fast on purpose: known samples and one real deal, never a long run.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from benchmarks import ai_strength as strength
+
+
+def test_the_interval_of_a_known_sample() -> None:
+    # mean 3, sd sqrt(2.5), se sqrt(0.5): 3 ± 1.959964 * 0.70711 = 3 ± 1.386.
+    assert strength.mean_ci([1.0, 2.0, 3.0, 4.0, 5.0]) == (3.0, 1.614, 4.386)
+    # No spread, no width; one sample says nothing about its spread.
+    assert strength.mean_ci([7.0] * 10) == (7.0, 7.0, 7.0)
+    assert strength.mean_ci([7.0])[1:] == (-math.inf, math.inf)
+
+
+def test_a_deal_is_one_sample_of_its_two_rounds() -> None:
+    # Chair 1's hand won by 30 whoever held it: the players did equally well.
+    assert strength.deal_sample((10, 40), (40, 10)) == (0.0, 0.5)
+    # The measured player won one round by 30 and lost the other by 10: +10 a round.
+    assert strength.deal_sample((10, 40), (25, 15)) == (10.0, 0.5)
+    assert strength.deal_sample((5, 9), (3, 3)) == (2.0, 0.75)
+
+
+def test_pairing_the_chairs_removes_the_deals_luck_from_the_interval() -> None:
+    rng = random.Random(4)
+    rounds: list[float] = []
+    deals: list[float] = []
+    for _ in range(100):
+        luck = rng.gauss(0, 40)  # what the deal gives chair 1, whoever sits there
+        skill = 3 + rng.gauss(0, 5)  # what the measured player adds in both chairs
+        first, second = (0, round(luck + skill)), (round(luck - skill), 0)
+        rounds += [float(first[1] - first[0]), float(second[1] - second[0])]
+        deals.append(strength.deal_sample(first, second)[0])
+    _, plo, phi = strength.mean_ci(deals)
+    _, ulo, uhi = strength.mean_ci(rounds)
+    assert plo > 1 and phi < 5  # the skill, found
+    assert (phi - plo) * 4 < uhi - ulo  # the unpaired interval carries the luck
+    assert ulo < 0  # and cannot tell the skill from nothing
+
+
+def test_the_match_share_of_a_margin() -> None:
+    assert strength.match_share(0.0) == 0.5
+    assert strength.match_share(4.0) == pytest.approx(0.595, abs=0.001)  # issue 35: ≈ 60 %
+    assert strength.match_share(-4.0) == pytest.approx(1 - strength.match_share(4.0))
+    report = strength.margin_report([2.0, 6.0] * 50)
+    assert report["margin"] == 4.0
+    shares = report["match_share_ci95"]
+    assert isinstance(shares, list)
+    assert shares[0] < report["match_share"] < shares[1]
+
+
+def test_each_deal_is_played_twice_with_the_chairs_swapped() -> None:
+    tally, samples, timings = strength.heads_up_chunk(("normal_vs_easy", 0, 2, 7))
+    assert tally["wins"] + tally["losses"] + tally["ties"] == 4
+    assert len(samples["margin"]) == len(samples["win"]) == 2
+    assert len(samples["round_margin"]) == 4
+    # Each deal's sample is its two rounds' mean, the rounds in the order played.
+    for d in range(2):
+        pair = samples["round_margin"][2 * d : 2 * d + 2]
+        assert samples["margin"][d] == sum(pair) / 2
+    # Total points agree with the per-round margins.
+    assert tally["score_b"] - tally["score_a"] == sum(samples["round_margin"])
+    assert timings["normal"] and timings["easy"] and timings["cpu:normal"]
+    # The same job gives the same deals and moves, in any process, in any order.
+    assert strength.heads_up_chunk(("normal_vs_easy", 1, 2, 7))[1]["margin"] == [
+        samples["margin"][1]
+    ]
+
+
+def test_a_table_of_one_player_and_three_hard_reports_its_margin() -> None:
+    tally, samples, _ = strength.table_chunk(("normal_and_three_hard", 0, 4, 3))
+    assert len(samples["margin"]) == 4
+    assert tally["seats:normal"] == 4 and tally["seats:hard"] == 12
+    report = strength.table_report(tally, samples, ("normal", "hard", "hard", "hard"))
+    assert report["rounds"] == 4
+    mean = (tally["score:hard"] / 3 - tally["score:normal"]) / 4
+    margin = report["margin_vs_hard"]
+    assert isinstance(margin, dict)
+    assert margin["margin"] == pytest.approx(mean, abs=1e-3)
