@@ -4,8 +4,11 @@ post it owes is rebuilt from the log exactly as the live move said it."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.service import GameService
 from bot.service.outbox import GRACE, owed_outcome
@@ -15,10 +18,14 @@ from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
 
 
+# The deal is seeded: with the OS's random deal, about one deal in seven made the second move a
+# draw by a player who moves again and is owed no ping, and the test failed "at random" (it was
+# blamed on load). Seed 2 is such a deal, seed 0 one where the turn passes on.
+@pytest.mark.parametrize(("seed", "moves_again"), [(0, False), (2, True)])
 async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
-    store: Store, clock: FakeClock
+    store: Store, clock: FakeClock, seed: int, moves_again: bool
 ) -> None:
-    svc = GameService(store)
+    svc = GameService(store, rng=random.Random(seed))
     start = await new_game(svc, clock)
     gid = start.game.id
     first = await svc.outbox.owed(gid)
@@ -31,9 +38,13 @@ async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
     two = await play_turn(svc, gid, clock)
     owed = await svc.outbox.owed(gid)
     assert owed is not None and owed.version == two.game.version
-    # Not yet posted: the debt grew from the first unposted move, the ping is the newest.
+    # Not yet posted: the debt grew from the first unposted move, the ping is the newest;
+    # a player who moves again (a draw) is already looking and is owed none.
     assert owed.from_seq == one.steps[0].seq
-    assert owed.ping_user == (two.next_player.user_id if two.next_player else None)
+    assert two.next_player is not None
+    nxt = two.next_player.user_id
+    assert (two.steps[-1].player.user_id == nxt) is moves_again
+    assert owed.ping_user == (None if moves_again else nxt)
     # The post it owes tells exactly the moves the live outcomes told.
     rebuilt = owed_outcome(await svc.game_record(gid), owed.from_seq)
     assert [(s.seq, s.move, s.player.seat) for s in rebuilt.steps] == [
@@ -45,6 +56,9 @@ async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
     assert await svc.outbox.owed(gid) == owed
     await svc.outbox.delivered(gid, two.game.version, post=True, ping=False)
     left = await svc.outbox.owed(gid)
+    if moves_again:  # nothing but the post was owed: paid, the row is gone
+        assert left is None
+        return
     assert left is not None and not left.post_owed and left.ping_user == owed.ping_user
     await svc.outbox.delivered(gid, two.game.version, post=False, ping=True)
     assert await svc.outbox.owed(gid) is None
