@@ -122,9 +122,10 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
         return
     locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
     text, allowed = mentions_post(game.id, by_mention, locale)
+    named = tuple(p.user_id for _, p in by_mention)
     try:
         await bot.get_partial_messageable(game.channel_id).send(
-            content=text, allowed_mentions=allowed, nonce=owed.end_mentions_nonce(game.id)
+            content=text, allowed_mentions=allowed, nonce=owed.end_mentions_nonce(game.id, named)
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
@@ -135,7 +136,7 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
         log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
         route.undelivered.add("end")
         return
-    await bot.service.outbox.told_end(game.id, tuple(p.user_id for _, p in by_mention))
+    await bot.service.outbox.told_end(game.id, named)
 
 
 async def _dm(

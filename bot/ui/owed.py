@@ -68,9 +68,13 @@ def end_nonce(game_id: int, user_id: int) -> str:
     return f"mte{digest}"
 
 
-def end_mentions_nonce(game_id: int) -> str:
-    """The nonce of the one post mentioning those told of the match's end in the channel."""
-    return f"mt{game_id}.end"[:25]
+def end_mentions_nonce(game_id: int, user_ids: tuple[int, ...]) -> str:
+    """The nonce of the post mentioning these players, told of the match's end in the
+    channel: it names them (a later post for another player, whose DM kept failing, must not
+    be answered with the first one)."""
+    named = ",".join(str(u) for u in sorted(user_ids))
+    digest = hashlib.blake2b(f"{game_id}:{named}".encode(), digest_size=11).hexdigest()
+    return f"mtm{digest}"
 
 
 async def settle(bot: GameBot, route: Route, game: GameSummary) -> None:

@@ -74,8 +74,10 @@ async def test_a_crash_after_an_undo_is_announced_once_at_restart(
 
     bot = make_bot()  # once paid, a restart owes nothing more
     async with running_bot(fake, bot):
-        assert await bot.service.outbox.owed(game.id) is None
+        assert bot.deliverer is not None
+        assert await bot.deliverer.drain(all_due=True) == 0
         await idle(fake)
+        assert await bot.service.outbox.owed(game.id) is None
         assert len(posts_of(room, game.id)) == before + 1
         assert len(fake.pings_for(bob)) == pings_before + 1
 
@@ -121,8 +123,10 @@ async def test_a_crash_between_the_end_dms_tells_each_player_once(
 
     bot = make_bot()
     async with running_bot(fake, bot):
-        assert await bot.service.outbox.owed(game.id) is None
+        assert bot.deliverer is not None
+        assert await bot.deliverer.drain(all_due=True) == 0
         await idle(fake)
+        assert await bot.service.outbox.owed(game.id) is None
         told = {uid: len(fake.pings_for(u)) - pings[uid] for uid, u in users.items()}
         assert told == dict.fromkeys(users, 1)
 
