@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,8 @@ class Run:
         self.fake = FakeDiscord(strict=False, interaction_deadline=60.0)
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
+        #: When each bot process was started: a commit after one is not the same cycle.
+        self.restarts: list[datetime] = []
         self.store: Store | None = None
         self.service: GameService | None = None
         self.games: list[int] = []
@@ -117,6 +120,7 @@ class Run:
         from tests.fakediscord.server import API_PREFIX
 
         self.starts += 1
+        self.restarts.append(datetime.now(UTC))
         before = self.fake.gateway.active
         with self.log.open("ab") as out:
             self.proc = await asyncio.create_subprocess_exec(
@@ -275,7 +279,7 @@ class Run:
         for gid in self.games:
             record = await self.store.load(gid)
             assert record is not None
-            told = told_in(record)
+            told = told_in(record, self.restarts)
             expected.update(told.lines)
             moves += told.moves
             pings_due.update(told.pings)
@@ -339,13 +343,14 @@ class Told:
     moves: int = 0
 
 
-def told_in(record: Any) -> Told:
+def told_in(record: Any, restarts: list[datetime]) -> Told:
     """Every line the channel was owed (each move's, each undo's: a move an undo took back was
     told before it), and per user the turn pings: the first turn of the match when the host
     did not get it, each turn that came to them from the other player's move, and the turn an
     undo gave back to someone other than who undid it (a move that leaves its own player to
     move pings nobody: they are looking; a turn with no choice, played for its player by
-    autoplay, is part of the move before it and pings nobody)."""
+    autoplay, is part of the move before it and pings nobody, unless the bot was restarted in
+    between: then the mover's answer never told them, and the deliverer pings them)."""
     row, seats = record.game, record.seats
     rules = read_rules(row)
     names = [s.display_name for s in seats]
@@ -380,8 +385,14 @@ def told_in(record: Any) -> Told:
                 if e.actor is not None:  # a turn played for nobody (autoplay) is the actor's
                     actor = e.actor
         nxt = events[i + 1] if i + 1 < len(events) else None
-        if nxt is not None and (nxt.kind == "round" or (nxt.kind == "move" and nxt.actor is None)):
-            continue  # the deal, or a turn with no choice played for its player: same commit
+        if nxt is not None and nxt.kind == "round":
+            continue  # the deal is part of the same commit
+        if nxt is not None and nxt.kind == "move" and nxt.actor is None:
+            # A turn with no choice played for its player: the same cycle, which pings at its
+            # end. Played by a restarted bot, the mover's answer never told them: pinged too.
+            if restarted_between(e, nxt, restarts):
+                actor = None
+            continue
         if match is None or match.is_over or match.round is None:
             continue
         seat = match.round.current_seat
@@ -391,6 +402,11 @@ def told_in(record: Any) -> Told:
         if user is not None and user != actor:
             told.pings[user] += 1
     return told
+
+
+def restarted_between(before: EventRow, after: EventRow, restarts: list[datetime]) -> bool:
+    start, end = datetime.fromisoformat(before.at), datetime.fromisoformat(after.at)
+    return any(start < r <= end for r in restarts)
 
 
 def replayed(live: list[EventRow], rules: Any, names: list[str], version: int) -> Match:
