@@ -104,6 +104,10 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
         await bot.service.outbox.told_end(game.id, debt.end_users)
         return
     link = await result_link(bot, game)
+    seated = {s.player.user_id for s in end.standings if not s.player.is_computer}
+    gone = tuple(u for u in debt.end_users if u not in seated)
+    if gone:  # no longer in the standings as a human: nothing to tell them, never retried
+        await bot.service.outbox.told_end(game.id, gone)
     by_mention: list[tuple[Standing, TurnPing]] = []
     for s in end.standings:
         uid = s.player.user_id
