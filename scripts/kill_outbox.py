@@ -14,10 +14,18 @@ checks, against the event log:
   a mention that pings) against the turns that came to them from someone else's move;
 * the posts Discord answered from a nonce instead of posting twice (``nonce_repeats``).
 
+``--at-undo N`` kills N times the instant the answer to the host's ``/mt undo`` arrives (after
+a move to take back): the undo's line must appear once and the player to move be pinged once
+(an undo's cancelled moves were told before it, so every line the log ever held counts).
+``--at-end N`` plays N matches to their end and kills the bot right after the answer to the
+last move (at a random instant 0 to 0.3 s after it, to land between the end's DMs too): every
+human must be told the end exactly once (``end_missing``, ``end_duplicated``).
+
 Prints ONE JSON line.
 
     python scripts/kill_outbox.py --store sqlite --at-ack 10 --random 20
     python scripts/kill_outbox.py --store postgresql --at-ack 10 --random 20
+    python scripts/kill_outbox.py --store sqlite --at-ack 0 --random 0 --at-undo 10 --at-end 5
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -33,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +52,12 @@ from bot.config import Config
 from bot.engine import Draw, Match, Pass, Play
 from bot.engine.match import RoundStarted
 from bot.service import GameService
-from bot.service.eventlog import ENGINE_KINDS, cancelled_seqs
-from bot.service.outbox import owed_outcome
-from bot.service.replay import decode_event, read_rules
-from bot.store import GameStatus, Store, open_store
-from bot.ui.messages import step_lines
+from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
+from bot.service.outbox import undone_fact
+from bot.service.outcome import Step
+from bot.service.replay import decode_event, players_of, read_rules
+from bot.store import EventRow, GameStatus, Store, open_store
+from bot.ui.messages import step_lines, undone_line
 
 WAIT = 60.0
 
@@ -98,6 +109,8 @@ class Run:
         self.fake = FakeDiscord(strict=False, interaction_deadline=60.0)
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
+        #: When each bot process was started: a commit after one is not the same cycle.
+        self.restarts: list[datetime] = []
         self.store: Store | None = None
         self.service: GameService | None = None
         self.games: list[int] = []
@@ -107,6 +120,7 @@ class Run:
         from tests.fakediscord.server import API_PREFIX
 
         self.starts += 1
+        self.restarts.append(datetime.now(UTC))
         before = self.fake.gateway.active
         with self.log.open("ab") as out:
             self.proc = await asyncio.create_subprocess_exec(
@@ -183,16 +197,44 @@ class Run:
         move = self.rng.choice(plays if plays and self.rng.random() < 0.8 else moves)
         return await type_move(user, self.room, str(move))
 
-    async def main(self, at_ack: int, at_random: int, between: int) -> dict[str, Any]:
+    async def undo_and_die(self) -> bool:
+        """A move, then the host's ``/mt undo`` of it; killed the instant the undo's answer
+        arrives. True when the undo was made (one right after a round's or a match's end is
+        refused: nothing to take back)."""
+        answer = await (await self.type_a_move()).message(timeout=WAIT)
+        assert answer.content.startswith("✅"), answer.content
+        await self.paid()
+        inv = await self.alice.slash("mt undo", channel=self.room)  # Alice hosts every game
+        answer = await inv.message(timeout=WAIT)
+        await self.kill()
+        return answer.content.startswith("Undone")
+
+    async def end_and_die(self) -> None:
+        """Play the current match to its end; kill right after the last move's answer."""
+        assert self.service is not None
+        gid = await self.current_game()
+        for _ in range(1000):
+            answer = await (await self.type_a_move()).message(timeout=WAIT)
+            assert answer.content.startswith("✅"), answer.content
+            if (await self.service.game(gid)).status is not GameStatus.ACTIVE:
+                await asyncio.sleep(self.rng.uniform(0.0, 0.3))
+                await self.kill()
+                return
+            await self.paid()
+        raise AssertionError("the match never ended")
+
+    async def main(
+        self, at_ack: int, at_random: int, between: int, at_undo: int = 0, at_end: int = 0
+    ) -> dict[str, Any]:
         await self.fake.start()
         self.room = self.fake.channel("games")
         self.alice, self.bob = self.fake.user("alice"), self.fake.user("bob")
         self.users = {u.id: u for u in (self.alice, self.bob)}
         self.store = await open_store(config_for(self.target))
         self.service = GameService(self.store)
-        kills = ["ack"] * at_ack + ["random"] * at_random
+        kills = ["ack"] * at_ack + ["random"] * at_random + ["undo"] * at_undo + ["end"] * at_end
         self.rng.shuffle(kills)
-        acked = 0
+        acked = undone = 0
         try:
             await self.start_child()
             for how in kills:
@@ -200,6 +242,13 @@ class Run:
                     answer = await (await self.type_a_move()).message(timeout=WAIT)
                     assert answer.content.startswith("✅"), answer.content
                     await self.paid()
+                if how in ("undo", "end"):
+                    if how == "undo":
+                        undone += await self.undo_and_die()
+                    else:
+                        await self.end_and_die()
+                    await self.start_child()
+                    continue
                 inv = await self.type_a_move()
                 if how == "ack":
                     answer = await inv.message(timeout=WAIT)
@@ -216,6 +265,7 @@ class Run:
             await self.store.close()
             await self.fake.stop()
         result.update(kills_at_ack=at_ack, kills_random=at_random, acks_before_kill=acked)
+        result.update(kills_at_undo=at_undo, undos_made=undone, kills_at_end=at_end)
         return result
 
     # ------------------------------------------------------------------ the checks
@@ -224,17 +274,17 @@ class Run:
         assert self.store is not None
         expected: collections.Counter[str] = collections.Counter()
         pings_due: collections.Counter[int] = collections.Counter()
+        end_due: collections.Counter[tuple[int, int]] = collections.Counter()
         moves = 0
         for gid in self.games:
             record = await self.store.load(gid)
             assert record is not None
-            out = owed_outcome(record, 1)
-            names = [p.name for p in out.game.players]
-            for step in out.steps:
-                expected.update(step_lines(names, step, "en"))
-            moves += len(out.steps)
-            for user, n in turn_pings(record).items():
-                pings_due[user] += n
+            told = told_in(record, self.restarts)
+            expected.update(told.lines)
+            moves += told.moves
+            pings_due.update(told.pings)
+            if record.game.status is GameStatus.FINISHED:
+                end_due.update((gid, s.user_id) for s in record.seats if s.user_id is not None)
         said: collections.Counter[str] = collections.Counter()
         for message in self.room.messages():
             if message.author is not self.fake.bot_user:
@@ -243,6 +293,13 @@ class Run:
                 if line in expected:
                     said[line] += 1
         got = {u: len(self.fake.pings_for(self.users[u])) for u in self.users}
+        end_got: collections.Counter[tuple[int, int]] = collections.Counter()
+        for u, user in self.users.items():
+            for ping in self.fake.pings_for(user):
+                text = self.fake.messages[ping.message_id].content
+                for gid in self.games:
+                    if f"Game #{gid} " in text and "is over" in text:
+                        end_got[(gid, u)] += 1
         return {
             "store": "postgresql" if self.target.startswith("postgresql") else "sqlite",
             "games": len(self.games),
@@ -250,14 +307,25 @@ class Run:
             "move_lines_expected": sum(expected.values()),
             "missing": sum((expected - said).values()),
             "duplicated": sum((said - expected).values()),
-            "pings_expected": sum(pings_due.values()),
+            "pings_expected": sum(pings_due.values()) + sum(end_due.values()),
             "pings_got": sum(got.values()),
-            "pings_missing": sum(max(0, pings_due[u] - got[u]) for u in self.users),
-            "pings_extra": sum(max(0, got[u] - pings_due[u]) for u in self.users),
+            "pings_missing": sum(
+                max(0, pings_due[u] + end_of(end_due, u) - got[u]) for u in self.users
+            ),
+            "pings_extra": sum(
+                max(0, got[u] - pings_due[u] - end_of(end_due, u)) for u in self.users
+            ),
+            "end_expected": sum(end_due.values()),
+            "end_missing": sum((end_due - end_got).values()),
+            "end_duplicated": sum((end_got - end_due).values()),
             "nonce_repeats": self.fake.nonce_repeats,
             "bot_starts": self.starts,
             "control": self.control,
         }
+
+
+def end_of(due: collections.Counter[tuple[int, int]], user: int) -> int:
+    return sum(n for (_, u), n in due.items() if u == user)
 
 
 def lines_of(message: Any) -> Iterator[str]:
@@ -266,29 +334,65 @@ def lines_of(message: Any) -> Iterator[str]:
         yield from str(embed.get("description") or "").splitlines()
 
 
-def turn_pings(record: Any) -> collections.Counter[int]:
-    """Per user, the pings the log says they are owed: the first turn of the match when the
-    host did not get it, and each turn that came to them from the other player's move (a
-    move that leaves its own player to move pings nobody: they are looking)."""
+@dataclasses.dataclass
+class Told:
+    """What the log says a game's channel and players were told."""
+
+    lines: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    pings: collections.Counter[int] = dataclasses.field(default_factory=collections.Counter)
+    moves: int = 0
+
+
+def told_in(record: Any, restarts: list[datetime]) -> Told:
+    """Every line the channel was owed (each move's, each undo's: a move an undo took back was
+    told before it), and per user the turn pings: the first turn of the match when the host
+    did not get it, each turn that came to them from the other player's move, and the turn an
+    undo gave back to someone other than who undid it (a move that leaves its own player to
+    move pings nobody: they are looking; a turn with no choice, played for its player by
+    autoplay, is part of the move before it and pings nobody, unless the bot was restarted in
+    between: then the mover's answer never told them, and the deliverer pings them)."""
     row, seats = record.game, record.seats
     rules = read_rules(row)
     names = [s.display_name for s in seats]
-    gone = cancelled_seqs(row.id, record.events)
-    events = [e for e in record.events if e.kind in ENGINE_KINDS and e.seq not in gone]
-    owed: collections.Counter[int] = collections.Counter()
+    players = players_of(seats)
+    events = [e for e in record.events if e.kind in ENGINE_KINDS or e.kind == UNDO_KIND]
+    told = Told()
+    gone_at_end = cancelled_seqs(row.id, record.events)
     match: Match | None = None
+    live: list[EventRow] = []
     actor: int | None = row.host_id  # the first deal comes from the host's Start
     for i, e in enumerate(events):
-        event = decode_event(e, rules, len(names))
-        if isinstance(event, RoundStarted):
-            match = match or Match(rules, names, row.engine_version)
-            match.start_round(event.order)
-        else:
-            assert match is not None
-            match.apply(event.move, event.seat)
+        if e.kind == UNDO_KIND:
+            fact = undone_fact(e, record.events, players)
+            told.lines.update(undone_line(dict(fact.params), "en").splitlines())
+            gone = set(json.loads(e.payload)["seqs"])
+            live = [x for x in live if x.seq not in gone]
+            match = replayed(live, rules, names, row.engine_version)
             actor = e.actor
-        if i + 1 < len(events) and events[i + 1].kind == "round":
+        else:
+            live.append(e)
+            event = decode_event(e, rules, len(names))
+            if isinstance(event, RoundStarted):
+                match = match or Match(rules, names, row.engine_version)
+                match.start_round(event.order)
+            else:
+                assert match is not None and match.round is not None
+                round_no = match.round.round_no
+                applied = match.apply(event.move, event.seat)
+                step = Step(e.seq, players[event.seat], event.move, applied, round_no)
+                told.lines.update(step_lines(names, step, "en"))
+                told.moves += e.seq not in gone_at_end
+                if e.actor is not None:  # a turn played for nobody (autoplay) is the actor's
+                    actor = e.actor
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if nxt is not None and nxt.kind == "round":
             continue  # the deal is part of the same commit
+        if nxt is not None and nxt.kind == "move" and nxt.actor is None:
+            # A turn with no choice played for its player: the same cycle, which pings at its
+            # end. Played by a restarted bot, the mover's answer never told them: pinged too.
+            if restarted_between(e, nxt, restarts):
+                actor = None
+            continue
         if match is None or match.is_over or match.round is None:
             continue
         seat = match.round.current_seat
@@ -296,8 +400,28 @@ def turn_pings(record: Any) -> collections.Counter[int]:
             continue
         user = seats[seat].user_id
         if user is not None and user != actor:
-            owed[user] += 1
-    return owed
+            told.pings[user] += 1
+    return told
+
+
+def restarted_between(before: EventRow, after: EventRow, restarts: list[datetime]) -> bool:
+    start, end = datetime.fromisoformat(before.at), datetime.fromisoformat(after.at)
+    return any(start < r <= end for r in restarts)
+
+
+def replayed(live: list[EventRow], rules: Any, names: list[str], version: int) -> Match:
+    """The match as these (live) events leave it."""
+    match: Match | None = None
+    for e in live:
+        event = decode_event(e, rules, len(names))
+        if isinstance(event, RoundStarted):
+            match = match or Match(rules, names, version)
+            match.start_round(event.order)
+        else:
+            assert match is not None
+            match.apply(event.move, event.seat)
+    assert match is not None
+    return match
 
 
 @contextlib.contextmanager
@@ -317,7 +441,7 @@ async def parent(args: argparse.Namespace) -> dict[str, Any]:
     log = Path(tempfile.mkdtemp()) / "bot.log"
     with database(args.store) as target:
         run = Run(target, random.Random(args.seed), log)
-        result = await run.main(args.at_ack, args.random, args.between)
+        result = await run.main(args.at_ack, args.random, args.between, args.at_undo, args.at_end)
     result["seconds"] = round(time.monotonic() - t0, 1)
     result["load_avg"] = [round(x, 2) for x in os.getloadavg()]
     result["bot_log"] = str(log)
@@ -333,6 +457,8 @@ def main() -> None:
     parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--at-ack", type=int, default=10, help="kills at the mover's ✅")
     parser.add_argument("--random", type=int, default=20, help="kills at random instants")
+    parser.add_argument("--at-undo", type=int, default=0, help="kills at the undo's answer")
+    parser.add_argument("--at-end", type=int, default=0, help="kills at a match's end")
     parser.add_argument("--between", type=int, default=1, help="normal moves between kills")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(

@@ -14,14 +14,15 @@ Nothing here knows Discord; time comes in as ``now``.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from bot.engine import Match
 from bot.engine.match import RoundStarted
-from bot.service.eventlog import ENGINE_KINDS, cancelled_seqs
-from bot.service.outcome import MatchEnd, Outcome, RoundEnd, Step
+from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
+from bot.service.outcome import Fact, MatchEnd, Outcome, Player, RoundEnd, Step
 from bot.service.replay import decode_event, players_of, read_rules, standings_of, summarise
-from bot.store import GameRecord, GameStatus, SeatRow, Tx
+from bot.store import EventRow, GameRecord, GameStatus, SeatRow, Tx
 from bot.store.outbox import OutboxStore, OutboxTx, Owed
 
 __all__ = ["GRACE", "OutboxStore", "Owed", "backoff", "owe", "owed_outcome"]
@@ -54,18 +55,24 @@ async def owe(
 ) -> None:
     """Inside the move's transaction: the channel is owed a post of the events from
     ``first_seq`` on, and the human to move (if one is) the ping of their turn — unless they
-    are the ``actor``, who moves again and is already looking (the announcer's rule)."""
+    are the ``actor``, who moves again and is already looking (the announcer's rule). The
+    match's last move owes every human still seated the news of its end (a DM, or the
+    mention they chose or their closed DMs leave)."""
     ping = None
     if status is GameStatus.ACTIVE and turn_seat is not None and 0 <= turn_seat < len(seats):
         seat = seats[turn_seat]
         ping = seat.user_id if seat.computer is None and seat.user_id != actor else None
-    await OutboxTx(tx).owe(game_id, first_seq, version, ping, now + GRACE)
+    end: tuple[int, ...] = ()
+    if status is GameStatus.FINISHED:
+        end = tuple(s.user_id for s in seats if s.computer is None and s.user_id is not None)
+    await OutboxTx(tx).owe(game_id, first_seq, version, ping, now + GRACE, end)
 
 
 def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:
     """The outcome a post of the events from ``from_seq`` on tells: the game as it stands,
-    the moves (an undo's cancelled ones left out), the rounds dealt and ended, the match's
-    end — what the live path's outcomes held, rebuilt from the log alone."""
+    the moves (an undo's cancelled ones left out, the undo told as an ``undone`` fact), the
+    rounds dealt and ended, the match's end — what the live path's outcomes held, rebuilt
+    from the log alone."""
     row, seats = record.game, record.seats
     rules = read_rules(row)
     players = players_of(seats)
@@ -75,6 +82,10 @@ def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:
     steps: list[Step] = []
     ended: list[RoundEnd] = []
     started: list[int] = []
+    facts = tuple(
+        undone_fact(e, record.events, players) for e in record.events
+        if e.kind == UNDO_KIND and e.seq >= from_seq
+    )  # fmt: skip
     for e in record.events:
         if e.kind not in ENGINE_KINDS or e.seq in gone:
             continue
@@ -109,4 +120,26 @@ def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:
         rounds_started=tuple(started),
         next_player=nxt,
         match_over=match_end,
+        facts=facts,
+    )
+
+
+def undone_fact(undo: EventRow, events: tuple[EventRow, ...], players: tuple[Player, ...]) -> Fact:
+    """An undo as the post owed tells it (the live path's words, ``bot.ui.announcer.post_undo``):
+    who took back whose turn, its moves, and how many computer moves went with it. Who undid
+    it is named as a player when seated, else (a manager) by ``by``, their user id."""
+    payload = json.loads(undo.payload)
+    by = int(payload["by"])
+    player = players[int(payload["player"])]
+    host = next((p.name for p in players if p.user_id == by), None)
+    seqs = set(payload["seqs"])
+    computers = sum(1 for e in events if e.seq in seqs and e.kind == "move" and e.actor is None)
+    return Fact.of(
+        "undone",
+        host=host,
+        by=by,
+        name=player.name,
+        moves=", ".join(payload["moves"]),
+        own=player.user_id == by,
+        computers=computers,
     )

@@ -16,8 +16,9 @@ What can be undone, precisely:
   played since).
 
 The undo is one ``undo`` event listing the seqs it cancels; :mod:`bot.service.eventlog` makes
-every load skip them. Undone computer moves are replayed by the computers after the undo; they
-are seeded by the event's seq, so they may choose differently.
+every load skip them. Its transaction writes what it owes the players (the post, the ping) to
+the outbox, as a move's does. Undone computer moves are replayed by the computers after the
+undo; they are seeded by the event's seq, so they may choose differently.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.service import errors
+from bot.service import errors, outbox
 from bot.service.commit import Ledger, need_active, need_host, utc
 from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs
 from bot.service.outcome import GameSummary, Player
@@ -183,7 +184,12 @@ async def take_back(
             async with ledger.store.transaction() as tx:
                 await ledger.hold(tx, g)
                 await tx.append_events(game_id, g.seq + 1, [event], now)
-                await tx.touch(game_id, g.row.version, now, **columns)
+                version = await tx.touch(game_id, g.row.version, now, **columns)
+                # What the undo owes the players, kept with it until delivered (issue 37): the
+                # post that says it and shows the table again, the ping of whoever is to move.
+                await outbox.owe(
+                    tx, game_id, g.seq + 1, version, GameStatus.ACTIVE, turn, g.seats, user_id, now
+                )
         except Conflict:
             ledger.forget(game_id)
             raise errors.TableChanged() from None

@@ -21,7 +21,8 @@ __all__ = ["OutboxStore", "OutboxTx", "Owed"]
 @dataclasses.dataclass(frozen=True, slots=True)
 class Owed:
     """One game's debt: a post telling events ``from_seq`` on (if ``post_owed``) and the ping
-    of ``ping_user`` (if any), both for the game as it stood at ``version``."""
+    of ``ping_user`` (if any), both for the game as it stood at ``version``; once its match is
+    over, the humans still owed the news of its end (``end_users``)."""
 
     game_id: int
     from_seq: int
@@ -30,19 +31,33 @@ class Owed:
     ping_user: int | None
     attempts: int
     due_at: datetime
+    end_users: tuple[int, ...] = ()
 
 
-_COLS = "game_id, from_seq, version, post_owed, ping_user, attempts, due_at"
+_COLS = "game_id, from_seq, version, post_owed, ping_user, attempts, due_at, end_users"
+
+#: What makes a row a debt still: the row goes once nothing of it is owed.
+_PAID = "post_owed = 0 AND ping_user IS NULL AND end_users IS NULL"
 
 #: A new debt keeps the oldest unposted event (the post owed grows, it never skips a move) and
-#: takes the newest version and ping (an older ping is for a turn that is over).
+#: takes the newest version and ping (an older ping is for a turn that is over); the end of a
+#: match, once owed, stays owed until told.
 _OWE = (
-    "INSERT INTO outbox (game_id, from_seq, version, post_owed, ping_user, attempts, due_at) "
-    "VALUES (?, ?, ?, 1, ?, 0, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "INSERT INTO outbox (game_id, from_seq, version, post_owed, ping_user, attempts, due_at, "
+    "end_users) VALUES (?, ?, ?, 1, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
     "from_seq = CASE WHEN outbox.post_owed = 1 THEN outbox.from_seq ELSE excluded.from_seq END, "
     "version = excluded.version, post_owed = 1, ping_user = excluded.ping_user, attempts = 0, "
-    "due_at = excluded.due_at, claimed_by = NULL, claimed_until = NULL"
+    "due_at = excluded.due_at, claimed_by = NULL, claimed_until = NULL, "
+    "end_users = COALESCE(excluded.end_users, outbox.end_users)"
 )
+
+
+def _users_text(users: tuple[int, ...] | list[int]) -> str | None:
+    return " ".join(str(u) for u in users) or None
+
+
+def _users(text: object) -> tuple[int, ...]:
+    return tuple(int(u) for u in str(text).split()) if text is not None else ()
 
 
 def _owed(r: tuple[object, ...] | list[object]) -> Owed:
@@ -54,6 +69,7 @@ def _owed(r: tuple[object, ...] | list[object]) -> Owed:
         None if r[4] is None else int(r[4]),  # type: ignore[call-overload]
         int(r[5]),  # type: ignore[call-overload]
         from_db_time(str(r[6])),
+        _users(r[7]),
     )
 
 
@@ -64,9 +80,18 @@ class OutboxTx:
         self._c = tx.connection
 
     async def owe(
-        self, game_id: int, from_seq: int, version: int, ping_user: int | None, due_at: datetime
+        self,
+        game_id: int,
+        from_seq: int,
+        version: int,
+        ping_user: int | None,
+        due_at: datetime,
+        end_users: tuple[int, ...] = (),
     ) -> None:
-        await self._c.execute(_OWE, (game_id, from_seq, version, ping_user, to_db_time(due_at)))
+        await self._c.execute(
+            _OWE,
+            (game_id, from_seq, version, ping_user, to_db_time(due_at), _users_text(end_users)),
+        )
 
 
 class OutboxStore:
@@ -127,10 +152,21 @@ class OutboxStore:
                     "UPDATE outbox SET ping_user = NULL WHERE game_id = ? AND version <= ?",
                     (game_id, version),
                 )
+            await c.execute(f"DELETE FROM outbox WHERE game_id = ? AND {_PAID}", (game_id,))
+
+    async def told_end(self, game_id: int, user_ids: tuple[int, ...]) -> None:
+        """These players were told how the match ended (or will not be: a refusal that does
+        not pass); the row goes once nothing else is owed."""
+        async with self.store.transaction() as tx:
+            c = tx.connection
+            rows = await c.fetch("SELECT end_users FROM outbox WHERE game_id = ?", (game_id,))
+            if not rows:
+                return
+            left = [u for u in _users(rows[0][0]) if u not in user_ids]
             await c.execute(
-                "DELETE FROM outbox WHERE game_id = ? AND post_owed = 0 AND ping_user IS NULL",
-                (game_id,),
+                "UPDATE outbox SET end_users = ? WHERE game_id = ?", (_users_text(left), game_id)
             )
+            await c.execute(f"DELETE FROM outbox WHERE game_id = ? AND {_PAID}", (game_id,))
 
     async def retry_later(self, game_id: int, version: int, due_at: datetime) -> None:
         """A send failed (a 5xx, a timeout): try again at ``due_at``, lease given back."""

@@ -444,6 +444,9 @@ _V12_OUTBOX = (
     "CREATE INDEX outbox_by_due ON outbox (due_at)",
 )
 
+#: The end of a match in the outbox's debt (issue 37): as SQLite's migration 13.
+_V13_OUTBOX_END = ("ALTER TABLE outbox ADD COLUMN end_users TEXT",)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -458,5 +461,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V10_AUTOPLAY,
     _V11_EVENT_ARCHIVE,
     _V12_OUTBOX,
+    _V13_OUTBOX_END,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

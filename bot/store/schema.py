@@ -449,6 +449,12 @@ _V12_OUTBOX = (
     "CREATE INDEX outbox_by_due ON outbox (due_at)",
 )
 
+#: The end of a match is part of the outbox's debt (issue 37): the humans still owed the DM (or
+#: the mention) that tells them how the match ended, as their user ids separated by spaces;
+#: NULL when nobody is. Written by the match's last move with the rest of its debt, cleared
+#: one player at a time as each is told, so a crash between two DMs tells nobody twice.
+_V13_OUTBOX_END = ("ALTER TABLE outbox ADD COLUMN end_users TEXT",)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -463,5 +469,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V10_AUTOPLAY,
     _V11_EVENT_ARCHIVE,
     _V12_OUTBOX,
+    _V13_OUTBOX_END,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -130,7 +130,7 @@ async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
     game = last.game
     if game.status is GameStatus.ACTIVE:
         return
-    await tell_the_end(bot, route.interaction, last)
+    await tell_the_end(bot, route, last)
     bot.posts.forget(game.id)
     if last.match_over is not None:
         locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)

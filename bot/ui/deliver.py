@@ -37,6 +37,7 @@ from bot.service.turn import PlayedOut
 from bot.ui import announcer, owed
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
+from bot.ui.matchend import tell_the_end
 from bot.ui.route import Route
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 #: A debt is leased this long while it is delivered (a post and a DM take seconds).
 LEASE = timedelta(seconds=60)
 #: A turn DM that failed this many times (5xx, timeouts) gives way to a mention.
-DM_TRIES = 4
+DM_TRIES = owed.DM_TRIES
 #: How many recent channel messages are read for a post already made.
 LOOK_BACK = 20
 #: At most this long between looks at the outbox when nothing wakes the loop.
@@ -122,7 +123,8 @@ class Deliverer:
 
     async def ping_again(self, game: GameSummary, row: Owed) -> None:
         """The turn ping alone (a DM that failed, or a crash after the post): for the player
-        still to move; after :data:`DM_TRIES` failed DMs, the mention instead."""
+        still to move; after :data:`DM_TRIES` failed DMs, the mention instead. At a match's
+        end, the news of it to those not yet told."""
         bot = self.bot
         route = Route(bot, None)
         nxt = game.turn
@@ -140,6 +142,11 @@ class Deliverer:
                 news = await bot.turns.news(game.id, ping)
                 played = PlayedOut((last,), ping, news=news)
                 await announcer.tell_next_player(bot, route, played, new_turn=True)
+        if row.end_users and game.status is GameStatus.FINISHED:
+            # The final post is in the channel; who was not yet told how the match ended is.
+            ended = await bot.service.owed_outcome(game.id, row.from_seq)
+            if ended is not None:
+                await tell_the_end(bot, route, ended)
         route.undelivered.discard("post")
         await owed.settle(bot, route, game)
 

@@ -9,6 +9,8 @@ post of the game's channel naming everyone who is told that way, with their plac
 final post above it has the sheet). In their quiet hours the DM comes without a sound and
 the mention names them without a ping. A DM found closed is remembered, as for a turn, and
 that player is mentioned instead. It costs a DM per DM-player and one post, once a match.
+It is part of what the match's last move owes (the outbox, issue 37): delivered once, across
+crashes and Discord's passing failures.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from bot.i18n import tr, tr_count
 from bot.service import GameSummary, Outcome, Standing, errors
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
+from bot.ui import owed
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, channel_locale
+from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT
 from bot.ui.roundend import result_link, scores_text, size
-from bot.ui.route import send_dm
+from bot.ui.route import Route, send_dm
 
 log = logging.getLogger(__name__)
 
@@ -83,48 +86,78 @@ def mentions_post(
     return tr("end.mentions", locale, game=game_id, places=places), allowed
 
 
-async def tell_the_end(bot: GameBot, interaction: Interaction | None, last: Outcome) -> None:
+async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     """Tell every human of the game that its match is over, once each (see the module's
-    docstring). Call it before the game's posts are forgotten: the link is to its last."""
+    docstring). Call it before the game's posts are forgotten: the link is to its last.
+
+    Who is still to be told is the outbox's (issue 37): the match's last move wrote it with
+    the move, and each player is crossed off once told, so a crash between two DMs, or before
+    the first, tells the rest at the restart (the deliverer calls this again) and nobody twice;
+    each DM and the mentions' post carry a nonce Discord enforces, for a crash between a send
+    and its crossing off. A DM that failed for a reason that passes (a 5xx, a timeout) stays
+    owed and is retried; after :data:`~bot.ui.owed.DM_TRIES` failed tries, the mention."""
     game, end = last.game, last.match_over
     if end is None:
         return
+    debt = await bot.service.outbox.owed(game.id)
+    if debt is None or not debt.end_users:
+        return  # told already
     try:
         report = await bot.service.round_report(game.id)
     except errors.WrongPhase:  # ended before any round was over: nothing to tell
+        await bot.service.outbox.told_end(game.id, debt.end_users)
         return
     link = await result_link(bot, game)
+    seated = {s.player.user_id for s in end.standings if not s.player.is_computer}
+    gone = tuple(u for u in debt.end_users if u not in seated)
+    if gone:  # no longer in the standings as a human: nothing to tell them, never retried
+        await bot.service.outbox.told_end(game.id, gone)
     by_mention: list[tuple[Standing, TurnPing]] = []
     for s in end.standings:
         uid = s.player.user_id
-        if uid is None or s.player.is_computer:
+        if uid is None or s.player.is_computer or uid not in debt.end_users:
             continue
         ping = await bot.schedule.turn_ping(uid, bot.now())
-        if ping.dm and ping.settings is not None and await _dm(bot, game, report, s, ping, link):
-            continue
+        if ping.dm and ping.settings is not None and debt.attempts < owed.DM_TRIES:
+            told = await _dm(bot, route, game, report, s, ping, link)
+            if told is None:
+                continue  # failed for a reason that passes: still owed, retried
+            if told:
+                await bot.service.outbox.told_end(game.id, (uid,))
+                continue
         by_mention.append((s, ping))
     if not by_mention:
         return
-    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
+    locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
     text, allowed = mentions_post(game.id, by_mention, locale)
+    named = tuple(p.user_id for _, p in by_mention)
     try:
         await bot.get_partial_messageable(game.channel_id).send(
-            content=text, allowed_mentions=allowed
+            content=text, allowed_mentions=allowed, nonce=owed.end_mentions_nonce(game.id, named)
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
+        if owed.passing(exc):
+            route.undelivered.add("end")
+            return
+    except owed.PASSING as exc:
+        log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
+        route.undelivered.add("end")
+        return
+    await bot.service.outbox.told_end(game.id, named)
 
 
 async def _dm(
     bot: GameBot,
+    route: Route,
     game: GameSummary,
     report: RoundReport,
     mine: Standing,
     ping: TurnPing,
     link: str,
-) -> bool:
-    """The end by DM; False when it could not be delivered (closed DMs: remembered, and the
-    player is mentioned instead)."""
+) -> bool | None:
+    """The end by DM; False when it will not be delivered (closed DMs: remembered, and the
+    player is mentioned instead); None when it failed for a reason that passes (retried)."""
     assert ping.settings is not None
     text = end_dm(game, report, mine, link, ping.settings.language)
     try:
@@ -135,6 +168,7 @@ async def _dm(
             known=ping.settings.dm_channel_id,
             silent=ping.quiet_until is not None,
             allowed_mentions=discord.AllowedMentions.none(),
+            nonce=owed.end_nonce(game.id, ping.user_id),
         )
     except discord.Forbidden as exc:
         if exc.code == 50007:
@@ -142,7 +176,10 @@ async def _dm(
         else:
             log.warning("game %s: end DM to %s refused: %s", game.id, ping.user_id, exc)
         return False
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, *owed.PASSING) as exc:
         log.warning("game %s: end DM to %s failed: %s", game.id, ping.user_id, exc)
+        if owed.passing(exc):
+            route.undelivered.add("end")
+            return None
         return False
     return True

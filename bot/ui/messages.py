@@ -75,9 +75,22 @@ def played_for_line(params: dict[str, object], locale: str | None) -> str:
     return tr(key, locale, name=name, what=what)
 
 
+def undone_line(params: dict[str, object], locale: str | None) -> str:
+    """An undo told by a post the outbox owed (a crash before the live post): the live post's
+    words (:func:`bot.ui.announcer.post_undo`)."""
+    key = "undo.channel.own" if params.get("own") else "undo.channel"
+    # A manager who holds no seat is named by mention (in the post's embed it pings nobody).
+    host = shown(str(params["host"])) if params.get("host") else f"<@{params.get('by')}>"
+    name = shown(str(params["name"]))
+    line = tr(key, locale, host=host, name=name, moves=params["moves"])
+    computers = int(str(params.get("computers", 0)))
+    return f"{line}\n{count_text('undo.computers', computers, locale)}" if computers else line
+
+
 #: Sentences for facts that features add (code -> params, locale -> line); told first.
 FACT_LINES: dict[str, Callable[[dict[str, object], str | None], str]] = {
     "turn-played-for": played_for_line,
+    "undone": undone_line,
 }
 
 

@@ -16,6 +16,7 @@ crash between Discord's answer and the clearing posts nothing twice.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 import aiohttp
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 #: Failures that pass: worth a retry by the outbox.
 PASSING = (TimeoutError, aiohttp.ClientError)
+#: A DM (a turn's, a match's end) that failed this many times (5xx, timeouts) gives way to a
+#: mention in the game's channel.
+DM_TRIES = 4
 
 
 def passing(exc: BaseException) -> bool:
@@ -56,6 +60,23 @@ def dm_nonce(game: GameSummary) -> str:
     return f"mt{game.id}.{game.version}.dm"[:25]
 
 
+def end_nonce(game_id: int, user_id: int) -> str:
+    """The nonce of the DM telling ``user_id`` how the match ended. Discord checks a nonce per
+    author, and the bot writes every DM: so it names the player, hashed to fit in 25
+    characters (a user id alone has up to 20 digits)."""
+    digest = hashlib.blake2b(f"{game_id}:{user_id}".encode(), digest_size=11).hexdigest()
+    return f"mte{digest}"
+
+
+def end_mentions_nonce(game_id: int, user_ids: tuple[int, ...]) -> str:
+    """The nonce of the post mentioning these players, told of the match's end in the
+    channel: it names them (a later post for another player, whose DM kept failing, must not
+    be answered with the first one)."""
+    named = ",".join(str(u) for u in sorted(user_ids))
+    digest = hashlib.blake2b(f"{game_id}:{named}".encode(), digest_size=11).hexdigest()
+    return f"mtm{digest}"
+
+
 async def settle(bot: GameBot, route: Route, game: GameSummary) -> None:
     """Clear from the outbox what this announcement delivered for ``game`` (as it stands);
     what is still owed stays, and the deliverer is woken to retry it. A database that does
@@ -65,5 +86,5 @@ async def settle(bot: GameBot, route: Route, game: GameSummary) -> None:
         await bot.service.outbox.delivered(game.id, game.version, post=post, ping=ping)
     except Exception as exc:  # the store's outage is logged once by its own poll
         log.info("game %s: could not clear the outbox (%s); the deliverer will", game.id, exc)
-    if not (post and ping):
+    if not (post and ping) or "end" in route.undelivered:
         bot.dispatch("mt_owed", game.id)

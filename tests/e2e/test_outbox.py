@@ -20,7 +20,14 @@ from bot.service.turn import Turns
 from bot.ui import owed
 from bot.ui.deliver import DM_TRIES
 from tests.e2e.helpers import idle, open_game, pick, to_move, type_move
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+from tests.fakediscord import (
+    WAIT,
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    running_bot,
+)
 
 DM_ROUTE = "/channels/{channel_id}/messages"
 
@@ -96,13 +103,17 @@ async def test_a_crash_after_the_commit_is_announced_once_at_restart(
 
     bot = make_bot()  # and once paid, a restart owes nothing more
     async with running_bot(fake, bot):
-        await asyncio.sleep(0.2)
+        assert bot.deliverer is not None
+        assert await bot.deliverer.drain(all_due=True) == 0  # counted, not slept on
+        await idle(fake)
         assert await bot.service.outbox.owed(game.id) is None
         assert len(posts_of(room, game.id)) == before + 1
         assert len(fake.pings_for(other)) == pings_before + 1
 
 
-async def wait_paid(bot: MexicanTrainBot, game_id: int, timeout: float = 10.0) -> None:
+async def wait_paid(bot: MexicanTrainBot, game_id: int, timeout: float = WAIT) -> None:
+    """Until the restarted bot's deliverer has paid the game's debt (a generous wall-clock
+    bound: under load a restart and its start-up drain take seconds)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while await bot.service.outbox.owed(game_id) is not None:

@@ -4,10 +4,13 @@ post it owes is rebuilt from the log exactly as the live move said it."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from pathlib import Path
 
-from bot.service import GameService
+import pytest
+
+from bot.service import GameService, GameStatus
 from bot.service.outbox import GRACE, owed_outcome
 from bot.store import Store
 from tests.clock import FakeClock
@@ -15,10 +18,14 @@ from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
 
 
+# The deal is seeded: with the OS's random deal, about one deal in seven made the second move a
+# draw by a player who moves again and is owed no ping, and the test failed "at random" (it was
+# blamed on load). Seed 2 is such a deal, seed 0 one where the turn passes on.
+@pytest.mark.parametrize(("seed", "moves_again"), [(0, False), (2, True)])
 async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
-    store: Store, clock: FakeClock
+    store: Store, clock: FakeClock, seed: int, moves_again: bool
 ) -> None:
-    svc = GameService(store)
+    svc = GameService(store, rng=random.Random(seed))
     start = await new_game(svc, clock)
     gid = start.game.id
     first = await svc.outbox.owed(gid)
@@ -31,9 +38,13 @@ async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
     two = await play_turn(svc, gid, clock)
     owed = await svc.outbox.owed(gid)
     assert owed is not None and owed.version == two.game.version
-    # Not yet posted: the debt grew from the first unposted move, the ping is the newest.
+    # Not yet posted: the debt grew from the first unposted move, the ping is the newest;
+    # a player who moves again (a draw) is already looking and is owed none.
     assert owed.from_seq == one.steps[0].seq
-    assert owed.ping_user == (two.next_player.user_id if two.next_player else None)
+    assert two.next_player is not None
+    nxt = two.next_player.user_id
+    assert (two.steps[-1].player.user_id == nxt) is moves_again
+    assert owed.ping_user == (None if moves_again else nxt)
     # The post it owes tells exactly the moves the live outcomes told.
     rebuilt = owed_outcome(await svc.game_record(gid), owed.from_seq)
     assert [(s.seq, s.move, s.player.seat) for s in rebuilt.steps] == [
@@ -45,6 +56,9 @@ async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
     assert await svc.outbox.owed(gid) == owed
     await svc.outbox.delivered(gid, two.game.version, post=True, ping=False)
     left = await svc.outbox.owed(gid)
+    if moves_again:  # nothing but the post was owed: paid, the row is gone
+        assert left is None
+        return
     assert left is not None and not left.post_owed and left.ping_user == owed.ping_user
     await svc.outbox.delivered(gid, two.game.version, post=False, ping=True)
     assert await svc.outbox.owed(gid) is None
@@ -77,3 +91,60 @@ async def test_a_debt_is_leased_to_one_process(db_target: str | Path, clock: Fak
     finally:
         await first.close()
         await second.close()
+
+
+async def test_an_undo_owes_its_post_and_its_ping_with_it(store: Store, clock: FakeClock) -> None:
+    """The undo's own transaction writes its debt (a crash right after it loses nothing): the
+    post tells the undo (the live post's words, rebuilt from the log) and the moves it took
+    back are not told; the player to move again is owed their ping."""
+    svc = GameService(store, rng=random.Random(0))
+    gid = (await new_game(svc, clock)).game.id
+    moved = await play_turn(svc, gid, clock)
+    await svc.outbox.delivered(gid, moved.game.version, post=True, ping=True)
+    assert await svc.outbox.owed(gid) is None
+    mover = moved.steps[0].player
+    host = ALICE  # Alice hosts: she takes back Bob's turn, or her own
+    undone = await svc.undo(gid, host, clock.tick())
+    owed = await svc.outbox.owed(gid)
+    assert owed is not None and owed.post_owed and owed.version == undone.game.version
+    undo_seq = max(e.seq for e in (await svc.game_record(gid)).events)
+    assert owed.from_seq == undo_seq
+    assert undone.next_player is not None and undone.next_player.user_id == mover.user_id
+    # The one who undid their own turn moves again and is looking: no ping; else the mover's.
+    assert owed.ping_user == (None if mover.user_id == host else mover.user_id)
+    rebuilt = owed_outcome(await svc.game_record(gid), owed.from_seq)
+    assert rebuilt.steps == () and rebuilt.next_player == undone.next_player
+    [fact] = [f for f in rebuilt.facts if f.code == "undone"]
+    assert fact.params["name"] == mover.name and fact.params["moves"] == ", ".join(undone.moves)
+    assert fact.params["own"] is (mover.user_id == host) and fact.params["computers"] == 0
+
+
+async def test_the_last_move_owes_every_human_the_end_until_each_is_told(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = GameService(store, rng=random.Random(3))
+    gid = (await new_game(svc, clock, humans=(ALICE, BOB))).game.id
+    last = None
+    for _ in range(400):
+        if (await svc.game(gid)).status is not GameStatus.ACTIVE:
+            break
+        last = await play_turn(svc, gid, clock)
+        owed = await svc.outbox.owed(gid)
+        assert owed is not None
+        assert owed.end_users == (() if last.match_over is None else (ALICE, BOB))
+    assert last is not None and last.match_over is not None
+    owed = await svc.outbox.owed(gid)
+    # Every human seated, in seat order; never the computer.
+    assert owed is not None and owed.end_users == (ALICE, BOB)
+    assert owed.ping_user is None  # nobody's turn is next
+    # The post and the ping paid: the row stays while someone is still to be told.
+    await svc.outbox.delivered(gid, last.game.version, post=True, ping=True)
+    left = await svc.outbox.owed(gid)
+    assert left is not None and left.end_users == (ALICE, BOB) and not left.post_owed
+    await svc.outbox.told_end(gid, (BOB,))
+    left = await svc.outbox.owed(gid)
+    assert left is not None and left.end_users == (ALICE,)
+    await svc.outbox.told_end(gid, (BOB,))  # told twice: nothing changes
+    assert await svc.outbox.owed(gid) == left
+    await svc.outbox.told_end(gid, (ALICE,))
+    assert await svc.outbox.owed(gid) is None
