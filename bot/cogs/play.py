@@ -264,8 +264,7 @@ async def dm_move(interaction: Interaction, game_id: int, version: int, value: s
     old DM refuses, pointing to the live turn), then the same path as a move made in the
     channel; then the DM's controls follow the turn (free: the click's own message)."""
     controls = None
-    async with guarded(interaction, defer_first=False):
-        await interaction.response.defer()
+    async with guarded(interaction, defer_first="update"):
         stale = await stale_dm(interaction, game_id, version)
         if stale is not None:
             refusal, controls = stale
