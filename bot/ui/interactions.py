@@ -365,17 +365,28 @@ async def turn_to_work(interaction: Interaction, *, acknowledged: bool) -> Async
     every new acknowledgement wait behind them. An interaction not acknowledged yet (its body
     gives the first answer) does not wait: its answer is its acknowledgement. A body that
     enters :func:`guarded` again for the same interaction keeps its slot (never waits on
-    itself)."""
+    itself). :func:`done_working` gives it back early."""
     client = interaction.client
-    if not acknowledged or not isinstance(client, GameBot) or interaction.extras.get(WORKING):
+    if not acknowledged or not isinstance(client, GameBot) or WORKING in interaction.extras:
         yield
         return
-    async with client.working:
-        interaction.extras[WORKING] = True
-        try:
-            yield
-        finally:
-            interaction.extras.pop(WORKING, None)
+    await client.working.acquire()
+    interaction.extras[WORKING] = client.working.release
+    try:
+        yield
+    finally:
+        done_working(interaction)
+
+
+def done_working(interaction: Interaction | None) -> None:
+    """Give the interaction's work slot back before its body ends: once a move's author has
+    their answer, what is left (the channel's post, the next player's ping) mostly waits on
+    Discord's request budget, and a slot held through those waits would hold the next
+    moves' answers behind them."""
+    if interaction is not None:
+        release = interaction.extras.pop(WORKING, None)
+        if release is not None:
+            release()
 
 
 def mention(user_id: int | None, name: str) -> str:
