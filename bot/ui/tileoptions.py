@@ -3,16 +3,16 @@
 A :class:`discord.app_commands.Transformer` keeps what an option means in one class: its
 declared type and length (what Discord's client enforces and :mod:`bot.ui.options` checks
 again), how the typed text becomes a value, and what autocomplete offers while it is typed.
-``/play`` declares ``tile: Transform[PickedTile, TileOption]`` and gets the tile already read
+``/play`` declares ``tile: Transform[str, TileOption]`` and reads it with :func:`read_tile`
 against the game's set, with the seat's view it was read for; any other command that takes a
 tile or a train declares the same annotations.
 
 Autocomplete is a suggestion (Discord sends whatever was typed), so the service checks the
 move again and a refusal changes nothing. It cannot be deferred and must answer within 3 s:
 it makes two cheap reads (the channel's game, the seat's view from the service's cache) and
-no writes. :meth:`TileOption.transform` makes the same two reads, which the command's body
-then uses instead of reading them again; a refusal there (no game here, not seated, not a
-tile of this set) is answered by the command tree's error funnel like a failed option check.
+no writes. :meth:`TileOption.transform` only hands the text on: the command's body reads it
+with :func:`read_tile` (the same two reads) once the interaction is acknowledged, and a
+refusal there (no game here, not seated, not a tile of this set) is answered by its funnel.
 """
 
 from __future__ import annotations
@@ -41,6 +41,14 @@ class PickedTile(NamedTuple):
     game: GameSummary
     view: SeatView
     tile: Tile
+
+
+async def read_tile(interaction: Interaction, text: str) -> PickedTile:
+    """The tile typed in ``/play``, read against this channel's game and the user's seat; a
+    refusal (no game here, not seated, not a tile of this set) goes to the body's funnel."""
+    game = await game_here(interaction)
+    view = await bot_of(interaction).service.seat_view(game.id, interaction.user.id)
+    return PickedTile(game, view, parse_tile(text, view.rules.max_pip))
 
 
 async def view_here(interaction: Interaction) -> SeatView | None:
@@ -137,10 +145,11 @@ class TileOption(_TextOption):
 
     longest = 16
 
-    async def transform(self, interaction: Interaction, value: str, /) -> PickedTile:
-        game = await game_here(interaction)
-        view = await bot_of(interaction).service.seat_view(game.id, interaction.user.id)
-        return PickedTile(game, view, parse_tile(value, view.rules.max_pip))
+    async def transform(self, interaction: Interaction, value: str, /) -> str:
+        # Only the text: the reads happen in the command's body (:func:`read_tile`), after
+        # the acknowledgement. A transformer runs before the body, and reads here would make
+        # every /play's acknowledgement wait for the database under load (issue 39).
+        return value.strip()
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _tile_offers(interaction, str(value)))
