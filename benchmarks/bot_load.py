@@ -23,6 +23,18 @@ its event-loop thread, its other threads (SQLite, ``asyncio.to_thread`` renders)
 child processes (render workers), split in the JSON line; the harness's own CPU is reported
 beside it, not inside it.
 
+The fake Discord still runs in this process, beside the driver (which reads its pings, posts
+and requests on every move: out of process, each read would be a round trip of its own). What
+that costs the measure is measured instead: this process's stalls — garbage-collector pauses
+and any time its event loop did not run, seen by a 5 ms ticker — during which the fake reads
+no request and stamps no answer. They are taken off each first answer's time
+(``first_answer_*_less_stalls``: what is left is the bot's), and the set-up's objects are
+frozen out of the collector (``gc.freeze``) so its full passes stay short.
+
+``--match`` plays every game's whole 13-round match, step by step (rounds 1-3, 4-10, 11-12,
+13: every game ends a step before any starts the next), reading the bot's CPU between steps:
+``bot_cpu_ms_per_move_early`` (rounds 1-3) against ``_late`` (rounds 11-13).
+
 ``--gaps realistic`` plays at the players' pace: the games move in steps, every game one move
 a step, and between two steps Discord's clock skips a gap drawn like the players' in
 ``scripts/play_through_fake.py`` (log-normal, median 45 minutes; docs/discord.md). The bot's
@@ -32,6 +44,7 @@ in real asynchronous play. The line adds ``discord_days``.
 
     python benchmarks/bot_load.py --games 100 --moves 15
     python benchmarks/bot_load.py --games 20 --moves 15 --gaps realistic
+    python benchmarks/bot_load.py --games 4 --match
 """
 
 from __future__ import annotations
