@@ -266,9 +266,13 @@ async def serve_bot(args: argparse.Namespace) -> None:
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
     asked.clear()
     drawn_before = bot.pictures.pool.stats["drawn"]
+    loads_before = collections.Counter(bot.service.ledger.loads)
     await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
     drawn = bot.pictures.pool.stats["drawn"] - drawn_before
-    print(json.dumps({"pictures_asked": dict(asked), "pictures_drawn": drawn}), flush=True)
+    loads = collections.Counter(bot.service.ledger.loads)
+    loads.subtract(loads_before)
+    said = {"pictures_asked": dict(asked), "pictures_drawn": drawn, "game_loads": dict(loads)}
+    print(json.dumps(said), flush=True)
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
         await asyncio.wait_for(runner, 10)
@@ -740,6 +744,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
             for kind, n in drawing.get("pictures_asked", {}).items()
         },
         "pictures_drawn_per_move": round(drawing.get("pictures_drawn", 0) / max(total, 1), 3),
+        # How the bot's game cache served the moves: "tail" is a miss (--game-cache).
+        "bot_game_loads": drawing.get("game_loads", {}),
         "harness_wakeups_per_move": round(woken / max(total, 1), 1),
         "first_answers_after_3s": sum(1 for t in timings.first if t > 3.0),
         "first_answer_max_ms": round(max(timings.first, default=0.0) * 1000, 2),
