@@ -320,6 +320,9 @@ posts: collections.Counter[int] = collections.Counter()
 #: Table messages that never came (per channel): the bot gave up on a request (discord.py
 #: stops after five 429s in a row) or failed. That game stops there; the run goes on.
 lost: collections.Counter[int] = collections.Counter()
+#: What never came, by kind: the table post (or the mover's answer), or the next player's
+#: ping (and whether, by then, the turn had come back to the mover: no ping was owed).
+lost_what: collections.Counter[str] = collections.Counter()
 #: When the last move of the run was answered: with lost table messages the run ends with
 #: games waiting ``--wait`` for them, which is not throughput.
 last_answer = [0.0]
@@ -426,6 +429,7 @@ async def play_game(
             )
         except TimeoutError:
             lost[channel.id] += 1
+            lost_what["table post or answer"] += 1
             break
         timings.first.append(first)
         timings.first_started.append(started)
@@ -440,19 +444,14 @@ async def play_game(
         if nxt is None or nxt.user_id is None or nxt.user_id == last_mover:
             continue
         told = users[nxt.user_id]
-        try:
-            waited = await arrival(
-                started,
-                fake.wait_for(
-                    lambda u=told, n=pings[told.id]: len(fake.pings_for(u)) > n,  # type: ignore[misc]
-                    timeout=args.wait,
-                    what=f"{told.name}'s ping",
-                    on=[told, channel],  # a DM to them, or a mention in the channel
-                ),
-            )
-        except TimeoutError:
+        pinged = await ping_or_none(fake, service, game_id, told, pings[told.id], channel, args)
+        if pinged is None:  # the turn was played for them (autoplay): no ping was owed
+            continue
+        if not pinged:
             lost[channel.id] += 1
+            lost_what["ping"] += 1
             break
+        waited = time.perf_counter() - started
         timings.pinged.append(waited)
         if told.id in timings.told:
             timings.pinged_again.append(waited)
@@ -514,6 +513,38 @@ def match_figures(phases: dict[str, dict[str, float]]) -> dict[str, object]:
             for name, step in phases.items()
         },
     }
+
+
+async def ping_or_none(
+    fake: FakeDiscord,
+    service: GameService,
+    game_id: int,
+    told: FakeUser,
+    seen: int,
+    channel: FakeChannel,
+    args: argparse.Namespace,
+) -> bool | None:
+    """Wait for ``told``'s ping: True when it came, False when it never did (``--wait``),
+    None when no ping was owed after all — their turn was played for them (autoplay: a
+    forced draw and pass) before the driver looked, and it is now someone else's. The
+    service is asked between one-second waits, since the fake cannot see the turn."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + args.wait
+    while True:
+        try:
+            await fake.wait_for(
+                lambda: len(fake.pings_for(told)) > seen,
+                timeout=min(1.0, max(deadline - loop.time(), 0.01)),
+                what=f"{told.name}'s ping",
+                on=[told, channel],  # a DM to them, or a mention in the channel
+            )
+            return True
+        except TimeoutError:
+            turn = await service.whose_turn(game_id)
+            if turn is None or turn.user_id != told.id:
+                return None
+            if loop.time() >= deadline:
+                return False
 
 
 async def start_bot(
@@ -753,6 +784,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         **match_figures(phases),
         "rejected_answers": rejected,
         "lost_table_posts": sum(lost.values()),
+        "lost": dict(lost_what),
         **budget_figures(budget_before, budget_after, total),
         "busiest_second_global_limited": busiest_second(fake, requests_before),
         "global_limited_per_s": round(
