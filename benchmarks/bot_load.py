@@ -23,6 +23,18 @@ its event-loop thread, its other threads (SQLite, ``asyncio.to_thread`` renders)
 child processes (render workers), split in the JSON line; the harness's own CPU is reported
 beside it, not inside it.
 
+The fake Discord still runs in this process, beside the driver (which reads its pings, posts
+and requests on every move: out of process, each read would be a round trip of its own). What
+that costs the measure is measured instead: this process's stalls — garbage-collector pauses
+and any time its event loop did not run, seen by a 5 ms ticker — during which the fake reads
+no request and stamps no answer. They are taken off each first answer's time
+(``first_answer_*_less_stalls``: what is left is the bot's), and the set-up's objects are
+frozen out of the collector (``gc.freeze``) so its full passes stay short.
+
+``--match`` plays every game's whole 13-round match, step by step (rounds 1-3, 4-10, 11-12,
+13: every game ends a step before any starts the next), reading the bot's CPU between steps:
+``bot_cpu_ms_per_move_early`` (rounds 1-3) against ``_late`` (rounds 11-13).
+
 ``--gaps realistic`` plays at the players' pace: the games move in steps, every game one move
 a step, and between two steps Discord's clock skips a gap drawn like the players' in
 ``scripts/play_through_fake.py`` (log-normal, median 45 minutes; docs/discord.md). The bot's
@@ -32,15 +44,18 @@ in real asynchronous play. The line adds ``discord_days``.
 
     python benchmarks/bot_load.py --games 100 --moves 15
     python benchmarks/bot_load.py --games 20 --moves 15 --gaps realistic
+    python benchmarks/bot_load.py --games 4 --match
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import collections
 import contextlib
 import datetime
+import gc
 import json
 import logging
 import math
@@ -139,6 +154,80 @@ class CpuSample:
         }
 
 
+# ---------------------------------------------------------------------- the harness's pauses
+
+
+class HarnessStalls:
+    """When this process (the fake Discord and the driver) was not running its event loop:
+    its garbage collector's pauses (``gc.callbacks``) and every other stall a ticker sees
+    (it sleeps ``every`` and notes how late it woke). While the harness is stalled the fake
+    reads no request and stamps no answer, so a bot answer that arrived during a stall is
+    timed late, and requests the bot sent evenly are stamped "at once" after it. The stalls
+    are subtracted from each first answer's time (``first_answer_*_less_stalls``), and the
+    answers still late after that are the bot's."""
+
+    def __init__(self, every: float = 0.005, threshold: float = 0.005) -> None:
+        self.every, self.threshold = every, threshold
+        self.gc_pauses: list[float] = []
+        self.stalls: list[tuple[float, float]] = []  # (start, end), in time order
+        self._gc_started = 0.0
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_pauses.append(time.perf_counter() - self._gc_started)
+
+    @contextlib.asynccontextmanager
+    async def watching(self) -> Any:
+        gc.callbacks.append(self._gc)
+        ticker = asyncio.create_task(self._tick())
+        try:
+            yield self
+        finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            gc.callbacks.remove(self._gc)
+
+    async def _tick(self) -> None:
+        while True:
+            due = time.perf_counter() + self.every
+            await asyncio.sleep(self.every)
+            woke = time.perf_counter()
+            if woke - due > self.threshold:
+                self.stalls.append((due, woke))
+
+    def within(self, start: float, end: float) -> float:
+        """Seconds of stall between ``start`` and ``end``."""
+        first = bisect.bisect_left(self.stalls, (start - 60.0, 0.0))
+        total = 0.0
+        for s_start, s_end in self.stalls[first:]:
+            if s_start >= end:
+                break
+            total += max(0.0, min(end, s_end) - max(start, s_start))
+        return total
+
+    def figures(self, timings: Timings, elapsed: float) -> dict[str, object]:
+        net = [
+            first - self.within(started, started + first)
+            for first, started in zip(timings.first, timings.first_started, strict=True)
+        ]
+        stalled = sum(end - start for start, end in self.stalls)
+        return {
+            "harness_gc_pauses": len(self.gc_pauses),
+            "harness_gc_pause_ms_total": round(sum(self.gc_pauses) * 1000, 1),
+            "harness_gc_pause_ms_max": round(max(self.gc_pauses, default=0.0) * 1000, 1),
+            "harness_stalled_share": round(stalled / max(elapsed, 1e-9), 3),
+            "harness_stall_ms_max": round(
+                max((e - s for s, e in self.stalls), default=0.0) * 1000, 1
+            ),
+            "first_answer_p99_ms_less_stalls": round(pct(net, 0.99), 2),
+            "first_answer_max_ms_less_stalls": round(max(net, default=0.0) * 1000, 2),
+            "first_answers_after_3s_less_stalls": sum(1 for t in net if t > 3.0),
+        }
+
+
 # ---------------------------------------------------------------------- the bot's process
 
 
@@ -177,9 +266,13 @@ async def serve_bot(args: argparse.Namespace) -> None:
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
     asked.clear()
     drawn_before = bot.pictures.pool.stats["drawn"]
+    loads_before = collections.Counter(bot.service.ledger.loads)
     await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
     drawn = bot.pictures.pool.stats["drawn"] - drawn_before
-    print(json.dumps({"pictures_asked": dict(asked), "pictures_drawn": drawn}), flush=True)
+    loads = collections.Counter(bot.service.ledger.loads)
+    loads.subtract(loads_before)
+    said = {"pictures_asked": dict(asked), "pictures_drawn": drawn, "game_loads": dict(loads)}
+    print(json.dumps(said), flush=True)
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
         await asyncio.wait_for(runner, 10)
@@ -227,6 +320,9 @@ posts: collections.Counter[int] = collections.Counter()
 #: Table messages that never came (per channel): the bot gave up on a request (discord.py
 #: stops after five 429s in a row) or failed. That game stops there; the run goes on.
 lost: collections.Counter[int] = collections.Counter()
+#: What never came, by kind: the table post (or the mover's answer), or the next player's
+#: ping (and whether, by then, the turn had come back to the mover: no ping was owed).
+lost_what: collections.Counter[str] = collections.Counter()
 #: When the last move of the run was answered: with lost table messages the run ends with
 #: games waiting ``--wait`` for them, which is not throughput.
 last_answer = [0.0]
@@ -269,6 +365,7 @@ class Timings:
     """Seconds from pushing a move's INTERACTION_CREATE to each thing the people saw."""
 
     first: list[float] = field(default_factory=list)  # the bot's first answer (deferral)
+    first_started: list[float] = field(default_factory=list)  # when each was pushed
     posted: list[float] = field(default_factory=list)  # the turn post in the channel
     answered: list[float] = field(default_factory=list)  # the mover's own answer
     pinged: list[float] = field(default_factory=list)  # the next player's ping
@@ -290,14 +387,20 @@ async def play_game(
     args: argparse.Namespace,
     timings: Timings,
     rng: random.Random,
+    until_round: int | None = None,
 ) -> int:
-    """One game's moves. A player moves when they have been told it is their turn (their
+    """One game's moves (``until_round``: until the game reaches that 0-based round, or
+    ends). A player moves when they have been told it is their turn (their
     ping: a DM or a mention), as a person would; the same player again at once (a draw: they
     are looking). ``--eager``: every player moves as soon as the service says so."""
     game_id, channel, users = table
     done = 0
     last_mover: int | None = None
-    for _ in range(args.moves):
+    for _ in range(args.moves if until_round is None else 1_000_000):
+        if until_round is not None:
+            summary = await service.game(game_id)
+            if summary.round_no is None or summary.round_no >= until_round:
+                break
         player = await service.whose_turn(game_id)
         if player is None or player.user_id is None:
             break
@@ -326,8 +429,10 @@ async def play_game(
             )
         except TimeoutError:
             lost[channel.id] += 1
+            lost_what["table post or answer"] += 1
             break
         timings.first.append(first)
+        timings.first_started.append(started)
         timings.posted.append(posted)
         timings.answered.append(answered)
         last_answer[0] = time.perf_counter()
@@ -339,24 +444,107 @@ async def play_game(
         if nxt is None or nxt.user_id is None or nxt.user_id == last_mover:
             continue
         told = users[nxt.user_id]
-        try:
-            waited = await arrival(
-                started,
-                fake.wait_for(
-                    lambda u=told, n=pings[told.id]: len(fake.pings_for(u)) > n,  # type: ignore[misc]
-                    timeout=args.wait,
-                    what=f"{told.name}'s ping",
-                    on=[told, channel],  # a DM to them, or a mention in the channel
-                ),
-            )
-        except TimeoutError:
+        pinged = await ping_or_none(fake, service, game_id, told, pings[told.id], channel, args)
+        if pinged is None:  # the turn was played for them (autoplay): no ping was owed
+            continue
+        if not pinged:
             lost[channel.id] += 1
+            lost_what["ping"] += 1
             break
+        waited = time.perf_counter() - started
         timings.pinged.append(waited)
         if told.id in timings.told:
             timings.pinged_again.append(waited)
         timings.told.add(told.id)
     return done
+
+
+#: ``--match``: each game plays its whole 13-round match in these steps (the 0-based round
+#: it stops before), every game through one step before any starts the next, the bot's CPU
+#: read between steps: so each step's CPU per move is the bot's at that stage of a match.
+MATCH_PHASES = (("rounds_1_3", 3), ("rounds_4_10", 10), ("rounds_11_12", 12), ("round_13", 13))
+
+
+async def play_match(
+    fake: FakeDiscord,
+    service: GameService,
+    tables: list[tuple[int, FakeChannel, dict[int, FakeUser]]],
+    args: argparse.Namespace,
+    timings: Timings,
+    pid: int,
+    phases: dict[str, dict[str, float]],
+) -> list[int]:
+    """``--match``: every game to the end of its match, step by step (:data:`MATCH_PHASES`),
+    noting the moves and the bot's CPU seconds of each step in ``phases``."""
+    rngs = [random.Random(i) for i in range(len(tables))]
+    counts = [0] * len(tables)
+    for name, until in MATCH_PHASES:
+        before = CpuSample.of(pid)
+        moved = await asyncio.gather(
+            *(
+                play_game(fake, service, t, args, timings, rngs[i], until_round=until)
+                for i, t in enumerate(tables)
+            )
+        )
+        cpu = CpuSample.of(pid).since(before)
+        phases[name] = {"moves": sum(moved), **cpu}
+        counts = [a + b for a, b in zip(counts, moved, strict=True)]
+    return counts
+
+
+def match_figures(phases: dict[str, dict[str, float]]) -> dict[str, object]:
+    """The bot's CPU per move early in a match (rounds 1-3) and late (rounds 11-13, the
+    match's end included), and each step's; nothing without ``--match``."""
+    if not phases:
+        return {}
+
+    def per_move(*names: str) -> float:
+        moves = sum(phases[n]["moves"] for n in names)
+        used = sum(v for n in names for k, v in phases[n].items() if k != "moves")
+        return round(used * 1000 / max(moves, 1), 2)
+
+    early, late = per_move("rounds_1_3"), per_move("rounds_11_12", "round_13")
+    return {
+        "bot_cpu_ms_per_move_early": early,
+        "bot_cpu_ms_per_move_late": late,
+        "late_over_early": round(late / max(early, 1e-9), 3),
+        "match_steps": {
+            name: {"moves": int(step["moves"]), "bot_cpu_ms_per_move": per_move(name)}
+            for name, step in phases.items()
+        },
+    }
+
+
+async def ping_or_none(
+    fake: FakeDiscord,
+    service: GameService,
+    game_id: int,
+    told: FakeUser,
+    seen: int,
+    channel: FakeChannel,
+    args: argparse.Namespace,
+) -> bool | None:
+    """Wait for ``told``'s ping: True when it came, False when it never did (``--wait``),
+    None when no ping was owed after all — their turn was played for them (autoplay: a
+    forced draw and pass) before the driver looked, and it is now someone else's. The
+    service is asked between one-second waits, since the fake cannot see the turn."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + args.wait
+    while True:
+        try:
+            await fake.wait_for(
+                lambda: len(fake.pings_for(told)) > seen,
+                timeout=min(1.0, max(deadline - loop.time(), 0.01)),
+                what=f"{told.name}'s ping",
+                on=[told, channel],  # a DM to them, or a mention in the channel
+            )
+            return True
+        except TimeoutError:
+            turn = await service.whose_turn(game_id)
+            if turn is None or turn.user_id != told.id:
+                return None
+            if loop.time() >= deadline:
+                return False
 
 
 async def start_bot(
@@ -490,6 +678,7 @@ def budget_figures(before: dict[str, Any], after: dict[str, Any], moves: int) ->
 async def main(args: argparse.Namespace) -> dict[str, object]:
     logging.getLogger("discord").setLevel(logging.ERROR)
     load_before = os.getloadavg()
+    stalls = HarnessStalls()
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "load.sqlite3"
         async with fake_discord(rate_limits=args.rate_limits, time_scale=args.time_scale) as fake:
@@ -513,18 +702,29 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 assert proc.stdin is not None
                 proc.stdin.write(b"timing\n")
                 await proc.stdin.drain()
+                # What the set-up made (1,000 games' lobbies, messages, users) is never
+                # garbage: frozen, the collector's full passes no longer walk it, so they
+                # stop pausing the fake for hundreds of ms (what is left is measured).
+                gc.collect()
+                gc.freeze()
                 bot_before = CpuSample.of(proc.pid)
                 harness_before = time.process_time()
                 t0 = time.perf_counter()
-                if args.gaps == "realistic":
-                    counts = await play_in_steps(fake, service, tables, args, timings, database)
-                else:
-                    counts = await asyncio.gather(
-                        *(
-                            play_game(fake, service, t, args, timings, random.Random(i))
-                            for i, t in enumerate(tables)
+                phases: dict[str, dict[str, float]] = {}
+                async with stalls.watching():
+                    if args.gaps == "realistic":
+                        counts = await play_in_steps(fake, service, tables, args, timings, database)
+                    elif args.match:
+                        counts = await play_match(
+                            fake, service, tables, args, timings, proc.pid, phases
                         )
-                    )
+                    else:
+                        counts = await asyncio.gather(
+                            *(
+                                play_game(fake, service, t, args, timings, random.Random(i))
+                                for i, t in enumerate(tables)
+                            )
+                        )
                 elapsed = time.perf_counter() - t0
                 bot_cpu = CpuSample.of(proc.pid).since(bot_before)
                 harness_cpu = time.process_time() - harness_before
@@ -575,9 +775,16 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
             for kind, n in drawing.get("pictures_asked", {}).items()
         },
         "pictures_drawn_per_move": round(drawing.get("pictures_drawn", 0) / max(total, 1), 3),
+        # How the bot's game cache served the moves: "tail" is a miss (--game-cache).
+        "bot_game_loads": drawing.get("game_loads", {}),
         "harness_wakeups_per_move": round(woken / max(total, 1), 1),
+        "first_answers_after_3s": sum(1 for t in timings.first if t > 3.0),
+        "first_answer_max_ms": round(max(timings.first, default=0.0) * 1000, 2),
+        **stalls.figures(timings, elapsed),
+        **match_figures(phases),
         "rejected_answers": rejected,
         "lost_table_posts": sum(lost.values()),
+        "lost": dict(lost_what),
         **budget_figures(budget_before, budget_after, total),
         "busiest_second_global_limited": busiest_second(fake, requests_before),
         "global_limited_per_s": round(
@@ -629,6 +836,11 @@ if __name__ == "__main__":
     parser.add_argument(
         "--gaps", choices=("none", "realistic"), default="none",
         help="realistic: every game moves, then minutes to hours pass on Discord's clock",
+    )  # fmt: skip
+    parser.add_argument(
+        "--match", action="store_true",
+        help="every game plays its whole match (--moves is ignored); the line adds the bot's "
+        "CPU per move early (rounds 1-3) and late (rounds 11-13)",
     )  # fmt: skip
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")

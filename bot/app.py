@@ -18,6 +18,7 @@ Time comes from ``clock`` (tests pass a fake one) and the deal's shuffle from ``
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from typing import Any
@@ -38,6 +39,10 @@ from bot.ui.interactions import answer_tree_error
 from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+
+#: Old finished matches compacted per batch at start-up, and the pause between batches.
+COMPACT_BATCH = 10
+COMPACT_PAUSE = 0.5
 
 #: The cogs, loaded as extensions in this order (``lobby`` declares the ``/mt`` group the
 #: others add to).
@@ -117,6 +122,7 @@ class MexicanTrainBot(GameBot):
 
             await sync_if_changed(self, self.tree, self._store, cfg.dev_guild)
         self.spawn(self._resume_games())
+        self.spawn(self._compact_old_matches())
 
     async def close(self) -> None:
         self.cancel_background()
@@ -137,6 +143,18 @@ class MexicanTrainBot(GameBot):
     async def _on_mt_owed(self, game_id: int) -> None:
         if self.deliverer is not None:
             self.deliverer.wake()
+
+    async def _compact_old_matches(self) -> None:
+        """Matches finished before their last move compacted them (issue 39: matches of an
+        older version) are compacted in the background, a few at a time with pauses between,
+        so the database shrinks to its bounded size without a maintenance step and the
+        players' interactions keep the event loop (each match is a read, a compression and a
+        write: a few ms)."""
+        try:
+            while self._store is not None and await self._store.compact_finished(COMPACT_BATCH):
+                await asyncio.sleep(COMPACT_PAUSE)
+        except Exception as exc:  # the next start-up takes over where this one stopped
+            log.warning("could not compact old finished matches: %s", exc)
 
     async def _resume_games(self) -> None:
         """First what committed moves still owe the players (a crash between a commit and

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot.engine import Catch, Move, Play
 from bot.i18n import tr
-from bot.ops.logs import note_game
 from bot.service import GameStatus, errors
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
@@ -37,7 +36,7 @@ from bot.ui.interactions import (
     my_game,
 )
 from bot.ui.notation import check_notation, choose_train
-from bot.ui.options import PickedTile, TileOption, TrainOption
+from bot.ui.options import TileOption, TrainOption, read_tile
 from bot.ui.route import click_editor
 
 
@@ -55,16 +54,16 @@ class Play_(commands.Cog, name="Play"):
     async def play(
         self,
         interaction: Interaction,
-        tile: app_commands.Transform[PickedTile, TileOption],
+        tile: app_commands.Transform[str, TileOption],
         train: app_commands.Transform[str, TrainOption] | None = None,
         knock: bool = False,
     ) -> None:
         async with guarded(interaction):
-            note_game(tile.game.id)  # read before this interaction's log line began
-            move = check_notation(choose_train(tile.view, tile.tile, train), tile.view)
+            picked = await read_tile(interaction, tile)
+            move = check_notation(choose_train(picked.view, picked.tile, train), picked.view)
             if not isinstance(move, Play):
-                raise Refusal("error.which-train", tile=str(tile.tile))
-            await make_move(interaction, tile.game.id, move, knock=knock)
+                raise Refusal("error.which-train", tile=str(picked.tile))
+            await make_move(interaction, picked.game.id, move, knock=knock)
 
     @app_commands.command(name="draw", description="Draw a tile (only when nothing fits)")
     @app_commands.guild_only()
@@ -277,8 +276,7 @@ async def dm_move(interaction: Interaction, game_id: int, version: int, value: s
     old DM refuses, pointing to the live turn), then the same path as a move made in the
     channel; then the DM's controls follow the turn (free: the click's own message)."""
     controls = None
-    async with guarded(interaction, defer_first=False):
-        await interaction.response.defer()
+    async with guarded(interaction, defer_first="update"):
         stale = await stale_dm(interaction, game_id, version)
         if stale is not None:
             refusal, controls = stale

@@ -188,6 +188,23 @@ class Store(abc.ABC):
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return await self._one(sql, params)
 
+    async def compact_finished(self, batch: int) -> int:
+        """Compact the logs of up to ``batch`` finished matches that still keep every event
+        (finished before their last move compacted them: before the ``event_archive``
+        migration), each in its own transaction (:meth:`Tx.archive_events`). Returns how
+        many; start-up calls it until 0 (``MexicanTrainBot._compact_old_matches``). Another
+        process compacting the same match first is not an error: that match is done."""
+        rows = await self._all(
+            "SELECT g.id FROM games g WHERE g.status = 'finished' "
+            "AND EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id) ORDER BY g.id LIMIT ?",
+            (batch,),
+        )
+        for (game_id,) in rows:
+            with contextlib.suppress(IntegrityRefused, Conflict):
+                async with self.transaction() as tx:
+                    await tx.archive_events(int(game_id))
+        return len(rows)
+
     # ------------------------------------------------------------------ shared reads
 
     async def count_games(self) -> dict[str, int]:

@@ -49,6 +49,7 @@ from bot.ui.interactions import (
     Interaction,
     channel_locale,
     channel_permissions,
+    done_working,
     locale_of,
     missing_permissions,
     permission_names,
@@ -106,6 +107,7 @@ async def announce(
     route = Route(bot, interaction, actor_id=actor_id)
     if answer is not None:
         await route.tell_actor(answer)  # 1. the actor sees their move at once
+        done_working(interaction)  # the rest waits on Discord's budget, not on game work
     gid = game_id if game_id is not None else outs[-1].game_id
     # 2. computers and away players move first; the service hands back all there is to say
     played = await bot.turns.play_out(gid, outs, route.actor_id, bot.now())

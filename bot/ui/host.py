@@ -29,6 +29,7 @@ from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.ui import limits
+from bot.ui.arrival import Arrivals
 from bot.ui.faults import Outage
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
@@ -41,12 +42,20 @@ ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 
 
 #: Discord drops an interaction not acknowledged within 3 s. One that reaches its handler
-#: 2 s after Discord made it has waited behind an overloaded event loop: answering it "busy,
-#: try again in a moment" at once still makes the deadline, and not starting its work lets
-#: the backlog shrink instead of pushing the next interactions past 3 s. The age is read off
-#: the interaction's id against this host's clock (as discord.py's own expiry check is), so
-#: it assumes a clock kept in time (NTP): one running 2 s fast would answer everything busy.
+#: 2 s after it reached the bot has waited behind an overloaded event loop: answering it
+#: "busy, try again in a moment" at once still makes the deadline, and not starting its work
+#: lets the backlog shrink instead of pushing the next interactions past 3 s. The wait is the
+#: bot's own, on its monotonic clock from the gateway event (:mod:`bot.ui.arrival`): no wall
+#: clock, so a host clock set fast or slow changes nothing.
 SHED_AFTER = 2.0
+
+#: How many acknowledged interactions may do their work (moves, reads, pictures) at once.
+#: The others wait their turn acknowledged, outside the event loop's ready queue, so a new
+#: interaction's acknowledgement only ever waits behind this many bodies' steps, never behind
+#: the whole backlog (issue 39: at 1,000 games, 19 acknowledgements came after 3 s when every
+#: move ran at once). Moves mostly wait on Discord and SQLite, so a few dozen keep the
+#: throughput; a step of game work is a few ms, so 16 of them keep the loop answering fast.
+WORK_AT_ONCE = 16
 
 
 def utc_now() -> datetime:
@@ -77,6 +86,11 @@ class GameBot(commands.Bot):
         #: An interaction this old (seconds since Discord made it) when its handler starts is
         #: answered "busy" instead of handled (``bot.ui.interactions.guarded``).
         self.shed_after = SHED_AFTER
+        #: When each interaction reached the bot, for its wait (stamped by the gateway parser).
+        self.arrivals = Arrivals()
+        self.arrivals.install(self._connection.parsers)
+        #: Acknowledged interactions doing their work now (:data:`WORK_AT_ONCE`).
+        self.working = asyncio.Semaphore(WORK_AT_ONCE)
         self._service: GameService | None = None
         self._schedule: ScheduleService | None = None
         self._turns: Turns | None = None

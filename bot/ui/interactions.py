@@ -148,17 +148,16 @@ async def defer(interaction: Interaction) -> None:
 
 
 def age_of(interaction: Interaction) -> float:
-    """Seconds since Discord made the interaction (its id carries the time, as Discord's own
-    3 s deadline counts from it). Read on the host's clock and on the bot's own (the same UTC
-    in production; a test's or a benchmark's Discord time where it moves the bot's clock, and
-    then its ids carry that time): the smaller, so neither clock's offset alone makes a fresh
-    interaction look late."""
-    created = interaction.created_at
-    age = (discord.utils.utcnow() - created).total_seconds()
+    """Seconds the interaction has waited in this bot: since its gateway event reached the
+    bot, on the bot's monotonic clock (:mod:`bot.ui.arrival`). Not its id's time against the
+    host's clock: that difference carries the clock's offset, and a host 2 s fast would make
+    every interaction look late. 0 for an interaction whose arrival the bot did not see."""
     client = interaction.client
     if isinstance(client, GameBot):
-        age = min(age, (client.now() - created).total_seconds())
-    return age
+        waited = client.arrivals.waited(interaction.id)
+        if waited is not None:
+            return waited
+    return 0.0
 
 
 def acknowledged(interaction: Interaction) -> None:
@@ -345,13 +344,50 @@ async def guarded(
                 async with asyncio.timeout(0):
                     yield
             return
-        try:
-            yield
-        except Exception as error:  # the funnel: every failure becomes one ephemeral sentence
-            record.outcome = outcome_of(error)
-            await answer_error(interaction, error, record.command)
-        else:
-            bot_of(interaction).outage.recovered(record.command)
+        async with turn_to_work(interaction, acknowledged=bool(defer_first)):
+            try:
+                yield
+            except Exception as error:  # the funnel: every failure becomes one sentence
+                record.outcome = outcome_of(error)
+                await answer_error(interaction, error, record.command)
+            else:
+                bot_of(interaction).outage.recovered(record.command)
+
+
+#: ``interaction.extras`` key: this interaction holds one of the bot's work slots.
+WORKING = "mt_working"
+
+
+@contextlib.asynccontextmanager
+async def turn_to_work(interaction: Interaction, *, acknowledged: bool) -> AsyncIterator[None]:
+    """Wait for one of the bot's work slots (:data:`bot.ui.host.WORK_AT_ONCE`) before an
+    acknowledged interaction's body runs: past that many, the rest wait here, answered
+    "thinking…" already, instead of all stepping through the event loop at once and making
+    every new acknowledgement wait behind them. An interaction not acknowledged yet (its body
+    gives the first answer) does not wait: its answer is its acknowledgement. A body that
+    enters :func:`guarded` again for the same interaction keeps its slot (never waits on
+    itself). :func:`done_working` gives it back early."""
+    client = interaction.client
+    if not acknowledged or not isinstance(client, GameBot) or WORKING in interaction.extras:
+        yield
+        return
+    await client.working.acquire()
+    interaction.extras[WORKING] = client.working.release
+    try:
+        yield
+    finally:
+        done_working(interaction)
+
+
+def done_working(interaction: Interaction | None) -> None:
+    """Give the interaction's work slot back before its body ends: once a move's author has
+    their answer, what is left (the channel's post, the next player's ping) mostly waits on
+    Discord's request budget, and a slot held through those waits would hold the next
+    moves' answers behind them."""
+    if interaction is not None:
+        release = interaction.extras.pop(WORKING, None)
+        if release is not None:
+            release()
 
 
 def mention(user_id: int | None, name: str) -> str:

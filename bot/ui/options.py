@@ -182,6 +182,15 @@ class PickedTile(NamedTuple):
     tile: Tile
 
 
+async def read_tile(interaction: Interaction, text: str) -> PickedTile:
+    """The tile typed in ``/play``, read against this channel's game and the user's seat (one
+    look-up); a refusal (no game here, not seated, not a tile of this set) goes to the body's
+    funnel. Read in the body, after the acknowledgement (see :meth:`TileOption.transform`)."""
+    look = await seat_here(interaction)
+    view = look.seat_view()
+    return PickedTile(look.game, view, parse_tile(text, view.rules.max_pip))
+
+
 async def view_here(interaction: Interaction) -> SeatView | None:
     """The user's view of this channel's game, or None (autocomplete then offers nothing)."""
     bot = bot_of(interaction)
@@ -276,10 +285,11 @@ class TileOption(_TextOption):
 
     longest = 16
 
-    async def transform(self, interaction: Interaction, value: str, /) -> PickedTile:
-        look = await seat_here(interaction)
-        view = look.seat_view()
-        return PickedTile(look.game, view, parse_tile(value, view.rules.max_pip))
+    async def transform(self, interaction: Interaction, value: str, /) -> str:
+        # Only the text: the reads happen in the command's body (:func:`read_tile`), after
+        # the acknowledgement. A transformer runs before the body, and reads here would make
+        # every /play's acknowledgement wait for the database under load (issue 39).
+        return value.strip()
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _tile_offers(interaction, str(value)))

@@ -5,15 +5,28 @@ answered at once (an acknowledgement Discord gets within its 3 s) and its work i
 Here ``shed_after`` is set to minus infinity so that every interaction counts as late (a loaded
 event loop cannot be made on demand in a test): the answer, the game left as it was, the
 refusal and the acknowledgement's age in ``/metrics`` are what is checked.
+
+The age is the bot's own wait (from the gateway event, on its monotonic clock), so a host
+clock set 5 s fast answers nothing "busy"; and an acknowledgement never waits for a work
+slot: with every slot taken, a move is answered "thinking…" at once and made once one frees.
 """
 
 from __future__ import annotations
 
+import datetime
+import random
 from collections.abc import Callable
+from pathlib import Path
 
-from bot.app import MexicanTrainBot
+import discord
+import pytest
+
+from bot.app import MexicanTrainBot, create_bot
+from bot.config import Config
+from bot.engine import Play
 from bot.i18n import tr
 from bot.ops.health import parse_metrics, render_metrics
+from bot.ui.host import WORK_AT_ONCE
 from tests.e2e.helpers import (
     last_public,
     open_game,
@@ -24,6 +37,7 @@ from tests.e2e.helpers import (
     type_move,
 )
 from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord.interactions import Invocation
 
 
 async def test_a_late_interaction_is_answered_busy_and_changes_nothing(
@@ -62,3 +76,71 @@ async def test_a_late_interaction_is_answered_busy_and_changes_nothing(
         assert got[p + "interaction_ack_seconds_count" + one] == acks + 1
         in_time = got[p + 'interaction_ack_seconds_bucket{le="3.0",process="all"}']
         assert in_time == got[p + "interaction_ack_seconds_count" + one]
+
+
+async def test_a_host_clock_five_seconds_fast_answers_nothing_busy(
+    fake_discord: FakeDiscord, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host's clock and the bot's run 5 s ahead of Discord's (an unsynchronised host):
+    reading an interaction's age off its id would call every one of them late. Every move,
+    typed or picked from the turn post's list, is made, and every acknowledgement is counted
+    in the 3 s."""
+    fake = fake_discord
+    ahead = datetime.timedelta(seconds=5)
+    real = discord.utils.utcnow
+    monkeypatch.setattr(discord.utils, "utcnow", lambda: real() + ahead)
+    config = Config(database=db_path, synchronous="NORMAL", render_workers=0)
+    bot = create_bot(config, clock=lambda: real() + ahead, rng=random.Random(7))
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="standard")
+        for typed in (True, False, True, False):
+            uid, view = await to_move(bot, game.id)
+            before = (await bot.service.game(game.id)).version
+            move = next((m for m in view.legal if isinstance(m, Play)), None)
+            if typed or move is None:
+                answer = await said(await type_move(users[uid], games, str(pick(view.legal))))
+            else:  # the turn post's Play button, then the move list it opens
+                picker = await said(await users[uid].click(last_public(games), label="Play"))
+                assert picker.selects, picker.content  # not "busy"
+                answer = await said(await users[uid].select(picker, values=[str(move)]))
+            assert answer.content != tr("error.busy", "en"), answer.content
+            assert (await bot.service.game(game.id)).version > before
+        got = parse_metrics((await render_metrics(bot)).decode())
+        p, one = "mexican_train_", '{process="all"}'
+        assert got.get(p + 'refusals_total{code="busy",process="all"}', 0) == 0
+        in_time = got[p + 'interaction_ack_seconds_bucket{le="3.0",process="all"}']
+        assert in_time == got[p + "interaction_ack_seconds_count" + one] > 0
+
+
+async def test_an_acknowledgement_never_waits_for_a_work_slot(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Every work slot taken (as by :data:`WORK_AT_ONCE` moves being worked on): a new move
+    is acknowledged ("thinking…") at once, waits without touching the game, and is made as
+    soon as a slot frees — not answered busy, not lost."""
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="standard")
+        uid, view = await to_move(bot, game.id)
+        before = await bot.service.game(game.id)
+        for _ in range(WORK_AT_ONCE):
+            await bot.working.acquire()
+        try:
+            invocation: Invocation = await type_move(users[uid], games, str(pick(view.legal)))
+            first = await invocation.answer()
+            assert first.deferred  # acknowledged while no slot was free …
+            assert await bot.service.game(game.id) == before  # … and nothing done yet
+            assert bot.metrics.in_flight == 1  # it waits for a slot, not gone
+        finally:
+            for _ in range(WORK_AT_ONCE):
+                bot.working.release()
+        answer = await said(invocation)
+        assert answer.content != tr("error.busy", "en")
+        assert (await bot.service.game(game.id)).version > before.version
