@@ -158,12 +158,14 @@ def move_text(move: Move, locale: str | None) -> str:
 
 
 def plays_by_tile(view: SeatView) -> dict[Tile, list[int]]:
-    """The viewer's legal plays grouped by tile, in hand order."""
+    """The viewer's legal plays grouped by tile, in the order their hand is shown (highest
+    tile first): the engine lists legal moves in its own order, which read as shuffled
+    beside the sorted hand line above them ("12-8 12-6 12-11 12-4")."""
     out: dict[Tile, list[int]] = {}
     for move in view.legal:
         if isinstance(move, Play):
             out.setdefault(move.tile, []).append(move.train)
-    return out
+    return dict(sorted(out.items(), reverse=True))
 
 
 def drawn_note(drawn: Drawn, names: Sequence[str], seat: int, locale: str | None) -> str:
