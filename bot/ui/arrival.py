@@ -13,9 +13,12 @@ behind an event loop busy with game work, is the one counted here.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 #: Stamps older than this are dropped: an interaction is acknowledged within Discord's 3 s or
 #: never, so its arrival is not needed for long.
@@ -34,8 +37,14 @@ class Arrivals:
 
     def install(self, parsers: dict[str, Callable[[Any], None]]) -> None:
         """Stamp every INTERACTION_CREATE before discord.py's own parser handles it
-        (``ConnectionState.parsers``: the gateway reads its handlers from that dict)."""
-        parse = parsers[EVENT]
+        (``ConnectionState.parsers``: the gateway reads its handlers from that dict). That
+        dict is discord.py's inside, not its API: a release without the handler leaves the
+        stamps off (every interaction then counts as fresh: nothing is answered "busy") rather
+        than stopping the bot at start-up."""
+        parse = parsers.get(EVENT)
+        if parse is None:
+            log.warning("discord.py has no %s parser: interactions are not timed", EVENT)
+            return
 
         def stamped(data: Any) -> None:
             self.arrived(int(data["id"]))

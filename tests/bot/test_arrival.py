@@ -32,3 +32,13 @@ def test_the_wait_runs_from_the_gateway_event_and_old_stamps_are_dropped() -> No
     arrivals.arrived(20)  # a new arrival drops the stamps older than KEEP_FOR
     assert arrivals.waited(17) is None and arrivals.waited(20) == 0.0
     assert len(arrivals._seen) == 1
+
+
+def test_a_discord_py_without_the_handler_starts_untimed(caplog: Any) -> None:
+    """The parsers dict is discord.py's inside: a release that renamed it must not stop the
+    bot at start-up; interactions then count as fresh (never answered "busy")."""
+    arrivals = Arrivals(clock=Ticks())
+    parsers: dict[str, Any] = {"MESSAGE_CREATE": print}
+    arrivals.install(parsers)
+    assert parsers == {"MESSAGE_CREATE": print}
+    assert "not timed" in caplog.text
