@@ -30,27 +30,19 @@ import random
 import shutil
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from bot.engine import Play
 from bot.service import GameService
 from bot.store import GameRecord, Store
+from tests.clock import FakeClock
 
 USERS = (101, 102, 103, 104)
 #: Moves played into the early or late round before the timing starts: mid-round, as most
 #: moves are (the first moves of a round are the ones whose digest reaches into the last).
 INTO_ROUND = 12
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2025, 1, 1, tzinfo=UTC)
-
-    def tick(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 def whole_log(store: Store) -> Store:
@@ -64,7 +56,7 @@ def whole_log(store: Store) -> Store:
     return store
 
 
-async def move(svc: GameService, gid: int, clock: Clock) -> None:
+async def move(svc: GameService, gid: int, clock: FakeClock) -> None:
     """One move as the bot makes it, and the next mover's digest (their turn notification)."""
     turn = await svc.whose_turn(gid)
     assert turn is not None and turn.user_id is not None
@@ -80,7 +72,7 @@ async def build(db: Path, games: int, rounds: int, seed: int) -> None:
     store = await Store.open(db, synchronous="NORMAL")
     try:
         svc = GameService(store, cache_size=games, rng=random.Random(seed))
-        clock = Clock()
+        clock = FakeClock()
         for channel in range(games):
             gid = (
                 await svc.create_lobby(
@@ -115,7 +107,7 @@ async def measure(db: Path, cache: int, moves: int, whole: bool, seed: int) -> d
             whole_log(store)
         svc = GameService(store, cache_size=cache, rng=random.Random(seed))
         ids = await store.game_ids()
-        clock = Clock()
+        clock = FakeClock()
         clock.now += timedelta(days=30)
         # One untimed move per game first: the cached case starts warm, as a live bot is.
         for gid in ids:
