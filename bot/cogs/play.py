@@ -37,7 +37,7 @@ from bot.ui.interactions import (
 )
 from bot.ui.mt import GameCog
 from bot.ui.notation import check_notation, choose_train
-from bot.ui.options import TileOption, TrainOption, read_tile
+from bot.ui.options import TileOption, TrainOption
 from bot.ui.route import click_editor
 
 
@@ -60,7 +60,7 @@ class Play_(GameCog, name="Play"):
         knock: bool = False,
     ) -> None:
         async with guarded(interaction):
-            picked = await read_tile(interaction, tile)
+            picked = await TileOption.read(interaction, tile)
             move = check_notation(choose_train(picked.view, picked.tile, train), picked.view)
             if not isinstance(move, Play):
                 raise Refusal("error.which-train", tile=str(picked.tile))

@@ -14,16 +14,22 @@ The ``tile`` and ``train`` options of the move commands are discord.py transform
 (:class:`TileOption`, :class:`TrainOption`): a :class:`discord.app_commands.Transformer`
 keeps what an option means in one class — its declared type and length (which the check
 above compares), how the typed text becomes a value, and what autocomplete offers while it
-is typed. ``/play`` declares ``tile: Transform[PickedTile, TileOption]`` and gets the tile
-already read against the game's set, with the seat's view it was read for; any other command
-that takes a tile or a train declares the same annotations.
+is typed. ``/play`` declares ``tile: Transform[str, TileOption]`` and
+``train: Transform[str, TrainOption]``; any other command that takes a tile or a train
+declares the same annotations.
+
+Reading the tile needs the game (its set's highest double, the seat's view), so the
+transformer only trims the text, and the command's body reads it with
+:meth:`TileOption.read` after the interaction is acknowledged: a transformer runs before the
+body, and a database read there would make every ``/play``'s acknowledgement wait on the
+database under load (issue 39). The read is one look-up, which the body then uses instead of
+reading the game again; a refusal (no game here, not seated, not a tile of this set) goes to
+the body's funnel like any other.
 
 Autocomplete is a suggestion (Discord sends whatever was typed), so the service checks the
 move again and a refusal changes nothing. It cannot be deferred and must answer within 3 s:
 it makes one cheap read (the channel's game with the seat's view, from the service's cache)
-and no writes. :meth:`TileOption.transform` makes the same read, which the command's body
-then uses instead of reading it again; a refusal there (no game here, not seated, not a
-tile of this set) is answered by the command tree's error funnel like a failed option check.
+and no writes.
 """
 
 from __future__ import annotations
@@ -182,15 +188,6 @@ class PickedTile(NamedTuple):
     tile: Tile
 
 
-async def read_tile(interaction: Interaction, text: str) -> PickedTile:
-    """The tile typed in ``/play``, read against this channel's game and the user's seat (one
-    look-up); a refusal (no game here, not seated, not a tile of this set) goes to the body's
-    funnel. Read in the body, after the acknowledgement (see :meth:`TileOption.transform`)."""
-    look = await seat_here(interaction)
-    view = look.seat_view()
-    return PickedTile(look.game, view, parse_tile(text, view.rules.max_pip))
-
-
 async def view_here(interaction: Interaction) -> SeatView | None:
     """The user's view of this channel's game, or None (autocomplete then offers nothing)."""
     bot = bot_of(interaction)
@@ -286,10 +283,19 @@ class TileOption(_TextOption):
     longest = 16
 
     async def transform(self, interaction: Interaction, value: str, /) -> str:
-        # Only the text: the reads happen in the command's body (:func:`read_tile`), after
+        # Only the text: the reads happen in the command's body (:meth:`read`), after
         # the acknowledgement. A transformer runs before the body, and reads here would make
         # every /play's acknowledgement wait for the database under load (issue 39).
         return value.strip()
+
+    @staticmethod
+    async def read(interaction: Interaction, text: str) -> PickedTile:
+        """The tile :meth:`transform` passed on, read against this channel's game and the
+        user's seat (one look-up); a refusal (no game here, not seated, not a tile of this
+        set) goes to the body's funnel. Called in the body, after the acknowledgement."""
+        look = await seat_here(interaction)
+        view = look.seat_view()
+        return PickedTile(look.game, view, parse_tile(text, view.rules.max_pip))
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _tile_offers(interaction, str(value)))
