@@ -174,7 +174,7 @@ def quiet_autocomplete(
 # ---------------------------------------------------------------------- the tile and train options
 
 #: What autocomplete offers at most (Discord's own limit on choices).
-MAX_CHOICES = 25
+MAX_CHOICES = limits.CHOICES
 
 _Offers = list[app_commands.Choice[int | float | str]]
 
@@ -216,7 +216,7 @@ def tile_choices(view: SeatView, typed: str, locale: str | None) -> list[app_com
         if typed and not (text.startswith(typed) or flipped.startswith(typed)):
             continue
         where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
-        out.append(app_commands.Choice(name=f"{text} → {where}"[:100], value=text))
+        out.append(app_commands.Choice(name=f"{text} → {where}"[: limits.CHOICE_TEXT], value=text))
     return out[:MAX_CHOICES]
 
 
