@@ -106,15 +106,14 @@ class GameCog(commands.Cog):
         taken = [c.name for c in built if group is not None and group.get_command(c.name)]
         if taken:  # checked first, so a refused cog leaves nothing behind
             raise app_commands.CommandAlreadyRegistered(f"{NAME} {', '.join(taken)}", None)
-        if built and group is None:
-            group = new_group()
-            self.bot.tree.add_command(group)
-        for cmd in built:
-            assert group is not None
-            group.add_command(cmd)
-        self._mt = built
-        if group is not None:
+        if built:
+            if group is None:
+                group = new_group()
+                self.bot.tree.add_command(group)
+            for cmd in built:
+                group.add_command(cmd)
             _keep_order(group)
+        self._mt = built
         # The top-level commands discord.py adds after this hook, and ours: after a reload
         # too, every command refuses an option it does not offer before it runs.
         for each in [*self.walk_app_commands(), *built]:
