@@ -44,8 +44,8 @@ log = logging.getLogger(__name__)
 COMPACT_BATCH = 10
 COMPACT_PAUSE = 0.5
 
-#: The cogs, loaded as extensions in this order (``lobby`` declares the ``/mt`` group the
-#: others add to).
+#: The cogs, loaded as extensions in this order (the order of the top-level commands Discord
+#: is sent; ``/mt``'s own subcommands keep ``bot.ui.mt.ORDER`` whatever the load order).
 EXTENSIONS = (
     "bot.cogs.lobby",
     "bot.cogs.play",

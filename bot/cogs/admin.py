@@ -1,9 +1,9 @@
 """``/mt`` for hosts and admins, and each player's own settings: ``end``, ``kick``, ``undo``,
 ``settings`` (server defaults), ``me`` (a player's settings) and ``sync`` (the bot's owner).
 
-The commands join the ``/mt`` group that :mod:`bot.cogs.lobby` declares (this extension loads
-after it). A change to a game goes through the service under the game's posting lock and is
-told by :mod:`bot.ui.announcer`; the settings answers are only for the person who asked.
+The commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). A change to a game goes
+through the service under the game's posting lock and is told by :mod:`bot.ui.announcer`; the
+settings answers are only for the person who asked.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.i18n import tr
 from bot.service import GameStatus
 from bot.service.timing import Policy
-from bot.ui import announcer, messages
+from bot.ui import announcer, messages, mt
 from bot.ui.choices import (
     AUTOPLAY_CHOICES,
     DEADLINE_CHOICES,
@@ -47,14 +47,15 @@ from bot.ui.interactions import (
     server_of,
 )
 from bot.ui.language import remember_client_language, server_language, set_server_language
+from bot.ui.mt import GameCog
 
 
-def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
-    """Fresh command objects for one bot (tests start several bots in one process)."""
+class Admin(GameCog):
+    """``/mt`` end, kick, undo, settings, me and sync."""
 
-    @app_commands.command(name="end", description="End the game now (host or Manage Server)")
+    @mt.command(name="end", description="End the game now (host or Manage Server)")
     @app_commands.guild_only()
-    async def end(interaction: Interaction) -> None:
+    async def end(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
         async with guarded(interaction):
             game = await game_here(interaction)
@@ -69,9 +70,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 else:
                     await reply(interaction, text)
 
-    @app_commands.command(name="kick", description="Remove a player; a computer takes the seat")
+    @mt.command(name="kick", description="Remove a player; a computer takes the seat")
     @app_commands.guild_only()
-    async def kick(interaction: Interaction, player: discord.User) -> None:
+    async def kick(self, interaction: Interaction, player: discord.User) -> None:
         bot = bot_of(interaction)
         async with guarded(interaction):
             game = await game_here(interaction)
@@ -92,7 +93,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                     # The computer now in the seat moves first if it is its turn: one post.
                     await announcer.announce(bot, [out], interaction, answer=text)
 
-    @app_commands.command(name="settings", description="Server defaults (Manage Server only)")
+    @mt.command(name="settings", description="Server defaults (Manage Server only)")
     @app_commands.guild_only()
     @app_commands.describe(
         preset="Default preset for new games",
@@ -113,6 +114,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     async def settings(
+        self,
         interaction: Interaction,
         preset: ChoiceText | None = None,
         knock: bool | None = None,
@@ -195,7 +197,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 + timing_text,
             )
 
-    @app_commands.command(
+    @mt.command(
         name="me", description="Your own settings: hand DMs, language, time zone, reminders"
     )
     @app_commands.describe(
@@ -215,6 +217,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def me(
+        self,
         interaction: Interaction,
         dms: bool | None = None,
         ping: ChoiceText | None = None,
@@ -268,8 +271,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 + timing_text,
             )
 
-    @app_commands.command(name="sync", description="Push the slash commands (bot owner only)")
-    async def sync(interaction: Interaction) -> None:
+    @mt.command(name="sync", description="Push the slash commands (bot owner only)")
+    async def sync(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
         async with guarded(interaction):
             if not await bot.is_owner(interaction.user):
@@ -277,15 +280,11 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             done = await bot.sync_commands()
             await reply(interaction, tr("sync.done", locale_of(interaction), what=", ".join(done)))
 
-    @app_commands.command(
-        name="undo", description="Take back your own last turn, or (host) the last one"
-    )
+    @mt.command(name="undo", description="Take back your own last turn, or (host) the last one")
     @app_commands.guild_only()
     @app_commands.describe(player="Only if it was this player's turn")
-    async def undo(interaction: Interaction, player: discord.User | None = None) -> None:
+    async def undo(self, interaction: Interaction, player: discord.User | None = None) -> None:
         await undo_flow(interaction, player)
-
-    return [end, kick, undo, settings, me, sync]
 
 
 async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -> None:
@@ -401,8 +400,4 @@ def _server_language_name(bot: GameBot, guild_id: int, locale: str | None) -> st
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
-    group = bot.tree.get_command("mt")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("bot.cogs.admin loads after bot.cogs.lobby, which declares /mt")
-    for command in build_commands():
-        group.add_command(command)
+    await bot.add_cog(Admin(bot))

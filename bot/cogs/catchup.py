@@ -1,27 +1,24 @@
 """``/mt catchup`` and the Catch me up button: what happened since your last turn, with the
 table and your hand, answered privately.
 
-The command joins the ``/mt`` group that :mod:`bot.cogs.lobby` declares (this extension loads
-after it). It works in the game's channel and in a DM, where it finds the user's most
-recently active game as ``/hand`` does. The button (:class:`~bot.ui.components.CatchUpButton`)
-carries its game in its ``custom_id``; the announcer puts it on turn posts and turn DMs, and
-it passes ``check_place`` (the game's channel, or a DM to one of its players). Both answer
-with one ephemeral message (free of Discord's global rate limit): the digest in words
-(:mod:`bot.ui.catchup` over ``GameService.digest``), the table picture and, for a player, the
-hand picture. A user without a seat gets the last moves and the table, never a hand.
+The command joins ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). It works in the game's
+channel and in a DM, where it finds the user's most recently active game as ``/hand`` does. The
+button (:class:`~bot.ui.components.CatchUpButton`) carries its game in its ``custom_id``; the
+announcer puts it on turn posts and turn DMs, and it passes ``check_place`` (the game's channel,
+or a DM to one of its players). Both answer with one ephemeral message (free of Discord's global
+rate limit): the digest in words (:mod:`bot.ui.catchup` over ``GameService.digest``), the table
+picture and, for a player, the hand picture. A user without a seat gets the last moves and the
+table, never a hand.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary
-from bot.ui import components, messages, roundend
+from bot.ui import components, messages, mt, roundend
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
@@ -34,6 +31,7 @@ from bot.ui.interactions import (
     locale_of,
     my_game,
 )
+from bot.ui.mt import GameCog
 
 #: The digest's share of the answer's embed (Discord allows 4,096 characters in a
 #: description and 6,000 in all the embeds of a message; the hand's text takes the rest).
@@ -90,14 +88,14 @@ async def _clicked(interaction: Interaction, item: CatchUpButton) -> None:
         await show_catchup(interaction, await bot_of(interaction).service.game(item.game_id))
 
 
-def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
-    """Fresh command objects for one bot (tests start several bots in one process)."""
+class CatchUp(GameCog):
+    """``/mt catchup``."""
 
-    @app_commands.command(
+    @mt.command(
         name="catchup",
         description="What happened since your last turn, with the table and your hand (only you)",
     )
-    async def catchup(interaction: Interaction) -> None:
+    async def catchup(self, interaction: Interaction) -> None:
         async with guarded(interaction):
             if interaction.guild is not None:  # the game here, or the match just finished
                 game = await roundend.game_or_finished(interaction)
@@ -105,16 +103,10 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 game = await my_game(interaction)
             await show_catchup(interaction, game)
 
-    return [catchup]
-
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
-    group = bot.tree.get_command("mt")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("bot.cogs.catchup loads after bot.cogs.lobby, which declares /mt")
-    for command in build_commands():
-        group.add_command(command)
+    await bot.add_cog(CatchUp(bot))
     # Registered in setup_hook: a button on a post or DM sent before a restart answers again.
     components.listen(bot, CatchUpButton, _clicked)
 

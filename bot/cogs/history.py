@@ -1,16 +1,15 @@
 """Reading a game after the fact: ``/mt history``, ``export`` and ``replay``, and the history's
 page buttons.
 
-The commands join the ``/mt`` group that :mod:`bot.cogs.lobby` declares (this extension loads
-after it). They only look: they answer privately and work for anyone in the server, seated or
-not — spectators see what the channel saw (the table, the moves), never a hand. Each takes a
-game number, so a finished game can still be read after the channel moved on.
+The commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). They only look: they
+answer privately and work for anyone in the server, seated or not — spectators see what the
+channel saw (the table, the moves), never a hand. Each takes a game number, so a finished game
+can still be read after the channel moved on.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,11 +19,12 @@ from bot.drawing import RenderFailed, draw_replay
 from bot.i18n import language_of, tr
 from bot.service import GameStatus, GameSummary, errors
 from bot.service import history as story
-from bot.ui import components, limits
+from bot.ui import components, limits, mt
 from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, reply
+from bot.ui.mt import GameCog
 from bot.ui.pictures import computer_seats
 from renderers import TableOptions
 
@@ -162,18 +162,17 @@ async def _page_clicked(interaction: Interaction, item: HistoryPage) -> None:
 # ---------------------------------------------------------------------- the commands
 
 
-def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
-    """Fresh command objects for one bot (tests start several bots in one process)."""
+class History(GameCog):
+    """``/mt`` history, export and replay."""
 
-    @app_commands.command(
-        name="history", description="The moves of a game, in notation, a page at a time"
-    )
+    @mt.command(name="history", description="The moves of a game, in notation, a page at a time")
     @app_commands.guild_only()
     @app_commands.describe(
         game="Game number (default: this channel's game)",
         page="Page number (default: the newest)",
     )
     async def history(
+        self,
         interaction: Interaction,
         game: app_commands.Range[int, 1] | None = None,
         page: app_commands.Range[int, 1, 10_000] | None = None,
@@ -182,13 +181,11 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             found = await find_game(interaction, game)
             await show_history(interaction, found.id, page)
 
-    @app_commands.command(
-        name="export", description="A finished game as a file (rules, names, every move)"
-    )
+    @mt.command(name="export", description="A finished game as a file (rules, names, every move)")
     @app_commands.guild_only()
     @app_commands.describe(game="Game number (default: this channel's game)")
     async def export(
-        interaction: Interaction, game: app_commands.Range[int, 1] | None = None
+        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
@@ -206,13 +203,14 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 ),
             )
 
-    @app_commands.command(name="replay", description="A round replayed as an animated picture")
+    @mt.command(name="replay", description="A round replayed as an animated picture")
     @app_commands.guild_only()
     @app_commands.describe(
         game="Game number (default: this channel's game)",
         round="Round number (default: the latest)",
     )
     async def replay(
+        self,
         interaction: Interaction,
         game: app_commands.Range[int, 1] | None = None,
         round: app_commands.Range[int, 1, 30] | None = None,
@@ -256,16 +254,10 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             said = describe_replay(views, found.id, frames, found.players, locale)
             await reply(interaction, "", embed=embed, file=picture_file(gif, "replay.gif", said))
 
-    return [history, export, replay]
-
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
-    group = bot.tree.get_command("mt")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("bot.cogs.history loads after bot.cogs.lobby, which declares /mt")
-    for command in build_commands():
-        group.add_command(command)
+    await bot.add_cog(History(bot))
     components.listen(bot, HistoryPage, _page_clicked)
 
 

@@ -1,12 +1,12 @@
 """``/mt`` and the lobby: open a game, join, leave, start, cancel, computer players, the
 Rematch button, and the looking commands (status, scores, hint, rules).
 
-This cog declares the ``/mt`` group; the admin, history, stats and schedule cogs add their
-subcommands to it (they load after this one). Lobby commands do exactly what the lobby
-buttons do: both end in :func:`lobby_action`, which checks, calls the service under the
-game's posting lock, and hands the outcome to :mod:`bot.ui.announcer`. Answers meant for one
-person (status, scores, hint, rules) are ephemeral; the channel only ever gets lobby and
-table messages.
+Its commands are ``/mt`` subcommands, like those of the admin, history, catch-up, stats and
+schedule cogs (the group and the one cog style: :mod:`bot.ui.mt`). Lobby commands do exactly
+what the lobby buttons do: both end in :func:`lobby_action`, which checks, calls the service
+under the game's posting lock, and hands the outcome to :mod:`bot.ui.announcer`. Answers
+meant for one person (status, scores, hint, rules) are ephemeral; the channel only ever gets
+lobby and table messages.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.i18n import tr
 from bot.ops.logs import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.ui import announcer, components, messages, roundend
+from bot.ui import announcer, components, messages, mt, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import (
     LEVELS,
@@ -39,7 +39,6 @@ from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
 from bot.ui.houserules import HOUSE_CHOICES, NEW_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
-    IN_DMS,
     Interaction,
     Refusal,
     bot_of,
@@ -55,18 +54,16 @@ from bot.ui.interactions import (
     role_ids,
 )
 from bot.ui.language import remember_client_language
+from bot.ui.mt import GameCog
 from bot.ui.translator import translate_metadata
 
 
-@IN_DMS
-class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train games"):
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-        super().__init__()
+class Lobby(GameCog):
+    """``/mt`` new, join, leave, start, cancel, computer, status, scores, hint and rules."""
 
     # ------------------------------------------------------------------ lobby
 
-    @app_commands.command(name="new", description="Open a Mexican Train lobby in this channel")
+    @mt.command(name="new", description="Open a Mexican Train lobby in this channel")
     @app_commands.guild_only()
     @app_commands.describe(
         preset="Named rules (default: the server's default)",
@@ -134,27 +131,27 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
             thread=thread,
         )
 
-    @app_commands.command(name="join", description="Join the game in this channel")
+    @mt.command(name="join", description="Join the game in this channel")
     @app_commands.guild_only()
     async def join(self, interaction: Interaction) -> None:
         await lobby_action(interaction, None, "join")
 
-    @app_commands.command(name="leave", description="Leave the game (a computer takes your seat)")
+    @mt.command(name="leave", description="Leave the game (a computer takes your seat)")
     @app_commands.guild_only()
     async def leave(self, interaction: Interaction) -> None:
         await lobby_action(interaction, None, "leave")
 
-    @app_commands.command(name="start", description="Deal the first round (host)")
+    @mt.command(name="start", description="Deal the first round (host)")
     @app_commands.guild_only()
     async def start(self, interaction: Interaction) -> None:
         await lobby_action(interaction, None, "start")
 
-    @app_commands.command(name="cancel", description="Cancel the lobby (host)")
+    @mt.command(name="cancel", description="Cancel the lobby (host)")
     @app_commands.guild_only()
     async def cancel(self, interaction: Interaction) -> None:
         await lobby_action(interaction, None, "cancel")
 
-    @app_commands.command(name="computer", description="Add a computer player (host)")
+    @mt.command(name="computer", description="Add a computer player (host)")
     @app_commands.guild_only()
     @app_commands.choices(level=[app_commands.Choice(name=lv.title(), value=lv) for lv in LEVELS])
     async def computer(self, interaction: Interaction, level: ChoiceText = "normal") -> None:
@@ -162,7 +159,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
 
     # ------------------------------------------------------------------ looking
 
-    @app_commands.command(name="status", description="Who is playing, whose turn, the deadline")
+    @mt.command(name="status", description="Who is playing, whose turn, the deadline")
     @app_commands.guild_only()
     async def status(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
@@ -190,7 +187,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
             lines += await status_lines(interaction, game)
             await reply(interaction, "\n".join(lines))
 
-    @app_commands.command(name="scores", description="Scores by round and the match so far")
+    @mt.command(name="scores", description="Scores by round and the match so far")
     @app_commands.guild_only()
     async def scores(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
@@ -199,7 +196,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
             game = await roundend.game_or_finished(interaction)
             await reply(interaction, await roundend.scores_answer(self.bot, game, locale))
 
-    @app_commands.command(name="hint", description="Your best move, privately (Hard's advice)")
+    @mt.command(name="hint", description="Your best move, privately (Hard's advice)")
     @app_commands.guild_only()
     async def hint(self, interaction: Interaction) -> None:
         locale = locale_of(interaction)
@@ -214,7 +211,7 @@ class Lobby(commands.GroupCog, group_name="mt", group_description="Mexican Train
                 raise Refusal("hint.not-your-turn", name=name)
             await reply(interaction, await asyncio.to_thread(hint_text, view, locale))
 
-    @app_commands.command(name="rules", description="The rules this game is played by")
+    @mt.command(name="rules", description="The rules this game is played by")
     @app_commands.guild_only()
     async def rules(self, interaction: Interaction) -> None:
         async with guarded(interaction):

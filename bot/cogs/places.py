@@ -23,6 +23,7 @@ from bot.i18n import tr
 from bot.service import ServiceError
 from bot.ui.announcer import dm
 from bot.ui.host import GameBot
+from bot.ui.mt import GameCog
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +31,8 @@ log = logging.getLogger(__name__)
 REASONS = {"channel": "channel-deleted", "server": "server-left"}
 
 
-class Places(commands.Cog):
+class Places(GameCog):
     """Ends the games whose channel, thread or server went away."""
-
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

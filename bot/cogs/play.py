@@ -35,14 +35,15 @@ from bot.ui.interactions import (
     looked,
     my_game,
 )
+from bot.ui.mt import GameCog
 from bot.ui.notation import check_notation, choose_train
-from bot.ui.options import TileOption, TrainOption, read_tile
+from bot.ui.options import TileOption, TrainOption
 from bot.ui.route import click_editor
 
 
-class Play_(commands.Cog, name="Play"):
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+class Play_(GameCog, name="Play"):
+    """The turn's top-level commands: ``/play``, ``/draw``, ``/pass``, ``/knock``, ``/catch``,
+    ``/hand``, ``/table``."""
 
     @app_commands.command(name="play", description="Play a tile on a train")
     @app_commands.guild_only()
@@ -59,7 +60,7 @@ class Play_(commands.Cog, name="Play"):
         knock: bool = False,
     ) -> None:
         async with guarded(interaction):
-            picked = await read_tile(interaction, tile)
+            picked = await TileOption.read(interaction, tile)
             move = check_notation(choose_train(picked.view, picked.tile, train), picked.view)
             if not isinstance(move, Play):
                 raise Refusal("error.which-train", tile=str(picked.tile))

@@ -16,3 +16,9 @@ from bot.ui.host import GameBot
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
     await bot.add_cog(ScheduleCog(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    # discord.py unloads with an extension only the cogs defined in its module (or below),
+    # and this cog's class lives in bot.cogs.timing: without this, a reload found it loaded.
+    await bot.remove_cog(ScheduleCog.__cog_name__)

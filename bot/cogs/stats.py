@@ -1,7 +1,7 @@
 """``/mt stats`` and ``/mt leaderboard``: how each player of a server fares, in words and a
 chart.
 
-The commands join the ``/mt`` group that :mod:`bot.cogs.lobby` declares. The figures come from
+The commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). The figures come from
 the service (:mod:`bot.service.stats`, derived from finished games' event logs); games that
 finished before statistics existed get theirs once, in the background, at start-up.
 """
@@ -9,7 +9,6 @@ finished before statistics existed get theirs once, in the background, at start-
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,9 +17,11 @@ from discord.ext import commands
 from bot.drawing import RenderFailed, draw_chart
 from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
+from bot.ui import mt
 from bot.ui.alt_text import describe_chart, picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
+from bot.ui.mt import GameCog
 from renderers.chart import ChartGame
 
 log = logging.getLogger(__name__)
@@ -81,13 +82,13 @@ def leaderboard_text(people: list[PlayerSummary], locale: str | None) -> str:
     return "\n".join(lines)
 
 
-def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
-    """Fresh command objects for one bot (tests start several bots in one process)."""
+class Stats(GameCog):
+    """``/mt`` stats and leaderboard."""
 
-    @app_commands.command(name="stats", description="Statistics of a player in this server")
+    @mt.command(name="stats", description="Statistics of a player in this server")
     @app_commands.guild_only()
     @app_commands.describe(player="The player (default: you)")
-    async def stats(interaction: Interaction, player: discord.User | None = None) -> None:
+    async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             who = player or interaction.user
@@ -113,9 +114,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
-    @app_commands.command(name="leaderboard", description="The best players of this server")
+    @mt.command(name="leaderboard", description="The best players of this server")
     @app_commands.guild_only()
-    async def leaderboard(interaction: Interaction) -> None:
+    async def leaderboard(self, interaction: Interaction) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             people = await bot.service.leaderboard(server_of(interaction))
@@ -124,8 +125,6 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
                 leaderboard_text(people, locale),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-
-    return [stats, leaderboard]
 
 
 async def _backfill_stats(bot: GameBot) -> None:
@@ -141,9 +140,5 @@ async def _backfill_stats(bot: GameBot) -> None:
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
-    group = bot.tree.get_command("mt")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("bot.cogs.stats loads after bot.cogs.lobby, which declares /mt")
-    for command in build_commands():
-        group.add_command(command)
+    await bot.add_cog(Stats(bot))
     bot.spawn(_backfill_stats(bot))  # cancelled at close like the bot's other background work

@@ -23,7 +23,6 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -34,7 +33,7 @@ from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
 from bot.service.errors import log_failure, unreachable
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
-from bot.ui import announcer, language, limits, messages
+from bot.ui import announcer, language, limits, messages, mt
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -47,6 +46,7 @@ from bot.ui.interactions import (
     reply,
 )
 from bot.ui.matchend import ordinal
+from bot.ui.mt import GameCog
 
 log = logging.getLogger(__name__)
 
@@ -78,14 +78,14 @@ def _by(game: GameSummary, locale: str | None) -> str:
     return tr("schedule.by", locale, when=messages.timestamp(game.deadline_at))
 
 
-class ScheduleCog(commands.Cog, name="Schedule"):
-    """Owns the scheduler loop; its commands join the ``/mt`` group."""
+class ScheduleCog(GameCog, name="Schedule"):
+    """Owns the scheduler loop; ``/mt`` nudge, away and mygames."""
 
     send_interval = SEND_INTERVAL
     flush_delay = FLUSH_DELAY
 
     def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.schedule = bot.schedule
         lease = bot.config.schedule_lease
         shared = bot.service.store.kind == "postgresql"  # other processes may plan work too
@@ -105,21 +105,13 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         self._latest: dict[int, tuple[int, int]] = {}
         #: Whether the last flush met a database outage (said once, at its first failure).
         self._flush_down = False
-        self._commands = _commands()
 
     async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("mt")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("bot.cogs.schedule loads after bot.cogs.lobby (its /mt group)")
-        for command in self._commands:
-            group.add_command(command, override=True)
+        await super().cog_load()
         self._task = asyncio.create_task(self._run(), name="mt-scheduler")
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("mt")
-        if isinstance(group, app_commands.Group):
-            for command in self._commands:
-                group.remove_command(command.name)
+        await super().cog_unload()
         for task in (self._task, self._flush):
             if task is not None:
                 task.cancel()
@@ -262,6 +254,27 @@ class ScheduleCog(commands.Cog, name="Schedule"):
         if n.game.round_no is None:
             await announcer.close_lobby(self.bot, game, locale)
 
+    # ------------------------------------------------------------------ /mt nudge, away, mygames
+
+    @mt.command(name="nudge", description="Remind the player to move that you wait")
+    @app_commands.guild_only()
+    async def nudge(self, interaction: Interaction) -> None:
+        await _nudge(interaction)
+
+    @mt.command(
+        name="away", description="Away: the computer plays your turns at once until you return"
+    )
+    @app_commands.describe(state="on: you are away; off: you are back")
+    @app_commands.choices(state=_ON_OFF)
+    async def away(self, interaction: Interaction, state: ChoiceText) -> None:
+        await _away(interaction, state)
+
+    @mt.command(
+        name="mygames", description="Your games and where it's your turn (in a DM: all servers)"
+    )
+    async def mygames(self, interaction: Interaction) -> None:
+        await _mygames(interaction)
+
 
 def _notice_guild(notice: Notice) -> int | None:
     if isinstance(notice, TurnPlayed):
@@ -276,31 +289,6 @@ def cog_of(bot: GameBot) -> ScheduleCog:
 
 
 # ---------------------------------------------------------------------- /mt nudge, away, mygames
-
-
-def _commands() -> list[app_commands.Command[Any, ..., None]]:
-    """The commands this cog adds to ``/mt`` (fresh objects per bot: a group owns them)."""
-
-    @app_commands.command(name="nudge", description="Remind the player to move that you wait")
-    @app_commands.guild_only()
-    async def nudge(interaction: Interaction) -> None:
-        await _nudge(interaction)
-
-    @app_commands.command(
-        name="away", description="Away: the computer plays your turns at once until you return"
-    )
-    @app_commands.describe(state="on: you are away; off: you are back")
-    @app_commands.choices(state=_ON_OFF)
-    async def away(interaction: Interaction, state: ChoiceText) -> None:
-        await _away(interaction, state)
-
-    @app_commands.command(
-        name="mygames", description="Your games and where it's your turn (in a DM: all servers)"
-    )
-    async def mygames(interaction: Interaction) -> None:
-        await _mygames(interaction)
-
-    return [nudge, away, mygames]
 
 
 async def _nudge(interaction: Interaction) -> None:

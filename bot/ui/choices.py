@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.engine import PRESETS
 from bot.service.timing import DEADLINE_HOURS
+from bot.ui import limits
 from bot.ui.interactions import Interaction
 from bot.ui.options import quiet_autocomplete
 
@@ -115,10 +116,10 @@ def zone_choices(typed: str) -> list[app_commands.Choice[str]]:
     """Time zones matching what was typed: common ones first, then any IANA name (25 max)."""
     needle = typed.strip().lower().replace(" ", "_")
     out = [z for z in COMMON_ZONES if needle in z.lower()]
-    if len(out) < 25 and needle:
+    if len(out) < limits.CHOICES and needle:
         extra = sorted(z for z in zoneinfo.available_timezones() if needle in z.lower())
         out += [z for z in extra if z not in out]
-    return [app_commands.Choice(name=z, value=z) for z in out[:25]]
+    return [app_commands.Choice(name=z, value=z) for z in out[: limits.CHOICES]]
 
 
 @quiet_autocomplete

@@ -35,7 +35,7 @@ import discord
 from bot.engine import Play, SeatView
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
-from bot.ui import messages
+from bot.ui import limits, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -215,7 +215,10 @@ class RemoveComputerSelect(
                 custom_id=f"mt:{game_id}:lobby:uncpu",
                 placeholder=tr("select.remove-computer", locale),
                 options=[
-                    discord.SelectOption(label=name[:100], value=f"{seat}:{name}"[:100])
+                    discord.SelectOption(
+                        label=name[: limits.OPTION_TEXT],
+                        value=f"{seat}:{name}"[: limits.OPTION_TEXT],
+                    )
                     for seat, name in computers
                 ]
                 # Only rebuilt to dispatch a pick: the options are never sent from here.
@@ -470,7 +473,7 @@ def move_options(view: SeatView, locale: str | None) -> list[discord.SelectOptio
             options.append(
                 discord.SelectOption(label=tr(f"button.{move}", locale), value=str(move))
             )
-    return options[:25]
+    return options[: limits.SELECT_OPTIONS]
 
 
 def history_view(game_id: int, page: int, pages: int, locale: str | None) -> discord.ui.View:

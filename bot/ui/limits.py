@@ -77,6 +77,10 @@ ATTACHMENTS = 10
 ATTACHMENT_DESCRIPTION = 1024
 #: User or role ids listed in ``allowed_mentions``.
 MENTION_IDS = 100
+#: A message's ``nonce`` (Discord keeps at most this many characters).
+NONCE = 25
+#: A thread's (or channel's) name.
+THREAD_NAME = 100
 
 ELLIPSIS = "…"
 #: What an empty embed field shows (Discord refuses an empty field name or value).

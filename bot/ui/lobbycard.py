@@ -14,7 +14,7 @@ from bot.service import GameStatus, GameSummary, MessageRow
 from bot.ui import components, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale
-from bot.ui.limits import fit
+from bot.ui.limits import THREAD_NAME, fit
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,8 @@ async def open_thread(
     says why."""
     try:
         thread = await card.create_thread(
-            name=tr("thread.name", locale, game=game.id)[:100], auto_archive_duration=10080
+            name=tr("thread.name", locale, game=game.id)[:THREAD_NAME],
+            auto_archive_duration=10080,
         )
     except discord.HTTPException as exc:
         out = await bot.service.end(game.id, host_id, bot.now(), is_manager=True)

@@ -14,16 +14,22 @@ The ``tile`` and ``train`` options of the move commands are discord.py transform
 (:class:`TileOption`, :class:`TrainOption`): a :class:`discord.app_commands.Transformer`
 keeps what an option means in one class — its declared type and length (which the check
 above compares), how the typed text becomes a value, and what autocomplete offers while it
-is typed. ``/play`` declares ``tile: Transform[PickedTile, TileOption]`` and gets the tile
-already read against the game's set, with the seat's view it was read for; any other command
-that takes a tile or a train declares the same annotations.
+is typed. ``/play`` declares ``tile: Transform[str, TileOption]`` and
+``train: Transform[str, TrainOption]``; any other command that takes a tile or a train
+declares the same annotations.
+
+Reading the tile needs the game (its set's highest double, the seat's view), so the
+transformer only trims the text, and the command's body reads it with
+:meth:`TileOption.read` after the interaction is acknowledged: a transformer runs before the
+body, and a database read there would make every ``/play``'s acknowledgement wait on the
+database under load (issue 39). The read is one look-up, which the body then uses instead of
+reading the game again; a refusal (no game here, not seated, not a tile of this set) goes to
+the body's funnel like any other.
 
 Autocomplete is a suggestion (Discord sends whatever was typed), so the service checks the
 move again and a refusal changes nothing. It cannot be deferred and must answer within 3 s:
 it makes one cheap read (the channel's game with the seat's view, from the service's cache)
-and no writes. :meth:`TileOption.transform` makes the same read, which the command's body
-then uses instead of reading it again; a refusal there (no game here, not seated, not a
-tile of this set) is answered by the command tree's error funnel like a failed option check.
+and no writes.
 """
 
 from __future__ import annotations
@@ -168,7 +174,7 @@ def quiet_autocomplete(
 # ---------------------------------------------------------------------- the tile and train options
 
 #: What autocomplete offers at most (Discord's own limit on choices).
-MAX_CHOICES = 25
+MAX_CHOICES = limits.CHOICES
 
 _Offers = list[app_commands.Choice[int | float | str]]
 
@@ -180,15 +186,6 @@ class PickedTile(NamedTuple):
     game: GameSummary
     view: SeatView
     tile: Tile
-
-
-async def read_tile(interaction: Interaction, text: str) -> PickedTile:
-    """The tile typed in ``/play``, read against this channel's game and the user's seat (one
-    look-up); a refusal (no game here, not seated, not a tile of this set) goes to the body's
-    funnel. Read in the body, after the acknowledgement (see :meth:`TileOption.transform`)."""
-    look = await seat_here(interaction)
-    view = look.seat_view()
-    return PickedTile(look.game, view, parse_tile(text, view.rules.max_pip))
 
 
 async def view_here(interaction: Interaction) -> SeatView | None:
@@ -219,7 +216,7 @@ def tile_choices(view: SeatView, typed: str, locale: str | None) -> list[app_com
         if typed and not (text.startswith(typed) or flipped.startswith(typed)):
             continue
         where = ", ".join(messages.train_label(view.names, t, view.seat, locale) for t in trains)
-        out.append(app_commands.Choice(name=f"{text} → {where}"[:100], value=text))
+        out.append(app_commands.Choice(name=f"{text} → {where}"[: limits.CHOICE_TEXT], value=text))
     return out[:MAX_CHOICES]
 
 
@@ -286,10 +283,19 @@ class TileOption(_TextOption):
     longest = 16
 
     async def transform(self, interaction: Interaction, value: str, /) -> str:
-        # Only the text: the reads happen in the command's body (:func:`read_tile`), after
+        # Only the text: the reads happen in the command's body (:meth:`read`), after
         # the acknowledgement. A transformer runs before the body, and reads here would make
         # every /play's acknowledgement wait for the database under load (issue 39).
         return value.strip()
+
+    @staticmethod
+    async def read(interaction: Interaction, text: str) -> PickedTile:
+        """The tile :meth:`transform` passed on, read against this channel's game and the
+        user's seat (one look-up); a refusal (no game here, not seated, not a tile of this
+        set) goes to the body's funnel. Called in the body, after the acknowledgement."""
+        look = await seat_here(interaction)
+        view = look.seat_view()
+        return PickedTile(look.game, view, parse_tile(text, view.rules.max_pip))
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _tile_offers(interaction, str(value)))

@@ -24,6 +24,7 @@ import discord
 
 from bot.service import GameSummary
 from bot.ui.host import GameBot
+from bot.ui.limits import NONCE
 from bot.ui.route import Route
 
 log = logging.getLogger(__name__)
@@ -51,13 +52,13 @@ def note_failure(route: Route, part: str, exc: BaseException) -> None:
 
 def post_nonce(game: GameSummary, index: int) -> str:
     """The nonce of the ``index``-th post owed for the game as it stands (Discord keeps at
-    most 25 characters)."""
-    return f"mt{game.id}.{game.version}.{index}"[:25]
+    most :data:`~bot.ui.limits.NONCE` characters)."""
+    return f"mt{game.id}.{game.version}.{index}"[:NONCE]
 
 
 def dm_nonce(game: GameSummary) -> str:
     """The nonce of the turn DM owed for the game as it stands."""
-    return f"mt{game.id}.{game.version}.dm"[:25]
+    return f"mt{game.id}.{game.version}.dm"[:NONCE]
 
 
 def end_nonce(game_id: int, user_id: int) -> str:
