@@ -169,12 +169,16 @@ class Route:
         mentions: discord.AllowedMentions,
         channel_id: int,
         nonce: str | None = None,
+        hooked: bool = False,
     ) -> tuple[discord.Message, Editor | None]:
         """A public post in ``channel_id``: a followup of the interaction when it rides
-        (free; the token that sent it can edit it later, also free), else a channel message,
+        (free; the token that sent it can edit it later, also free); else, for a turn post
+        (``hooked``), through the bot's channel webhook where it has one (off the global
+        limit, editable through the webhook: :mod:`bot.ui.hooks`); else a channel message,
         sent with ``nonce`` (Discord returns the message already sent with it instead of
-        posting twice: a retry after a crash). Raises :class:`discord.HTTPException` when
-        Discord refuses both."""
+        posting twice: a retry after a crash; a webhook takes no nonce, and the deliverer
+        looks for the post in the channel first). Raises :class:`discord.HTTPException`
+        when Discord refuses."""
         i = self.interaction
         payload = fit(
             "game post",
@@ -199,6 +203,10 @@ class Route:
                 log.info("interaction %s: token refused (%s), posting instead", i.id, exc.code)
                 for file in files:
                     file.reset(seek=True)
+        if hooked:
+            via_hook = await self.bot.hooks.send(channel_id, payload)
+            if via_hook is not None:
+                return via_hook
         channel = self.bot.get_channel(channel_id)
         target = (
             channel
