@@ -146,10 +146,11 @@ class ChannelHooks:
     @staticmethod
     def editor(hook: discord.Webhook, message_id: int, thread: Any) -> Editor:
         """Edits of a webhook's post go through the webhook (the bot token cannot edit
-        another author's message), off the bot's global limit like the post."""
-        return Editor(
-            message_id, NEVER, functools.partial(hook.edit_message, message_id, thread=thread)
-        )
+        another author's message), off the bot's global limit like the post; only where an
+        edit must be made (``free=False``): taking an old post's buttons off, or growing a
+        post by a draw, stays with the interaction tokens, as for the bot's own posts."""
+        edit = functools.partial(hook.edit_message, message_id, thread=thread)
+        return Editor(message_id, NEVER, edit, free=False)
 
 
 def is_own_post(bot: GameBot, message: discord.Message) -> bool:

@@ -232,8 +232,9 @@ class Route:
         self, game_id: int, channel_id: int, message_id: int, **fields: Any
     ) -> discord.Message | None:
         """Edit one of the game's posts, free where a token can: the acting click's own
-        message, else a live token that made it or was clicked on it; else with the bot
-        token. Raises :class:`discord.HTTPException` when Discord refuses."""
+        message, else a live token that made it or was clicked on it, else the webhook that
+        posted it; else with the bot token. Raises :class:`discord.HTTPException` when
+        Discord refuses."""
         fields = fit("game post edit", **fields)
         book = self.bot.posts
         i = self.interaction
@@ -241,7 +242,7 @@ class Route:
         if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
             editor: Editor | None = mine
         else:
-            editor = book.editor(game_id, message_id, self.bot.now())
+            editor = book.editor(game_id, message_id, self.bot.now(), webhook=True)
         if editor is not None:
             try:
                 edited: discord.Message | None = await editor.edit(**fields)
