@@ -26,18 +26,18 @@ import asyncio
 import datetime as dt
 import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.utils import MISSING
 
 from bot.ui.posts import Editor
 
-if TYPE_CHECKING:
-    from bot.ui.host import GameBot
-
 log = logging.getLogger(__name__)
 
+#: Permissions the bot does without but asks for in its invite link: Manage Webhooks lets it
+#: post turn posts through its webhook, off its global request budget (docs/discord.md).
+RECOMMENDED = ("manage_webhooks",)
 #: Discord's "Unknown Webhook": deleted (by an admin), or its channel was.
 UNKNOWN_WEBHOOK = 10015
 #: A webhook's token does not expire: its editor is good for as long as the process runs.
@@ -47,7 +47,7 @@ NEVER = dt.datetime.max.replace(tzinfo=dt.UTC)
 class ChannelHooks:
     """The bot's webhook in each parent channel it posts turn posts in (memory only)."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
         #: Parent channel id -> its webhook, or None once finding or making one failed (the
         #: channel then gets the bot's own posts until the process restarts).
@@ -153,7 +153,7 @@ class ChannelHooks:
         return Editor(message_id, NEVER, edit, free=False)
 
 
-def is_own_post(bot: GameBot, message: discord.Message) -> bool:
+def is_own_post(bot: discord.Client, message: discord.Message) -> bool:
     """Whether ``message`` is the bot's: written by the bot user (its posts, its interaction
     answers) or by a webhook the application owns (a turn post sent through its webhook)."""
     me = bot.user.id if bot.user is not None else None

@@ -6,12 +6,18 @@ a webhook an admin deleted is made again once."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 from bot.app import MexicanTrainBot
 from bot.engine import Play
 from bot.store import GameStatus
-from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from bot.ui import owed
+from tests.e2e.helpers import idle, last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
 
@@ -159,3 +165,35 @@ async def test_a_deleted_webhook_is_made_again_once(
         fourth, paid = await _move_from_a_dm(fake, bot, games, users)
         assert fourth.webhook_id is None and paid == 1
         assert len(fake.requests_to(CREATE)) == creates
+
+
+async def test_a_crash_after_a_webhook_post_posts_nothing_twice_at_restart(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A webhook takes no nonce: the restarted deliverer must find the webhook's post in the
+    # channel (as the bot's own) before posting again.
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        await _move_from_a_dm(fake, bot, games, users)
+
+        async def killed(*args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError  # dies after the post and the ping, before clearing
+
+        monkeypatch.setattr(owed, "settle", killed)
+        post, _ = await _move_from_a_dm(fake, bot, games, users)
+        await idle(fake)
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None and post.webhook_id is not None
+        assert await bot.service.outbox.owed(game.id) is not None
+        posts = len(games.messages())
+    monkeypatch.undo()
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        assert len(games.messages()) == posts
