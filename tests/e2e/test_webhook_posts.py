@@ -197,3 +197,24 @@ async def test_a_crash_after_a_webhook_post_posts_nothing_twice_at_restart(
         await wait_paid(bot, game.id)
         await idle(fake)
         assert len(games.messages()) == posts
+
+
+async def test_a_thread_games_posts_go_through_its_parent_channels_webhook(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games = fake.channel("games")
+        games.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
+        alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+        users = {u.id: u for u in (alice, bob, carol)}
+        await said(await alice.slash("mt new", channel=games, preset="quick", thread=True))
+        lobby = last_public(games)
+        (thread,) = games.threads()
+        for user in (bob, carol):
+            await said(await user.click(lobby, label="Join"))
+        await said(await alice.click(lobby, label="Start"))
+        post, paid = await _move_from_a_dm(fake, bot, thread, users)
+        (hook,) = fake.webhooks.of(games)  # on the parent: a webhook cannot live on a thread
+        assert post.webhook_id == hook.id and post.channel_id == thread.id and paid == 0
