@@ -26,6 +26,7 @@ import asyncio
 import datetime as dt
 import functools
 import logging
+import re
 from typing import Any
 
 import discord
@@ -92,7 +93,7 @@ class ChannelHooks:
             for hook in await parent.webhooks():
                 if hook.token and hook.user is not None and hook.user.id == me:
                     return hook
-            name = bot.user.name if bot.user is not None else "Mexican Train"
+            name = webhook_name(bot.user.name if bot.user is not None else "")
             return await parent.create_webhook(name=name[:80], reason="Mexican Train turn posts")
         except discord.HTTPException as exc:
             log.info(
@@ -151,6 +152,13 @@ class ChannelHooks:
         post by a draw, stays with the interaction tokens, as for the bot's own posts."""
         edit = functools.partial(hook.edit_message, message_id, thread=thread)
         return Editor(message_id, NEVER, edit, free=False)
+
+
+def webhook_name(bot_name: str) -> str:
+    """The bot's name as a webhook may carry it: Discord refuses a webhook name containing
+    "clyde" or "discord" (any case) and allows 1-80 characters."""
+    name = re.sub("(?i)clyde|discord", "", bot_name).strip()[:80]
+    return name or "Mexican Train"
 
 
 def is_own_post(bot: discord.Client, message: discord.Message) -> bool:
