@@ -16,6 +16,7 @@ from bot.app import MexicanTrainBot
 from bot.engine import Play
 from bot.store import GameStatus
 from bot.ui import owed
+from bot.ui.route import Route
 from tests.e2e.helpers import idle, last_public, open_game, pick, said, slash_move, to_move
 from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
@@ -25,6 +26,8 @@ POST = "POST /channels/{channel_id}/messages"
 LIST = "GET /channels/{channel_id}/webhooks"
 CREATE = "POST /channels/{channel_id}/webhooks"
 EXECUTE = "POST /webhooks/{webhook_id}/{webhook_token}"
+EDIT_WEBHOOK_MESSAGE = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+EDIT_CHANNEL_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
 def _live_dm(user: FakeUser, version: int) -> FakeMessage | None:
@@ -218,3 +221,29 @@ async def test_a_thread_games_posts_go_through_its_parent_channels_webhook(
         post, paid = await _move_from_a_dm(fake, bot, thread, users)
         (hook,) = fake.webhooks.of(games)  # on the parent: a webhook cannot live on a thread
         assert post.webhook_id == hook.id and post.channel_id == thread.id and paid == 0
+
+
+async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    # The bot token cannot edit another author's message (50005): an edit that must be made
+    # (an undo growing the live post) uses the webhook; one for looks is not made with it.
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        post, _ = await _move_from_a_dm(fake, bot, games, users)
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None and post.webhook_id is not None
+        route = Route(bot, None)
+        assert not route.edits_free(game.id, post.id)  # not for looks
+        await route.edit(game.id, games.id, post.id, content="grown")
+        assert post.content == "grown" and post.edits == 1
+        hooked = [
+            r.path.split("/")[2]
+            for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE)
+            if not r.path.startswith(f"/webhooks/{fake.application_id}/")
+        ]
+        assert hooked == [str(post.webhook_id)]
+        refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
+        assert refused == []
