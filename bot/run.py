@@ -29,6 +29,7 @@ from bot.app import create_bot
 from bot.config import Config, ConfigError
 from bot.ops.health import HealthServer
 from bot.store import open_store
+from bot.ui.hooks import RECOMMENDED
 from bot.ui.host import GameBot
 from bot.ui.interactions import NEEDED
 
@@ -64,8 +65,10 @@ async def drain(bot: GameBot, grace: float) -> bool:
 
 def invite_url(application_id: int) -> str:
     """The link that adds the bot to a server with the permissions it needs where games are
-    played (the README's permission integer) and its slash commands."""
-    needed = discord.Permissions(**dict.fromkeys(NEEDED, True))
+    played, and Manage Webhooks, which it does without but which takes the turn posts of
+    moves made from DMs off its global request budget (the README's recommended integer; the
+    admin may untick it on Discord's page), and its slash commands."""
+    needed = discord.Permissions(**dict.fromkeys((*NEEDED, *RECOMMENDED), True))
     return discord.utils.oauth_url(
         application_id, permissions=needed, scopes=("bot", "applications.commands")
     )

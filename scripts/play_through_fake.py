@@ -61,6 +61,7 @@ from bot.engine import Move, Play
 from bot.engine.ai import Level, choose_move
 from bot.store import GameStatus
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
+from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana")
 
@@ -144,6 +145,8 @@ async def play(
     first_request = len(fake.requests)
     rng = random.Random(args.seed)
     channel = fake.channel("mexican-train")
+    if args.manage_webhooks:  # the admin granted the optional permission (docs/discord.md)
+        channel.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
     users = [fake.user(n) for n in NAMES[: args.players]]
     by_id = {u.id: u for u in users}
     host = users[0]
@@ -248,6 +251,7 @@ async def play(
     figures = counts(fake, channel, users, turns, human_moves, rounds)
     figures |= budget(budget_before, fake.budget_report(), human_moves)
     figures["global_limited_by_kind"] = limited_kinds(fake, first_request, lobby.id)
+    figures["webhook_by_kind"] = webhook_kinds(fake, first_request)
     figures |= refusals(fake, lost_turns) | {
         "thread": args.thread,
         "threads_archived_by_discord": reopened,
@@ -427,6 +431,8 @@ def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int
                 kind = "turn_dm" if body.get("components") else "other_dm"
             else:
                 kind = "channel_post"
+        elif r.route == "/channels/{channel_id}/webhooks":
+            kind = "webhook_find" if r.method == "GET" else "webhook_make"
         elif r.method == "PATCH" and r.route == "/channels/{channel_id}/messages/{message_id}":
             if int(r.path.split("/")[4]) == lobby_id:
                 kind = "lobby_edit"
@@ -440,6 +446,19 @@ def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int
     return found
 
 
+def webhook_kinds(fake: FakeDiscord, first: int) -> dict[str, int]:
+    """What each request made with a channel webhook's token was (off the bot's global
+    limit: a bucket per webhook): a post, an edit of one of its posts, another."""
+    found: dict[str, int] = {}
+    app = f"/webhooks/{fake.application_id}/"
+    for r in fake.requests[first:]:
+        if r.route is None or not r.route.startswith("/webhooks/") or r.path.startswith(app):
+            continue
+        kind = {"POST": "webhook_post", "PATCH": "webhook_edit"}.get(r.method, r.method.lower())
+        found[kind] = found.get(kind, 0) + 1
+    return found
+
+
 def budget(before: dict[str, Any], after: dict[str, Any], human_moves: int) -> dict[str, Any]:
     """What the match (from ``/mt new`` on) spent of Discord's request budget, per human move
     (``FakeDiscord.budget_report`` before and after)."""
@@ -449,16 +468,21 @@ def budget(before: dict[str, Any], after: dict[str, Any], human_moves: int) -> d
         old = before["routes"].get(route, {})
         limited = counted["global_limited"] - old.get("global_limited", 0)
         exempt = counted["exempt"] - old.get("exempt", 0)
-        if limited or exempt:
+        hooked = counted.get("webhook", 0) - old.get("webhook", 0)
+        if limited or exempt or hooked:
             routes[route] = {"global_limited": limited, "exempt": exempt}
+            if hooked:
+                routes[route]["webhook"] = hooked
     limited = after["global_limited"] - before["global_limited"]
     exempt = after["exempt"] - before["exempt"]
+    hooked = after.get("webhook", 0) - before.get("webhook", 0)
     return {
         "rate_limits": after["enabled"],
         "time_scale": after["time_scale"],
-        "requests": limited + exempt,
+        "requests": limited + exempt + hooked,
         "global_limited_per_human_move": round(limited * per, 3),
         "exempt_per_human_move": round(exempt * per, 3),
+        "webhook_per_human_move": round(hooked * per, 3),
         "dm_opens": after["dm_opens"] - before["dm_opens"],
         "rate_limited_429s": {
             scope: n - before["rate_limited"][scope] for scope, n in after["rate_limited"].items()
@@ -520,6 +544,10 @@ if __name__ == "__main__":
         help="realistic: players move minutes to hours apart on the fake's clock",
     )  # fmt: skip
     parser.add_argument("--thread", action="store_true", help="the game in its own thread")
+    parser.add_argument(
+        "--manage-webhooks", action="store_true",
+        help="grant the bot Manage Webhooks in the game's channel (turn posts via its webhook)",
+    )  # fmt: skip
     parser.add_argument(
         "--archive-early", type=float, default=1.0,
         help="Discord archives an idle thread after this share of the time asked (busy server)",

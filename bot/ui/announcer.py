@@ -307,6 +307,7 @@ async def send_post(
             mentions=mentions,
             channel_id=game.channel_id,
             nonce=nonce,
+            hooked=turn is not None,
         )
     except (discord.HTTPException, *owed.PASSING) as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)

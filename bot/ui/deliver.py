@@ -35,6 +35,7 @@ from bot.service.errors import unreachable
 from bot.service.outbox import Owed, backoff
 from bot.service.turn import PlayedOut
 from bot.ui import announcer, owed
+from bot.ui.hooks import is_own_post
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.matchend import tell_the_end
@@ -162,11 +163,10 @@ class Deliverer:
         turn buttons name it (``mt:<game>:<version>:``), a finished game's Rematch names the
         game. False when the channel cannot be read (the nonce still guards the post)."""
         marks = (f"mt:{game.id}:{game.version}:", f"mt:{game.id}:rematch")
-        me = self.bot.user.id if self.bot.user is not None else None
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             async for message in channel.history(limit=LOOK_BACK):
-                if message.author.id != me:
+                if not is_own_post(self.bot, message):  # (its webhook's posts are its own)
                     continue
                 for row in message.components:
                     for item in getattr(row, "children", ()):

@@ -31,6 +31,7 @@ from bot.service.turn import Turns
 from bot.ui import limits
 from bot.ui.arrival import Arrivals
 from bot.ui.faults import Outage
+from bot.ui.hooks import ChannelHooks
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
 
@@ -81,6 +82,8 @@ class GameBot(commands.Bot):
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).
         self.posts = PostBook()
+        #: The bot's webhook in each channel, for turn posts off the global limit (optional).
+        self.hooks = ChannelHooks(self)
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage()
         #: An interaction this old (seconds since Discord made it) when its handler starts is

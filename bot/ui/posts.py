@@ -63,6 +63,10 @@ class Editor:
     message_id: int
     expires: dt.datetime
     edit: Callable[..., Awaitable[Any]]
+    #: False for the bot's channel webhook (bot.ui.hooks): off the global limit too, but its
+    #: bucket is shared by every game of the channel and its threads, so it is used where an
+    #: edit must be made (the bot token cannot edit a webhook's post), never for looks.
+    free: bool = True
 
 
 class PostBook:
@@ -99,10 +103,14 @@ class PostBook:
         old post must not push out the tokens of the live one, so a few are kept)."""
         self._editors[game_id] = [editor, *self._editors.get(game_id, ())[:3]]
 
-    def editor(self, game_id: int, message_id: int, now: dt.datetime) -> Editor | None:
-        """A token that can still edit ``message_id``, if one is alive."""
+    def editor(
+        self, game_id: int, message_id: int, now: dt.datetime, *, webhook: bool = False
+    ) -> Editor | None:
+        """A token that can still edit ``message_id`` for free, if one is alive (``webhook``:
+        or the bot's channel webhook, for an edit that must be made)."""
         for e in self._editors.get(game_id, ()):
-            if e.message_id == message_id and now < e.expires - TOKEN_MARGIN:
+            alive = e.message_id == message_id and now < e.expires - TOKEN_MARGIN
+            if alive and (e.free or webhook):
                 return e
         return None
 

@@ -169,12 +169,16 @@ class Route:
         mentions: discord.AllowedMentions,
         channel_id: int,
         nonce: str | None = None,
+        hooked: bool = False,
     ) -> tuple[discord.Message, Editor | None]:
         """A public post in ``channel_id``: a followup of the interaction when it rides
-        (free; the token that sent it can edit it later, also free), else a channel message,
+        (free; the token that sent it can edit it later, also free); else, for a turn post
+        (``hooked``), through the bot's channel webhook where it has one (off the global
+        limit, editable through the webhook: :mod:`bot.ui.hooks`); else a channel message,
         sent with ``nonce`` (Discord returns the message already sent with it instead of
-        posting twice: a retry after a crash). Raises :class:`discord.HTTPException` when
-        Discord refuses both."""
+        posting twice: a retry after a crash; a webhook takes no nonce, and the deliverer
+        looks for the post in the channel first). Raises :class:`discord.HTTPException`
+        when Discord refuses."""
         i = self.interaction
         payload = fit(
             "game post",
@@ -199,6 +203,10 @@ class Route:
                 log.info("interaction %s: token refused (%s), posting instead", i.id, exc.code)
                 for file in files:
                     file.reset(seek=True)
+        if hooked:
+            via_hook = await self.bot.hooks.send(channel_id, payload)
+            if via_hook is not None:
+                return via_hook
         channel = self.bot.get_channel(channel_id)
         target = (
             channel
@@ -224,8 +232,9 @@ class Route:
         self, game_id: int, channel_id: int, message_id: int, **fields: Any
     ) -> discord.Message | None:
         """Edit one of the game's posts, free where a token can: the acting click's own
-        message, else a live token that made it or was clicked on it; else with the bot
-        token. Raises :class:`discord.HTTPException` when Discord refuses."""
+        message, else a live token that made it or was clicked on it, else the webhook that
+        posted it; else with the bot token. Raises :class:`discord.HTTPException` when
+        Discord refuses."""
         fields = fit("game post edit", **fields)
         book = self.bot.posts
         i = self.interaction
@@ -233,7 +242,7 @@ class Route:
         if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
             editor: Editor | None = mine
         else:
-            editor = book.editor(game_id, message_id, self.bot.now())
+            editor = book.editor(game_id, message_id, self.bot.now(), webhook=True)
         if editor is not None:
             try:
                 edited: discord.Message | None = await editor.edit(**fields)

@@ -448,6 +448,8 @@ class FakeMessage:
     type: int = 0
     visible_to: int | None = None
     webhook_id: int | None = None
+    #: The application whose webhook sent it (a channel webhook's; None for a person's).
+    application_id: int | None = None
     interaction_metadata: JSON | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
@@ -523,7 +525,8 @@ class FakeMessage:
             payload["guild_id"] = str(self.guild_id)
         if self.webhook_id is not None:
             payload["webhook_id"] = str(self.webhook_id)
-            payload["application_id"] = str(self.webhook_id)
+        if self.application_id is not None:
+            payload["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
             payload["interaction_metadata"] = self.interaction_metadata
         if self.thread is not None:

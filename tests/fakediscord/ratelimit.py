@@ -91,6 +91,9 @@ ROUTE_LIMITS: dict[str, RouteLimit] = {
     "POST /channels/{channel_id}/threads": RouteLimit(5, 5.0, "thread-new"),
     "PATCH /channels/{channel_id}": RouteLimit(5, 5.0, "channel-edit"),
 }
+#: A channel webhook's own bucket, per webhook id + token, for everything done with its
+#: token (executions, edits of its messages): our number, as for the rest.
+CHANNEL_WEBHOOK = RouteLimit(5, 2.0, "channel-webhook")
 DEFAULT_PER_ROUTE = (10, 1.0)
 
 # Durations told to the client are rounded up to the millisecond, so a client that waits
@@ -188,6 +191,12 @@ class RateLimiter:
         # Counters (see ``report``).
         self.limited: Counter[str] = Counter()
         self.exempt: Counter[str] = Counter()
+        #: Requests made with a channel webhook's token (webhooks.py): off the bot's global
+        #: budget (no Authorization header: the IP's budget instead), in their own bucket.
+        self.webhook: Counter[str] = Counter()
+        #: The application's id: a ``/webhooks/{id}/{token}`` call with another id is a
+        #: channel webhook's, not an interaction's (set by the server).
+        self.application_id: int | None = None
         self.refused: Counter[str] = Counter()  # 429s sent, by route
         self.scopes: Counter[str] = Counter()  # 429s sent, by scope
         self.violations: list[Violation] = []
@@ -233,14 +242,16 @@ class RateLimiter:
     def report(self) -> dict[str, Any]:
         """Every request counted as global-limited or exempt, per route template; DM channel
         opens; 429s sent by scope; violations."""
-        routes = sorted(set(self.limited) | set(self.exempt))
+        routes = sorted(set(self.limited) | set(self.exempt) | set(self.webhook))
         limited, exempt = sum(self.limited.values()), sum(self.exempt.values())
+        webhook = sum(self.webhook.values())
         return {
             "enabled": self.enabled,
             "time_scale": self.time_scale,
-            "requests": limited + exempt,
+            "requests": limited + exempt + webhook,
             "global_limited": limited,
             "exempt": exempt,
+            "webhook": webhook,
             "dm_opens": self.limited[DM_OPEN],
             "rate_limited": {scope: self.scopes[scope] for scope in SCOPES},
             "violations": len(self.violations),
@@ -248,6 +259,7 @@ class RateLimiter:
                 route: {
                     "global_limited": self.limited[route],
                     "exempt": self.exempt[route],
+                    "webhook": self.webhook[route],
                     "rate_limited": self.refused[route],
                 }
                 for route in routes
@@ -261,9 +273,20 @@ class RateLimiter:
     ) -> Admission:
         route = f"{method} {template}"
         exempt = route in EXEMPT_ROUTES
-        (self.exempt if exempt else self.limited)[route] += 1
+        hooked = exempt and route != CALLBACK and self.is_channel_hook(params)
+        (self.webhook if hooked else self.exempt if exempt else self.limited)[route] += 1
         now = self.now()
         who = request.headers.get("Authorization") or f"ip:{request.remote}"
+        if hooked:
+            # Authorised by its path's token: the global budget that applies is the IP's
+            # (``who`` is the bot token only if a client sent it anyway).
+            if not self.enabled:
+                return Admission()
+            # (Discord's own 50 a second: ``global_per_second`` cuts the bot's budget only.)
+            refusal = self._take_global(f"webhook:{who}", route, request.path, now)
+            if refusal is not None:
+                return refusal
+            return self._take_route(who, route, request.path, params, now, CHANNEL_WEBHOOK)
         storm = None if exempt else self._storm(route, now)
         if storm is not None:
             return self._refuse_storm(storm, route, request.path, who, params, now)
@@ -275,6 +298,11 @@ class RateLimiter:
             return Admission()
         return self._take_route(who, route, request.path, params, now)
 
+    def is_channel_hook(self, params: Mapping[str, str]) -> bool:
+        """Whether a webhook route's call is made with a channel webhook's token."""
+        app = self.application_id
+        return app is not None and params.get("webhook_id", str(app)) != str(app)
+
     def _storm(self, route: str, now: float) -> Storm | None:
         self.storms = [s for s in self.storms if s.until > now]
         for storm in self.storms:
@@ -282,8 +310,10 @@ class RateLimiter:
                 return storm
         return None
 
-    def _window(self, who: str, route: str, params: Mapping[str, str]) -> tuple[Window, RouteLimit]:
-        limit = route_limit(route)
+    def _window(
+        self, who: str, route: str, params: Mapping[str, str], limit: RouteLimit | None = None
+    ) -> tuple[Window, RouteLimit]:
+        limit = limit or route_limit(route)
         names = CALLBACK_MAJOR if route == CALLBACK else MAJOR_PARAMETERS
         major = tuple(params[name] for name in names if name in params)
         key = (who, limit.name, major)
@@ -299,7 +329,8 @@ class RateLimiter:
     def _global(self, who: str) -> Window:
         window = self.globals.get(who)
         if window is None:
-            window = self.globals[who] = Window(self.global_per_second, 1.0)
+            per_second = GLOBAL_PER_SECOND if who.startswith("webhook:") else self.global_per_second
+            window = self.globals[who] = Window(per_second, 1.0)
         return window
 
     def _take_global(self, who: str, route: str, path: str, now: float) -> Admission | None:
@@ -318,8 +349,9 @@ class RateLimiter:
         path: str,
         params: Mapping[str, str],
         now: float,
+        limit: RouteLimit | None = None,
     ) -> Admission:
-        window, limit = self._window(who, route, params)
+        window, limit = self._window(who, route, params, limit)
         self._violation(route, path, "user", window.empty_until, now)
         if not window.take(now):
             window.empty_until = max(window.empty_until, window.resets_at)

@@ -390,6 +390,12 @@ class FakeDiscord:
         #: Public threads: their routes, and the checks made when posting in one.
         self.threads = Threads(self)
         self.threads.add_routes()
+        from .webhooks import Webhooks
+
+        #: Channel webhooks: their routes, tokens and messages (webhooks.py).
+        self.webhooks = Webhooks(self)
+        self.webhooks.add_routes()
+        self.limits.application_id = self.application_id
         self.channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -900,6 +906,12 @@ class FakeDiscord:
             record = self.interactions.get(int(params["interaction_id"]))
         elif "webhook_token" in params:
             record = self._find_by_token(params["webhook_token"])
+            hooked = self.webhooks.channel_of(params)
+            if record is None and hooked is not None:
+                channels.append(hooked)  # (a thread_id post wakes its thread's waiters too)
+                for thread in self.channels.values():
+                    if getattr(thread, "parent", None) is hooked:
+                        channels.append(thread)
         if record is not None:
             keys.append(("interaction", record.id))
             channels.append(record.channel)
@@ -1224,7 +1236,7 @@ class FakeDiscord:
                 kind=20 if record.type == 2 else 0,
                 visible_to=record.user.id if flags & EPHEMERAL else None,
             )
-            message.webhook_id = self.application_id
+            message.webhook_id = message.application_id = self.application_id
             message.interaction_metadata = {
                 "id": str(record.id),
                 "type": record.type,
@@ -1281,6 +1293,8 @@ class FakeDiscord:
         return found
 
     async def _followup(self, call: Call) -> web.Response:
+        if self.webhooks.is_channel_hook(call.params):
+            return await self.webhooks.execute(call)
         record = self._webhook_record(call)
         body = call.body or {}
         original = record.original
@@ -1299,7 +1313,7 @@ class FakeDiscord:
                 flags=flags,
                 visible_to=record.user.id if flags & EPHEMERAL else None,
             )
-            message.webhook_id = self.application_id
+            message.webhook_id = message.application_id = self.application_id
             self._apply(message, body, call.files, creating=True)
             self.messages[message.id] = message
             self._publish("MESSAGE_CREATE", message)
@@ -1309,10 +1323,14 @@ class FakeDiscord:
         return json_response(message.to_payload())
 
     async def _webhook_get(self, call: Call) -> web.Response:
+        if self.webhooks.is_channel_hook(call.params):
+            return await self.webhooks.get_message(call)
         record = self._webhook_record(call)
         return json_response(self._webhook_message(record, call.params["message_id"]).to_payload())
 
     async def _webhook_edit(self, call: Call) -> web.Response:
+        if self.webhooks.is_channel_hook(call.params):
+            return await self.webhooks.edit_message(call)
         record = self._webhook_record(call)
         message = self._webhook_message(record, call.params["message_id"])
         if message.id in self.edit_refusals:
@@ -1331,6 +1349,8 @@ class FakeDiscord:
         return json_response(message.to_payload())
 
     async def _webhook_delete(self, call: Call) -> web.Response:
+        if self.webhooks.is_channel_hook(call.params):
+            return await self.webhooks.delete_message(call)
         record = self._webhook_record(call)
         message = self._webhook_message(record, call.params["message_id"])
         message.deleted = True

@@ -75,7 +75,12 @@ async def test_every_answer_carries_the_buckets_headers_and_a_full_bucket_answer
         assert other.headers["X-RateLimit-Bucket"] in hashes
 
         report = fake.budget_report()
-        assert report["routes"][POST] == {"global_limited": 7, "exempt": 0, "rate_limited": 1}
+        assert report["routes"][POST] == {
+            "global_limited": 7,
+            "exempt": 0,
+            "webhook": 0,
+            "rate_limited": 1,
+        }
         assert report["rate_limited"] == {"global": 0, "user": 1, "shared": 0}
         # The sixth post went into a bucket the fake had said was empty.
         (violation,) = fake.violations
@@ -158,7 +163,12 @@ async def test_interaction_endpoints_are_exempt_from_the_global_limit() -> None:
             assert callback.status < 300 and callback.at < posts[0].at
             assert [m.content for m in games.messages()] == ["hello"]
         report = fake.budget_report()
-        assert report["routes"][CALLBACK] == {"global_limited": 0, "exempt": 1, "rate_limited": 0}
+        assert report["routes"][CALLBACK] == {
+            "global_limited": 0,
+            "exempt": 1,
+            "webhook": 0,
+            "rate_limited": 0,
+        }
         assert report["routes"][ANSWER]["exempt"] == 1
         assert report["rate_limited"]["global"] == len(posts) - 1
         assert report["violations"] == 0

@@ -402,11 +402,16 @@ class Threads:
         if thread.archived:
             if thread.locked:
                 raise ApiError(400, 50083, "Thread is archived")
-            thread.archived = False  # a message unarchives it
-            thread.archive_timestamp = iso_now()
-            thread.reopened = fake.clock()
-            self.changed(thread)
+            self.unarchive_for_post(thread)
         return bool(perms & EMBED_LINKS)
+
+    def unarchive_for_post(self, thread: FakeChannel) -> None:
+        """A message (the bot's, or a webhook's) unarchives an unlocked archived thread."""
+        assert isinstance(thread, FakeThread)
+        thread.archived = False
+        thread.archive_timestamp = iso_now()
+        thread.reopened = self.fake.clock()
+        self.changed(thread)
 
     def check_edit(self, thread: FakeChannel) -> None:
         """The bot edits a message in ``thread``."""

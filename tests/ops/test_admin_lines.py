@@ -136,9 +136,10 @@ async def test_start_up_says_who_the_bot_is_where_and_how_to_invite_it(
     assert proc.stderr is not None
     log = (await proc.stderr.read()).decode()
     ready = [line for line in log.splitlines() if "ready: logged in as" in line]
-    needed = discord.Permissions(
-        view_channel=True, send_messages=True, embed_links=True, attach_files=True
-    )
+    needed = discord.Permissions(  # (Manage Webhooks: optional, recommended)
+        view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+        manage_webhooks=True,
+    )  # fmt: skip
     assert len(ready) == 1, log
     assert ready[0].endswith(
         f"ready: logged in as TrainBot (id {fake.bot_user.id}), in 2 servers; invite link: "

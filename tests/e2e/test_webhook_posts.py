@@ -1,0 +1,249 @@
+"""Turn posts through the bot's channel webhook (bot/ui/hooks.py), end to end on the fake
+Discord: a move made from a turn DM has no channel interaction to ride on, so with Manage
+Webhooks its channel post goes through the webhook (off the bot's global limit) and its
+buttons work from the channel; without the permission it is the bot's own post, as before;
+a webhook an admin deleted is made again once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.app import MexicanTrainBot
+from bot.engine import Play
+from bot.store import GameStatus
+from bot.ui import owed
+from bot.ui.route import Route
+from tests.e2e.helpers import idle, last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.test_outbox import wait_paid
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
+
+POST = "POST /channels/{channel_id}/messages"
+LIST = "GET /channels/{channel_id}/webhooks"
+CREATE = "POST /channels/{channel_id}/webhooks"
+EXECUTE = "POST /webhooks/{webhook_id}/{webhook_token}"
+EDIT_WEBHOOK_MESSAGE = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+EDIT_CHANNEL_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+def _live_dm(user: FakeUser, version: int) -> FakeMessage | None:
+    dms = user.dms()
+    if not dms:
+        return None
+    ids = [str(c.get("custom_id")) for c in [*dms[-1].selects, *dms[-1].buttons]]
+    return dms[-1] if any(f":{version}:dm:" in i for i in ids) else None
+
+
+def _paid(fake: FakeDiscord, games: FakeChannel) -> int:
+    """Posts made in the game's channel with the bot token (not the turn DMs)."""
+    return len([r for r in fake.requests_to(POST) if r.path == f"/channels/{games.id}/messages"])
+
+
+async def _move_from_a_dm(
+    fake: FakeDiscord, bot: MexicanTrainBot, games: FakeChannel, users: dict[int, FakeUser]
+) -> tuple[FakeMessage, int]:
+    """Play (in the channel until a turn comes by DM) until a play made from a DM is told
+    in the channel: that post, and the bot-token posts made in the channel for that move."""
+    game = await bot.service.game_in_channel(games.id)
+    assert game is not None
+    for _ in range(400):
+        now = await bot.service.game(game.id)
+        assert now.status is GameStatus.ACTIVE, "the match ended first"
+        uid, view = await to_move(bot, game.id)
+        user = users[uid]
+        dm = _live_dm(user, now.version)
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        if dm is None or not plays:
+            await slash_move(user, games, str(pick(view.legal)))
+            continue
+        posts, paid = len(games.messages()), _paid(fake, games)
+        answer = await said(await user.select(dm, values=[str(plays[0])]))
+        assert answer.content.startswith("✅"), answer.content
+        if len(games.messages()) > posts:
+            return last_public(games), _paid(fake, games) - paid
+    raise AssertionError("no play was made from a DM in 400 moves")
+
+
+async def _open(
+    fake: FakeDiscord, bot: MexicanTrainBot, *, webhooks: bool
+) -> tuple[FakeChannel, dict[int, FakeUser]]:
+    games = fake.channel("games")
+    if webhooks:
+        games.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users = {u.id: u for u in (alice, bob, carol)}
+    await open_game(fake, bot, games, alice, [bob, carol], preset="quick")
+    return games, users
+
+
+async def test_a_move_from_the_dm_posts_through_the_webhook_and_its_play_button_works(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        post, paid = await _move_from_a_dm(fake, bot, games, users)
+        hooks = fake.webhooks.of(games)
+        assert len(hooks) == 1 and hooks[0].application_id == fake.application_id
+        assert post.webhook_id == hooks[0].id and paid == 0
+        assert post.button_labels[:1] == ["Play"]
+        # Made once, found by one list call; never a second of either.
+        assert len(fake.requests_to(LIST)) == 1 and len(fake.requests_to(CREATE)) == 1
+        report = fake.budget_report()["routes"][EXECUTE]
+        assert report["webhook"] >= 1 and report["global_limited"] == 0
+        # The token never reaches the logs' words or the database's rows.
+        assert hooks[0].token not in repr(
+            await bot.service.messages(
+                (await bot.service.game_in_channel(games.id)).id  # type: ignore[union-attr]
+            )
+        )
+        # The next player presses Play on the webhook's post, in the channel: it works.
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None
+        uid, view = await to_move(bot, game.id)
+        picker = await said(await users[uid].click(post, label="Play"))
+        assert picker.ephemeral
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        if plays:
+            offered = {o["value"] for s in picker.selects for o in s["options"]}
+            assert {str(m) for m in plays} <= offered
+            done = await said(await users[uid].select(picker, values=[str(plays[0])]))
+            assert done.content.startswith("✅"), done.content
+            assert (await bot.service.game(game.id)).version > game.version
+
+
+async def test_without_manage_webhooks_the_post_is_the_bots_own(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=False)
+        post, paid = await _move_from_a_dm(fake, bot, games, users)
+        assert post.webhook_id is None and post.author is fake.bot_user and paid == 1
+        # Not even asked: the permission is read from the gateway's cache first.
+        assert not fake.requests_to(LIST) and not fake.requests_to(CREATE)
+        assert not fake.requests_to(EXECUTE) or all(
+            r.path.startswith(f"/webhooks/{fake.application_id}/")
+            for r in fake.requests_to(EXECUTE)
+        )
+
+
+async def test_a_deleted_webhook_is_made_again_once(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        first, _ = await _move_from_a_dm(fake, bot, games, users)
+        (hook,) = fake.webhooks.of(games)
+        fake.webhooks.delete(hook)  # an admin, in Server Settings → Integrations
+        second, paid = await _move_from_a_dm(fake, bot, games, users)
+        (again,) = fake.webhooks.of(games)
+        assert again.id != hook.id and second.webhook_id == again.id and paid == 0
+        assert first.webhook_id == hook.id
+        # Gone twice in a row (deleted right after it was made): the bot's own post, and
+        # the webhook is not asked again in this process.
+        fake.webhooks.delete(again)
+        made = fake.webhooks.make
+        calls = 0
+
+        def made_and_gone(*args: object, **kwargs: object) -> object:
+            nonlocal calls
+            calls += 1
+            fresh = made(*args, **kwargs)  # type: ignore[arg-type]
+            fake.webhooks.delete(fresh)
+            return fresh
+
+        fake.webhooks.make = made_and_gone  # type: ignore[method-assign]
+        third, paid = await _move_from_a_dm(fake, bot, games, users)
+        assert third.webhook_id is None and paid == 1 and calls == 1
+        creates = len(fake.requests_to(CREATE))
+        fourth, paid = await _move_from_a_dm(fake, bot, games, users)
+        assert fourth.webhook_id is None and paid == 1
+        assert len(fake.requests_to(CREATE)) == creates
+
+
+async def test_a_crash_after_a_webhook_post_posts_nothing_twice_at_restart(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A webhook takes no nonce: the restarted deliverer must find the webhook's post in the
+    # channel (as the bot's own) before posting again.
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        await _move_from_a_dm(fake, bot, games, users)
+
+        async def killed(*args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError  # dies after the post and the ping, before clearing
+
+        monkeypatch.setattr(owed, "settle", killed)
+        post, _ = await _move_from_a_dm(fake, bot, games, users)
+        await idle(fake)
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None and post.webhook_id is not None
+        assert await bot.service.outbox.owed(game.id) is not None
+        posts = len(games.messages())
+    monkeypatch.undo()
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        assert len(games.messages()) == posts
+
+
+async def test_a_thread_games_posts_go_through_its_parent_channels_webhook(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games = fake.channel("games")
+        games.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
+        alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+        users = {u.id: u for u in (alice, bob, carol)}
+        await said(await alice.slash("mt new", channel=games, preset="quick", thread=True))
+        lobby = last_public(games)
+        (thread,) = games.threads()
+        for user in (bob, carol):
+            await said(await user.click(lobby, label="Join"))
+        await said(await alice.click(lobby, label="Start"))
+        post, paid = await _move_from_a_dm(fake, bot, thread, users)
+        (hook,) = fake.webhooks.of(games)  # on the parent: a webhook cannot live on a thread
+        assert post.webhook_id == hook.id and post.channel_id == thread.id and paid == 0
+
+
+async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    # The bot token cannot edit another author's message (50005): an edit that must be made
+    # (an undo growing the live post) uses the webhook; one for looks is not made with it.
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        post, _ = await _move_from_a_dm(fake, bot, games, users)
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None and post.webhook_id is not None
+        route = Route(bot, None)
+        assert not route.edits_free(game.id, post.id)  # not for looks
+        await route.edit(game.id, games.id, post.id, content="grown")
+        assert post.content == "grown" and post.edits == 1
+        hooked = [
+            r.path.split("/")[2]
+            for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE)
+            if not r.path.startswith(f"/webhooks/{fake.application_id}/")
+        ]
+        assert hooked == [str(post.webhook_id)]
+        refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
+        assert refused == []
