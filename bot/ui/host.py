@@ -80,7 +80,7 @@ class GameBot(commands.Bot):
         #: Persistent item class -> what a click does (set by the cog that owns the feature).
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).
-        self.posts = PostBook()
+        self.posts = PostBook(self._record_tables)
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage()
         #: An interaction this old (seconds since Discord made it) when its handler starts is
@@ -114,6 +114,10 @@ class GameBot(commands.Bot):
 
     def detach(self) -> None:
         self._service = self._schedule = self._turns = None
+
+    async def _record_tables(self, rows: list[tuple[int, str, int, int]]) -> None:
+        """The post book's batch of new table posts, written to the database."""
+        await self.schedule.record_messages(rows, self.now())
 
     @property
     def service(self) -> GameService:
