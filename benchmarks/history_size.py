@@ -33,7 +33,6 @@ from pathlib import Path
 
 from bot.engine import Play
 from bot.service import GameService
-from bot.service.games import archive_finished
 from bot.store import GameStatus, Store
 from bot.store.sqlite import SQLiteStore
 
@@ -54,7 +53,7 @@ async def play(db: Path, matches: int, seed: int, *, compact: bool) -> None:
     try:
         svc = GameService(store, cache_size=matches, rng=random.Random(seed))
         if not compact:
-            svc.ledger._commit_hooks.remove(archive_finished)
+            svc.ledger.compact_finished = False
         now = datetime(2025, 1, 1, tzinfo=UTC)
         for channel in range(matches):
             now += timedelta(seconds=1)

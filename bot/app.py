@@ -131,6 +131,7 @@ class MexicanTrainBot(GameBot):
         await self.pictures.close(grace=1.0)  # already closed after a SIGTERM drain (bot.run)
         await super().close()
         if self._store is not None:
+            await self.posts.close()  # the table posts not written yet, while the store is open
             store, self._store = self._store, None
             self.detach()
             await store.close()

@@ -36,6 +36,7 @@ from bot.ui.limits import (
     FIELD_NAME,
     FIELD_VALUE,
 )
+from bot.ui.posts import PostBook
 from bot.ui.roundend import (
     size,
 )
@@ -84,7 +85,7 @@ def _measure(posts: list[FakeMessage]) -> dict[str, int]:
 
 async def main() -> None:
     timing.ScheduleCog.send_interval = 0  # type: ignore[misc]
-    timing.ScheduleCog.flush_delay = 0.01  # type: ignore[misc]
+    PostBook.flush_delay = 0.01
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock()

@@ -10,7 +10,15 @@ bot is idle again (the answer, the computer players' moves, the post, the ping):
   a render worker process do not);
 * ``service_calls``: the coroutines of ``bot.service`` entered straight from ``bot.ui`` or
   ``bot.cogs`` — the awaited round trips from the Discord layer to the service (each
-  coroutine counted once, however often it is resumed).
+  coroutine counted once, however often it is resumed);
+* ``store_calls``: the same for coroutines of ``bot.store`` entered straight from the Discord
+  layer (a store object the service hands upward: the outbox's ``delivered``), listed apart
+  so that ``service_calls`` keeps its meaning and no round trip goes unseen.
+
+Each kind of move is traced twice: the first (``typed``, ``clicked``), in which the pinged
+player may get their first DM ever — its channel is opened and kept, one more service call
+(``Settings.remember_dm_channel``) — and a later one, once both players' DM channels are kept
+(``typed_later``, ``clicked_later``): the steady state of a match.
 
 Prints ONE JSON line (issue 33's "done when": at most 40 modules and 4 service calls each);
 ``--names`` adds the sorted module names of each move (``module_names``)::
@@ -51,6 +59,7 @@ class Trace:
     def __init__(self) -> None:
         self.modules: set[str] = set()
         self.calls: list[str] = []
+        self.store_calls: list[str] = []
         self._seen: set[FrameType] = set()  # kept alive, so no frame id is reused meanwhile
 
     def hook(self, frame: FrameType, event: str, _arg: Any) -> None:
@@ -61,7 +70,8 @@ class Trace:
             return
         self.modules.add(module)
         code = frame.f_code
-        if not module.startswith("bot.service") or not code.co_flags & _COROUTINE:
+        below = module.startswith(("bot.service", "bot.store"))
+        if not below or not code.co_flags & _COROUTINE:
             return
         if frame in self._seen:
             return  # a resumption, not a new call
@@ -69,7 +79,8 @@ class Trace:
         back = frame.f_back
         caller = str(back.f_globals.get("__name__", "")) if back is not None else ""
         if caller.startswith(("bot.ui", "bot.cogs")):
-            self.calls.append(f"{caller} -> {module}.{code.co_qualname}")
+            calls = self.calls if module.startswith("bot.service") else self.store_calls
+            calls.append(f"{caller} -> {module}.{code.co_qualname}")
 
     def __enter__(self) -> Trace:
         threading.setprofile(self.hook)
@@ -85,6 +96,7 @@ class Trace:
             "modules": len(self.modules),
             "service_calls": len(self.calls),
             "calls": self.calls,
+            "store_calls": self.store_calls,
         }
         if names:
             out["module_names"] = sorted(self.modules)
@@ -94,16 +106,18 @@ class Trace:
 async def traced_moves(
     fake: FakeDiscord, bot: MexicanTrainBot, preset: str, names: bool = False
 ) -> dict[str, dict[str, Any]]:
-    """One typed tile play and one clicked tile play, each traced; other turns are typed
-    untraced until each kind has had a tile to play."""
+    """Two typed tile plays and two clicked tile plays, each traced, in the order typed,
+    clicked, typed, clicked (the first two open the players' DM channels); other turns are
+    typed untraced until the next kind has had a tile to play."""
     games = fake.channel("games")
     alice, bob = fake.user("alice"), fake.user("bob")
     users: dict[int, FakeUser] = {alice.id: alice, bob.id: bob}
     game = await open_game(fake, bot, games, alice, [bob], preset=preset)
     await idle(fake)
     out: dict[str, dict[str, Any]] = {}
-    for _ in range(200):
-        if len(out) == 2:
+    order = ["typed", "clicked", "typed_later", "clicked_later"]
+    for _ in range(400):
+        if len(out) == len(order):
             break
         uid, view = await to_move(bot, game.id)
         user = users[uid]
@@ -111,16 +125,18 @@ async def traced_moves(
         if play is None:
             await said(await type_move(user, games, str(view.legal[0])))
             continue
-        if "typed" not in out:
+        kind = order[len(out)]
+        text = str(play)  # the script's own call, outside the trace
+        if kind.startswith("typed"):
             with Trace() as trace:
-                await said(await type_move(user, games, str(play)))
-            out["typed"] = trace.figures(names)
+                await said(await type_move(user, games, text))
+            out[kind] = trace.figures(names)
             continue
         post = last_public(games)
         with Trace() as trace:
             picker = await said(await user.click(post, label="Play"))
-            await said(await user.select(picker, values=[str(play)]))
-        out["clicked"] = trace.figures(names)
+            await said(await user.select(picker, values=[text]))
+        out[kind] = trace.figures(names)
     return out
 
 

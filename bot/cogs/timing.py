@@ -4,10 +4,9 @@ gain live in the lobby and admin cogs, over the same
 :class:`~bot.service.schedule.ScheduleService`, which the bot owns: ``GameBot.schedule``.)
 
 The loop (:class:`~bot.service.schedule.Scheduler`) starts once the bot is ready and sleeps
-until the store's next due time; every table message the bot posts wakes it (the move may have
-made new work due sooner, e.g. a reminder) and is remembered as the game's latest
-table message, written in batches (one small transaction per :data:`FLUSH_DELAY`, not one per
-move), so ``/mt mygames`` can link to it. Messages the loop sends are spaced out
+until the store's next due time (a move whose commit made work due sooner wakes it).
+``/mt mygames`` and ``/mt nudge`` link to each game's latest table message, which the post
+book (``bot.ui.posts``) records in batches. Messages the loop sends are spaced out
 (:attr:`ScheduleCog.send_interval`); DMs go only to players who opted in and whose DMs are not
 known to be closed, and a closed DM is remembered and never retried.
 
@@ -24,13 +23,10 @@ import logging
 from collections.abc import Sequence
 from datetime import timedelta
 
-import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.i18n import tr, tr_count
 from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
-from bot.service.errors import log_failure, unreachable
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
 from bot.ui import announcer, language, limits, messages, mt
@@ -50,8 +46,6 @@ from bot.ui.mt import GameCog
 
 log = logging.getLogger(__name__)
 
-#: Seconds between the first unrecorded table message and the write that records it.
-FLUSH_DELAY = 2.0
 #: Seconds between two messages the loop sends (reminders, timeouts), so thousands of due
 #: reminders after downtime drain at 4 a second instead of bursting against Discord.
 SEND_INTERVAL = 0.25
@@ -82,7 +76,6 @@ class ScheduleCog(GameCog, name="Schedule"):
     """Owns the scheduler loop; ``/mt`` nudge, away and mygames."""
 
     send_interval = SEND_INTERVAL
-    flush_delay = FLUSH_DELAY
 
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
@@ -100,11 +93,6 @@ class ScheduleCog(GameCog, name="Schedule"):
             max_sleep=max(0.25, lease / 2) if shared else 3600.0,
         )
         self._task: asyncio.Task[None] | None = None
-        self._flush: asyncio.Task[None] | None = None
-        #: Latest table message per game, not yet written: game -> (channel, message).
-        self._latest: dict[int, tuple[int, int]] = {}
-        #: Whether the last flush met a database outage (said once, at its first failure).
-        self._flush_down = False
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -112,12 +100,10 @@ class ScheduleCog(GameCog, name="Schedule"):
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
-        for task in (self._task, self._flush):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        await self.flush()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
         try:  # the other processes of a cluster take this one's claimed work at once
             await self.scheduler.release()
         except Exception:
@@ -127,44 +113,8 @@ class ScheduleCog(GameCog, name="Schedule"):
         await self.bot.wait_until_ready()
         await self.scheduler.run()
 
-    # ------------------------------------------------------------------ table messages
-
-    @commands.Cog.listener()
-    async def on_mt_table_posted(self, game: GameSummary, message: discord.Message) -> None:
-        self._latest[game.id] = (message.channel.id, message.id)
-        if self._flush is None or self._flush.done():
-            self._flush = asyncio.create_task(self._flush_later())
-
-    async def _flush_later(self) -> None:
-        await asyncio.sleep(self.flush_delay)
-        await self.flush()
-
-    async def flush(self) -> None:
-        """Write the latest table messages noted since the last write, in one transaction."""
-        if not self._latest:
-            return
-        rows, self._latest = self._latest, {}
-        try:
-            await self.schedule.record_messages(
-                [(g, "table", c, m) for g, (c, m) in rows.items()], self.bot.now()
-            )
-        except BaseException as exc:
-            # Keep them for the next flush (the one at close, when a stop cancelled this
-            # one mid-write); newer posts noted meanwhile win.
-            self._latest = {**rows, **self._latest}
-            if not isinstance(exc, Exception):
-                raise
-            if unreachable(exc) is not None and self._flush_down:
-                return  # the outage was said at its first failed flush
-            self._flush_down = unreachable(exc) is not None
-            # An outage is said once, as an ERROR, by bot.ui.faults; here it is a warning.
-            level = logging.WARNING if self._flush_down else logging.ERROR
-            log_failure(log, level, "could not record %d table messages", exc, len(rows))
-        else:
-            self._flush_down = False
-
     def latest_message(self, game: GameSummary, stored: MessageRow | None) -> MessageRow | None:
-        pending = self._latest.get(game.id)
+        pending = self.bot.posts.unrecorded(game.id)
         if pending is None:
             return stored
         return MessageRow(game.id, "table", pending[0], pending[1], self.bot.now())

@@ -1,18 +1,26 @@
 """Pictures drawn off the event loop: a pool of render worker processes.
 
 ``RenderPool`` takes a picture's inputs (the engine's view and the renderer's options, plain
-picklable data) and returns PNG bytes, drawn in a worker process so the event loop only
-awaits. See ``docs/rendering.md`` for sizing, settings and what happens on a crash, a
+picklable data) and returns PNG bytes — for the bot's table and hand pictures a ``Picture``,
+the PNG with its alt text — drawn in a worker process so the event loop only awaits.
+See ``docs/rendering.md`` for sizing, settings and what happens on a crash, a
 timeout or a backlog.
 """
 
 from bot.drawing.jobs import (
+    Picture,
+    cut_names,
     draw_chart,
     draw_hand,
     draw_replay,
     draw_round_end,
     draw_table,
     hand_key,
+    hand_options,
+    hand_picture,
+    hand_picture_key,
+    table_options,
+    table_picture,
 )
 from bot.drawing.pool import (
     PoolClosed,
@@ -25,12 +33,14 @@ from bot.drawing.pool import (
 )
 
 __all__ = [
+    "Picture",
     "PoolClosed",
     "RenderFailed",
     "RenderPool",
     "RenderTimeout",
     "Superseded",
     "WorkerCrashed",
+    "cut_names",
     "default_workers",
     "draw_chart",
     "draw_hand",
@@ -38,4 +48,9 @@ __all__ = [
     "draw_round_end",
     "draw_table",
     "hand_key",
+    "hand_options",
+    "hand_picture",
+    "hand_picture_key",
+    "table_options",
+    "table_picture",
 ]

@@ -2,7 +2,13 @@
 
 These are module-level functions of plain, picklable data, so the pool can send them to a
 worker process by name (pickle sends a function as its module and name) or run them in a
-thread. ``warm_up`` is run once per worker before it takes work: it imports Pillow, loads
+thread. The bot's own pictures of a move, :func:`table_picture` and :func:`hand_picture`,
+take plain values (the view, robot flags, a language, the player's settings) and return a
+:class:`Picture`: the PNG with its alt text, and for a hand the names cut as the pictures cut
+them (the turn DM's text uses them), so everything a picture needs — its options, the hand's
+train plan (a search of the computer players' ``longest_train``), its words, the fonts that
+measure names — runs in the worker, and the bot's process only awaits the result.
+``warm_up`` is run once per worker before it takes work: it imports Pillow, loads
 the fonts and draws a small table and hand, so the first real picture is not the slow one.
 ``hand_key`` says when two hand pictures would be the same picture, for the pool's cache.
 ``draw_round_end``, ``draw_replay`` and ``draw_chart`` are the other pictures the bot posts
@@ -16,11 +22,67 @@ import os
 import random
 from collections.abc import Hashable, Sequence
 
-from bot.engine import PRESETS, Match, SeatView, view_for
+from bot.engine import PRESETS, Match, SeatView, Tile, view_for
+from bot.engine.ai import longest_train
+from bot.i18n import language_of
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
+from renderers.alt_text import describe_hand, describe_table
 from renderers.chart import ChartGame, render_stats_chart
+from renderers.names import distinct
 from renderers.replay import render_replay
 from renderers.round_end import RoundEndOptions, render_round_end
+
+#: Names in a turn DM are cut as the table picture's move sentence cuts them (20 px regular
+#: type in 220 px: "Bartholomew Fi…001"), never two alike (:mod:`renderers.names`).
+NAME_SIZE, NAME_ROOM = 20, 220
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture as the bot sends it: the PNG, what it shows in words (its alt text), and
+    for a hand the view's names cut as the pictures cut them (for the DM's text)."""
+
+    png: bytes
+    alt: str
+    names: tuple[str, ...] = ()
+
+
+def table_options(is_computer: Sequence[bool] = (), language: str | None = None) -> TableOptions:
+    """The table picture's options: robot badges (per seat) and labels in ``language`` (a
+    catalog language or a Discord locale)."""
+    return TableOptions(is_computer=tuple(is_computer), language=language_of(language))
+
+
+def hand_options(
+    view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips", pick: bool = False
+) -> HandOptions:
+    """The hand picture's options; with ``show_plan`` (the game's hints option) the longest
+    own train the hand can build is marked as its plan (a search of well under 1 ms);
+    ``tiles`` is the player's tile mode (``/mt me tiles:``); ``pick``: the moves are in a
+    list beside the picture (a turn DM), so its hint says to pick, not to type."""
+    plan: tuple[Tile, ...] = ()
+    if show_plan and view.hand and view.seat is not None:
+        plan = longest_train(view.hand, view.trains[view.seat].end)
+    return HandOptions(plan=plan, language=language_of(language), tiles=tiles, pick=pick)
+
+
+def cut_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names as a turn DM writes them: cut as the picture cuts them, no two alike."""
+    return tuple(distinct(names, NAME_SIZE, NAME_ROOM, "regular"))
+
+
+def table_picture(view: SeatView, is_computer: Sequence[bool], language: str | None) -> Picture:
+    """The table picture and its alt text, from one set of options (a spectator's view)."""
+    options = table_options(is_computer, language)
+    return Picture(draw_table(view, options), describe_table(view, options))
+
+
+def hand_picture(
+    view: SeatView, show_plan: bool, language: str | None, tiles: str, pick: bool
+) -> Picture:
+    """A seat's hand picture (its own view), its alt text, and the names cut for the DM."""
+    options = hand_options(view, show_plan, language, tiles, pick)
+    return Picture(draw_hand(view, options), describe_hand(view, options), cut_names(view.names))
 
 
 def draw_table(view: SeatView, options: TableOptions) -> bytes:
@@ -102,10 +164,24 @@ def hand_key(view: SeatView, options: HandOptions) -> Hashable:
     """Equal keys mean equal hand pictures: the hand, the plan, the options and what the
     header shows (whose turn, the legal moves, the open doubles to cover), not the rest of
     the table. The trains count only through their open doubles."""
+    return (_reduced(view), _plain(options))
+
+
+def hand_picture_key(
+    view: SeatView, show_plan: bool, language: str | None, tiles: str, pick: bool
+) -> Hashable:
+    """:func:`hand_key` for a :func:`hand_picture`, from its arguments: the plan is made in
+    the worker from the hand and the seat's own train end, so with ``show_plan`` that end is
+    part of the key (the reduced view keeps only the open doubles' trains). The alt text and
+    the cut names read nothing the reduced view leaves out."""
+    end = view.trains[view.seat].end if show_plan and view.seat is not None else None
+    return ("picture", _reduced(view), end, language_of(language), tiles, pick)
+
+
+def _reduced(view: SeatView) -> SeatView:
     blank: dict[str, object] = {name: () for name in HAND_IGNORES}
     blank.update(boneyard_count=0, turn_plays=0, turn_drawn=False)
-    reduced = dataclasses.replace(view, trains=tuple(view.open_doubles), **blank)  # type: ignore[arg-type]
-    return (reduced, _plain(options))
+    return dataclasses.replace(view, trains=tuple(view.open_doubles), **blank)  # type: ignore[arg-type]
 
 
 def _plain(options: object) -> tuple[object, ...]:

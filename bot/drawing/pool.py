@@ -54,7 +54,8 @@ DEFAULT_HAND_CACHE = 256
 #: More workers than this cannot be fed by one event loop (a table is ~20-40 ms of work).
 MAX_DEFAULT_WORKERS = 4
 
-Job = Callable[..., bytes]
+#: A job returns PNG bytes, or a picklable value holding them (``jobs.Picture``).
+Job = Callable[..., Any]
 
 
 class RenderFailed(Exception):
@@ -93,7 +94,7 @@ class _Request:
     id: int
     func: Job
     args: tuple[Any, ...]
-    future: asyncio.Future[bytes]
+    future: asyncio.Future[Any]
     #: Its place in the backlog: ("key", key) for keyed pictures, else unique.
     slot: Hashable = None
     attempts: int = 0
@@ -144,8 +145,8 @@ class RenderPool:
         #: Waiting requests by slot, oldest first: tables (urgent), then everything else.
         self._urgent: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
         self._backlog: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
-        self._hands: collections.OrderedDict[Hashable, bytes] = collections.OrderedDict()
-        self._hands_drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._hands: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
+        self._hands_drawing: dict[Hashable, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._names = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -239,11 +240,18 @@ class RenderPool:
         key replaces this one if it has not started yet: this call then raises
         :class:`Superseded`. Raises :class:`RenderFailed` when no picture can be made.
         Tables are urgent: drawn before the hands and other pictures waiting."""
-        return await self.run(jobs.draw_table, view, options, key=key, urgent=True)
+        png: bytes = await self.run(jobs.draw_table, view, options, key=key, urgent=True)
+        return png
 
     async def hand(self, view: SeatView, options: HandOptions) -> bytes:
         """The hand picture; an unchanged hand (same :func:`jobs.hand_key`) is not redrawn."""
-        cache_key = jobs.hand_key(view, options)
+        png: bytes = await self.cached(jobs.hand_key(view, options), jobs.draw_hand, view, options)
+        return png
+
+    async def cached(self, cache_key: Hashable, func: Job, *args: Any) -> Any:
+        """``func(*args)`` run as :meth:`run` runs it, unless a result for ``cache_key`` is
+        kept or being drawn (the hand pictures: a hand often stays the same over turns). The
+        cache holds ``hand_cache`` results; the least recently used go first."""
         cached = self._hands.get(cache_key)
         if cached is not None:
             self._hands.move_to_end(cache_key)
@@ -251,7 +259,7 @@ class RenderPool:
             return cached
         drawing = self._hands_drawing.get(cache_key)
         if drawing is None:
-            drawing = asyncio.ensure_future(self.run(jobs.draw_hand, view, options))
+            drawing = asyncio.ensure_future(self.run(func, *args))
             self._hands_drawing[cache_key] = drawing
             drawing.add_done_callback(lambda done: self._keep_hand(cache_key, done))
         else:
@@ -265,9 +273,10 @@ class RenderPool:
         key: Hashable = None,
         timeout: float | None = None,
         urgent: bool = False,
-    ) -> bytes:
-        """Run ``func(*args)`` (a module-level function returning bytes; its arguments are
-        pickled to a worker) and return its result; see :meth:`table` for ``key``.
+    ) -> Any:
+        """Run ``func(*args)`` (a module-level function returning bytes, or a picklable value
+        holding them; its arguments are pickled to a worker) and return its result; see
+        :meth:`table` for ``key``.
         ``timeout``: this job's own limit (a replay GIF takes seconds), else the pool's.
         ``urgent``: start it before every non-urgent request waiting (oldest first within
         each), for the picture people are waiting on."""
@@ -297,7 +306,7 @@ class RenderPool:
 
     # ------------------------------------------------------------------ machinery
 
-    def _keep_hand(self, cache_key: Hashable, done: asyncio.Future[bytes]) -> None:
+    def _keep_hand(self, cache_key: Hashable, done: asyncio.Future[Any]) -> None:
         self._hands_drawing.pop(cache_key, None)
         if done.cancelled() or done.exception() is not None or self.hand_cache_size <= 0:
             return
@@ -339,7 +348,7 @@ class RenderPool:
             request.attempts -= 1  # it never reached a worker: not a crash it caused
             self._lost(lane)
 
-    def _thread_done(self, lane: _Lane, request: _Request, done: asyncio.Future[bytes]) -> None:
+    def _thread_done(self, lane: _Lane, request: _Request, done: asyncio.Future[Any]) -> None:
         if done.cancelled():
             return
         exc = done.exception()
@@ -507,7 +516,7 @@ def _call(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], *args: Any)
     return True
 
 
-def _resolve(future: asyncio.Future[bytes], value: bytes) -> None:
+def _resolve(future: asyncio.Future[Any], value: Any) -> None:
     if not future.done():
         future.set_result(value)
 

@@ -97,6 +97,8 @@ class Ledger:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.replacement_level = replacement_level
+        #: Compact a finished match's log in its last move's transaction (event_archive).
+        self.compact_finished = True
         self._commit_hooks: list[CommitHook] = []
         self._committed_hooks: list[CommittedHook] = []
         #: Loads by read: ``hit`` (the cache), ``tail`` (the current round, see gameload),
@@ -335,6 +337,8 @@ class Ledger:
                     await tx.write_results(game_id, results, now)
                     assert m is not None
                     await stats.record(tx, g.row, batch.seats, m, now)
+                    if self.compact_finished and g.row.status is not GameStatus.FINISHED:
+                        await tx.archive_events(game_id)
                 after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
                 for hook in self._commit_hooks:
                     await hook(tx, g.row, after, batch.seats, now)

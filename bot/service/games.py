@@ -7,24 +7,22 @@ permission and turn, applies the move through the engine, appends the events and
 
 The work is split by use case over one shared commit path (:class:`~bot.service.commit.Ledger`:
 load, lock, commit): :mod:`~bot.service.lobby` (open, join, seats, start, end),
-:mod:`~bot.service.play` (moves and computer players), :mod:`~bot.service.queries` (reads),
+:mod:`~bot.service.play` (moves and computer players), :mod:`~bot.service.queries` (reads, the
+digest of what changed since a player's last turn among them),
 :mod:`~bot.service.settings` (user and server settings), and the features built on the same
-path — :mod:`~bot.service.undo`, :mod:`~bot.service.rematch`, :mod:`~bot.service.stats`,
-:mod:`~bot.service.digest` (what changed since a player's last turn). This
+path — :mod:`~bot.service.undo`, :mod:`~bot.service.rematch`, :mod:`~bot.service.stats`. This
 class only composes them, so a caller has one object and one place to read the whole API.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 from datetime import datetime
 
 from bot.engine import Match
 from bot.engine.ai import Level
-from bot.service import errors, stats
+from bot.service import stats
 from bot.service.commit import CommitHook, CommittedHook, Ledger
-from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
 from bot.service.lobby import Lobbies
 from bot.service.outbox import OutboxStore, owed_outcome
 from bot.service.outcome import Outcome
@@ -33,19 +31,7 @@ from bot.service.queries import Queries
 from bot.service.rematch import open_rematch
 from bot.service.settings import Settings
 from bot.service.undo import Undone, take_back
-from bot.store import GameRow, GameStatus, SeatRow, Store, Tx
-
-#: How many rounds of the log a digest reads, in turn, until one holds the reader's last turn
-#: (None: the whole log).
-DIGEST_READS: tuple[int | None, ...] = (1, 2, None)
-
-
-async def archive_finished(
-    tx: Tx, before: GameRow, after: GameRow, seats: tuple[SeatRow, ...], now: datetime
-) -> None:
-    """Compact the log of a match that this commit finished (:meth:`Tx.archive_events`)."""
-    if after.status is GameStatus.FINISHED and before.status is not GameStatus.FINISHED:
-        await tx.archive_events(after.id)
+from bot.store import Store
 
 
 class GameService:
@@ -66,9 +52,6 @@ class GameService:
         self.ledger = Ledger(
             store, cache_size=cache_size, rng=rng, replacement_level=replacement_level
         )
-        # A finished match's log is compacted in its last move's transaction (bounded
-        # database: see the event_archive migration); loads read it back unchanged.
-        self.ledger.add_commit_hook(archive_finished)
         lobby, play = Lobbies(self.ledger), Plays(self.ledger)
         queries, settings = Queries(self.ledger), Settings(store)
         # The lobby and its seats.
@@ -108,6 +91,7 @@ class GameService:
         self.game_record = queries.game_record
         self.record_message = queries.record_message
         self.messages = queries.messages
+        self.digest = queries.digest
         # Settings.
         self.user_settings = settings.user_settings
         self.update_user_settings = settings.update_user_settings
@@ -164,27 +148,6 @@ class GameService:
         return await open_rematch(
             self.ledger, game_id, user_id, display_name, now, channel_id=channel_id
         )
-
-    async def digest(self, game_id: int, user_id: int | None, *, recent: int = RECENT) -> Digest:
-        """What changed in the game since ``user_id``'s last turn; for a user without a seat,
-        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only.
-
-        One is asked for every turn's notification, so it reads the log's current round
-        first, then the last two, and the whole log only when the reader's last turn is
-        older than that: its cost follows what happened since, not the match's length. The
-        fold runs in a thread, so the event loop goes on answering others meanwhile."""
-        for rounds in DIGEST_READS:
-            record = await self.store.load(game_id, rounds=rounds)
-            if record is None:
-                raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
-            if any(s.user_id == user_id and s.computer is not None for s in record.seats):
-                raise errors.SeatGiven()  # what changed "since your turn" tells of that hand
-            if not record.is_tail:
-                return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
-            digest = await asyncio.to_thread(digest_from_tail, record, user_id, recent=recent)
-            if digest is not None:
-                return digest
-        raise AssertionError("the last read is the whole log")  # pragma: no cover
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:
         return await stats.player(self.store, guild_id, user_id)

@@ -6,6 +6,7 @@ only that seat's hand, the table view none (see :mod:`bot.engine.view`).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from datetime import datetime
@@ -14,6 +15,7 @@ from bot.engine import SeatView, view_for
 from bot.engine.position import to_position
 from bot.service import errors
 from bot.service.commit import Ledger, dealt, seated, utc
+from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
 from bot.service.outcome import GameSummary, Player, Standing
 from bot.service.replay import players_of, replay_game, standings_of, summarise
 from bot.service.roundend import RoundReport, round_report
@@ -21,6 +23,11 @@ from bot.store import GameRecord, GameStatus, MessageRow
 from bot.store import stats as stats_sql
 
 log = logging.getLogger(__name__)
+
+
+#: How many rounds of the log a digest reads, in turn, until one holds the reader's last turn
+#: (None: the whole log).
+DIGEST_READS: tuple[int | None, ...] = (1, 2, None)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -221,3 +228,26 @@ class Queries:
         if record is None:
             raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
         return record
+
+    # ---------------------------------------------------------------- what changed
+
+    async def digest(self, game_id: int, user_id: int | None, *, recent: int = RECENT) -> Digest:
+        """What changed in the game since ``user_id``'s last turn; for a user without a seat,
+        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only.
+
+        One is asked for every turn's notification, so it reads the log's current round
+        first, then the last two, and the whole log only when the reader's last turn is
+        older than that: its cost follows what happened since, not the match's length. The
+        fold runs in a thread, so the event loop goes on answering others meanwhile."""
+        for rounds in DIGEST_READS:
+            record = await self.ledger.store.load(game_id, rounds=rounds)
+            if record is None:
+                raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
+            if any(s.user_id == user_id and s.computer is not None for s in record.seats):
+                raise errors.SeatGiven()  # what changed "since your turn" tells of that hand
+            if not record.is_tail:
+                return await asyncio.to_thread(digest_of, record, user_id, recent=recent)
+            digest = await asyncio.to_thread(digest_from_tail, record, user_id, recent=recent)
+            if digest is not None:
+                return digest
+        raise AssertionError("the last read is the whole log")  # pragma: no cover

@@ -318,10 +318,7 @@ async def send_post(
     new = Post(message.channel.id, message.id, live=post.view is not None)
     if turn is not None:
         new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
-    bot.posts.note_table(game.id, new, editor)
-    # Listeners (the scheduler) note the latest table message, batched: a transaction per
-    # move for it would cost more than the move's own.
-    bot.dispatch("mt_table_posted", game, message)
+    bot.posts.note_table(game.id, new, editor)  # recorded in the database in a batch
     return None
 
 

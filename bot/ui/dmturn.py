@@ -38,7 +38,7 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
 from bot.ui.limits import CONTENT
 from bot.ui.matchend import ordinal
-from renderers.names import distinct
+from bot.ui.pictures import picture_file, short_names
 
 DM_ACTIONS = ("draw", "pass")
 
@@ -162,9 +162,6 @@ async def set_controls(interaction: Interaction, controls: discord.ui.View) -> N
 DM_CHARS = 1200
 DM_LINES = 30
 PHONE_LINE = 40
-#: Names in a DM are cut as the table picture's move sentence cuts them (20 px regular type
-#: in 220 px: "Bartholomew Fi…001"), never two alike (:mod:`renderers.names`).
-NAME_SIZE, NAME_ROOM = 20, 220
 #: What the digest may take, tried in turn until the whole DM fits.
 DIGEST_BUDGETS = (1000, 800, 600, 450, 300, 180, 0)
 
@@ -172,10 +169,6 @@ DIGEST_BUDGETS = (1000, 800, 600, 450, 300, 180, 0)
 def phone_lines(text: str) -> int:
     """How many lines ``text`` takes on a phone: each line, wrapped at :data:`PHONE_LINE`."""
     return sum(max(1, -(-len(line) // PHONE_LINE)) for line in text.split("\n"))
-
-
-def short_names(names: Sequence[str]) -> tuple[str, ...]:
-    return tuple(distinct(names, NAME_SIZE, NAME_ROOM, "regular"))
 
 
 def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -> str:
@@ -226,12 +219,14 @@ def turn_dm_text(
     view: SeatView,
     standings: Sequence[Standing],
     lang: str | None,
+    names: Sequence[str] = (),
 ) -> str:
     """A turn DM's text: ``head`` (whose game, by when), where the reader stands, what
     changed since their last turn, their hand and where it plays — names cut as the picture
-    cuts them, within :data:`DM_CHARS` characters and :data:`DM_LINES` phone lines at any
+    cuts them (``names``, cut by the render worker with the hand picture; cut here when not
+    given), within :data:`DM_CHARS` characters and :data:`DM_LINES` phone lines at any
     table size (the digest gives way first: it shortens, then goes)."""
-    names = short_names(view.names)
+    names = tuple(names) or short_names(view.names)
     view = dataclasses.replace(view, names=names)
     digest = dataclasses.replace(digest, names=names)
     cut = tuple(
@@ -265,10 +260,8 @@ async def turn_news(
     view, digest = news.view, news.digest
     assert view is not None
     # In the DM the moves are a list under the picture: its hint says to pick there.
-    picture = await bot.pictures.hand_attached(
-        view, game.options.hints, lang, tiles, pick=not hand_only
-    )
-    files = [picture] if picture is not None else []
+    drawn = await bot.pictures.hand(view, game.options.hints, lang, tiles, pick=not hand_only)
+    files = [] if drawn is None else [picture_file(drawn.png, "hand.png", drawn.alt)]
     hand = messages.hand_text(view, game, lang)
     if hand_only:
         return hand[:CONTENT], files
@@ -277,7 +270,8 @@ async def turn_news(
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
     # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
     assert digest is not None
-    return turn_dm_text(head, game, digest, view, news.standings, lang), files
+    names = () if drawn is None else drawn.names
+    return turn_dm_text(head, game, digest, view, news.standings, lang, names), files
 
 
 def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:

@@ -81,7 +81,7 @@ class GameBot(commands.Bot):
         #: Persistent item class -> what a click does (set by the cog that owns the feature).
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).
-        self.posts = PostBook()
+        self.posts = PostBook(self._record_tables)
         #: The bot's webhook in each channel, for turn posts off the global limit (optional).
         self.hooks = ChannelHooks(self)
         #: Whether the game database is unreachable now (logged once per outage).
@@ -117,6 +117,10 @@ class GameBot(commands.Bot):
 
     def detach(self) -> None:
         self._service = self._schedule = self._turns = None
+
+    async def _record_tables(self, rows: list[tuple[int, str, int, int]]) -> None:
+        """The post book's batch of new table posts, written to the database."""
+        await self.schedule.record_messages(rows, self.now())
 
     @property
     def service(self) -> GameService:

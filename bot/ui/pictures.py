@@ -21,6 +21,7 @@ a hand picture is only ever made from the viewer's own ``seat_view`` for a DM or
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 from collections.abc import Hashable, Sequence
@@ -29,31 +30,40 @@ from typing import Any
 import discord
 
 from bot.drawing import (
+    Picture,
     RenderFailed,
     RenderPool,
     Superseded,
+    cut_names,
     draw_hand,
     draw_round_end,
     draw_table,
+    hand_options,
+    hand_picture,
+    hand_picture_key,
+    table_picture,
 )
-from bot.engine import SeatView, Tile, TrainView
-from bot.engine.ai import longest_train
+from bot.drawing import table_options as drawn_table_options
+from bot.engine import SeatView, TrainView
 from bot.i18n import language_of, tr
 from bot.ops.metrics import Metrics
 from bot.service import Player
-from bot.ui.alt_text import hand_file, table_file
-from renderers import HandOptions, TableOptions
+from bot.ui.limits import ATTACHMENT_DESCRIPTION
+from renderers import TableOptions
 from renderers.round_end import RoundEndOptions
 from renderers.table import plural
 
 __all__ = [
+    "Picture",
     "Pictures",
     "Superseded",
     "computer_seats",
     "hand_options",
     "hand_png",
+    "picture_file",
     "round_end_options",
     "round_end_png",
+    "short_names",
     "table_options",
     "table_png",
     "table_text",
@@ -76,20 +86,22 @@ def computer_seats(players: Sequence[Player]) -> tuple[bool, ...]:
 def table_options(players: Sequence[Player], language: str | None) -> TableOptions:
     """The table picture's options: robot badges and labels in ``language`` (a catalog
     language or a Discord locale)."""
-    return TableOptions(is_computer=computer_seats(players), language=language_of(language))
+    return drawn_table_options(computer_seats(players), language)
 
 
-def hand_options(
-    view: SeatView, show_plan: bool, language: str | None, tiles: str = "pips", pick: bool = False
-) -> HandOptions:
-    """The hand picture's options; with ``show_plan`` (the game's hints option) the longest
-    own train the hand can build is marked as its plan (a search of well under 1 ms);
-    ``tiles`` is the player's tile mode (``/mt me tiles:``); ``pick``: the moves are in a
-    list beside the picture (a turn DM), so its hint says to pick, not to type."""
-    plan: tuple[Tile, ...] = ()
-    if show_plan and view.hand and view.seat is not None:
-        plan = longest_train(view.hand, view.trains[view.seat].end)
-    return HandOptions(plan=plan, language=language_of(language), tiles=tiles, pick=pick)
+def picture_file(data: bytes, filename: str, description: str) -> discord.File:
+    """The picture as an attachment that says what it shows (its alt text, clipped to
+    Discord's limit): every picture the bot sends goes through here."""
+    words = " ".join(description.split())
+    if len(words) > ATTACHMENT_DESCRIPTION:
+        words = words[: ATTACHMENT_DESCRIPTION - 1] + "…"
+    return discord.File(io.BytesIO(data), filename=filename, description=words)
+
+
+def short_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names as a turn DM writes them, cut as the pictures cut them, here and now: only
+    for a DM whose hand picture could not be drawn (the worker cuts them with the picture)."""
+    return cut_names(names)
 
 
 def round_end_options(players: Sequence[Player], language: str | None) -> RoundEndOptions:
@@ -163,20 +175,24 @@ class Pictures:
         language: str | None,
         *,
         channel: Hashable = None,
-    ) -> bytes | None:
-        """The table PNG, or None if it could not be made (post :func:`table_text`).
+    ) -> Picture | None:
+        """The table PNG with its alt text, or None if it could not be made (post
+        :func:`table_text`).
 
         With ``channel``, raises :class:`Superseded` when a newer table of that channel
         replaced this one before a worker took it: the newer post shows the table."""
         started = time.perf_counter()
+        robots, lang = computer_seats(players), language_of(language)
         try:
-            png = await self.pool.table(view, table_options(players, language), key=channel)
+            drawn: Picture = await self.pool.run(
+                table_picture, view, robots, lang, key=channel, urgent=True
+            )
         except RenderFailed as exc:
             log.warning("table picture not drawn, posting text: %s", exc)
             self._fell_back("table")
             return None
         self._timed("table", started)
-        return png
+        return drawn
 
     async def hand(
         self,
@@ -185,18 +201,20 @@ class Pictures:
         language: str | None,
         tiles: str = "pips",
         pick: bool = False,
-    ) -> bytes | None:
-        """The hand PNG (an unchanged hand is not redrawn), or None if it could not be made
-        (the hand's text says it all); ``tiles`` is the player's tile mode."""
+    ) -> Picture | None:
+        """The hand PNG with its alt text and the names cut for a DM (an unchanged hand is
+        not redrawn), or None if it could not be made (the hand's text says it all);
+        ``tiles`` is the player's tile mode."""
         started = time.perf_counter()
+        args = (view, show_plan, language_of(language), tiles, pick)
         try:
-            png = await self.pool.hand(view, hand_options(view, show_plan, language, tiles, pick))
+            drawn: Picture = await self.pool.cached(hand_picture_key(*args), hand_picture, *args)
         except RenderFailed as exc:
             log.warning("hand picture not drawn, sending text: %s", exc)
             self._fell_back("hand")
             return None
         self._timed("hand", started)
-        return png
+        return drawn
 
     async def table_attached(
         self,
@@ -210,12 +228,12 @@ class Pictures:
         """The table for ``embed``: its picture, described in words, as the embed's image; or,
         when no picture could be made, the table as text in a field (the message still goes).
         Raises :class:`Superseded` like :meth:`table` (with ``channel`` only)."""
-        png = await self.table(view, players, language, channel=channel)
-        if png is None:
+        drawn = await self.table(view, players, language, channel=channel)
+        if drawn is None:
             embed.add_field(name="\u200b", value=table_text(view, players, language))
             return []
         embed.set_image(url="attachment://table.png")
-        return [table_file(png, view, players, language)]
+        return [picture_file(drawn.png, "table.png", drawn.alt)]
 
     async def hand_attached(
         self,
@@ -228,8 +246,8 @@ class Pictures:
     ) -> discord.File | None:
         """The hand picture described in words, or None if it could not be made (the hand's
         text says it all); ``pick``: see :func:`hand_options`."""
-        png = await self.hand(view, show_plan, language, tiles, pick)
-        return None if png is None else hand_file(png, view, show_plan, language)
+        drawn = await self.hand(view, show_plan, language, tiles, pick)
+        return None if drawn is None else picture_file(drawn.png, "hand.png", drawn.alt)
 
     async def round_end(
         self, view: SeatView, players: Sequence[Player], language: str | None
@@ -240,7 +258,7 @@ class Pictures:
         options = round_end_options(players, language)
         started = time.perf_counter()
         try:
-            png = await self.pool.run(draw_round_end, view, options, urgent=True)
+            png: bytes = await self.pool.run(draw_round_end, view, options, urgent=True)
         except RenderFailed as exc:
             log.warning("round-end picture not drawn, posting text: %s", exc)
             self._fell_back("round_end")

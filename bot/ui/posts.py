@@ -9,20 +9,35 @@ interaction's token does not. So besides where the post is, the book keeps, in m
 the interaction tokens that can still edit it for 15 minutes: the token of the followup that
 created it, and that of a click on it acknowledged without a new message (the Play button).
 Tokens are secrets that die within 15 minutes: they never go to the database. The post itself
-survives a restart through the ``messages`` table (kind ``table``, written in batches by the
-scheduler cog, which also flushes it when the bot closes).
+survives a restart through the ``messages`` table (kind ``table``): the book records each new
+table post there, in batches (one small transaction per :data:`FLUSH_DELAY`, not one per
+move: a transaction per move for it would cost more than the move's own), and flushes what
+is left when the bot closes; ``/mt mygames`` and ``/mt nudge`` link to it meanwhile
+(:meth:`PostBook.unrecorded`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import datetime as dt
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
 
 from bot.service import GameService
+from bot.service.errors import log_failure, unreachable
+
+log = logging.getLogger(__name__)
+
+#: Seconds between the first unrecorded table post and the write that records it.
+FLUSH_DELAY = 2.0
+
+#: Writes table posts to the database: rows of (game, kind, channel, message).
+Recorder = Callable[[list[tuple[int, str, int, int]]], Awaitable[None]]
 
 #: Discord limits edits of messages older than this on a budget of their own (error 30046,
 #: "Maximum number of edits to messages older than 1 hour reached"), so such an edit is made
@@ -70,12 +85,22 @@ class Editor:
 
 
 class PostBook:
-    """The latest table post of each game, and the tokens that can still edit it."""
+    """The latest table post of each game, and the tokens that can still edit it; with
+    ``record``, new table posts are written to the database in batches."""
 
-    def __init__(self) -> None:
+    #: Seconds a new table post waits to be recorded (tests shorten it).
+    flush_delay = FLUSH_DELAY
+
+    def __init__(self, record: Recorder | None = None) -> None:
         self._tables: dict[int, Post] = {}
         self._editors: dict[int, list[Editor]] = {}
         self._held: dict[int, tuple[str, ...]] = {}
+        self._record = record
+        #: New table posts not written yet: game -> (channel, message).
+        self._unrecorded: dict[int, tuple[int, int]] = {}
+        self._flush: asyncio.Task[None] | None = None
+        #: Whether the last flush met a database outage (said once, at its first failure).
+        self._flush_down = False
 
     async def latest_table(self, service: GameService, game_id: int) -> Post | None:
         """The game's latest table post (from the database after a restart)."""
@@ -90,10 +115,13 @@ class PostBook:
         return post
 
     def note_table(self, game_id: int, post: Post, editor: Editor | None = None) -> None:
-        """The game's newest table post (the scheduler cog writes it to the database), with
-        the token that made it, if any. Tokens for older posts are dropped."""
-        if self._tables.get(game_id, post).message_id != post.message_id:
+        """The game's newest table post (a new one is written to the database in the next
+        batch), with the token that made it, if any. Tokens for older posts are dropped."""
+        known = self._tables.get(game_id)
+        if known is not None and known.message_id != post.message_id:
             self._editors.pop(game_id, None)
+        if known is None or known.message_id != post.message_id:
+            self._note_unrecorded(game_id, post)
         self._tables[game_id] = post
         if editor is not None:
             self.note_editor(game_id, editor)
@@ -150,3 +178,51 @@ class PostBook:
         in batches)."""
         self._editors.pop(game_id, None)
         self._held.pop(game_id, None)
+
+    # ------------------------------------------------------------------ recording
+
+    def _note_unrecorded(self, game_id: int, post: Post) -> None:
+        if self._record is None:
+            return
+        self._unrecorded[game_id] = (post.channel_id, post.message_id)
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.get_running_loop().create_task(self._flush_later())
+
+    def unrecorded(self, game_id: int) -> tuple[int, int] | None:
+        """The game's newest table post, (channel, message), while it is not written yet."""
+        return self._unrecorded.get(game_id)
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(self.flush_delay)
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write the new table posts noted since the last write, in one transaction."""
+        if not self._unrecorded or self._record is None:
+            return
+        rows, self._unrecorded = self._unrecorded, {}
+        try:
+            await self._record([(g, "table", c, m) for g, (c, m) in rows.items()])
+        except BaseException as exc:
+            # Keep them for the next flush (the one at close, when a stop cancelled this
+            # one mid-write); newer posts noted meanwhile win.
+            self._unrecorded = {**rows, **self._unrecorded}
+            if not isinstance(exc, Exception):
+                raise
+            if unreachable(exc) is not None and self._flush_down:
+                return  # the outage was said at its first failed flush
+            self._flush_down = unreachable(exc) is not None
+            # An outage is said once, as an ERROR, by bot.ui.faults; here it is a warning.
+            level = logging.WARNING if self._flush_down else logging.ERROR
+            log_failure(log, level, "could not record %d table messages", exc, len(rows))
+        else:
+            self._flush_down = False
+
+    async def close(self) -> None:
+        """Stop the pending batch and write what is left (the bot is closing; the database
+        is still open)."""
+        if self._flush is not None and not self._flush.done():
+            self._flush.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flush
+        await self.flush()

@@ -1,4 +1,5 @@
-"""Sync checks of the render pool's parts: the hand cache's key and the pool's sizing."""
+"""Sync checks of the render pool's parts: the hand cache's key, the pool's sizing, and the
+move's picture jobs (PNG and alt text together)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,21 @@ import dataclasses
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.drawing import RenderPool, default_workers, draw_hand, hand_key
+from bot.drawing import (
+    RenderPool,
+    default_workers,
+    draw_hand,
+    hand_key,
+    hand_picture,
+    hand_picture_key,
+    table_picture,
+)
 from bot.drawing.jobs import HAND_IGNORES, sample_views
 from bot.engine import SeatView
+from bot.engine.ai import Level
+from bot.service import Player
+from bot.ui.alt_text import describe_hand, describe_table
+from bot.ui.pictures import computer_seats, hand_png, short_names, table_png
 from renderers import HandOptions
 
 
@@ -66,3 +79,37 @@ def test_sizing_and_the_setting() -> None:
             Config.from_env({"MT_RENDER_WORKERS": bad})
     with pytest.raises(ValueError, match="0 or more"):
         RenderPool(-1)
+
+
+@pytest.mark.parametrize("moves", [0, 9, 27])
+def test_a_move_s_pictures_come_with_their_words_from_one_job(moves: int) -> None:
+    """The worker's jobs draw the picture and describe it from the same options: the PNG is
+    the one the Discord layer's blocking helpers draw, the alt text the one its describers
+    write, and a hand carries the names cut as a turn DM writes them."""
+    table, hand = sample_views(players=3, seed=5, moves=moves)
+    players = [Player(seat=s, name=f"P{s}", user_id=None if s == 1 else 100 + s,
+                      computer=Level.EASY if s == 1 else None) for s in range(3)]  # fmt: skip
+    drawn = table_picture(table, computer_seats(players), "fr")
+    assert drawn.png == table_png(table, players, "fr")
+    assert drawn.alt == describe_table(table, players, "fr")
+    assert drawn.names == ()
+    shown = hand_picture(hand, True, "en", "numerals", True)
+    assert shown.png == hand_png(hand, True, "en", "numerals", pick=True)
+    assert shown.alt == describe_hand(hand, True, "en")
+    assert shown.names == short_names(hand.names)
+
+
+def test_the_hand_picture_key_follows_the_plan() -> None:
+    """The plan is made in the worker from the hand and the seat's own train end: with the
+    hints on, that end is in the cache key (the reduced view keeps only the open doubles'
+    trains); with them off, it is not."""
+    _table, hand = sample_views(players=3, seed=5, moves=9)
+    assert hand.seat is not None
+    trains = list(hand.trains)
+    trains[hand.seat] = dataclasses.replace(trains[hand.seat], end=trains[hand.seat].end + 1)
+    moved = dataclasses.replace(hand, trains=tuple(trains))
+    args = ("en", "pips", True)
+    assert hand_picture_key(moved, True, *args) != hand_picture_key(hand, True, *args)
+    assert hand_picture_key(moved, False, *args) == hand_picture_key(hand, False, *args)
+    us = hand_picture_key(hand, True, "en-US", "pips", True)
+    assert us == hand_picture_key(hand, True, *args)

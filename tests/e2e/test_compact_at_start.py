@@ -15,7 +15,6 @@ from pathlib import Path
 
 from bot.app import MexicanTrainBot
 from bot.service import GameService
-from bot.service.games import archive_finished
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.fakediscord import WAIT, FakeDiscord, running_bot
@@ -33,7 +32,7 @@ async def test_start_up_compacts_matches_an_older_version_finished(
 ) -> None:
     async with await Store.open(db_path, synchronous="NORMAL") as store:
         svc = GameService(store, cache_size=8, rng=random.Random(3))
-        svc.ledger._commit_hooks.remove(archive_finished)  # as an older version played it
+        svc.ledger.compact_finished = False  # as an older version played it
         clock = FakeClock()
         opened = await new_game(
             svc, clock, humans=(ALICE, BOB), preset="standard", house_rules={"rounds": 1}

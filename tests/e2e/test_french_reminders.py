@@ -12,6 +12,7 @@ import pytest
 from bot.app import MexicanTrainBot
 from bot.cogs import timing
 from bot.i18n import CATALOG
+from bot.ui.posts import PostBook
 from tests.clock import FakeClock
 from tests.e2e.helpers import game_here, last_public, said, to_move
 from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
@@ -25,7 +26,7 @@ ENGLISH = (" played ", " drew ", "Your hand", "It's ", "your turn", "reminder", 
 @pytest.fixture(autouse=True)
 def no_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(timing.ScheduleCog, "send_interval", 0)
-    monkeypatch.setattr(timing.ScheduleCog, "flush_delay", 0.01)
+    monkeypatch.setattr(PostBook, "flush_delay", 0.01)
 
 
 def _text(message: FakeMessage) -> str:

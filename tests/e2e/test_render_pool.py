@@ -13,8 +13,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 import pytest
 
@@ -23,9 +26,10 @@ from bot.drawing import jobs
 from bot.engine import Play
 from bot.service import Outcome
 from bot.ui import announcer
+from bot.ui.alt_text import describe_hand, describe_table
 from bot.ui.pictures import hand_png, table_png
 from tests.clock import FakeClock
-from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.helpers import idle, last_public, open_game, pick, said, slash_move, to_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 
 MakeBot = Callable[..., MexicanTrainBot]
@@ -92,6 +96,47 @@ async def test_worker_processes_draw_the_pictures_players_see(
         if told.dms():
             dm_hand = hand_png(mine, game.options.hints, "en", pick=True)  # as a turn DM shows it
             assert told.dms()[-1].images() == [dm_hand]
+
+
+async def test_a_move_s_pictures_and_their_words_are_made_in_the_worker(
+    fake_discord: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """The bot's own process runs no renderer, no describer and no AI search for a move: the
+    worker draws the table and the hand, writes their alt text (the same words the Discord
+    layer's describers write) and cuts the DM's names; the scheduler's cog is not entered."""
+    fake = fake_discord
+    bot = make_bot(render_workers=1)
+    alice, bob, ch = fake.user("alice"), fake.user("bob"), fake.channel("games")
+    users = {alice.id: alice, bob.id: bob}
+    ran: set[str] = set()
+
+    def hook(frame: FrameType, event: str, _arg: Any) -> None:
+        if event == "call":
+            ran.add(str(frame.f_globals.get("__name__", "")))
+
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, ch, alice, [bob], preset="quick")
+        await idle(fake)
+        dms = {u: len(u.dms()) for u in users.values()}
+        threading.setprofile(hook)
+        sys.setprofile(hook)
+        try:
+            answer = await _move(bot, game.id, users, ch)
+            await idle(fake)
+        finally:
+            sys.setprofile(None)
+            threading.setprofile(None)
+        assert answer.startswith("✅"), answer
+        assert {"bot.ui.pictures", "bot.drawing.pool", "bot.ui.announcer"} <= ran  # seen
+        assert not {m for m in ran if m.startswith("renderers")}
+        assert not ran & {"bot.ui.alt_text", "bot.engine.ai.trains", "bot.cogs.timing"}
+        view = await bot.service.table_view(game.id)
+        [table] = last_public(ch).files
+        assert table.description == describe_table(view, game.players, "en")
+        uid, mine = await to_move(bot, game.id)
+        if len(users[uid].dms()) > dms[users[uid]]:
+            [hand] = users[uid].dms()[-1].files
+            assert hand.description == describe_hand(mine, game.options.hints, "en")
 
 
 async def test_a_killed_worker_is_replaced_and_the_next_move_still_posts_a_picture(

@@ -15,6 +15,7 @@ import pytest
 from bot.app import MexicanTrainBot
 from bot.cogs import timing
 from bot.store import GameStatus
+from bot.ui.posts import PostBook
 from tests.clock import FakeClock
 from tests.e2e.helpers import (
     game_here,
@@ -33,7 +34,7 @@ HOUR = 3600
 @pytest.fixture(autouse=True)
 def no_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(timing.ScheduleCog, "send_interval", 0)
-    monkeypatch.setattr(timing.ScheduleCog, "flush_delay", 0.01)
+    monkeypatch.setattr(PostBook, "flush_delay", 0.01)
 
 
 async def _tick(bot: MexicanTrainBot, clock: FakeClock, seconds: float) -> None:

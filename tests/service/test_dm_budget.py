@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from bot.i18n import LANGUAGES
 from bot.service import GameService
-from bot.ui.dmturn import DM_CHARS, DM_LINES, phone_lines, short_names, turn_dm_text
+from bot.ui.dmturn import DM_CHARS, DM_LINES, phone_lines, turn_dm_text
+from bot.ui.pictures import short_names
 from tests.clock import FakeClock
 from tests.service.conftest import CHANNEL, GUILD
 from tests.service.helpers import pick

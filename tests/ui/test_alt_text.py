@@ -17,6 +17,7 @@ from bot.ui.alt_text import (
     describe_table,
     picture_file,
 )
+from bot.ui.limits import ATTACHMENT_DESCRIPTION
 from renderers.chart import ChartGame
 from tests.renderers.positions import built, match_over, playout, spectator
 
@@ -113,3 +114,9 @@ def test_replay_chart_and_file() -> None:
     long = picture_file(b"x", "t.png", "word " * 400)
     assert long.description is not None and len(long.description) == LIMIT
     assert long.description.endswith("…") and long.filename == "t.png"
+
+
+def test_the_describers_limit_is_discords() -> None:
+    """The describers live beside the renderers (a render worker runs them), which cannot
+    import the Discord layer's limits: their own copy of the number must stay Discord's."""
+    assert LIMIT == ATTACHMENT_DESCRIPTION

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pytest
+
 from bot.ui.posts import Editor, Post, PostBook
 
 NOW = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.UTC)
@@ -52,3 +54,34 @@ def test_a_token_discord_refused_is_dropped() -> None:
     book.note_table(7, Post(1, 100), token)
     book.drop_editor(7, token)
     assert book.editor(7, 100, NOW) is None
+
+
+@pytest.mark.expect_errors(logger="bot.ui.posts", match=r"^could not record 2 table messages")
+async def test_new_table_posts_are_recorded_in_one_batch_and_kept_when_the_write_fails() -> None:
+    """The book writes each game's newest table post to the database, batched: a post grown
+    or quietened is not written again, and rows a failed write could not take wait for the
+    next flush (the one at close)."""
+    written: list[list[tuple[int, str, int, int]]] = []
+    failing = [True]
+
+    async def record(rows: list[tuple[int, str, int, int]]) -> None:
+        if failing[0]:
+            raise OSError("disk full")
+        written.append(rows)
+
+    book = PostBook(record)
+    book.flush_delay = 3600  # only the explicit flushes below write
+    book.note_table(7, Post(1, 100))
+    book.note_table(7, Post(1, 101))
+    book.note_table(7, Post(1, 101, live=False))  # the same post, quietened
+    book.note_table(8, Post(2, 200))
+    assert book.unrecorded(7) == (1, 101) and book.unrecorded(9) is None
+    await book.flush()  # fails: logged, rows kept
+    assert written == [] and book.unrecorded(8) == (2, 200)
+    failing[0] = False
+    book.note_table(8, Post(2, 200, lines=("drew",)))  # grown: nothing new to write
+    await book.close()
+    assert written == [[(7, "table", 1, 101), (8, "table", 2, 200)]]
+    assert book.unrecorded(7) is None
+    await book.close()
+    assert len(written) == 1
