@@ -148,8 +148,8 @@ class PostBook:
         return True
 
     def take_held(self, game_id: int) -> tuple[str, ...]:
-        """The held lines, for the post being made now (in memory only: after a restart the
-        draw is still in the event log, the digest and the turn DM, only not in the post)."""
+        """The held lines, for the post being made now (in memory; after a restart the
+        post rebuilds them from the log: :mod:`bot.ui.held`)."""
         return self._held.pop(game_id, ())
 
     def forget(self, game_id: int) -> None:

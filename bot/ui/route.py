@@ -83,6 +83,9 @@ class Route:
         #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
         #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
         self.undelivered: set[str] = set()
+        #: The post was held for the next one (a draw from the DM, :meth:`PostBook.hold_if_paid`):
+        #: the outbox keeps where it starts, so the next post tells it after a restart too.
+        self.held = False
 
     @property
     def actor_id(self) -> int | None:
