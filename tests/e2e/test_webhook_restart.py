@@ -20,7 +20,7 @@ from tests.e2e.test_webhook_posts import (
     _move_from_a_dm,
     _open,
 )
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import WAIT, FakeDiscord, running_bot
 
 
 def _hooked_edits(fake: FakeDiscord) -> list[str]:
@@ -98,3 +98,10 @@ async def test_a_deleted_channel_forgets_its_webhook(
         fake.delete_channel(games)
         await ended(fake, bot, game.id)  # the listener forgets the webhook first
         assert games.id not in bot.hooks
+        for user in users.values():  # and tells each player why the game ended
+            await fake.wait_for(
+                lambda u=user: any("channel was deleted" in (m.content or "") for m in u.dms()),
+                timeout=WAIT,
+                what=f"{user.name} told",
+                on=user,
+            )
