@@ -36,6 +36,7 @@ class Places(GameCog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.bot.hooks.forget(channel.id)  # its webhook went with it (a thread has none)
         await self.gone([channel.id], "channel", channel.guild.name)
 
     @commands.Cog.listener()

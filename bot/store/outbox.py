@@ -22,7 +22,8 @@ __all__ = ["OutboxStore", "OutboxTx", "Owed"]
 class Owed:
     """One game's debt: a post telling events ``from_seq`` on (if ``post_owed``) and the ping
     of ``ping_user`` (if any), both for the game as it stood at ``version``; once its match is
-    over, the humans still owed the news of its end (``end_users``)."""
+    over, the humans still owed the news of its end (``end_users``); ``held_from``: the
+    first event of a draw held for the next post (told by it, not on its own)."""
 
     game_id: int
     from_seq: int
@@ -32,20 +33,24 @@ class Owed:
     attempts: int
     due_at: datetime
     end_users: tuple[int, ...] = ()
+    held_from: int | None = None
 
 
-_COLS = "game_id, from_seq, version, post_owed, ping_user, attempts, due_at, end_users"
+_COLS = "game_id, from_seq, version, post_owed, ping_user, attempts, due_at, end_users, held_from"
 
-#: What makes a row a debt still: the row goes once nothing of it is owed.
-_PAID = "post_owed = 0 AND ping_user IS NULL AND end_users IS NULL"
+#: What makes a row a debt to deliver: a post, a ping or a match's end owed.
+_OWING = "(post_owed = 1 OR ping_user IS NOT NULL OR end_users IS NOT NULL)"
+#: The row goes once nothing of it is owed and no draw waits for the next post.
+_PAID = f"NOT {_OWING} AND held_from IS NULL"
 
-#: A new debt keeps the oldest unposted event (the post owed grows, it never skips a move) and
-#: takes the newest version and ping (an older ping is for a turn that is over); the end of a
-#: match, once owed, stays owed until told.
+#: A new debt keeps the oldest unposted event (the post owed grows, it never skips a move: a
+#: draw held for it included) and takes the newest version and ping (an older ping is for a
+#: turn that is over); the end of a match, once owed, stays owed until told.
 _OWE = (
     "INSERT INTO outbox (game_id, from_seq, version, post_owed, ping_user, attempts, due_at, "
     "end_users) VALUES (?, ?, ?, 1, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-    "from_seq = CASE WHEN outbox.post_owed = 1 THEN outbox.from_seq ELSE excluded.from_seq END, "
+    "from_seq = CASE WHEN outbox.post_owed = 1 THEN outbox.from_seq "
+    "ELSE COALESCE(outbox.held_from, excluded.from_seq) END, "
     "version = excluded.version, post_owed = 1, ping_user = excluded.ping_user, attempts = 0, "
     "due_at = excluded.due_at, claimed_by = NULL, claimed_until = NULL, "
     "end_users = COALESCE(excluded.end_users, outbox.end_users)"
@@ -70,6 +75,7 @@ def _owed(r: tuple[object, ...] | list[object]) -> Owed:
         int(r[5]),  # type: ignore[call-overload]
         from_db_time(str(r[6])),
         _users(r[7]),
+        None if r[8] is None else int(r[8]),  # type: ignore[call-overload]
     )
 
 
@@ -114,14 +120,14 @@ class OutboxStore:
         when = "" if all_due else "due_at <= ? AND "
         params: tuple[object, ...] = (at, at, limit) if not all_due else (at, limit)
         rows = await self.store.fetch_all(
-            f"SELECT {_COLS} FROM outbox WHERE {when}"
+            f"SELECT {_COLS} FROM outbox WHERE {when}{_OWING} AND "
             "(claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at LIMIT ?",
             params,
         )
         return [_owed(r) for r in rows]
 
     async def next_due(self) -> datetime | None:
-        rows = await self.store.fetch_all("SELECT MIN(due_at) FROM outbox")
+        rows = await self.store.fetch_all(f"SELECT MIN(due_at) FROM outbox WHERE {_OWING}")
         return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
 
     async def claim(self, owed: Owed, owner: str, now: datetime, lease: timedelta) -> bool:
@@ -137,14 +143,25 @@ class OutboxStore:
             )  # fmt: skip
         return changed == 1
 
-    async def delivered(self, game_id: int, version: int, *, post: bool, ping: bool) -> None:
+    async def delivered(
+        self, game_id: int, version: int, *, post: bool, ping: bool, held: bool = False
+    ) -> None:
         """Clear what was delivered for the game as it stood at ``version`` (or later): the
-        post, the ping, the row once both are done. A debt of a newer version stays."""
+        post, the ping, the row once both are done. A debt of a newer version stays.
+        ``held``: the post was held for the next one (a draw from the DM); it is no longer
+        owed on its own, and where it starts is kept for the next post to tell."""
         async with self.store.transaction() as tx:
             c = tx.connection
-            if post:
+            if post and held:
                 await c.execute(
-                    "UPDATE outbox SET post_owed = 0 WHERE game_id = ? AND version <= ?",
+                    "UPDATE outbox SET held_from = COALESCE(held_from, from_seq), post_owed = 0 "
+                    "WHERE game_id = ? AND version <= ? AND post_owed = 1",
+                    (game_id, version),
+                )
+            elif post:
+                await c.execute(
+                    "UPDATE outbox SET post_owed = 0, held_from = NULL "
+                    "WHERE game_id = ? AND version <= ?",
                     (game_id, version),
                 )
             if ping:

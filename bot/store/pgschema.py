@@ -447,6 +447,9 @@ _V12_OUTBOX = (
 #: The end of a match in the outbox's debt (issue 37): as SQLite's migration 13.
 _V13_OUTBOX_END = ("ALTER TABLE outbox ADD COLUMN end_users TEXT",)
 
+#: A draw held for the next post (issue 34): as SQLite's migration 14.
+_V14_OUTBOX_HELD = ("ALTER TABLE outbox ADD COLUMN held_from INTEGER",)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -462,5 +465,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V11_EVENT_ARCHIVE,
     _V12_OUTBOX,
     _V13_OUTBOX_END,
+    _V14_OUTBOX_HELD,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

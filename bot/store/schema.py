@@ -455,6 +455,12 @@ _V12_OUTBOX = (
 #: one player at a time as each is told, so a crash between two DMs tells nobody twice.
 _V13_OUTBOX_END = ("ALTER TABLE outbox ADD COLUMN end_users TEXT",)
 
+#: A draw held for the next post (issue 34: a draw from the turn DM is told with the move
+#: that follows it, not by a paid edit): the first event the channel has not been told yet,
+#: kept once the draw's own post is no longer owed, so that the next post tells it after a
+#: restart too. The seq, not the words: the post re-derives them from the log.
+_V14_OUTBOX_HELD = ("ALTER TABLE outbox ADD COLUMN held_from INTEGER",)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -470,5 +476,6 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V11_EVENT_ARCHIVE,
     _V12_OUTBOX,
     _V13_OUTBOX_END,
+    _V14_OUTBOX_HELD,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)

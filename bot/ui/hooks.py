@@ -71,20 +71,26 @@ class ChannelHooks:
             return None
         return place, thread
 
-    async def _hook(self, parent: discord.TextChannel) -> discord.Webhook | None:
-        """The bot's webhook in ``parent``: found (one list call), else made; None when
-        Discord refuses either (remembered: no retry in this process)."""
+    async def _hook(
+        self, parent: discord.TextChannel, *, make: bool = True
+    ) -> discord.Webhook | None:
+        """The bot's webhook in ``parent``: found (one list call), else made (``make``); None
+        when Discord refuses either (remembered: no retry in this process), or when there is
+        none and ``make`` is False (not remembered: a post may still make one)."""
         if parent.id in self._hooks:
             return self._hooks[parent.id]
         lock = self._finding.setdefault(parent.id, asyncio.Lock())
         async with lock:
             if parent.id in self._hooks:
                 return self._hooks[parent.id]
-            hook = await self._find_or_make(parent)
-            self._hooks[parent.id] = hook
+            hook = await self._find_or_make(parent, make=make)
+            if hook is not None or make:
+                self._hooks[parent.id] = hook
             return hook
 
-    async def _find_or_make(self, parent: discord.TextChannel) -> discord.Webhook | None:
+    async def _find_or_make(
+        self, parent: discord.TextChannel, *, make: bool
+    ) -> discord.Webhook | None:
         bot = self.bot
         me = bot.user.id if bot.user is not None else None
         try:
@@ -93,6 +99,8 @@ class ChannelHooks:
             for hook in await parent.webhooks():
                 if hook.token and hook.user is not None and hook.user.id == me:
                     return hook
+            if not make:
+                return None
             name = webhook_name(bot.user.name if bot.user is not None else "")
             return await parent.create_webhook(name=name[:80], reason="Mexican Train turn posts")
         except discord.HTTPException as exc:
@@ -105,8 +113,28 @@ class ChannelHooks:
             return None
 
     def forget(self, channel_id: int) -> None:
-        """The channel is gone (or its webhook was deleted): find or make one afresh."""
+        """The channel is gone (or its webhook was deleted): find or make one afresh.
+        ``channel_id`` may be a thread's: its parent's webhook is the one forgotten."""
+        place = self.bot.get_channel(channel_id)
+        if isinstance(place, discord.Thread):
+            channel_id = place.parent_id
         self._hooks.pop(channel_id, None)
+
+    def __contains__(self, channel_id: object) -> bool:
+        """Whether the webhook of this parent channel is known (or known to be missing)."""
+        return channel_id in self._hooks
+
+    async def editor_for(self, channel_id: int, message_id: int) -> Editor | None:
+        """The way to edit a post the bot's webhook made in ``channel_id``, found again when
+        the post book has none (after a restart: editors live in memory only): the webhook
+        cached, else listed once. Never made: a new webhook cannot edit the old one's posts.
+        None when the bot cannot use a webhook there or has none."""
+        where = self.where(channel_id)
+        if where is None:
+            return None
+        parent, thread = where
+        hook = await self._hook(parent, make=False)
+        return None if hook is None else self.editor(hook, message_id, thread)
 
     async def send(
         self, channel_id: int, payload: dict[str, Any]

@@ -84,7 +84,9 @@ async def settle(bot: GameBot, route: Route, game: GameSummary) -> None:
     not answer leaves the debt too: the deliverer finds the post already in the channel."""
     post, ping = "post" not in route.undelivered, "ping" not in route.undelivered
     try:
-        await bot.service.outbox.delivered(game.id, game.version, post=post, ping=ping)
+        await bot.service.outbox.delivered(
+            game.id, game.version, post=post, ping=ping, held=route.held
+        )
     except Exception as exc:  # the store's outage is logged once by its own poll
         log.info("game %s: could not clear the outbox (%s); the deliverer will", game.id, exc)
     if not (post and ping) or "end" in route.undelivered:

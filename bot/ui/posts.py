@@ -128,8 +128,16 @@ class PostBook:
 
     def note_editor(self, game_id: int, editor: Editor) -> None:
         """One more token that can edit a message of this game (newest first; a click on an
-        old post must not push out the tokens of the live one, so a few are kept)."""
-        self._editors[game_id] = [editor, *self._editors.get(game_id, ())[:3]]
+        old post must not push out the tokens of the live one, so a few are kept). The
+        webhook's editor (not ``free``) is never pushed out by clicks: it does not expire, and
+        without it the webhook's post could only be edited after a refused request."""
+        older = self._editors.get(game_id, ())
+        kept = [e for e in older if e.free][:3]
+        same = not editor.free  # a webhook's editor found again replaces the one it had
+        hooked = [
+            e for e in older if not e.free and not (same and e.message_id == editor.message_id)
+        ]
+        self._editors[game_id] = [editor, *kept, *hooked]
 
     def editor(
         self, game_id: int, message_id: int, now: dt.datetime, *, webhook: bool = False
@@ -168,8 +176,8 @@ class PostBook:
         return True
 
     def take_held(self, game_id: int) -> tuple[str, ...]:
-        """The held lines, for the post being made now (in memory only: after a restart the
-        draw is still in the event log, the digest and the turn DM, only not in the post)."""
+        """The held lines, for the post being made now (in memory; after a restart the
+        post rebuilds them from the log: :mod:`bot.ui.held`)."""
         return self._held.pop(game_id, ())
 
     def forget(self, game_id: int) -> None:

@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 
 #: Discord's answers that mean an interaction token can no longer be used.
 DEAD_TOKEN = (10015, 50027, 10062)
+#: Discord's "Cannot edit a message authored by another user": the bot token on a post its
+#: channel webhook wrote.
+NOT_AUTHOR = 50005
+#: Discord's "Unknown Webhook" (an interaction's token is a webhook too).
+UNKNOWN_WEBHOOK = 10015
 
 
 def token_alive(interaction: Interaction) -> bool:
@@ -78,6 +83,9 @@ class Route:
         #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
         #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
         self.undelivered: set[str] = set()
+        #: The post was held for the next one (a draw from the DM, :meth:`PostBook.hold_if_paid`):
+        #: the outbox keeps where it starts, so the next post tells it after a restart too.
+        self.held = False
 
     @property
     def actor_id(self) -> int | None:
@@ -251,9 +259,40 @@ class Route:
                 if exc.code not in DEAD_TOKEN:
                     raise
                 book.drop_editor(game_id, editor)
+                if not editor.free:  # the webhook is gone: the bot token cannot edit its post
+                    self.bot.hooks.forget(channel_id)
+                    raise
                 log.info("game %s: token refused an edit (%s), editing directly", game_id, exc)
+                _rewind(fields)
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        return await partial.edit(**fields)
+        try:
+            return await partial.edit(**fields)
+        except discord.Forbidden as exc:
+            if exc.code != NOT_AUTHOR:
+                raise
+            refused = exc
+        # The webhook's post, and the process forgot its editor (a restart): find the
+        # webhook again and edit through it (one refused request per post per restart, and
+        # only where an edit must be made: nothing is stored to know it sooner).
+        hooked = await self.bot.hooks.editor_for(channel_id, message_id)
+        if hooked is None:
+            raise refused
+        book.note_editor(game_id, hooked)
+        _rewind(fields)
+        try:
+            return await hooked.edit(**fields)  # type: ignore[no-any-return]
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_WEBHOOK:
+                book.drop_editor(game_id, hooked)
+                self.bot.hooks.forget(channel_id)
+            raise
+
+
+def _rewind(fields: dict[str, Any]) -> None:
+    """Files read by a refused request are sent again from their start."""
+    for file in fields.get("attachments") or ():
+        if isinstance(file, discord.File):
+            file.reset(seek=True)
 
 
 # ---------------------------------------------------------------------- DMs

@@ -19,6 +19,7 @@ from bot.engine import DRAW, Play
 from bot.store import GameStatus
 from tests.e2e.helpers import (
     game_here,
+    idle,
     last_public,
     open_game,
     pick,
@@ -200,3 +201,41 @@ async def test_an_old_channel_post_pressed_later_acts_on_the_table_as_it_is(
         assert answer.content.startswith("✅"), answer.content
         assert (await bot.service.game(game.id)).version > version
         assert len(games.messages()) == posts + 1
+
+
+async def test_a_held_draw_is_told_by_the_next_post_after_a_restart(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    # The held lines live in memory; the outbox keeps where the draw starts, so the first
+    # post after a restart tells the draw first, as the live path would have.
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot)
+        user, dm, live, posts, edits = await _to_a_held_draw(fake, bot, games, users)
+        game = await game_here(bot, games)
+        await idle(fake)
+        held = await bot.service.outbox.owed(game.id)
+        assert held is not None and held.held_from is not None and not held.post_owed
+        # Nothing due on its own: the deliverer does not post the draw by itself.
+        assert await bot.service.outbox.due(bot.now(), 10, all_due=True) == []
+    bot = make_bot()  # a restart: the held lines are gone with the process
+    async with running_bot(fake, bot):
+        await idle(fake)
+        assert len(games.messages()) == posts  # the start-up delivered nothing of it
+        _, view = await to_move(bot, game.id)
+        play = next(m for m in view.legal if isinstance(m, Play))
+        version = (await bot.service.game(game.id)).version
+        ids = [str(c.get("custom_id")) for c in dm.selects]
+        assert any(f":{version}:dm:" in i for i in ids)  # the turn DM, grown by the draw
+        played = await said(await user.select(dm, values=[str(play)]))
+        assert played.content.startswith("✅"), played.content
+        await idle(fake)
+        assert len(games.messages()) == posts + 1
+        told = _text(last_public(games))
+        name = next(p.name for p in game.players if p.user_id == user.id)
+        assert told.count(f"{name} drew a tile") == 1, told
+        assert told.index(f"{name} drew a tile") < told.index(str(play.tile)), told
+        assert live.edits == 0 and len(fake.requests_to(EDIT_CHANNEL_MESSAGE)) == edits
+        # Told: the outbox keeps nothing more for this game.
+        assert await bot.service.outbox.owed(game.id) is None

@@ -55,6 +55,8 @@ class Connection:
 
 #: Gateway intents (Discord's bits) that decide which message events a session receives.
 GUILD_MESSAGES = 1 << 9
+#: WEBHOOKS_UPDATE comes only to a bot that asked for Guild Webhooks.
+GUILD_WEBHOOKS = 1 << 5
 DIRECT_MESSAGES = 1 << 12
 #: A session that sent no intents (an old client) gets every event.
 ALL_INTENTS = (1 << 26) - 1
@@ -77,10 +79,13 @@ class GatewaySession:
 
     def wants(self, event: str, guild_id: int | None) -> bool:
         """Whether the intents this session identified with ask for ``event`` (Discord sends
-        message events only to a bot that asked for them: Guild Messages, Direct Messages)."""
+        message events only to a bot that asked for them: Guild Messages, Direct Messages;
+        webhook updates only with Guild Webhooks)."""
+        intents = int(self.identify.get("intents", ALL_INTENTS))
+        if event == "WEBHOOKS_UPDATE":
+            return bool(intents & GUILD_WEBHOOKS)
         if not event.startswith("MESSAGE_"):
             return True
-        intents = int(self.identify.get("intents", ALL_INTENTS))
         wanted = GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES
         return bool(intents & wanted)
 

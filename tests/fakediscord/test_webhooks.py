@@ -9,8 +9,10 @@ import aiohttp
 import discord
 import pytest
 
+from bot.app import INTENTS
 from tests.fakediscord import FakeDiscord, fake_discord, running_bot
 from tests.fakediscord.demo_bot import DemoBot
+from tests.fakediscord.gateway import GatewaySession
 from tests.fakediscord.server import API_PREFIX
 from tests.fakediscord.threads import FakeThread
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
@@ -194,3 +196,16 @@ async def test_executions_are_off_the_bots_global_budget_in_a_bucket_per_webhook
         assert made["global_limited"] == 1 + made["rate_limited"]
         assert report["violations"] == 0 and report["routes"][EXECUTE]["rate_limited"] == 0
         assert len([m for m in fake.channel("games").messages() if m.webhook_id]) == 20
+
+
+def test_webhook_updates_reach_only_a_bot_that_asked_for_guild_webhooks() -> None:
+    # Discord sends WEBHOOKS_UPDATE with the Guild Webhooks intent only. The game bot does
+    # not ask for it (bot.app.INTENTS: guilds alone): it learns that its webhook is gone from
+    # the 10015 of its next use (bot/ui/hooks.py), so the fake must not tell it sooner.
+    def session(intents: discord.Intents) -> GatewaySession:
+        return GatewaySession("s", {"intents": intents.value}, None)
+
+    assert not INTENTS.webhooks
+    assert not session(INTENTS).wants("WEBHOOKS_UPDATE", 1)
+    assert session(INTENTS).wants("CHANNEL_DELETE", 1)
+    assert session(discord.Intents(guilds=True, webhooks=True)).wants("WEBHOOKS_UPDATE", 1)

@@ -148,3 +148,31 @@ async def test_the_last_move_owes_every_human_the_end_until_each_is_told(
     assert await svc.outbox.owed(gid) == left
     await svc.outbox.told_end(gid, (ALICE,))
     assert await svc.outbox.owed(gid) is None
+
+
+async def test_a_post_held_for_the_next_keeps_where_it_starts_until_told(
+    store: Store, clock: FakeClock
+) -> None:
+    # A draw from the DM is told with the move after it (issue 34): its post is no longer
+    # owed on its own (nothing is due, the deliverer posts nothing), but where it starts is
+    # kept, the next move's debt starts there, and telling that post clears it.
+    svc = GameService(store, rng=random.Random(0))
+    start = await new_game(svc, clock)
+    gid = start.game.id
+    await svc.outbox.delivered(gid, start.game.version, post=True, ping=True)
+    one = await play_turn(svc, gid, clock)
+    await svc.outbox.delivered(gid, one.game.version, post=True, ping=True, held=True)
+    held = await svc.outbox.owed(gid)
+    assert held is not None and held.held_from == one.steps[0].seq
+    assert not held.post_owed and held.ping_user is None
+    clock.tick(3600)
+    assert await svc.outbox.due(clock(), 10, all_due=True) == []
+    assert await svc.outbox.next_due() is None
+    two = await play_turn(svc, gid, clock)
+    owed = await svc.outbox.owed(gid)
+    assert owed is not None and owed.post_owed and owed.from_seq == one.steps[0].seq
+    assert owed.held_from == one.steps[0].seq
+    rebuilt = owed_outcome(await svc.game_record(gid), owed.from_seq)
+    assert [s.seq for s in rebuilt.steps] == [s.seq for s in (*one.steps, *two.steps)]
+    await svc.outbox.delivered(gid, two.game.version, post=True, ping=True)
+    assert await svc.outbox.owed(gid) is None

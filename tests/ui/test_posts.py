@@ -85,3 +85,22 @@ async def test_new_table_posts_are_recorded_in_one_batch_and_kept_when_the_write
     assert book.unrecorded(7) is None
     await book.close()
     assert len(written) == 1
+
+
+def test_clicks_on_the_webhooks_post_never_push_its_editor_out() -> None:
+    # The webhook's editor does not expire and is the only way to edit its post without a
+    # refused request: four clicks' tokens (each kept for 15 minutes) must not push it out.
+    book = PostBook()
+    hooked = Editor(100, dt.datetime.max.replace(tzinfo=dt.UTC), edit, free=False)
+    book.note_table(7, Post(1, 100), hooked)
+    for _ in range(5):
+        book.note_editor(7, editor(100, minutes=1.5))
+    later = NOW + dt.timedelta(minutes=5)  # every click's token has expired
+    assert book.editor(7, 100, later) is None  # nothing free
+    assert book.editor(7, 100, later, webhook=True) is hooked
+    # Found again (after a 10015, a restart): it replaces the one kept, not beside it.
+    again = Editor(100, hooked.expires, edit, free=False)
+    book.note_editor(7, again)
+    assert book.editor(7, 100, later, webhook=True) is again
+    book.drop_editor(7, again)
+    assert book.editor(7, 100, later, webhook=True) is None
