@@ -38,6 +38,16 @@ def _live_dm(user: FakeUser, version: int) -> FakeMessage | None:
     return dms[-1] if any(f":{version}:dm:" in i for i in ids) else None
 
 
+def hooked_edits(fake: FakeDiscord) -> list[str]:
+    """The webhook ids of the edits made through the channel webhook (not interaction
+    tokens, whose webhook id is the application's)."""
+    return [
+        r.path.split("/")[2]
+        for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE)
+        if not r.path.startswith(f"/webhooks/{fake.application_id}/") and r.status < 400
+    ]
+
+
 def _paid(fake: FakeDiscord, games: FakeChannel) -> int:
     """Posts made in the game's channel with the bot token (not the turn DMs)."""
     return len([r for r in fake.requests_to(POST) if r.path == f"/channels/{games.id}/messages"])
@@ -239,11 +249,6 @@ async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
         assert not route.edits_free(game.id, post.id)  # not for looks
         await route.edit(game.id, games.id, post.id, content="grown")
         assert post.content == "grown" and post.edits == 1
-        hooked = [
-            r.path.split("/")[2]
-            for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE)
-            if not r.path.startswith(f"/webhooks/{fake.application_id}/")
-        ]
-        assert hooked == [str(post.webhook_id)]
+        assert hooked_edits(fake) == [str(post.webhook_id)]
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
         assert refused == []

@@ -16,21 +16,11 @@ from tests.e2e.helpers import idle
 from tests.e2e.test_places import ended
 from tests.e2e.test_webhook_posts import (
     EDIT_CHANNEL_MESSAGE,
-    EDIT_WEBHOOK_MESSAGE,
     _move_from_a_dm,
     _open,
+    hooked_edits,
 )
 from tests.fakediscord import WAIT, FakeDiscord, running_bot
-
-
-def _hooked_edits(fake: FakeDiscord) -> list[str]:
-    """The webhook ids of the edits made through the channel webhook (not interaction
-    tokens, whose webhook id is the application's)."""
-    return [
-        r.path.split("/")[2]
-        for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE)
-        if not r.path.startswith(f"/webhooks/{fake.application_id}/") and r.status < 400
-    ]
 
 
 async def test_after_a_restart_an_edit_of_the_webhooks_post_finds_the_webhook_again(
@@ -49,7 +39,7 @@ async def test_after_a_restart_an_edit_of_the_webhooks_post_finds_the_webhook_ag
         assert games.id not in bot.hooks
         await Route(bot, None).edit(game.id, games.id, post.id, content="grown")
         assert post.content == "grown" and post.edits == 1
-        assert _hooked_edits(fake) == [str(post.webhook_id)]
+        assert hooked_edits(fake) == [str(post.webhook_id)]
         # The bot token was refused once (50005: how the bot learns whose post it is), and
         # the webhook found by one list call; the next edit goes straight through it.
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
@@ -57,7 +47,7 @@ async def test_after_a_restart_an_edit_of_the_webhooks_post_finds_the_webhook_ag
         await Route(bot, None).edit(game.id, games.id, post.id, content="grown again")
         assert post.content == "grown again"
         assert len([r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]) == 1
-        assert len(_hooked_edits(fake)) == 2
+        assert len(hooked_edits(fake)) == 2
 
 
 async def test_an_edit_through_a_deleted_webhook_forgets_it_and_spends_no_refused_edit(
