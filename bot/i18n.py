@@ -296,6 +296,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "It's your turn. You can play:",
         "fr": "À toi de jouer. Tu peux poser :",
     },
+    # One train's playable tiles in a turn DM; French sets its colon off with a space.
+    "hand.where": {"en": "→ {where}: {tiles}", "fr": "→ {where} : {tiles}"},
     "hand.no-play": {
         "en": "It's your turn and nothing fits: {move}.",
         "fr": "À toi de jouer et rien ne va : {move}.",

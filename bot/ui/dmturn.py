@@ -205,7 +205,7 @@ def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
         lines.append(tr("hand.playable", lang))
         for train, tiles in by_train.items():
             where = messages.train_label(view.names, train, view.seat, lang)
-            lines.append(f"→ {where}: {' '.join(tiles)}")
+            lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
     else:
         moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
         lines.append(tr("hand.no-play", lang, move=moves))
