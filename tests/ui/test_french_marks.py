@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from bot.engine import Match, Rules, view_for
 from bot.engine.simulate import random_move
+from bot.i18n import CATALOG, placeholders, tr
 from bot.service import GameOptions, GameSummary
 from bot.store import GameStatus
 from bot.ui.dmturn import hand_lines
@@ -45,3 +46,27 @@ def test_a_turn_dms_playable_lines_follow_each_languages_colon() -> None:
         checked += len(wheres)
         m.apply(random_move(m.round, rng))
     assert checked > 10  # playable lines were really read
+
+
+def test_french_says_d_before_a_name_that_opens_with_a_vowel() -> None:
+    # "3-3 → train de Alice (@1)" in a French select, "Le temps de Alice est écoulé" in the
+    # channel: French drops the "e" of "de" before a vowel.
+    assert tr("train.other", "fr", name="Alice", ref="@1") == "train d'Alice (@1)"
+    assert tr("error.turn-of", "fr", name="Émile") == "C'est le tour d'Émile."
+    assert tr("move.play.other", "fr", name="Bob", tile="3-3", owner="Olga").endswith(
+        "sur le train d'Olga"
+    )
+    # Not before a consonant, nor "h" or "y" (usage splits), nor a name opening with a mark.
+    for name in ("Bob", "Hugo", "Yann", "\\_ana", "**Alice**"):
+        assert tr("train.other", "fr", name=name, ref="@1") == f"train de {name} (@1)"
+    assert tr("train.other", "en", name="Alice", ref="@1") == "Alice's train (@1)"
+    # Every French text that says "de {a name}" elides it: none is left out.
+    checked = 0
+    for key, entry in CATALOG.items():
+        text = entry.get("fr", "")
+        if "de {" not in text or "|" in text:
+            continue
+        said = tr(key, "fr", **dict.fromkeys(placeholders(text), "Alice"))
+        assert "de Alice" not in said, (key, said)
+        checked += 1
+    assert checked >= 10  # the train, the turn, the time out, the undo, the stats...
