@@ -226,6 +226,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "🎯 Your train ends at {end}{open} · you hold {tiles}.",
         "fr": "🎯 Ton train finit sur {end}{open} · tu as {tiles}.",
     },
+    "catchup.status.unstarted": {
+        "en": "🎯 Your train{open} is not started: it needs {end} · you hold {tiles}.",
+        "fr": "🎯 Ton train{open} n'est pas commencé : il faut {end} · tu as {tiles}.",
+    },
     "catchup.status.open": {"en": " (open)", "fr": " (ouvert)"},
     "catchup.status.your-turn": {"en": "🎲 It is your turn.", "fr": "🎲 C'est à toi de jouer."},
     "catchup.status.turn": {"en": "⏳ {name} is to play.", "fr": "⏳ C'est à {name} de jouer."},

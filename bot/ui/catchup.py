@@ -530,10 +530,9 @@ class _Words:
         lines = []
         if d.seat is not None and d.turn is not None and d.my_end is not None:
             is_open = self.tr("catchup.status.open") if d.my_marked else ""
+            key = "catchup.status" if d.my_started else "catchup.status.unstarted"
             lines.append(
-                self.tr(
-                    "catchup.status", end=d.my_end, open=is_open, tiles=self.tiles(d.my_tiles or 0)
-                )
+                self.tr(key, end=d.my_end, open=is_open, tiles=self.tiles(d.my_tiles or 0))
             )
         if d.turn is not None and self.whose_turn:
             if d.turn == d.seat:
