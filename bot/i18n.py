@@ -270,6 +270,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "jeu {set}, {rounds}, {low} à {high} {high:joueur|joueurs}",
     },
     "rules.house": {"en": "**House rules:** {rules}", "fr": "**Règles maison :** {rules}"},
+    "rules.house.item": {"en": "`{name}`: {value}", "fr": "`{name}` : {value}"},
     "rules.deadline": {
         "en": "**Turn deadline:** {hours} h",
         "fr": "**Délai par tour :** {hours} h",
