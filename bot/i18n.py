@@ -479,10 +479,11 @@ class _Plurals(string.Formatter):
 
 
 #: French drops the "e" of "de" before a vowel: "le train d'Alice", never "le train de Alice"
-#: (read in a whole French match). Not before "h" or "y", where usage splits ("de Hugo",
-#: "de Yann"), nor before a name that opens with a mark (an escaped or bold name).
+#: (read in a whole French match), as the catch-up already did (bot/ui/catchup.py, VOWELS).
+#: Not before "h", where usage splits ("de Hugo"), nor before a name that opens with a mark
+#: (an escaped or bold name).
 _DE_NAME = re.compile(r"\bde \{(\w+)\}")
-_FRENCH_VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæ")
+_FRENCH_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
 
 def _elided(text: str, params: Mapping[str, object]) -> str:

@@ -269,3 +269,16 @@ def test_an_unstarted_train_is_told_as_not_started_not_as_ending_on_the_engine()
     marked = catchup_text(dataclasses.replace(d, my_marked=True), "en")
     assert "🎯 Your train (open) is not started: it needs 12" in marked
     assert "ends at" not in marked
+
+
+def test_a_turn_played_for_you_wears_the_icon_the_channel_gave_it() -> None:
+    # The channel's line for a turn with no choice reads "⏩ Bob had no choice: ..."; Bob's DM
+    # told the same turn under a clock, as if his time had run out.
+    auto = (mv(5, BOB, "5-1 @2", played_for="autoplay"),)
+    assert catchup_text(digest(moves=auto), "en").split("\n")[1] == (
+        "⏩ Your turn was played for you (you had no choice): 5-1 on your train."
+    )
+    away = (mv(5, BOB, "5-1 @2", played_for="away"),)
+    assert catchup_text(digest(moves=away), "fr").split("\n")[1].startswith("🏖️ Ton tour")
+    late = (mv(5, BOB, "5-1 @2", played_for="timeout"),)
+    assert catchup_text(digest(moves=late), "en").split("\n")[1].startswith("⏰ Your turn")
