@@ -24,6 +24,7 @@ texts written either way, by any feature, keep working.
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
 
@@ -269,6 +270,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "jeu {set}, {rounds}, {low} à {high} {high:joueur|joueurs}",
     },
     "rules.house": {"en": "**House rules:** {rules}", "fr": "**Règles maison :** {rules}"},
+    "rules.house.item": {"en": "`{name}`: {value}", "fr": "`{name}` : {value}"},
     "rules.deadline": {
         "en": "**Turn deadline:** {hours} h",
         "fr": "**Délai par tour :** {hours} h",
@@ -296,6 +298,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "It's your turn. You can play:",
         "fr": "À toi de jouer. Tu peux poser :",
     },
+    # One train's playable tiles in a turn DM; French sets its colon off with a space.
+    "hand.where": {"en": "→ {where}: {tiles}", "fr": "→ {where} : {tiles}"},
     "hand.no-play": {
         "en": "It's your turn and nothing fits: {move}.",
         "fr": "À toi de jouer et rien ne va : {move}.",
@@ -474,6 +478,24 @@ class _Plurals(string.Formatter):
         return str(super().format_field(value, format_spec))
 
 
+#: French drops the "e" of "de" before a vowel: "le train d'Alice", never "le train de Alice"
+#: (read in a whole French match), as the catch-up already did (bot/ui/catchup.py, VOWELS).
+#: Not before "h", where usage splits ("de Hugo"), nor before a name that opens with a mark
+#: (an escaped or bold name).
+_DE_NAME = re.compile(r"\bde \{(\w+)\}")
+_FRENCH_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+
+
+def _elided(text: str, params: Mapping[str, object]) -> str:
+    """``text`` with each "de {name}" written "d'{name}" where that name opens with a vowel."""
+
+    def one(found: re.Match[str]) -> str:
+        first = str(params.get(found.group(1), ""))[:1].lower()
+        return "d'{" + found.group(1) + "}" if first in _FRENCH_VOWELS and first else found[0]
+
+    return _DE_NAME.sub(one, text)
+
+
 def tr(key: str, locale: str | None = None, /, **params: object) -> str:
     """The sentence ``key`` in the reader's language, with ``params`` filled in and each
     ``{n:singular|plural}`` in the form ``n`` takes in that language.
@@ -486,6 +508,8 @@ def tr(key: str, locale: str | None = None, /, **params: object) -> str:
     text = entry.get(language) or entry[DEFAULT_LANGUAGE]
     if not params:
         return text
+    if language == "fr" and "de {" in text:
+        text = _elided(text, params)
     if "|" in text:  # only texts with plural forms pay for the slower formatter
         return _Plurals(language).vformat(text, (), params)
     return text.format(**params)

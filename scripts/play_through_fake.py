@@ -59,6 +59,7 @@ from bot.cogs.timing import cog_of
 from bot.config import Config
 from bot.engine import Move, Play
 from bot.engine.ai import Level, choose_move
+from bot.i18n import tr
 from bot.store import GameStatus
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
@@ -141,13 +142,20 @@ async def play(
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     log = Transcript(fake, out)
+    channel = fake.channel("mexican-train")
+    if args.language == "fr":  # the server's setting, before the match: not in its figures
+        # Players whose Discord is in French (below), on a server its owner set to French
+        # (/mt settings language:, which needs Manage Server), as docs/admin.md tells.
+        log.action(fake.owner, "`/mt settings language:fr`")
+        await (await fake.owner.slash("mt settings", channel=channel, language="fr")).message()
+        log.collect()
     budget_before = fake.budget_report()  # the match from /mt new on, not the bot's start-up
     first_request = len(fake.requests)
     rng = random.Random(args.seed)
-    channel = fake.channel("mexican-train")
     if args.manage_webhooks:  # the admin granted the optional permission (docs/discord.md)
         channel.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
-    users = [fake.user(n) for n in NAMES[: args.players]]
+    locale = "fr" if args.language == "fr" else "en-US"
+    users = [fake.user(n, locale=locale) for n in NAMES[: args.players]]
     by_id = {u.id: u for u in users}
     host = users[0]
     if args.autoplay is not None:  # each player's /mt me autoplay:, set before the match
@@ -162,7 +170,7 @@ async def play(
     place = channel.threads()[0] if args.thread else channel  # where the game is played
     for user in users[1:]:
         log.action(user, "clicks **Join**")
-        await (await user.click(lobby, label="Join")).message()
+        await (await user.click(lobby, label=tr("button.join", args.language))).message()
         log.collect()
     opened = await bot.service.game_in_channel(place.id)
     assert opened is not None
@@ -172,7 +180,7 @@ async def play(
         await (await host.select(lobby, values=["easy"], custom_id=add)).message()
         log.collect()
     log.action(host, "clicks **Start**")
-    await (await host.click(lobby, label="Start")).message()
+    await (await host.click(lobby, label=tr("button.start", args.language))).message()
     await settle(bot)
     log.collect()
     game = await bot.service.game_in_channel(place.id)
@@ -220,12 +228,13 @@ async def play(
                 log.action(user, f"picks `{move}` in their turn DM")
                 await (await user.select(dm, values=[str(move)])).message()
             else:
-                label = "Draw" if str(move) == "draw" else "Pass"
+                label = tr(f"button.{move}", args.language)
                 log.action(user, f"clicks **{label}** in their turn DM")
                 await (await user.click(dm, label=label)).message()
         elif isinstance(move, Play) and turn % 2 == 0 and table is not None and table.buttons:
             log.action(user, "clicks **Play**")
-            picker = await (await user.click(table, label="Play")).message()
+            play = tr("button.play", args.language)
+            picker = await (await user.click(table, label=play)).message()
             await settle(bot)
             log.collect()
             log.action(user, f"picks `{move}`")
@@ -544,6 +553,12 @@ if __name__ == "__main__":
         help="realistic: players move minutes to hours apart on the fake's clock",
     )  # fmt: skip
     parser.add_argument("--thread", action="store_true", help="the game in its own thread")
+    parser.add_argument(
+        "--language",
+        choices=("en", "fr"),
+        default="en",
+        help="fr: the players' Discord in French, the server set to French",
+    )
     parser.add_argument(
         "--manage-webhooks", action="store_true",
         help="grant the bot Manage Webhooks in the game's channel (turn posts via its webhook)",

@@ -142,6 +142,9 @@ class Digest:
     #: The reader's own turns someone else took back since (an undo by the host): who did
     #: it (a name; empty when they hold no seat) and the moves, in notation.
     undone: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Whether the reader's train has a tile yet: an unstarted one "ends" on the engine's
+    #: pip, which a player reads as "not started, needs 12", as the picture says it.
+    my_started: bool = True
 
     @property
     def spectator(self) -> bool:
@@ -471,6 +474,7 @@ def _digest(
         closed=closed,
         my_end=None if seat is None else rnd.trains[seat].end,
         my_marked=seat is not None and rnd.trains[seat].marked,
+        my_started=seat is None or rnd.trains[seat].started,
         my_tiles=None if seat is None else len(rnd.hands[seat]),
         turn=rnd.current_seat,
         totals=tuple(fold.totals),

@@ -86,22 +86,23 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "🚂 On your train: {tiles} ({who}).",
         "fr": "🚂 Sur ton train : {tiles} ({who}).",
     },
-    # ---- turns played for you
+    # ---- turns played for you: the icon the channel's line gave the same turns (⏰ out of
+    # time, 🏖️ away, ⏩ no choice), so the DM and the post read as one story
     "catchup.for-you.one": {
-        "en": "⏰ Your turn was played for you ({why}): {what}.",
-        "fr": "⏰ Ton tour a été joué à ta place ({why}) : {what}.",
+        "en": "{icon} Your turn was played for you ({why}): {what}.",
+        "fr": "{icon} Ton tour a été joué à ta place ({why}) : {what}.",
     },
     "catchup.for-you.many": {
-        "en": "⏰ {count} of your turns were played for you ({why}): {what}.",
-        "fr": "⏰ {count} de tes tours ont été joués à ta place ({why}) : {what}.",
+        "en": "{icon} {count} of your turns were played for you ({why}): {what}.",
+        "fr": "{icon} {count} de tes tours ont été joués à ta place ({why}) : {what}.",
     },
     "catchup.for-you.short.one": {
-        "en": "⏰ Your turn was played for you ({why}).",
-        "fr": "⏰ Ton tour a été joué à ta place ({why}).",
+        "en": "{icon} Your turn was played for you ({why}).",
+        "fr": "{icon} Ton tour a été joué à ta place ({why}).",
     },
     "catchup.for-you.short.many": {
-        "en": "⏰ {count} of your turns were played for you ({why}).",
-        "fr": "⏰ {count} de tes tours ont été joués à ta place ({why}).",
+        "en": "{icon} {count} of your turns were played for you ({why}).",
+        "fr": "{icon} {count} de tes tours ont été joués à ta place ({why}).",
     },
     "catchup.why.timeout": {"en": "time ran out", "fr": "temps écoulé"},
     "catchup.why.away": {"en": "you were away", "fr": "tu étais absent·e"},
@@ -225,6 +226,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.status": {
         "en": "🎯 Your train ends at {end}{open} · you hold {tiles}.",
         "fr": "🎯 Ton train finit sur {end}{open} · tu as {tiles}.",
+    },
+    "catchup.status.unstarted": {
+        "en": "🎯 Your train{open} is not started: it needs {end} · you hold {tiles}.",
+        "fr": "🎯 Ton train{open} n'est pas commencé : il faut {end} · tu as {tiles}.",
     },
     "catchup.status.open": {"en": " (open)", "fr": " (ouvert)"},
     "catchup.status.your-turn": {"en": "🎲 It is your turn.", "fr": "🎲 C'est à toi de jouer."},

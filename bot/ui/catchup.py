@@ -38,6 +38,8 @@ LISTED_TURNS = 6
 LISTED_FOR_YOU = 3
 #: Names written out before "and N others".
 NAMES_SHOWN = 3
+#: The icon of a turn played for the reader, by why: the one the channel's line gave it.
+FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩"}
 #: First letters a French "de" elides before ("d'Alice").
 VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
@@ -359,6 +361,7 @@ class _Words:
             return _Part("for_you", [])
         turns = turns_of(moves)
         reasons = {m.played_for for m in moves}
+        icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
         if len(reasons) == 1:
             why = self.tr(f"catchup.why.{reasons.pop()}")
         else:
@@ -366,8 +369,8 @@ class _Words:
         forms = []
         if len(turns) <= LISTED_FOR_YOU:
             what = self.sep.join(", ".join(self.bit(m) for m in t) for t in turns)
-            forms.append(self.count("catchup.for-you", len(turns), why=why, what=what))
-        forms.append(self.count("catchup.for-you.short", len(turns), why=why))
+            forms.append(self.count("catchup.for-you", len(turns), why=why, what=what, icon=icon))
+        forms.append(self.count("catchup.for-you.short", len(turns), why=why, icon=icon))
         return _Part("for_you", forms)
 
     def doubles(self) -> _Part:
@@ -530,10 +533,9 @@ class _Words:
         lines = []
         if d.seat is not None and d.turn is not None and d.my_end is not None:
             is_open = self.tr("catchup.status.open") if d.my_marked else ""
+            key = "catchup.status" if d.my_started else "catchup.status.unstarted"
             lines.append(
-                self.tr(
-                    "catchup.status", end=d.my_end, open=is_open, tiles=self.tiles(d.my_tiles or 0)
-                )
+                self.tr(key, end=d.my_end, open=is_open, tiles=self.tiles(d.my_tiles or 0))
             )
         if d.turn is not None and self.whose_turn:
             if d.turn == d.seat:

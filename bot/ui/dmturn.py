@@ -205,7 +205,7 @@ def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
         lines.append(tr("hand.playable", lang))
         for train, tiles in by_train.items():
             where = messages.train_label(view.names, train, view.seat, lang)
-            lines.append(f"→ {where}: {' '.join(tiles)}")
+            lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
     else:
         moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
         lines.append(tr("hand.no-play", lang, move=moves))
@@ -238,7 +238,10 @@ def turn_dm_text(
     text = ""
     for budget in DIGEST_BUDGETS:
         since = catchup_text(digest, lang, budget, whose_turn=False) if budget else ""
-        text = "\n\n".join(t for t in (head, stand, since, hand) if t)
+        # After a round's end the digest gives everyone's totals ("📊 Totals: 1. Alice 0 · 2.
+        # Carol 25 · 3. you 41."): the "📊 You: 3rd · 41 pts" line would say it twice.
+        told = "" if any(ln.startswith("📊") for ln in since.splitlines()) else stand
+        text = "\n\n".join(t for t in (head, told, since, hand) if t)
         if len(text) <= DM_CHARS and phone_lines(text) <= DM_LINES:
             return text
     return text[:DM_CHARS]

@@ -44,8 +44,9 @@ def end_dm(
     game: GameSummary, report: RoundReport, mine: Standing, link: str, lang: str | None
 ) -> str:
     """One player's DM at the match's end: their place (or that they won) and total, the
-    final standings with the sheet, the winner, and the link to the result; within a DM's
-    2,000 characters (the sheet gives way first, then the standings' last lines)."""
+    final standings with the sheet, the winner (unless it is the reader alone), and the link
+    to the result; within a DM's 2,000 characters (the sheet gives way first, then the
+    standings' last lines)."""
     total = tr_count("re.pts", mine.total, lang)
     channel = f"<#{game.channel_id}>"
     if mine.won:
@@ -62,6 +63,12 @@ def end_dm(
     over = tr("re.over-scores", lang, game=game.id)
     if sheet.startswith(over):
         sheet = tr("end.standings", lang) + sheet[len(over) :]
+    # The sole winner's first line says "you won": the sheet's last line, "Bob won the match",
+    # would tell them again, of themselves, in the third person. A shared win keeps it: it
+    # names whom they share it with.
+    named = tr("match.winner", lang, names=mine.player.name)
+    if mine.won and len(report.winners) == 1 and sheet.endswith("\n" + named):
+        sheet = sheet[: -len(named) - 1]
     if size(sheet) > room:
         kept: list[str] = []
         for line in sheet.splitlines():

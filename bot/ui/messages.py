@@ -14,7 +14,19 @@ from datetime import datetime
 
 from discord.utils import escape_markdown
 
-from bot.engine import MEXICAN, Catch, Draw, Move, Pass, Play, Rules, SeatView, Tile, TrainView
+from bot.engine import (
+    MEXICAN,
+    PRESETS,
+    Catch,
+    Draw,
+    Move,
+    Pass,
+    Play,
+    Rules,
+    SeatView,
+    Tile,
+    TrainView,
+)
 from bot.i18n import CATALOG, tr, tr_count
 from bot.service import (
     GameScheduleRow,
@@ -342,7 +354,10 @@ def rules_text(summary: GameSummary, locale: str | None) -> str:
             high=rules.player_range[1],
         )
     )
-    house = rules.house_rules()
+    # House rules are what the host changed on top of the preset they chose: a quick game's
+    # one round is the preset's, already said above, not a house rule of theirs.
+    chosen = PRESETS.get(summary.preset, Rules()).to_dict()
+    house = {k: v for k, v in rules.to_dict().items() if chosen.get(k) != v}
     house.pop("max_pip", None)
     if house:
         lines.append(tr("rules.house", locale, rules=house_rules_text(rules, house, locale)))
@@ -360,7 +375,7 @@ def house_rules_text(rules: Rules, house: dict[str, object], locale: str | None)
         else:
             shown = str(value)
         name = tr(f"rule.{key}", locale) if f"rule.{key}" in CATALOG else key.replace("_", " ")
-        parts.append(f"`{name}`: {shown}")
+        parts.append(tr("rules.house.item", locale, name=name, value=shown))
     return ", ".join(parts)
 
 

@@ -197,11 +197,11 @@ async def test_a_turn_played_while_away_is_told_and_closes_the_train(
     assert bob.closed == (1,) and not bob.my_marked and bob.my_end == 9
     assert bob.mexican_started is not None and bob.names[bob.mexican_started.seat] == "Carol"
     text = catchup_text(bob, "en")
-    assert "⏰ Your turn was played for you (you were away): 9-5 on your train." in text
+    assert "🏖️ Your turn was played for you (you were away): 9-5 on your train." in text
     assert "🔒 Closed again: your train." in text
     assert "🚃 Carol started the Mexican Train (12-2)." in text
     fr = catchup_text(bob, "fr")
-    assert "⏰ Ton tour a été joué à ta place (tu étais absent·e) : 9-5 sur ton train." in fr
+    assert "🏖️ Ton tour a été joué à ta place (tu étais absent·e) : 9-5 sur ton train." in fr
     # Dave sees it as a turn played for Bob, not as Bob's own.
     dave = catchup_text(await svc.digest(gid, DAVE), "en")
     assert "Bob (away): 9-5 on their own train" in dave, dave

@@ -34,6 +34,7 @@ async def test_every_turn_dm_fits_a_phone_at_10_players_with_32_character_names(
     short = short_names(NAMES)
     assert len({s.casefold() for s in short}) == PLAYERS and max(map(len, short)) < 20
     checked = standings_lines = 0
+    told_round_end: set[int] = set()
     for turn in range(3000):
         game = await service.game(gid)
         if game.round_no is None or game.round_no >= 2 or game.turn is None:
@@ -41,7 +42,10 @@ async def test_every_turn_dm_fits_a_phone_at_10_players_with_32_character_names(
         uid = game.turn.user_id
         assert uid is not None
         view = await service.seat_view(gid, uid)
-        if turn % 7 == 0:  # a sample of the turns, both languages
+        # A sample of the turns, both languages, and every player's first turn of round 2
+        # (their digest tells round 1's end and everyone's totals).
+        first_of_round_2 = game.round_no == 1 and uid not in told_round_end
+        if turn % 7 == 0 or first_of_round_2:
             digest = await service.digest(gid, uid)
             standings = await service.standings(gid)
             for lang in LANGUAGES:
@@ -53,8 +57,12 @@ async def test_every_turn_dm_fits_a_phone_at_10_players_with_32_character_names(
                 arrows = [line for line in text.splitlines() if line.startswith("→ ")]
                 assert len(arrows) == len({line.split(":")[0] for line in arrows})
                 standings_lines += "📊" in text
+                # Where they stand, said once: the digest's totals or the "You: 3rd" line.
+                assert sum(line.startswith("📊") for line in text.splitlines()) <= 1, text
+                if first_of_round_2 and "📊 Totals" in text:
+                    told_round_end.add(uid)
                 checked += 1
             if game.round_no >= 1:
                 assert "📊" in text
         await service.move(gid, uid, pick(view.legal), clock.tick())
-    assert checked > 20 and standings_lines > 0
+    assert checked > 20 and standings_lines > 0 and told_round_end  # a round's end was told

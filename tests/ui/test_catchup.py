@@ -256,3 +256,29 @@ def test_nothing_new_and_turns_played_for_you() -> None:
 def test_nothing_fits_in_a_tiny_budget() -> None:
     assert catchup_text(digest(), "en", 5) == ""
     assert catchup_text(digest(), "en", 30) == "**Since your last turn:**"
+
+
+def test_an_unstarted_train_is_told_as_not_started_not_as_ending_on_the_engine() -> None:
+    # Bob's turn DMs over a whole match said "Your train ends at 12" while it held no tile:
+    # the picture beside them says "not started, needs 12".
+    d = digest(my_end=12, my_marked=False, my_started=False)
+    assert "🎯 Your train is not started: it needs 12 · you hold 9 tiles." in catchup_text(d, "en")
+    assert "🎯 Ton train n'est pas commencé : il faut 12 · tu as 9 dominos." in catchup_text(
+        d, "fr"
+    )
+    marked = catchup_text(dataclasses.replace(d, my_marked=True), "en")
+    assert "🎯 Your train (open) is not started: it needs 12" in marked
+    assert "ends at" not in marked
+
+
+def test_a_turn_played_for_you_wears_the_icon_the_channel_gave_it() -> None:
+    # The channel's line for a turn with no choice reads "⏩ Bob had no choice: ..."; Bob's DM
+    # told the same turn under a clock, as if his time had run out.
+    auto = (mv(5, BOB, "5-1 @2", played_for="autoplay"),)
+    assert catchup_text(digest(moves=auto), "en").split("\n")[1] == (
+        "⏩ Your turn was played for you (you had no choice): 5-1 on your train."
+    )
+    away = (mv(5, BOB, "5-1 @2", played_for="away"),)
+    assert catchup_text(digest(moves=away), "fr").split("\n")[1].startswith("🏖️ Ton tour")
+    late = (mv(5, BOB, "5-1 @2", played_for="timeout"),)
+    assert catchup_text(digest(moves=late), "en").split("\n")[1].startswith("⏰ Your turn")

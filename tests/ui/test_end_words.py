@@ -1,0 +1,83 @@
+"""The end-of-match DM read by each player (bot/ui/matchend.py): the sole winner is told
+"you won" once, not again in the third person under the standings; the others, and those
+who share a win, are still told who won."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import UTC, datetime
+
+from bot.engine import Match, preset
+from bot.engine.simulate import random_move
+from bot.i18n import tr
+from bot.service import GameOptions, GameSummary, Player
+from bot.service.replay import standings_from
+from bot.service.roundend import RoundReport, round_report
+from bot.store import GameStatus
+from bot.ui.matchend import end_dm
+
+NAMES = ["Alice", "Bob", "Carol", "Dave"]
+LINK = "https://discord.com/channels/10/20/30"
+
+
+def _played(seed: int) -> tuple[GameSummary, RoundReport]:
+    """A whole one-round match of four, played to its end by random legal moves."""
+    rng = random.Random(seed)
+    rules = preset("quick")
+    m = Match(rules, NAMES)
+    while m.needs_deal:
+        m.start_round(m.shuffle(rng))
+        rnd = m.round
+        assert rnd is not None
+        while rnd.result is None:
+            m.apply(random_move(rnd, rng))
+    players = tuple(Player(s, n, 100 + s, None) for s, n in enumerate(NAMES))
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    game = GameSummary(
+        id=1, guild_id=10, channel_id=20, host_id=100, status=GameStatus.FINISHED,
+        preset="quick", rules=rules, players=players, turn=None, round_no=0,
+        options=GameOptions(), version=1, created_at=now, updated_at=now, turn_since=None,
+        deadline_at=None,
+    )  # fmt: skip
+    return game, round_report(1, m, players, m.rounds_played - 1)
+
+
+def _shared(report: RoundReport) -> RoundReport:
+    """The same end with the two best sharing the win (equal totals)."""
+    best, second = report.standings[0].player.seat, report.standings[1].player.seat
+    totals = list(report.totals)
+    totals[second] = totals[best]
+    winners = (best, second)
+    board = dataclasses.replace(report.board, totals=tuple(totals), winners=winners)
+    standings = standings_from(report.players, totals, [report.went_out], winners)
+    return dataclasses.replace(report, board=board, standings=standings)
+
+
+def _winner_line(report: RoundReport, lang: str) -> str:
+    return tr("match.winner", lang, names=", ".join(p.name for p in report.winners))
+
+
+def test_the_sole_winner_is_told_they_won_once_the_others_who_won() -> None:
+    game, report = _played(8)
+    assert report.match_over and len(report.winners) == 1
+    for lang in ("en", "fr"):
+        line = _winner_line(report, lang)
+        for mine in report.standings:
+            dm = end_dm(game, report, mine, LINK, lang)
+            assert dm.endswith(LINK) and mine.player.name in dm
+            if mine.won:  # "you won" heads it; "Bob won the match" would say it again
+                assert dm.startswith("🏆") and line not in dm, dm
+            else:
+                assert dm.startswith("🏁") and line in dm, dm
+
+
+def test_a_shared_win_still_names_whom_it_is_shared_with() -> None:
+    game, report = _played(8)
+    shared = _shared(report)
+    assert len(shared.winners) == 2
+    line = _winner_line(shared, "en")
+    for mine in shared.standings:
+        dm = end_dm(game, shared, mine, LINK, "en")
+        assert line in dm, dm
+        assert dm.startswith("🏆") == mine.won
