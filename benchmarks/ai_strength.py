@@ -56,7 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.expert_search import search_move
+from benchmarks.expert_search import flat_search_move, search_move
 from bot.engine import KNOCK, PRESETS, Match, Round, Rules
 from bot.engine.ai import Level, choose_move
 from bot.engine.ai.rollout import rollout_move
@@ -79,6 +79,8 @@ PLAYERS: dict[str, Callable[[SeatView, int], Move]] = {lv.value: _level(lv) for 
 PLAYERS["rollout"] = _rollout
 #: EXPERIMENTAL (benchmarks/expert_search.py): Hard plus rollouts at contested decisions.
 PLAYERS["search"] = search_move
+#: The same search over unweighted worlds (the control for the weighting).
+PLAYERS["flat_search"] = flat_search_move
 
 #: Heads-up pairings: (name, the player measured, its opponent, rounds as a share of --rounds).
 HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
@@ -87,9 +89,10 @@ HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
     ("hard_vs_easy", "hard", "easy", 0.25),
     ("rollout_vs_hard", "rollout", "hard", 0.2),
     ("search_vs_hard", "search", "hard", 0.05),
+    ("flat_search_vs_hard", "flat_search", "hard", 0.05),
 )
 #: Pairings played only when ``--only`` names them (the experimental search is slow).
-OPT_IN = {"search_vs_hard"}
+OPT_IN = {"search_vs_hard", "flat_search_vs_hard"}
 #: 4-player tables: (name, the seats' players, rounds as a share of --rounds). A table of one
 #: player and three Hard measures that player against Hard (issue 35: about 2.3 times cheaper
 #: per CPU-second than heads-up).
