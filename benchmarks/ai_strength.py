@@ -32,6 +32,8 @@ machine other work shares).
     python benchmarks/ai_strength.py                          # 2,000 rounds per pairing
     python benchmarks/ai_strength.py --rounds 200 --jobs 2    # quicker, in two processes
     python benchmarks/ai_strength.py --only hard_vs_normal --rounds 600
+    nice -n 19 python benchmarks/ai_strength.py --only search_vs_hard --rounds 20000 \
+        --stop-after 3600   # as many deals of a slow player as an hour holds
 
 ``--jobs N`` plays the deals in N worker processes (``multiprocessing``; results are the same
 for any N: each deal's tiles and seeds come from its own number, not from the order deals are
@@ -378,14 +380,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes playing the rounds")
     parser.add_argument("--only", default="", help="comma-separated pairings (default: all)")
+    parser.add_argument(
+        "--stop-after",
+        type=float,
+        default=0.0,
+        help="seconds: start no chunk of deals after this and report those played (0: all)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     jobs = plan(args)
+    results: list[Result] = []
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(run_job, jobs, chunksize=1)
+            for result in pool.imap(run_job, jobs, chunksize=1):
+                results.append(result)
+                if args.stop_after and time.perf_counter() - started > args.stop_after:
+                    break  # leaving the pool's block ends the workers
     else:
-        results = [run_job(job) for job in jobs]
+        for job in jobs:
+            if args.stop_after and time.perf_counter() - started > args.stop_after:
+                break
+            results.append(run_job(job))
+    jobs = jobs[: len(results)]  # a slow run stopped early reports the chunks it finished
     tallies: dict[str, dict[str, float]] = {}
     samples: dict[str, dict[str, list[float]]] = {}
     timings: dict[str, list[float]] = {}
