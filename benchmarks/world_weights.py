@@ -11,7 +11,9 @@ unweighted against weighted (one line per ``--temperature``):
 * ``hit``: the expected share of the opponent's real tiles a world's hand for it holds;
 * ``log_loss``: the mean binary log loss, over the unseen tiles, of the chance a tile is in the
   opponent's hand as the worlds estimate it (clipped to 1 %-99 %; lower is better);
-* ``ess``: the weighted worlds' effective sample size, ``1 / Σ w²`` (the price of the weights);
+* ``ess``: the weighted worlds' effective sample size, ``1 / Σ w²`` (the price of the weights:
+  a few worlds carry most of the weight, so per-tile chances get noisier), and the log loss
+  of as many blind worlds as that (``log_loss_blind_same_ess``): the fair comparison;
 * each figure's 95 % interval of the weighted-minus-unweighted difference over positions,
   and the weighting's CPU per world.
 
@@ -89,7 +91,14 @@ def judge(
         top = max(logs)
         raw = [math.exp(v - top) for v in logs]
         total = sum(raw)
-        weighted.append(_figures(hands, [r / total for r in raw], truth, know.unseen))
+        figures = _figures(hands, [r / total for r in raw], truth, know.unseen)
+        # Blind worlds as few as the weighted ones' effective count: the log loss at equal
+        # sample size, which tells information from the noise of fewer worlds.
+        few = max(1, round(figures["ess"]))
+        figures["log_loss_blind_same_ess"] = _figures(
+            hands[:few], [1.0 / few] * few, truth, know.unseen
+        )["log_loss"]
+        weighted.append(figures)
     return base, weighted, cpu / (worlds * len(temperatures))
 
 
@@ -148,6 +157,9 @@ def main() -> None:
                 "hit_gain_ci95": _ci([w["hit"] - b["hit"] for w, b in zip(ws, base, strict=True)]),
                 "log_loss_gain_ci95": _ci(
                     [b["log_loss"] - w["log_loss"] for w, b in zip(ws, base, strict=True)]
+                ),
+                "log_loss_gain_same_ess_ci95": _ci(
+                    [w["log_loss_blind_same_ess"] - w["log_loss"] for w in ws]
                 ),
             }
             for t, ws in zip(temps, weighted, strict=True)
