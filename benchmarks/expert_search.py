@@ -10,7 +10,7 @@ attempt starts from working parts:
   its best, and no heads-up endgame solver is deciding (Hard's own is exact enough there);
 * it deals **worlds from the seat's view** (:mod:`bot.engine.ai.worlds`: consistent with the
   suits draws and passes showed lacking, blind to the real deal), **weighted by how likely the
-  opponents' own plays were in each** (:mod:`bot.engine.ai.likelihood`: a pool four times the
+  opponents' own plays were in each** (:mod:`bot.engine.ai.likelihood`: a pool twice the
   size resampled by weight; ``benchmarks/world_weights.py`` measures what the weights tell),
   and scores Hard's pick and its runner-ups by **playouts** (:mod:`bot.engine.ai.rollout`) to
   the round's end, in points (the opponents' mean score minus its own), every candidate in the
