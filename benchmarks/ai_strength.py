@@ -32,6 +32,8 @@ machine other work shares).
     python benchmarks/ai_strength.py                          # 2,000 rounds per pairing
     python benchmarks/ai_strength.py --rounds 200 --jobs 2    # quicker, in two processes
     python benchmarks/ai_strength.py --only hard_vs_normal --rounds 600
+    nice -n 19 python benchmarks/ai_strength.py --only search_vs_hard --rounds 20000 \
+        --stop-after 3600   # as many deals of a slow player as an hour holds
 
 ``--jobs N`` plays the deals in N worker processes (``multiprocessing``; results are the same
 for any N: each deal's tiles and seeds come from its own number, not from the order deals are
@@ -56,7 +58,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.expert_search import search_move
+from benchmarks.expert_search import flat_search_move, search_move
 from bot.engine import KNOCK, PRESETS, Match, Round, Rules
 from bot.engine.ai import Level, choose_move
 from bot.engine.ai.rollout import rollout_move
@@ -79,6 +81,8 @@ PLAYERS: dict[str, Callable[[SeatView, int], Move]] = {lv.value: _level(lv) for 
 PLAYERS["rollout"] = _rollout
 #: EXPERIMENTAL (benchmarks/expert_search.py): Hard plus rollouts at contested decisions.
 PLAYERS["search"] = search_move
+#: The same search over unweighted worlds (the control for the weighting).
+PLAYERS["flat_search"] = flat_search_move
 
 #: Heads-up pairings: (name, the player measured, its opponent, rounds as a share of --rounds).
 HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
@@ -87,9 +91,10 @@ HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
     ("hard_vs_easy", "hard", "easy", 0.25),
     ("rollout_vs_hard", "rollout", "hard", 0.2),
     ("search_vs_hard", "search", "hard", 0.05),
+    ("flat_search_vs_hard", "flat_search", "hard", 0.05),
 )
 #: Pairings played only when ``--only`` names them (the experimental search is slow).
-OPT_IN = {"search_vs_hard"}
+OPT_IN = {"search_vs_hard", "flat_search_vs_hard"}
 #: 4-player tables: (name, the seats' players, rounds as a share of --rounds). A table of one
 #: player and three Hard measures that player against Hard (issue 35: about 2.3 times cheaper
 #: per CPU-second than heads-up).
@@ -375,14 +380,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes playing the rounds")
     parser.add_argument("--only", default="", help="comma-separated pairings (default: all)")
+    parser.add_argument(
+        "--stop-after",
+        type=float,
+        default=0.0,
+        help="seconds: start no chunk of deals after this and report those played (0: all)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     jobs = plan(args)
+    results: list[Result] = []
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(run_job, jobs, chunksize=1)
+            for result in pool.imap(run_job, jobs, chunksize=1):
+                results.append(result)
+                if args.stop_after and time.perf_counter() - started > args.stop_after:
+                    break  # leaving the pool's block ends the workers
     else:
-        results = [run_job(job) for job in jobs]
+        for job in jobs:
+            if args.stop_after and time.perf_counter() - started > args.stop_after:
+                break
+            results.append(run_job(job))
+    jobs = jobs[: len(results)]  # a slow run stopped early reports the chunks it finished
     tallies: dict[str, dict[str, float]] = {}
     samples: dict[str, dict[str, list[float]]] = {}
     timings: dict[str, list[float]] = {}

@@ -73,8 +73,37 @@ def read_view(view: SeatView) -> Knowledge:
     return Knowledge(unseen, _lacks(view), view.visible_hands)
 
 
-def _lacks(view: SeatView) -> tuple[dict[int, int], ...]:
-    """Replay the public log to learn which suits each seat could not play when it drew."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Choice:
+    """One public decision of a seat, as the table stood then (for weighting worlds by how
+    likely each seat's plays were, :mod:`bot.engine.ai.likelihood`)."""
+
+    seat: int
+    #: The log entry's index.
+    at: int
+    #: The tile laid (None for a draw or a pass).
+    tile: Tile | None
+    train: int
+    #: The trains the seat could play on then and their ends (empty when unsure), as
+    #: (seat or MEXICAN, end).
+    options: tuple[tuple[int, int], ...]
+    own_end: int
+    marked: bool
+    mexican_empty: bool
+    #: A fast-start first turn (the plan is laid, nothing chosen).
+    fast: bool
+
+
+def choices(view: SeatView) -> list[Choice]:
+    """Every play, draw and pass in ``view``'s log with what the table offered then."""
+    found: list[Choice] = []
+    _lacks(view, found)
+    return found
+
+
+def _lacks(view: SeatView, found: list[Choice] | None = None) -> tuple[dict[int, int], ...]:
+    """Replay the public log to learn which suits each seat could not play when it drew
+    (and, into ``found``, each decision with the table as it stood)."""
     players = view.players
     rules = view.rules
     start = view.engine.high
@@ -92,7 +121,7 @@ def _lacks(view: SeatView) -> tuple[dict[int, int], ...]:
     def idx(train: int) -> int:
         return players if train == MEXICAN else train
 
-    for entry in view.log:
+    for at, entry in enumerate(view.log):
         seat, move = entry.seat, entry.move
         if isinstance(move, Knock):
             continue
@@ -103,6 +132,21 @@ def _lacks(view: SeatView) -> tuple[dict[int, int], ...]:
             if run_seat is not None:
                 turns[run_seat] += 1
             run_seat, run_doubles = seat, []
+        if found is not None and isinstance(move, Play | Pass | Draw):
+            found.append(
+                _choice(
+                    at,
+                    seat,
+                    move,
+                    turns[seat],
+                    ends,
+                    started,
+                    marked,
+                    open_doubles,
+                    run_doubles,
+                    view,
+                )
+            )
         if isinstance(move, Play):
             t, i = move.tile, idx(move.train)
             lacks[seat].pop(t.high, None)
@@ -136,6 +180,33 @@ def _lacks(view: SeatView) -> tuple[dict[int, int], ...]:
     return tuple(lacks)
 
 
+def _choice(
+    at: int,
+    seat: int,
+    move: Play | Pass | Draw,
+    turns_taken: int,
+    ends: list[int],
+    started: list[bool],
+    marked: list[bool],
+    open_doubles: list[int],
+    run_doubles: list[int],
+    view: SeatView,
+) -> Choice:
+    players = view.players
+    trains = _faced_trains(seat, turns_taken, ends, marked, open_doubles, run_doubles, view)
+    return Choice(
+        seat=seat,
+        at=at,
+        tile=move.tile if isinstance(move, Play) else None,
+        train=move.train if isinstance(move, Play) else seat,
+        options=tuple((MEXICAN if i == players else i, ends[i]) for i in sorted(trains)),
+        own_end=ends[seat],
+        marked=marked[seat],
+        mexican_empty=not started[players],
+        fast=turns_taken == 0 and view.rules.first_turn is FirstTurn.FAST_START,
+    )
+
+
 def _drew(lacks: dict[int, int], tiles: int) -> None:
     for pip in lacks:
         lacks[pip] += tiles
@@ -151,6 +222,20 @@ def _faced(
     view: SeatView,
 ) -> set[int]:
     """The suits ``seat`` surely could not play when it drew (empty when unsure)."""
+    trains = _faced_trains(seat, turns_taken, ends, marked, open_doubles, run_doubles, view)
+    return {ends[i] for i in trains}
+
+
+def _faced_trains(
+    seat: int,
+    turns_taken: int,
+    ends: list[int],
+    marked: list[bool],
+    open_doubles: list[int],
+    run_doubles: list[int],
+    view: SeatView,
+) -> set[int]:
+    """The trains (indexes into ``ends``) ``seat`` could surely play on (empty when unsure)."""
     rules = view.rules
     players = view.players
     if rules.double_rule is not DoubleRule.SATISFY and any(d in run_doubles for d in open_doubles):
@@ -166,14 +251,14 @@ def _faced(
         end=lambda t: ends[t],
     )
     if bound is not None:
-        return {ends[bound.train]}
+        return {bound.train}
     first = turns_taken == 0
     if first and rules.first_turn is FirstTurn.FAST_START:
-        return {ends[seat]}
-    faced = {ends[seat]}
+        return {seat}
+    faced = {seat}
     if not (first and not rules.mexican_train_on_first_turn):
-        faced.add(ends[players])
-        faced.update(ends[s] for s in range(players) if s != seat and marked[s])
+        faced.add(players)
+        faced.update(s for s in range(players) if s != seat and marked[s])
     return faced
 
 

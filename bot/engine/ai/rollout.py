@@ -94,27 +94,19 @@ class RolloutPolicy:
         others = [len(h) for s, h in enumerate(rnd.hands) if s != seat]
         pip = LATE_PIP if others and min(others) <= 2 else PIP
         planned = set(plan)
-        nxt = plan[0] if plan else None
         by_pip = rnd.by_pip[seat]
         best: Move = moves[0]
         best_value = -1e9
+        marked = own.marked
+        mexican_empty = not rnd.trains[MEXICAN].tiles
         for m in moves:
             if type(m) is not Play:
                 continue
-            t, train = m.tile, m.train
-            value = pip * (t.high + t.low) + JITTER * rng.random()
-            if t in planned:
-                value += FOLLOW if train == seat and t == nxt else -BREAK
-            elif train == seat:
-                value -= OFF_PLAN_HOME if plan else 0.0
-            else:
-                value += SHED
-            if t.high == t.low:
-                value += DOUBLE if len(by_pip[t.high]) > 1 else -LONE_DOUBLE
-            if train == seat and own.marked:
-                value += MARKER
-            if train == MEXICAN and not rnd.trains[MEXICAN].tiles:
-                value += START_MEXICAN
+            t = m.tile
+            value = play_value(
+                t, m.train, seat, plan, planned, pip, len(by_pip[t.high]) > 1, marked, mexican_empty
+            )
+            value += JITTER * rng.random()
             if value > best_value:
                 best, best_value = m, value
         return best
@@ -166,6 +158,36 @@ class RolloutPolicy:
                 self.plans[seat] = (end, (t, *plan))
         elif t.high == tip or t.low == tip:
             self.plans[seat] = (end, (*plan, t))
+
+
+def play_value(
+    t: Tile,
+    train: int,
+    seat: int,
+    plan: tuple[Tile, ...],
+    planned: set[Tile],
+    pip: float,
+    paired: bool,
+    marked: bool,
+    mexican_empty: bool,
+) -> float:
+    """The policy's value of laying ``t`` on ``train`` for ``seat`` (no jitter): also the
+    model of an opponent's choice that weights worlds (:mod:`bot.engine.ai.likelihood`).
+    ``paired``: another tile in hand bears the double's pip (it can satisfy it)."""
+    value = pip * (t.high + t.low)
+    if t in planned:
+        value += FOLLOW if train == seat and t == plan[0] else -BREAK
+    elif train == seat:
+        value -= OFF_PLAN_HOME if plan else 0.0
+    else:
+        value += SHED
+    if t.high == t.low:
+        value += DOUBLE if paired else -LONE_DOUBLE
+    if train == seat and marked:
+        value += MARKER
+    if train == MEXICAN and mexican_empty:
+        value += START_MEXICAN
+    return value
 
 
 def playout(rnd: Round, rng: random.Random, policy: RolloutPolicy | None = None) -> tuple[int, ...]:

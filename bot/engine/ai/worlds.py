@@ -18,8 +18,8 @@ are then drawn from a slightly larger set than the strictly possible ones, never
 
 The deal is a seeded shuffle, each hidden hand taking the first tiles of it that keep it
 consistent and the boneyard the rest; a shuffle that cannot fill a hand is dealt again.
-Worlds are not yet weighted by how likely each opponent's plays were in them (issue 35 names
-that as the lever with the most headroom); every consistent world is a possible one.
+Every consistent world is a possible one; :mod:`bot.engine.ai.likelihood` weights them by how
+likely each opponent's own plays were in them (issue 35's lever with the most headroom).
 """
 
 from __future__ import annotations

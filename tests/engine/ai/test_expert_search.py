@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -16,8 +17,9 @@ from bot.engine.view import round_view
 def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(expert_search, "STAGES", (3, 5))  # few worlds: this tests fairness
+    monkeypatch.setattr(expert_search, "STAGES", (3, 3, 5))  # few worlds: this tests fairness
     monkeypatch.setattr(expert_search, "SWITCH", -100.0)  # switch on any survivor
+    monkeypatch.setattr(expert_search, "BUDGET_S", math.inf)  # the CPU clock must not decide
     rules = PRESETS["standard"]
     names = ["A", "B", "C"]
     rng = random.Random(5)
@@ -48,3 +50,26 @@ def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
             step += 1
     assert searched >= 10
     assert switched >= 1  # the search did decide something, the same way both times
+
+
+def test_out_of_time_it_plays_hards_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its budget a decision is Hard's, never a half-searched one: a clock that jumps a
+    second at every look runs out at the first world, where the search would have switched."""
+    monkeypatch.setattr(expert_search, "STAGES", (3, 3, 5))
+    monkeypatch.setattr(expert_search, "SWITCH", -100.0)
+    rules = PRESETS["standard"]
+    names = ["A", "B"]
+    rnd = Round.deal(rules, names, 0, Match(rules, names).shuffle(random.Random(3)))
+    ticks = iter(range(10**6))
+    timed_out = 0
+    for step in range(40):
+        if rnd.result is not None:
+            break
+        view = round_view(rnd, rnd.current)
+        hard = choose_move(view, Level.HARD, step)
+        free = expert_search._search(view, step, weighted=True, clock=lambda: 0.0)
+        rushed = expert_search._search(view, step, weighted=True, clock=lambda: next(ticks))
+        assert rushed == hard
+        timed_out += free != hard
+        rnd.apply(free)
+    assert timed_out >= 1  # decisions where only the clock kept Hard's move

@@ -10,6 +10,7 @@ import pytest
 from bot.engine import KNOCK, PRESETS, Match, Round
 from bot.engine.ai import Level, choose_move
 from bot.engine.ai.knowledge import read_view
+from bot.engine.ai.likelihood import likely_worlds, weighted_worlds
 from bot.engine.ai.worlds import consistent, sample_worlds, world_round
 from bot.engine.view import round_view
 
@@ -50,7 +51,7 @@ def _rehide(rnd: Round, seat: int, rng: random.Random) -> Round:
 @pytest.mark.parametrize("players", [2, 4])
 def test_worlds_do_not_depend_on_the_real_hidden_deal(players: int) -> None:
     rng = random.Random(11)
-    checked = 0
+    checked = unequal = 0
     for rnd in _positions("standard", players, range(6)):
         seat = rnd.current
         view = round_view(rnd, seat)
@@ -58,10 +59,15 @@ def test_worlds_do_not_depend_on_the_real_hidden_deal(players: int) -> None:
         assert twin.hands != rnd.hands or twin.boneyard != rnd.boneyard
         twin_view = round_view(twin, seat)
         assert twin_view == view  # the seat cannot tell the two apart...
-        # ...and neither can its worlds.
+        # ...and neither can its worlds, nor their weights by the opponents' plays.
         assert sample_worlds(twin_view, 4, seed=5) == sample_worlds(view, 4, seed=5)
+        weighted = weighted_worlds(view, 6, seed=5)
+        assert weighted_worlds(twin_view, 6, seed=5) == weighted
+        assert likely_worlds(twin_view, 3, seed=5) == likely_worlds(view, 3, seed=5)
+        unequal += len({w for _, w in weighted}) > 1
         checked += 1
     assert checked >= 20
+    assert unequal >= 5  # the weights did weigh: the same weights both times
 
 
 def test_the_real_deal_is_always_a_possible_world() -> None:
