@@ -44,7 +44,6 @@ from bot.service.turn import PlayedOut, TurnNews
 from bot.service.undo import Undone
 from bot.ui import components, dmlater, messages, owed
 from bot.ui.dmturn import dm_view, live_link, since_your_turn, turn_news
-from bot.ui.held import held_lines
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -181,7 +180,7 @@ async def post_turn(
         return problem
     # The moves in order, cut after each round's end: those parts get a post of their own.
     # A draw held back (PostBook.hold_if_paid) is told first, with what followed it.
-    held = await held_lines(bot, game.id, outs, locale, head=head)
+    held = await bot.posts.held_lines(bot.service, game.id, outs, locale, head=head)
     parts: list[tuple[list[str], RoundEnd | None]] = [([*head, *held], None)]
     for o in outs:
         for i, (lines, end) in enumerate(messages.outcome_parts(o, locale)):
@@ -198,7 +197,7 @@ async def post_turn(
         # A move's lines may wait for the next move; an undo's (``head``) never.
         free = route.edits_free
         if not head and await bot.posts.hold_if_paid(bot.service, game.id, turn, open_lines, free):
-            route.held = True  # the outbox keeps where it starts (bot.ui.held)
+            route.held = True  # the outbox keeps where it starts (PostBook.held_lines)
             return None
         if await grow_turn_post(bot, route, game, table, turn, open_lines, locale):
             return None

@@ -28,8 +28,9 @@ from typing import Any
 
 import discord
 
-from bot.service import GameService
+from bot.service import GameService, Outcome
 from bot.service.errors import log_failure, unreachable
+from bot.ui import messages
 
 log = logging.getLogger(__name__)
 
@@ -176,9 +177,50 @@ class PostBook:
         return True
 
     def take_held(self, game_id: int) -> tuple[str, ...]:
-        """The held lines, for the post being made now (in memory; after a restart the
-        post rebuilds them from the log: :mod:`bot.ui.held`)."""
+        """The held lines, for the post being made now (in memory only; after a restart
+        :meth:`held_lines` rebuilds them from the log)."""
         return self._held.pop(game_id, ())
+
+    async def held_lines(
+        self,
+        service: GameService,
+        game_id: int,
+        outs: Sequence[Outcome],
+        locale: str,
+        *,
+        head: Sequence[str],
+    ) -> list[str]:
+        """The lines held for the post being made now, told after a restart too (issue 34).
+
+        From memory; else, when this process did not make the live post (it restarted
+        since: the book does not know that post's turn), from the event log: the outbox
+        keeps, durably, the seq of the first event held (``held_from``, written as the
+        draw's announcement is settled: :func:`bot.ui.owed.settle`), and the lines are
+        rebuilt from there up to the new post's own first move, in the words the live path
+        used (the deliverer's :func:`bot.service.outbox.owed_outcome` and
+        :func:`bot.ui.messages.outcome_parts`). A seq rather than the words: nothing
+        rendered is stored (the outbox's rule), and an undo of the draw meanwhile leaves it
+        out. None with ``head`` (an undo: a held draw was taken back with it)."""
+        lines = self.take_held(game_id)
+        if lines or head:
+            return list(lines)
+        latest = await self.latest_table(service, game_id)
+        if latest is not None and latest.turn is not None:
+            return []  # this process made the live post: what it held is in memory
+        row = await service.outbox.owed(game_id)
+        if row is None or row.held_from is None:
+            return []
+        out = await service.owed_outcome(game_id, row.held_from)
+        if out is None:
+            return []
+        first = next((s.seq for o in outs for s in o.steps), None)
+        steps = tuple(s for s in out.steps if first is None or s.seq < first)
+        if not steps:
+            return []
+        told = dataclasses.replace(
+            out, steps=steps, rounds_ended=(), rounds_started=(), facts=(), match_over=None
+        )
+        return messages.outcome_parts(told, locale)[-1][0]
 
     def forget(self, game_id: int) -> None:
         """A finished game's tokens go. Its last post (the result) is kept: ``/hand`` links
