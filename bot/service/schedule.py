@@ -348,6 +348,7 @@ class ScheduleService:
             Fact.of(
                 "turn-played-for",
                 name=shown.name,
+                seat=seat_no,
                 user_id=uid,
                 reason=due.kind,
                 policy=policy.value,

@@ -253,6 +253,7 @@ class Turns:
                 Fact.of(
                     "turn-played-for",
                     name=players_of(g.seats)[seat].name,
+                    seat=seat,
                     user_id=user_id,
                     reason=AUTOPLAY_KIND,
                     policy=AUTOPLAY_KIND,
