@@ -137,7 +137,8 @@ async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
     bot.posts.forget(game.id)
     if last.match_over is not None:
         locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
-        standings = messages.standings_text(last.match_over.standings, locale)
+        rounds = game.rules.rounds_total
+        standings = messages.standings_text(last.match_over.standings, locale, rounds=rounds)
         await close_thread(bot, game, standings, locale)
 
 

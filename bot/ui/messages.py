@@ -394,17 +394,22 @@ def scores_table(
     return "```\n" + "\n".join(out) + "\n```"
 
 
-def standings_text(standings: Sequence[Standing], locale: str | None) -> str:
+def standings_text(
+    standings: Sequence[Standing], locale: str | None, *, rounds: int | None = None
+) -> str:
+    """The final standings, a line a player: "1. 🏆 Alice — 12 pts (2 rounds won)"; a
+    match of one round (``rounds``) says nothing of rounds won."""
+    key = "standings.line.one-round" if rounds == 1 else "standings.line"
     lines = []
     for s in standings:
         medal = "🏆 " if s.won else ""
         lines.append(
             tr(
-                "standings.line",
+                key,
                 locale,
                 place=s.place,
                 name=f"{medal}{s.player.name}",
-                total=s.total,
+                total=tr_count("re.pts", s.total, locale),
                 won=tr_count("count.rounds-won", s.rounds_won, locale),
             )
         )

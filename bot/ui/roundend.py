@@ -84,13 +84,15 @@ def _head_line(
     final: bool,
     keep: int,
     locale: str | None,
+    one_round: bool = False,
 ) -> str:
     medal = "🏆 " if final and standing.won else ""
     name = f"{medal}**{_name(standing, keep)}**"
     total = tr_count("re.pts", standing.total, locale)
     if final:
         won = tr_count("count.rounds-won", standing.rounds_won, locale)
-        return tr("re.final-line", locale, place=standing.place, name=name, total=total, won=won)
+        key = "re.final-line.one-round" if one_round else "re.final-line"
+        return tr(key, locale, place=standing.place, name=name, total=total, won=won)
     key = "re.this-round-out" if went_out else "re.this-round"
     this = tr(key, locale, n=this_round)
     return tr("re.line", locale, place=standing.place, name=name, total=total, this=this)
@@ -106,7 +108,8 @@ def score_entries(
     budget: int = SCORES_BUDGET,
 ) -> list[str]:
     """One entry per player, best first: "1. **Alice** — 12 pts (this round +0)" (at the
-    match's end "(3 rounds won)", with a trophy for the winners). Together, joined by
+    match's end "(3 rounds won)", with a trophy for the winners; nothing of rounds won after
+    a match of one round). Together, joined by
     newlines, at most ``budget`` characters: names are cut if the lines would not fit. The
     rounds one by one are the sheet's (:func:`sheet_fields`)."""
     last = history[-1] if history else ()
@@ -120,6 +123,7 @@ def score_entries(
                 final,
                 keep,
                 locale,
+                len(history) == 1,
             )
             for s in standings
         ]
