@@ -361,7 +361,13 @@ def _first_lines(lines: Sequence[str], room: int) -> str:
 
 
 async def result_link(bot: GameBot, game: GameSummary) -> str:
-    """A link to the match's last post in its channel (its result), else to the channel."""
+    """A link to the match's result: a thread game's result post beside its thread (where
+    Rematch is, :func:`bot.ui.lobbycard.thread_result`), else the match's last post in its
+    channel, else the channel."""
+    result = (await bot.service.messages(game.id)).get("result")
+    if result is not None:
+        where = f"{game.guild_id}/{result.channel_id}/{result.message_id}"
+        return f"https://discord.com/channels/{where}"
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
     post = await bot.posts.latest_table(bot.service, game.id)
     return f"{base}/{post.message_id}" if post is not None else base
