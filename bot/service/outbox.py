@@ -159,18 +159,22 @@ def played_for_facts(
     delivered after a crash reads as the live one would have. A turn since undone (no moves
     left after its marker) is not told."""
     facts: list[Fact] = []
+    actor_of = {e.seq: e.actor for e in events}
     for e in events:
         if e.kind not in PLAYED_FOR_KINDS or e.seq < from_seq:
             continue
         payload = json.loads(e.payload)
         seat = int(payload["seat"])
-        moves = []
+        run: list[Step] = []
         for step in (s for s in steps if s.seq > e.seq):
-            if step.player.seat != seat:
+            # The turn's moves were made by nobody: a move of theirs (a drawn tile they
+            # played themselves) or another seat's ends it.
+            if step.player.seat != seat or actor_of.get(step.seq) is not None:
                 break
-            moves.append(step.move)
-        if not moves:
+            run.append(step)
+        if not run:
             continue
+        moves = [s.move for s in run]
         replaced = any(
             x.kind == "replace" and x.seq == e.seq + 1 and json.loads(x.payload)["seat"] == seat
             for x in events
@@ -180,6 +184,8 @@ def played_for_facts(
                 "turn-played-for",
                 name=players[seat].name,
                 seat=seat,
+                first=run[0].seq,
+                moves=len(run),
                 user_id=payload.get("user"),
                 reason=e.kind,
                 policy=payload.get("policy", e.kind if e.kind == AUTOPLAY_KIND else "computer"),

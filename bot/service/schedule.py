@@ -349,6 +349,8 @@ class ScheduleService:
                 "turn-played-for",
                 name=shown.name,
                 seat=seat_no,
+                first=mine[0].seq if mine else None,
+                moves=len(mine),
                 user_id=uid,
                 reason=due.kind,
                 policy=policy.value,

@@ -285,13 +285,19 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
 
 
 def played_for_steps(outcome: Outcome, params: dict[str, object]) -> list[Step]:
-    """The moves of the turn a ``turn-played-for`` fact tells: its seat's first run of moves
-    in ``outcome`` (none when the seat cannot be told: a fact written before it named one)."""
-    seat = params.get("seat")
+    """The moves of the turn a ``turn-played-for`` fact tells: its seat's run of ``moves``
+    moves from the fact's ``first`` (a post rebuilt after a crash may hold that seat's
+    other turns too, before it or right after: a drawn tile they then played themselves),
+    none when the seat cannot be told (a fact written before it named one)."""
+    seat, first, count = params.get("seat"), params.get("first"), params.get("moves")
     if not isinstance(seat, int):
         return []
     run: list[Step] = []
     for step in outcome.steps:
+        if isinstance(first, int) and step.seq < first:
+            continue
+        if isinstance(count, int) and len(run) >= count:
+            break
         if step.player.seat == seat:
             run.append(step)
         elif run:
