@@ -335,6 +335,13 @@ def played_for_told(
     What the line cannot hold stays a line of its own: a double no longer to satisfy, the
     last tile in hand."""
     steps = played_for_steps(outcome, params)
+    return played_for_lines(steps, params, names, locale), steps
+
+
+def played_for_lines(
+    steps: Sequence[Step], params: dict[str, object], names: Sequence[str], locale: str | None
+) -> list[str]:
+    """:func:`played_for_told`'s lines for the turn's ``steps``."""
     plays = [s for s in steps if isinstance(s.move, Play)]
     if plays:
         params = params | {"tiles": tuple(_placed(names, s, locale) for s in plays)}
@@ -348,7 +355,7 @@ def played_for_told(
             lines.append(tr("move.released", locale, doubles=doubles))
         if s.applied.last_tile:
             lines.append(tr("move.last_tile", locale, name=names[s.applied.seat]))
-    return lines, steps
+    return lines
 
 
 def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
