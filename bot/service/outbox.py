@@ -172,8 +172,9 @@ def played_for_facts(
             if step.player.seat != seat or actor_of.get(step.seq) is not None:
                 break
             run.append(step)
-        if not run:
-            continue
+        first = next((x.seq for x in events if x.seq > e.seq and x.kind == "move"), None)
+        if not run or run[0].seq != first:
+            continue  # its own moves were undone: what follows is another turn's
         moves = [s.move for s in run]
         replaced = any(
             x.kind == "replace" and x.seq == e.seq + 1 and json.loads(x.payload)["seat"] == seat
