@@ -312,9 +312,15 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "Waiting for {name}. None of your tiles fits an open train now.",
         "fr": "On attend {name}. Aucun de tes dominos ne va sur un train ouvert pour l'instant.",
     },
+    # {total} is re.pts ("12 pts"), as the round-end post and the result say it.
     "standings.line": {
-        "en": "{place}. {name} — {total} {total:point|points} ({won})",
-        "fr": "{place}. {name} — {total} {total:point|points} ({won})",
+        "en": "{place}. {name} — {total} ({won})",
+        "fr": "{place}. {name} — {total} ({won})",
+    },
+    # A one-round match: rounds won would only repeat who won.
+    "standings.line.one-round": {
+        "en": "{place}. {name} — {total}",
+        "fr": "{place}. {name} — {total}",
     },
     "fact.took-over": {
         "en": "A computer player now plays {name}'s seat.",

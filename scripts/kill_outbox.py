@@ -53,11 +53,11 @@ from bot.engine import Draw, Match, Pass, Play
 from bot.engine.match import RoundStarted
 from bot.service import GameService
 from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
-from bot.service.outbox import undone_fact
+from bot.service.outbox import PLAYED_FOR_KINDS, played_for_facts, undone_fact
 from bot.service.outcome import Step
 from bot.service.replay import decode_event, players_of, read_rules
 from bot.store import EventRow, GameStatus, Store, open_store
-from bot.ui.messages import step_lines, undone_line
+from bot.ui.messages import played_for_lines, step_lines, undone_line
 
 WAIT = 60.0
 
@@ -361,6 +361,10 @@ def told_in(record: Any, restarts: list[datetime]) -> Told:
     match: Match | None = None
     live: list[EventRow] = []
     actor: int | None = row.host_id  # the first deal comes from the host's Start
+    # A turn played for someone (no choice, time out, away) is told in one line, not a line
+    # a move: its moves (made by nobody, right after the marker) are gathered per marker.
+    played_for: dict[int, list[Step]] = {}
+    marker: EventRow | None = None
     for i, e in enumerate(events):
         if e.kind == UNDO_KIND:
             fact = undone_fact(e, record.events, players)
@@ -380,7 +384,12 @@ def told_in(record: Any, restarts: list[datetime]) -> Told:
                 round_no = match.round.round_no
                 applied = match.apply(event.move, event.seat)
                 step = Step(e.seq, players[event.seat], event.move, applied, round_no)
-                told.lines.update(step_lines(names, step, "en"))
+                marker = marker_before(record.events, e, marker)
+                if marker is not None and json.loads(marker.payload)["seat"] == event.seat:
+                    played_for.setdefault(marker.seq, []).append(step)
+                else:
+                    marker = None
+                    told.lines.update(step_lines(names, step, "en"))
                 told.moves += e.seq not in gone_at_end
                 if e.actor is not None:  # a turn played for nobody (autoplay) is the actor's
                     actor = e.actor
@@ -401,7 +410,27 @@ def told_in(record: Any, restarts: list[datetime]) -> Told:
         user = seats[seat].user_id
         if user is not None and user != actor:
             told.pings[user] += 1
+    for seq, steps in played_for.items():
+        for fact in played_for_facts(record.events, seq, players, steps)[:1]:
+            told.lines.update(played_for_lines(steps, dict(fact.params), names, "en"))
     return told
+
+
+def marker_before(
+    events: tuple[EventRow, ...], move: EventRow, marker: EventRow | None
+) -> EventRow | None:
+    """The played-for marker whose turn ``move`` is part of: the marker itself just before it
+    (a ``replace`` may sit between), or the one the move before it was part of; None for a
+    move someone made."""
+    if move.actor is not None:
+        return None
+    before = [e for e in events if e.seq < move.seq][-2:]
+    for e in reversed(before):
+        if e.kind in PLAYED_FOR_KINDS:
+            return e
+        if e.kind != "replace":
+            break
+    return marker
 
 
 def restarted_between(before: EventRow, after: EventRow, restarts: list[datetime]) -> bool:

@@ -196,7 +196,9 @@ class ScheduleCog(GameCog, name="Schedule"):
                 "schedule.stall.closed",
                 locale,
                 game=game.id,
-                standings=messages.standings_text(n.standings, locale),
+                standings=messages.standings_text(
+                    n.standings, locale, rounds=game.rules.rounds_total
+                ),
             )
         else:
             text = tr("schedule.stall.closed-lobby", locale, game=game.id)

@@ -169,13 +169,16 @@ class Digest:
 
     @property
     def elsewhere(self) -> tuple[SeenMove, ...]:
-        """The other moves: neither on the reader's train this round nor made for them, nor
-        the start of the Mexican Train (told on its own: it was told twice, 39 DMs of 39)."""
+        """The other moves of the round being played: neither on the reader's train nor made
+        for them, nor the start of the Mexican Train (told on its own: it was told twice, 39
+        DMs of 39). A round that ended since is told by its end line (who went out, what the
+        reader scored); its moves changed nothing on the table the reader plays now (its
+        trains are gone), and counting them read as this round's (every first DM of a round)."""
         mine = {m.seq for m in self.on_my_train} | {m.seq for m in self.played_for_me}
         started = self.mexican_started
         if started is not None:
             mine.add(started.seq)
-        return tuple(m for m in self.moves if m.seq not in mine)
+        return tuple(m for m in self.moves if m.seq not in mine and m.round_no == self.round_no)
 
     @property
     def mexican_started(self) -> SeenMove | None:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from bot.engine import Match
+from bot.engine import Draw, Match, Pass, Play
 from bot.engine.match import RoundStarted
-from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
 from bot.service.outcome import Fact, MatchEnd, Outcome, Player, RoundEnd, Step
 from bot.service.replay import decode_event, players_of, read_rules, standings_of, summarise
 from bot.store import EventRow, GameRecord, GameStatus, SeatRow, Tx
@@ -106,6 +106,7 @@ def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:
         if applied.round_over:
             result = match.results[-1]
             ended.append(RoundEnd(round_no, result.scores, result.went_out, tuple(match.totals)))
+    facts += played_for_facts(record.events, from_seq, players, steps)
     match_end = None
     if row.status is GameStatus.FINISHED and match is not None and match.is_over:
         match_end = MatchEnd(
@@ -143,3 +144,57 @@ def undone_fact(undo: EventRow, events: tuple[EventRow, ...], players: tuple[Pla
         own=player.user_id == by,
         computers=computers,
     )
+
+
+#: The markers before a turn the bot played for a human: no choice (autoplay), their time ran
+#: out, or they are away (:mod:`bot.service.turn`, :mod:`bot.service.schedule`).
+PLAYED_FOR_KINDS = frozenset({AUTOPLAY_KIND, "timeout", "away"})
+
+
+def played_for_facts(
+    events: tuple[EventRow, ...], from_seq: int, players: tuple[Player, ...], steps: list[Step]
+) -> tuple[Fact, ...]:
+    """The ``turn-played-for`` facts the live path told, rebuilt from their markers: the
+    same words as the live post (its seat's moves right after the marker), so a post
+    delivered after a crash reads as the live one would have. A turn since undone (no moves
+    left after its marker) is not told."""
+    facts: list[Fact] = []
+    actor_of = {e.seq: e.actor for e in events}
+    for e in events:
+        if e.kind not in PLAYED_FOR_KINDS or e.seq < from_seq:
+            continue
+        payload = json.loads(e.payload)
+        seat = int(payload["seat"])
+        run: list[Step] = []
+        for step in (s for s in steps if s.seq > e.seq):
+            # The turn's moves were made by nobody: a move of theirs (a drawn tile they
+            # played themselves) or another seat's ends it.
+            if step.player.seat != seat or actor_of.get(step.seq) is not None:
+                break
+            run.append(step)
+        first = next((x.seq for x in events if x.seq > e.seq and x.kind == "move"), None)
+        if not run or run[0].seq != first:
+            continue  # its own moves were undone: what follows is another turn's
+        moves = [s.move for s in run]
+        replaced = any(
+            x.kind == "replace" and x.seq == e.seq + 1 and json.loads(x.payload)["seat"] == seat
+            for x in events
+        )
+        facts.append(
+            Fact.of(
+                "turn-played-for",
+                name=players[seat].name,
+                seat=seat,
+                first=run[0].seq,
+                moves=len(run),
+                user_id=payload.get("user"),
+                reason=e.kind,
+                policy=payload.get("policy", e.kind if e.kind == AUTOPLAY_KIND else "computer"),
+                replaced=replaced,
+                missed=payload.get("missed", 0),
+                tiles=tuple(str(mv.tile) for mv in moves if isinstance(mv, Play)),
+                drew=any(isinstance(mv, Draw) for mv in moves),
+                passed=any(isinstance(mv, Pass) for mv in moves),
+            )
+        )
+    return tuple(facts)

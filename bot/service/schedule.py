@@ -348,6 +348,9 @@ class ScheduleService:
             Fact.of(
                 "turn-played-for",
                 name=shown.name,
+                seat=seat_no,
+                first=mine[0].seq if mine else None,
+                moves=len(mine),
                 user_id=uid,
                 reason=due.kind,
                 policy=policy.value,

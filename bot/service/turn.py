@@ -253,6 +253,9 @@ class Turns:
                 Fact.of(
                     "turn-played-for",
                     name=players_of(g.seats)[seat].name,
+                    seat=seat,
+                    first=batch.steps[0].seq,
+                    moves=len(batch.steps),
                     user_id=user_id,
                     reason=AUTOPLAY_KIND,
                     policy=AUTOPLAY_KIND,

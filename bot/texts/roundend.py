@@ -43,6 +43,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{place}. {name} — {total} ({won})",
         "fr": "{place}. {name} — {total} ({won})",
     },
+    "re.final-line.one-round": {
+        "en": "{place}. {name} — {total}",
+        "fr": "{place}. {name} — {total}",
+    },
     "re.sheet": {"en": "Round by round", "fr": "Manche par manche"},
     "re.pts.one": {"en": "{count} pt", "fr": "{count} pt"},
     "re.pts.many": {"en": "{count} pts", "fr": "{count} pts"},

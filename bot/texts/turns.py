@@ -86,6 +86,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "I play your turn for you {when}.",
         "fr": "Je joue ton tour à ta place {when}.",
     },
+    # A turn played for someone that left their train open: what the others need from it.
+    "played-for.open": {
+        "en": "{line}; their train is open.",
+        "fr": "{line} ; son train est ouvert.",
+    },
     "autoplay.played": {
         "en": "⏩ {name} had no choice: the bot {what} for them.",
         "fr": "⏩ {name} n'avait pas le choix : le bot {what} à sa place.",

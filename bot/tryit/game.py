@@ -182,7 +182,8 @@ class Terminal:
         if last.match_over is not None:
             winners = ", ".join(p.name for p in last.match_over.winners)
             self.say(tr("try.heading", loc, text=tr("table.final", loc)))
-            self.say(render.standings_text(last.match_over.standings, loc))
+            rounds = last.game.rules.rounds_total
+            self.say(render.standings_text(last.match_over.standings, loc, rounds=rounds))
             self.say(tr("match.winner", loc, names=winners))
         nxt = last.next_player
         if nxt is not None and game.status is GameStatus.ACTIVE:

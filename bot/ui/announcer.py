@@ -62,6 +62,7 @@ from bot.ui.lobbycard import (
     open_thread,
     post_lobby,
     refresh_lobby,
+    thread_result,
 )
 from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
@@ -127,17 +128,22 @@ async def announce(
 
 async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
     """Once a game is over, every human is told how it ended (:mod:`bot.ui.matchend`: before
-    memory lets its posts go, for the link to the last); a game played in a thread also says
-    its result where the thread was opened from, and the thread is archived."""
+    memory lets its posts go, for the link to the last); a game played in a thread says its
+    result where the thread was opened from before that (the DMs link there, to its
+    Rematch), and the thread is archived after. The DMs stay the outbox's (owed, told once
+    each); the result post was never owed, so going first changes no crash guarantee."""
     game = last.game
     if game.status is GameStatus.ACTIVE:
         return
+    if last.match_over is not None:  # first: the end DMs link to it (its Rematch)
+        locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
+        rounds = game.rules.rounds_total
+        standings = messages.standings_text(last.match_over.standings, locale, rounds=rounds)
+        await thread_result(bot, game, standings, locale)
     await tell_the_end(bot, route, last)
     bot.posts.forget(game.id)
     if last.match_over is not None:
-        locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
-        standings = messages.standings_text(last.match_over.standings, locale)
-        await close_thread(bot, game, standings, locale)
+        await close_thread(bot, game)
 
 
 async def publish(

@@ -135,16 +135,17 @@ async def open_thread(
     return (await bot.service.move_to_thread(game.id, host_id, thread.id, bot.now())).game
 
 
-async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: str) -> None:
+async def thread_result(bot: GameBot, game: GameSummary, standings: str, locale: str) -> None:
     """A thread game's match is over: its result goes to the channel the thread was opened
-    from (with a link and Rematch), the card shows it finished, and the thread is archived.
-    Nothing for a game played in its own channel."""
+    from (with a link and Rematch), kept as the game's ``result`` message: the end DMs, sent
+    after it, link there (:func:`bot.ui.roundend.result_link`), where Rematch is, not to the
+    last post of a thread about to be archived. Nothing for a game played in its own channel."""
     card = await thread_card(bot, game)
     if card is None:
         return
     text = tr("thread.result", locale, game=game.id, thread=f"<#{game.channel_id}>")
     try:
-        await bot.get_partial_messageable(card.channel_id).send(
+        posted = await bot.get_partial_messageable(card.channel_id).send(
             **fit(
                 "thread result",
                 content=f"{text}\n{standings}",
@@ -155,6 +156,16 @@ async def close_thread(bot: GameBot, game: GameSummary, standings: str, locale: 
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not post the result beside the thread: %s", game.id, exc)
+        return
+    await bot.service.record_message(game.id, "result", card.channel_id, posted.id, bot.now())
+
+
+async def close_thread(bot: GameBot, game: GameSummary) -> None:
+    """After :func:`thread_result` and the end DMs: the card shows the game finished and the
+    thread is archived. Nothing for a game played in its own channel."""
+    card = await thread_card(bot, game)
+    if card is None:
+        return
     await refresh_lobby(bot, game, row=card)
     try:
         await bot.http.edit_channel(game.channel_id, archived=True)

@@ -248,8 +248,17 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
     ended = {r.round_no: r for r in outcome.rounds_ended}
     parts: list[tuple[list[str], RoundEnd | None]] = []
     lines: list[str] = []
+    folded: set[int] = set()  # the steps a played-for line tells: no lines of their own
+    told_at: dict[int, list[str]] = {}  # and that line, told where its turn's first move was
     for fact in outcome.facts:
-        if fact.code in FACT_LINES:
+        if fact.code == "turn-played-for":
+            told, steps = played_for_told(outcome, dict(fact.params), names, locale)
+            if steps:
+                told_at[steps[0].seq] = told
+                folded.update(s.seq for s in steps)
+            else:
+                lines.extend(told)
+        elif fact.code in FACT_LINES:
             lines.append(FACT_LINES[fact.code](dict(fact.params), locale))
     for fact in outcome.facts:
         if fact.code in ("kicked", "left", "computer-took-over", "game-ended", "game-abandoned"):
@@ -258,7 +267,10 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
         if r - 1 not in ended:  # a deal not caused by a round ending here: the game's start
             lines.append(round_start_line(outcome, r, locale))
     for step in outcome.steps:
-        lines.extend(step_lines(names, step, locale))
+        if step.seq in told_at:
+            lines.extend(told_at[step.seq])
+        elif step.seq not in folded:
+            lines.extend(step_lines(names, step, locale))
         if step.applied.round_over and step.round_no in ended:
             end = ended[step.round_no]
             key = "round.blocked" if end.went_out is None else "round.out"
@@ -270,6 +282,80 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
                 lines.append(round_start_line(outcome, step.round_no + 1, locale))
     parts.append((lines, None))
     return parts
+
+
+def played_for_steps(outcome: Outcome, params: dict[str, object]) -> list[Step]:
+    """The moves of the turn a ``turn-played-for`` fact tells: its seat's run of ``moves``
+    moves from the fact's ``first`` (a post rebuilt after a crash may hold that seat's
+    other turns too, before it or right after: a drawn tile they then played themselves),
+    none when the seat cannot be told (a fact written before it named one)."""
+    seat, first, count = params.get("seat"), params.get("first"), params.get("moves")
+    if not isinstance(seat, int):
+        return []
+    run: list[Step] = []
+    for step in outcome.steps:
+        if isinstance(first, int) and step.seq < first:
+            continue
+        if isinstance(count, int) and len(run) >= count:
+            break
+        if step.player.seat == seat:
+            run.append(step)
+        elif run:
+            break
+    return run
+
+
+def _placed(names: Sequence[str], step: Step, locale: str | None) -> str:
+    """A tile played for someone and where it went: "3-4 on Bob's train (marker off)"."""
+    move, applied = step.move, step.applied
+    assert isinstance(move, Play)
+    if move.train == MEXICAN:
+        train = tr("catchup.train.mexican", locale)
+    elif move.train == step.player.seat:
+        train = tr("catchup.train.own", locale)
+    else:
+        train = tr("catchup.train.of", locale, name=names[move.train])
+    text = tr("catchup.bit.play", locale, tile=str(move.tile), train=train)
+    extras = []
+    if applied.satisfied is not None:
+        extras.append(tr("move.satisfied", locale, double=str(applied.satisfied)))
+    if applied.opened_double:
+        extras.append(tr("move.double", locale))
+    if applied.marker_removed:
+        extras.append(tr("move.marker_off", locale))
+    return text + (" (" + ", ".join(extras) + ")" if extras else "")
+
+
+def played_for_told(
+    outcome: Outcome, params: dict[str, object], names: Sequence[str], locale: str | None
+) -> tuple[list[str], list[Step]]:
+    """A turn played for someone (no choice, time out, away) told in one line, and the moves
+    that line tells (the channel leaves out their own lines): a draw and a pass read
+    "…drew and passed for them; their train is open", a play says where the tile went.
+    What the line cannot hold stays a line of its own: a double no longer to satisfy, the
+    last tile in hand."""
+    steps = played_for_steps(outcome, params)
+    return played_for_lines(steps, params, names, locale), steps
+
+
+def played_for_lines(
+    steps: Sequence[Step], params: dict[str, object], names: Sequence[str], locale: str | None
+) -> list[str]:
+    """:func:`played_for_told`'s lines for the turn's ``steps``."""
+    plays = [s for s in steps if isinstance(s.move, Play)]
+    if plays:
+        params = params | {"tiles": tuple(_placed(names, s, locale) for s in plays)}
+    line = played_for_line(params, locale)
+    if any(isinstance(s.move, Pass) and s.applied.marker_raised for s in steps):
+        line = tr("played-for.open", locale, line=line.removesuffix("."))
+    lines = [line]
+    for s in plays:
+        if s.applied.released:
+            doubles = ", ".join(map(str, s.applied.released))
+            lines.append(tr("move.released", locale, doubles=doubles))
+        if s.applied.last_tile:
+            lines.append(tr("move.last_tile", locale, name=names[s.applied.seat]))
+    return lines
 
 
 def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
@@ -321,17 +407,22 @@ def scores_table(
     return "```\n" + "\n".join(out) + "\n```"
 
 
-def standings_text(standings: Sequence[Standing], locale: str | None) -> str:
+def standings_text(
+    standings: Sequence[Standing], locale: str | None, *, rounds: int | None = None
+) -> str:
+    """The final standings, a line a player: "1. 🏆 Alice — 12 pts (2 rounds won)"; a
+    match of one round (``rounds``) says nothing of rounds won."""
+    key = "standings.line.one-round" if rounds == 1 else "standings.line"
     lines = []
     for s in standings:
         medal = "🏆 " if s.won else ""
         lines.append(
             tr(
-                "standings.line",
+                key,
                 locale,
                 place=s.place,
                 name=f"{medal}{s.player.name}",
-                total=s.total,
+                total=tr_count("re.pts", s.total, locale),
                 won=tr_count("count.rounds-won", s.rounds_won, locale),
             )
         )

@@ -84,13 +84,15 @@ def _head_line(
     final: bool,
     keep: int,
     locale: str | None,
+    one_round: bool = False,
 ) -> str:
     medal = "🏆 " if final and standing.won else ""
     name = f"{medal}**{_name(standing, keep)}**"
     total = tr_count("re.pts", standing.total, locale)
     if final:
         won = tr_count("count.rounds-won", standing.rounds_won, locale)
-        return tr("re.final-line", locale, place=standing.place, name=name, total=total, won=won)
+        key = "re.final-line.one-round" if one_round else "re.final-line"
+        return tr(key, locale, place=standing.place, name=name, total=total, won=won)
     key = "re.this-round-out" if went_out else "re.this-round"
     this = tr(key, locale, n=this_round)
     return tr("re.line", locale, place=standing.place, name=name, total=total, this=this)
@@ -106,7 +108,8 @@ def score_entries(
     budget: int = SCORES_BUDGET,
 ) -> list[str]:
     """One entry per player, best first: "1. **Alice** — 12 pts (this round +0)" (at the
-    match's end "(3 rounds won)", with a trophy for the winners). Together, joined by
+    match's end "(3 rounds won)", with a trophy for the winners; nothing of rounds won after
+    a match of one round). Together, joined by
     newlines, at most ``budget`` characters: names are cut if the lines would not fit. The
     rounds one by one are the sheet's (:func:`sheet_fields`)."""
     last = history[-1] if history else ()
@@ -120,6 +123,7 @@ def score_entries(
                 final,
                 keep,
                 locale,
+                len(history) == 1,
             )
             for s in standings
         ]
@@ -357,7 +361,13 @@ def _first_lines(lines: Sequence[str], room: int) -> str:
 
 
 async def result_link(bot: GameBot, game: GameSummary) -> str:
-    """A link to the match's last post in its channel (its result), else to the channel."""
+    """A link to the match's result: a thread game's result post beside its thread (where
+    Rematch is, :func:`bot.ui.lobbycard.thread_result`), else the match's last post in its
+    channel, else the channel."""
+    result = (await bot.service.messages(game.id)).get("result")
+    if result is not None:
+        where = f"{game.guild_id}/{result.channel_id}/{result.message_id}"
+        return f"https://discord.com/channels/{where}"
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
     post = await bot.posts.latest_table(bot.service, game.id)
     return f"{base}/{post.message_id}" if post is not None else base

@@ -53,7 +53,7 @@ async def test_outcome_lines_tell_the_deal_the_moves_and_the_round_end(
     table = messages.scores_table(out.game.players, await service.round_scores(gid), [0, 0])
     assert table.startswith("```") and "Alice" in table and "R1" in table
     text = messages.standings_text(await service.standings(gid), "en")
-    assert "1. " in text and "points" in text
+    assert "1. " in text and " pts" in text
 
 
 async def test_hand_text_lists_tiles_and_where_they_fit(service: GameService) -> None:

@@ -54,9 +54,15 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
         said_kinds = {line.split("the bot ")[-1] for line in no_choice}
         assert said_kinds <= {
             "drew and passed for them.",
+            "drew and passed for them; their train is open.",
             "drew for them.",  # the tile fits: where to play it is hers
             "passed for them.",
+            "passed for them; their train is open.",
         }, said_kinds
+        # One line tells one turn played for her: her forced draws and passes (all of them:
+        # a draw or a pass is only ever her one move) have no lines of their own.
+        alone = [line for line in lines if line.startswith(("Alice drew", "Alice passed"))]
+        assert not alone, alone
         # Every turn Alice was handed (and pinged for: one ping per turn) asked a decision.
         assert handed[alice.id] == 0
         assert handed[bob.id] > 0  # off: his forced turns are still his to take

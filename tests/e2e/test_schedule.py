@@ -83,7 +83,11 @@ async def test_deadline_reminder_then_timeout_in_the_channel(
         await _tick(bot, clock, 12 * HOUR)
         posted = last_public(games)
         description = posted.embeds[0]["description"]
-        assert re.search(r"time ran out: the computer (played \S+|drew and \w+)", description)
+        assert re.search(r"time ran out: the computer (played \S+ on |drew and \w+)", description)
+        # One line tells the turn played for them, where a tile went included: no line of
+        # its own for each of its moves.
+        name = "Alice" if uid == alice.id else "Bob"
+        assert not [line for line in description.splitlines() if line.startswith(name)]
         assert posted.images()
         after, _ = await to_move(bot, game.id)
         assert after != uid and f"<@{after}>, it's your turn" in posted.content

@@ -71,10 +71,14 @@ async def test_a_whole_game_in_its_own_thread(
         assert result.pinged == []  # a result pings nobody
         assert result.button_labels == ["Rematch"]  # the thread is archived: Rematch is here
         assert thread.archived
-        # Each player is told the end once, by DM, with the link into the thread.
+        # Each player is told the end once, by DM, with the link to the result beside the
+        # thread, where Rematch is (not to the archived thread's last post).
+        link = f"https://discord.com/channels/{fake.guild_id}/{games.id}/{result.id}"
         for u in (alice, bob):
             ends = [m for m in u.dms() if "is over" in m.content]
-            assert len(ends) == 1 and f"/{thread.id}/" in ends[0].content, u.name
+            assert len(ends) == 1 and link in ends[0].content, (u.name, ends[0].content)
+        # A one-round match: "pts" as everywhere, and nothing of rounds won.
+        assert " pts" in result.content and "won" not in result.content, result.content
         assert card.embeds[0]["footer"]["text"] == "The game is over."
         # Rematch from the channel: a new lobby card there, and a new thread from it.
         again = await said(await bob.click(result, label="Rematch"))

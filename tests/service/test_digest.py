@@ -258,7 +258,10 @@ async def test_a_long_absence_across_a_round_end(store: Store, clock: FakeClock)
     assert "🏁 Round 1 is over:" in text and "📊" in text, text
     assert "Round 2/3 is being played" in text
     assert "of your turns were played for you (you were away)" in text
-    assert " tiles" in text and "Other moves: " in text
+    # Other moves are the new round's only: the ended round is told by its end line.
+    assert all(m.round_no == bob.round_no for m in bob.elsewhere)
+    assert any(m.round_no == 0 and m.seat != BOB for m in bob.moves)
+    assert " tiles" in text and ("Other moves: " in text) == bool(bob.elsewhere)
     fr = catchup_text(bob, "fr", 1000)
     assert "🏁 La manche 1 est finie" in fr and "de tes tours ont été joués à ta place" in fr
 

@@ -12,7 +12,9 @@ import pytest
 
 from bot.service import GameService, GameStatus
 from bot.service.outbox import GRACE, owed_outcome
+from bot.service.turn import Turns
 from bot.store import Store
+from bot.ui.messages import outcome_lines
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
@@ -176,3 +178,41 @@ async def test_a_post_held_for_the_next_keeps_where_it_starts_until_told(
     assert [s.seq for s in rebuilt.steps] == [s.seq for s in (*one.steps, *two.steps)]
     await svc.outbox.delivered(gid, two.game.version, post=True, ping=True)
     assert await svc.outbox.owed(gid) is None
+
+
+async def test_a_turn_played_for_someone_reads_the_same_rebuilt_from_the_log(
+    store: Store, clock: FakeClock
+) -> None:
+    """A post owed for a turn the bot played for a player with no choice (a crash before the
+    live post) says what the live post said: one line for that turn, not a line a move."""
+    svc = GameService(store, rng=random.Random(0))
+    start = await new_game(svc, clock)
+    gid = start.game.id
+    turns = Turns(svc)
+    told = 0
+    said: list[str] = []  # every live post's lines since the deal, in order
+    first: int | None = None  # the seq of the first move
+    for _ in range(200):
+        turn = await svc.whose_turn(gid)
+        if turn is None or turn.user_id is None:
+            break
+        out = await turns.play_forced(gid, turn.user_id, clock.tick())
+        if out is None:
+            out = await play_turn(svc, gid, clock)
+            first = first or out.steps[0].seq
+            said += outcome_lines(out, None)
+            continue
+        first = first or out.steps[0].seq - 1  # (its autoplay marker)
+        live = outcome_lines(out, None)
+        said += live
+        assert "had no choice" in live[0], live
+        assert not [line for line in live if line.startswith(turn.name)], live
+        record = await svc.game_record(gid)
+        # The commit's events start at the autoplay marker, right before its first move.
+        assert outcome_lines(owed_outcome(record, out.steps[0].seq - 1), None) == live
+        # A post owed for everything since the deal (the same seat's own turns in it too)
+        # says what the live posts said, each turn played for someone in its place.
+        since_deal = owed_outcome(record, first)
+        assert outcome_lines(since_deal, None) == said
+        told += 1
+    assert told > 0, "a quick two-player match has forced turns"

@@ -230,6 +230,31 @@ def test_round_ends_scores_and_places() -> None:
     assert "🎯" not in text
 
 
+def test_after_a_round_end_other_moves_are_of_the_new_round_only() -> None:
+    """The first DM of a round said "Other moves: Alice and Carol played 2 tiles", moves of
+    the round that ended: its trains are gone, and its end line already says how it ended
+    and what the reader scored. Only the new round's moves are told as other moves."""
+    over = RoundOver(0, (0, 12, 30, 12), 0, (0, 12, 30, 12))
+    d = digest(
+        rounds_over=(over,),
+        since_round=0,
+        round_no=1,
+        totals=over.totals,
+        moves=(
+            mv(40, 2, "7-5 @3", round_no=0),
+            mv(41, 0, "12-1 @1", round_no=0, round_over=True),
+            mv(50, 3, "12-4 @4", round_no=1),
+        ),
+    )
+    for locale in ("en", "fr"):
+        text = catchup_text(d, locale)
+        others = next(line for line in text.splitlines() if line.startswith("↪️"))
+        assert "Dave" in others and "12-4" in others, others
+        assert "Alice" not in others and "Carol" not in others, others
+    first = dataclasses.replace(d, moves=d.moves[:2])  # nobody has moved in the new round
+    assert "↪️" not in catchup_text(first, "en")
+
+
 def test_nothing_new_and_turns_played_for_you() -> None:
     assert catchup_text(digest(), "en") == "\n".join(
         [

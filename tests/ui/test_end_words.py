@@ -16,6 +16,8 @@ from bot.service.replay import standings_from
 from bot.service.roundend import RoundReport, round_report
 from bot.store import GameStatus
 from bot.ui.matchend import end_dm
+from bot.ui.messages import standings_text
+from bot.ui.roundend import score_entries
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 LINK = "https://discord.com/channels/10/20/30"
@@ -81,3 +83,22 @@ def test_a_shared_win_still_names_whom_it_is_shared_with() -> None:
         dm = end_dm(game, shared, mine, LINK, "en")
         assert line in dm, dm
         assert dm.startswith("🏆") == mine.won
+
+
+def test_a_one_round_match_says_pts_and_nothing_of_rounds_won() -> None:
+    """The thread's result in the parent channel said "0 points" where every other place says
+    "0 pts", and a one-round match read "(0 rounds won)": in both languages."""
+    _, report = _played(8)
+    assert report.rounds_total == 1 and len(report.history) == 1
+    for lang in ("en", "fr"):
+        lines = [
+            *standings_text(report.standings, lang, rounds=1).splitlines(),
+            *score_entries(report.standings, report.history, lang, final=True),
+        ]
+        assert len(lines) == 2 * len(report.standings)
+        for line in lines:
+            assert line.endswith(" pts") or line.endswith(" pt"), line
+            assert "point" not in line and "won" not in line and "gagn" not in line, line
+    # A longer match still counts the rounds each player won, in pts too.
+    many = standings_text(report.standings, "en", rounds=3)
+    assert " pts (" in many and "rounds won)" in many, many
