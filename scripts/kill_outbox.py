@@ -57,6 +57,7 @@ from bot.service.outbox import PLAYED_FOR_KINDS, played_for_facts, undone_fact
 from bot.service.outcome import Step
 from bot.service.replay import decode_event, players_of, read_rules
 from bot.store import EventRow, GameStatus, Store, open_store
+from bot.store.outbox import OWING
 from bot.ui.messages import played_for_lines, step_lines, undone_line
 
 WAIT = 60.0
@@ -152,14 +153,17 @@ class Run:
         self.proc = None
 
     async def paid(self) -> None:
-        """Wait until the outbox is empty: everything committed was delivered. The control
+        """Wait until the outbox owes nothing: everything committed was delivered. The control
         run (nothing pays what a crash left owed) gives each move a second instead."""
         assert self.store is not None
         if self.control:
             await asyncio.sleep(1.0)
             return
         deadline = time.monotonic() + WAIT
-        while int((await self.store.fetch_one("SELECT COUNT(*) FROM outbox"))[0]) != 0:
+        # A row that only keeps where a held draw starts (``held_from``) owes nothing on its
+        # own: the next move's post tells the draw (bot.ui.posts.PostBook.held_lines).
+        owing = "SELECT COUNT(*) FROM outbox WHERE " + OWING
+        while int((await self.store.fetch_one(owing))[0]) != 0:
             assert time.monotonic() < deadline, "the outbox was never paid"
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)  # the last edit's answer on its way

@@ -39,9 +39,9 @@ class Owed:
 _COLS = "game_id, from_seq, version, post_owed, ping_user, attempts, due_at, end_users, held_from"
 
 #: What makes a row a debt to deliver: a post, a ping or a match's end owed.
-_OWING = "(post_owed = 1 OR ping_user IS NOT NULL OR end_users IS NOT NULL)"
+OWING = "(post_owed = 1 OR ping_user IS NOT NULL OR end_users IS NOT NULL)"
 #: The row goes once nothing of it is owed and no draw waits for the next post.
-_PAID = f"NOT {_OWING} AND held_from IS NULL"
+_PAID = f"NOT {OWING} AND held_from IS NULL"
 
 #: A new debt keeps the oldest unposted event (the post owed grows, it never skips a move: a
 #: draw held for it included) and takes the newest version and ping (an older ping is for a
@@ -120,14 +120,14 @@ class OutboxStore:
         when = "" if all_due else "due_at <= ? AND "
         params: tuple[object, ...] = (at, at, limit) if not all_due else (at, limit)
         rows = await self.store.fetch_all(
-            f"SELECT {_COLS} FROM outbox WHERE {when}{_OWING} AND "
+            f"SELECT {_COLS} FROM outbox WHERE {when}{OWING} AND "
             "(claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at LIMIT ?",
             params,
         )
         return [_owed(r) for r in rows]
 
     async def next_due(self) -> datetime | None:
-        rows = await self.store.fetch_all(f"SELECT MIN(due_at) FROM outbox WHERE {_OWING}")
+        rows = await self.store.fetch_all(f"SELECT MIN(due_at) FROM outbox WHERE {OWING}")
         return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
 
     async def claim(self, owed: Owed, owner: str, now: datetime, lease: timedelta) -> bool:
