@@ -13,6 +13,19 @@ from bot.engine import MEXICAN, Applied, Catch, Done, Draw, Knock, Move, Pass, P
 from bot.i18n import tr
 
 
+def play_extras(applied: Applied, locale: str | None = None) -> str:
+    """What a tile play did besides landing, in brackets after its sentence (a double
+    satisfied, one opened, a train's marker taken off); empty when nothing."""
+    extras = []
+    if applied.satisfied is not None:
+        extras.append(tr("move.satisfied", locale, double=str(applied.satisfied)))
+    if applied.opened_double:
+        extras.append(tr("move.double", locale))
+    if applied.marker_removed:
+        extras.append(tr("move.marker_off", locale))
+    return " (" + ", ".join(extras) + ")" if extras else ""
+
+
 def describe_move(
     names: Sequence[str], actor: int, move: Move, applied: Applied, locale: str | None = None
 ) -> str:
@@ -27,15 +40,7 @@ def describe_move(
             text = tr("move.play.own", locale, name=name, tile=tile)
         else:
             text = tr("move.play.other", locale, name=name, tile=tile, owner=names[move.train])
-        extras = []
-        if applied.satisfied is not None:
-            extras.append(tr("move.satisfied", locale, double=str(applied.satisfied)))
-        if applied.opened_double:
-            extras.append(tr("move.double", locale))
-        if applied.marker_removed:
-            extras.append(tr("move.marker_off", locale))
-        if extras:
-            text += " (" + ", ".join(extras) + ")"
+        text += play_extras(applied, locale)
         if applied.released:
             doubles = ", ".join(map(str, applied.released))
             text += ". " + tr("move.released", locale, doubles=doubles)

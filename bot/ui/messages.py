@@ -40,7 +40,7 @@ from bot.service import (
 )
 from bot.service.turn import Drawn
 from bot.ui.faults import shown
-from bot.words import describe_move
+from bot.words import describe_move, play_extras
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
 MAX_DESCRIPTION = 3800
@@ -315,15 +315,9 @@ def _placed(names: Sequence[str], step: Step, locale: str | None) -> str:
         train = tr("catchup.train.own", locale)
     else:
         train = tr("catchup.train.of", locale, name=names[move.train])
-    text = tr("catchup.bit.play", locale, tile=str(move.tile), train=train)
-    extras = []
-    if applied.satisfied is not None:
-        extras.append(tr("move.satisfied", locale, double=str(applied.satisfied)))
-    if applied.opened_double:
-        extras.append(tr("move.double", locale))
-    if applied.marker_removed:
-        extras.append(tr("move.marker_off", locale))
-    return text + (" (" + ", ".join(extras) + ")" if extras else "")
+    return tr("catchup.bit.play", locale, tile=str(move.tile), train=train) + play_extras(
+        applied, locale
+    )
 
 
 def played_for_told(
