@@ -243,30 +243,45 @@ class PostBook:
         return self._unrecorded.get(game_id)
 
     async def _flush_later(self) -> None:
-        await asyncio.sleep(self.flush_delay)
-        await self.flush()
+        # A post noted while a write is under way starts no task of its own (this one is
+        # running): it is written by the next pass, unless the write failed (then the
+        # flush at close takes it, as it takes the failed rows).
+        while await self._flush_after_delay() and self._unrecorded:
+            pass
 
-    async def flush(self) -> None:
-        """Write the new table posts noted since the last write, in one transaction."""
+    async def _flush_after_delay(self) -> bool:
+        await asyncio.sleep(self.flush_delay)
+        return await self.flush()
+
+    async def flush(self) -> bool:
+        """Write the new table posts noted since the last write, in one transaction; False
+        when the write failed (the rows are kept)."""
         if not self._unrecorded or self._record is None:
-            return
-        rows, self._unrecorded = self._unrecorded, {}
+            return True
+        # The rows stay in ``_unrecorded`` until the write has committed: a reader between
+        # (a reminder's link, /mt mygames) finds the post there, as the database does not
+        # have it yet.
+        rows = dict(self._unrecorded)
         try:
             await self._record([(g, "table", c, m) for g, (c, m) in rows.items()])
         except BaseException as exc:
-            # Keep them for the next flush (the one at close, when a stop cancelled this
-            # one mid-write); newer posts noted meanwhile win.
-            self._unrecorded = {**rows, **self._unrecorded}
+            # Kept for the next flush (the one at close, when a stop cancelled this one
+            # mid-write), with newer posts noted meanwhile.
             if not isinstance(exc, Exception):
                 raise
             if unreachable(exc) is not None and self._flush_down:
-                return  # the outage was said at its first failed flush
+                return False  # the outage was said at its first failed flush
             self._flush_down = unreachable(exc) is not None
             # An outage is said once, as an ERROR, by bot.ui.faults; here it is a warning.
             level = logging.WARNING if self._flush_down else logging.ERROR
             log_failure(log, level, "could not record %d table messages", exc, len(rows))
+            return False
         else:
             self._flush_down = False
+            for game_id, written in rows.items():
+                if self._unrecorded.get(game_id) == written:  # a newer post waits its turn
+                    del self._unrecorded[game_id]
+            return True
 
     async def close(self) -> None:
         """Stop the pending batch and write what is left (the bot is closing; the database

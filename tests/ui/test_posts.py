@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from typing import Any
 
@@ -104,3 +105,36 @@ def test_clicks_on_the_webhooks_post_never_push_its_editor_out() -> None:
     assert book.editor(7, 100, later, webhook=True) is again
     book.drop_editor(7, again)
     assert book.editor(7, 100, later, webhook=True) is None
+
+
+async def test_a_post_being_written_is_still_found_and_one_noted_meanwhile_is_written_next() -> (
+    None
+):
+    """Between the batch's start and its commit the database does not have the post yet: a
+    reader then (a reminder's link to the table, /mt mygames) must still find it in the book
+    (CI caught a reminder linking to the bare channel). And a post noted while a write is
+    under way starts no task of its own: the running one writes it in its next pass."""
+    writing, release = asyncio.Event(), asyncio.Event()
+    written: list[list[tuple[int, str, int, int]]] = []
+
+    async def record(rows: list[tuple[int, str, int, int]]) -> None:
+        writing.set()
+        await release.wait()
+        written.append(rows)
+
+    book = PostBook(record)
+    book.flush_delay = 0
+    book.note_table(7, Post(1, 100))
+    await writing.wait()
+    assert book.unrecorded(7) == (1, 100)  # mid-write: still the book's to tell
+    book.note_table(7, Post(1, 101))  # a newer post, noted during the write
+    writing.clear()
+    release.set()
+    for _ in range(100):
+        if len(written) == 2:
+            break
+        await asyncio.sleep(0)
+    assert written == [[(7, "table", 1, 100)], [(7, "table", 1, 101)]]
+    assert book.unrecorded(7) is None
+    await book.close()
+    assert len(written) == 2
