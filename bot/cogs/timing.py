@@ -114,10 +114,11 @@ class ScheduleCog(GameCog, name="Schedule"):
         await self.scheduler.run()
 
     def latest_message(self, game: GameSummary, stored: MessageRow | None) -> MessageRow | None:
-        pending = self.bot.posts.unrecorded(game.id)
-        if pending is None:
+        # The book's memory first: the database's row lags behind a batch being written.
+        known = self.bot.posts.known(game.id)
+        if known is None:
             return stored
-        return MessageRow(game.id, "table", pending[0], pending[1], self.bot.now())
+        return MessageRow(game.id, "table", known.channel_id, known.message_id, self.bot.now())
 
     # ------------------------------------------------------------------ delivering
 

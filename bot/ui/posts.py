@@ -13,7 +13,7 @@ survives a restart through the ``messages`` table (kind ``table``): the book rec
 table post there, in batches (one small transaction per :data:`FLUSH_DELAY`, not one per
 move: a transaction per move for it would cost more than the move's own), and flushes what
 is left when the bot closes; ``/mt mygames`` and ``/mt nudge`` link to it meanwhile
-(:meth:`PostBook.unrecorded`).
+(:meth:`PostBook.known`: the book's memory comes first).
 """
 
 from __future__ import annotations
@@ -237,6 +237,11 @@ class PostBook:
         self._unrecorded[game_id] = (post.channel_id, post.message_id)
         if self._flush is None or self._flush.done():
             self._flush = asyncio.get_running_loop().create_task(self._flush_later())
+
+    def known(self, game_id: int) -> Post | None:
+        """The game's latest table post as this process knows it (memory only): newer than
+        the database's row while a batch waits or is being written."""
+        return self._tables.get(game_id)
 
     def unrecorded(self, game_id: int) -> tuple[int, int] | None:
         """The game's newest table post, (channel, message), while it is not written yet."""
