@@ -114,9 +114,11 @@ class ScheduleCog(GameCog, name="Schedule"):
         await self.scheduler.run()
 
     def latest_message(self, game: GameSummary, stored: MessageRow | None) -> MessageRow | None:
-        # The book's memory first: the database's row lags behind a batch being written.
+        # The newer of the book's memory and the database's row (ids grow with time): the
+        # row lags behind a batch being written; in a cluster, another process may have
+        # made a newer post than this one remembers.
         known = self.bot.posts.known(game.id)
-        if known is None:
+        if known is None or (stored is not None and stored.message_id >= known.message_id):
             return stored
         return MessageRow(game.id, "table", known.channel_id, known.message_id, self.bot.now())
 

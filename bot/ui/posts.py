@@ -13,7 +13,7 @@ survives a restart through the ``messages`` table (kind ``table``): the book rec
 table post there, in batches (one small transaction per :data:`FLUSH_DELAY`, not one per
 move: a transaction per move for it would cost more than the move's own), and flushes what
 is left when the bot closes; ``/mt mygames`` and ``/mt nudge`` link to it meanwhile
-(:meth:`PostBook.known`: the book's memory comes first).
+(:meth:`PostBook.known`, where it is newer than the database's row).
 """
 
 from __future__ import annotations
