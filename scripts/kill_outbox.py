@@ -17,6 +17,9 @@ checks, against the event log:
 ``--at-undo N`` kills N times the instant the answer to the host's ``/mt undo`` arrives (after
 a move to take back): the undo's line must appear once and the player to move be pinged once
 (an undo's cancelled moves were told before it, so every line the log ever held counts).
+``--explain`` prints on stderr, per user, the turns a ping was expected for (game, seq of the
+event that gave the turn, round, when) and the pings got (when, how, the first line), and when
+the bot was started: a missing ping is found by setting the two lists side by side.
 ``--at-end N`` plays N matches to their end and kills the bot right after the answer to the
 last move (at a random instant 0 to 0.3 s after it, to land between the end's DMs too): every
 human must be told the end exactly once (``end_missing``, ``end_duplicated``).
@@ -101,7 +104,9 @@ def config_for(target: str, *, sync: bool = False) -> Config:
 
 
 class Run:
-    def __init__(self, target: str, rng: random.Random, log: Path) -> None:
+    def __init__(
+        self, target: str, rng: random.Random, log: Path, *, explain: bool = False
+    ) -> None:
         from tests.fakediscord import FakeDiscord
 
         self.target, self.rng, self.log = target, rng, log
@@ -116,6 +121,7 @@ class Run:
         self.service: GameService | None = None
         self.games: list[int] = []
         self.control = bool(os.environ.get("KILL_OUTBOX_CONTROL"))
+        self.explain = explain
 
     async def start_child(self) -> None:
         from tests.fakediscord.server import API_PREFIX
@@ -280,10 +286,16 @@ class Run:
         pings_due: collections.Counter[int] = collections.Counter()
         end_due: collections.Counter[tuple[int, int]] = collections.Counter()
         moves = 0
+        due_log: list[tuple[int, str]] = []
         for gid in self.games:
             record = await self.store.load(gid)
             assert record is not None
             told = told_in(record, self.restarts)
+            if self.explain:
+                for u, turns in told.due.items():
+                    for seq, round_no in turns:
+                        at = next(e.at for e in record.events if e.seq == seq)
+                        due_log.append((u, f"due  game {gid} seq {seq} round {round_no} at {at}"))
             expected.update(told.lines)
             moves += told.moves
             pings_due.update(told.pings)
@@ -297,6 +309,8 @@ class Run:
                 if line in expected:
                     said[line] += 1
         got = {u: len(self.fake.pings_for(self.users[u])) for u in self.users}
+        if self.explain:
+            self.explain_pings(due_log)
         end_got: collections.Counter[tuple[int, int]] = collections.Counter()
         for u, user in self.users.items():
             for ping in self.fake.pings_for(user):
@@ -327,6 +341,21 @@ class Run:
             "control": self.control,
         }
 
+    def explain_pings(self, due_log: list[tuple[int, str]]) -> None:
+        """Per user, on stderr: the turns a ping was expected for, then the pings got (when,
+        how, the message's first line), each list oldest first, to set side by side."""
+        for u, user in self.users.items():
+            print(f"== {user.name} ({u})", file=sys.stderr)
+            for who, line in due_log:
+                if who == u:
+                    print("  " + line, file=sys.stderr)
+            for ping in self.fake.pings_for(user):
+                message = self.fake.messages[ping.message_id]
+                first = (message.content or str(message.embeds[:1])).splitlines()[:1]
+                print(f"  got  {message.timestamp} {ping.how:7} {first}", file=sys.stderr)
+        starts = ", ".join(r.time().isoformat() for r in self.restarts)
+        print(f"== bot started at {starts}", file=sys.stderr)
+
 
 def end_of(due: collections.Counter[tuple[int, int]], user: int) -> int:
     return sum(n for (_, u), n in due.items() if u == user)
@@ -345,6 +374,8 @@ class Told:
     lines: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
     pings: collections.Counter[int] = dataclasses.field(default_factory=collections.Counter)
     moves: int = 0
+    #: Per user, the turns each ping is owed for: (seq of the event that gave the turn, round).
+    due: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)
 
 
 def told_in(record: Any, restarts: list[datetime]) -> Told:
@@ -414,6 +445,7 @@ def told_in(record: Any, restarts: list[datetime]) -> Told:
         user = seats[seat].user_id
         if user is not None and user != actor:
             told.pings[user] += 1
+            told.due.setdefault(user, []).append((e.seq, match.round.round_no))
     for seq, steps in played_for.items():
         for fact in played_for_facts(record.events, seq, players, steps)[:1]:
             told.lines.update(played_for_lines(steps, dict(fact.params), names, "en"))
@@ -473,7 +505,7 @@ async def parent(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.monotonic()
     log = Path(tempfile.mkdtemp()) / "bot.log"
     with database(args.store) as target:
-        run = Run(target, random.Random(args.seed), log)
+        run = Run(target, random.Random(args.seed), log, explain=args.explain)
         result = await run.main(args.at_ack, args.random, args.between, args.at_undo, args.at_end)
     result["seconds"] = round(time.monotonic() - t0, 1)
     result["load_avg"] = [round(x, 2) for x in os.getloadavg()]
@@ -494,6 +526,11 @@ def main() -> None:
     parser.add_argument("--at-end", type=int, default=0, help="kills at a match's end")
     parser.add_argument("--between", type=int, default=1, help="normal moves between kills")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="print on stderr, per user, the turns a ping was expected for and the pings got",
+    )
     parser.add_argument(
         "--control",
         action="store_true",

@@ -269,15 +269,28 @@ class Turns:
             return await ledger.commit_play(g, batch, pending)
 
     async def play_out(
-        self, game_id: int, outs: Sequence[Outcome], actor_id: int | None, now: datetime
+        self,
+        game_id: int,
+        outs: Sequence[Outcome],
+        actor_id: int | None,
+        now: datetime,
+        *,
+        looking: bool = True,
     ) -> PlayedOut:
         """The rest of a turn after ``outs`` (the actor's move; none when the scheduler or
         start-up calls): the turns nobody present will take (:meth:`until_human`, each its own
         commit), then who is told and what they read (:meth:`told`). The announcer's one call:
-        it says this value and decides nothing."""
+        it says this value and decides nothing.
+
+        ``looking``: whether the actor sees what is played after their move (their
+        interaction's answer carries it). The outbox's delivery after a crash names the mover
+        who moves again, but they saw only their own move's ✅: a turn played for them by the
+        restarted bot (no choice, away) that comes back to them is news, and pings them."""
         played = list(outs)
-        played += [out async for out in self.until_human(game_id, outs, now)]
-        return await self.told(played, actor_id, now)
+        more = [out async for out in self.until_human(game_id, outs, now)]
+        if more and not looking:
+            actor_id = None
+        return await self.told(played + more, actor_id, now)
 
     async def told(
         self, outs: Sequence[Outcome], actor_id: int | None, now: datetime, *, ping: bool = True

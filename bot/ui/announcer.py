@@ -111,7 +111,9 @@ async def announce(
         done_working(interaction)  # the rest waits on Discord's budget, not on game work
     gid = game_id if game_id is not None else outs[-1].game_id
     # 2. computers and away players move first; the service hands back all there is to say
-    played = await bot.turns.play_out(gid, outs, route.actor_id, bot.now())
+    played = await bot.turns.play_out(
+        gid, outs, route.actor_id, bot.now(), looking=interaction is not None
+    )
     if not played.outs:
         return None
     was = await bot.posts.latest_table(bot.service, gid)

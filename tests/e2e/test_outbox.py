@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.app import MexicanTrainBot
-from bot.engine import Play
+from bot.engine import Play, SeatView
 from bot.service.turn import Turns
 from bot.ui import owed
 from bot.ui.deliver import DM_TRIES
@@ -225,3 +225,63 @@ async def test_a_crash_after_the_post_pings_nobody_twice(
         await idle(fake)
         assert len(posts_of(room, game.id)) == posts  # the post was found in the channel
         assert len(fake.pings_for(other)) == pings  # a DM again is the same nonce: no new one
+
+
+def stuck_double(view: SeatView) -> Play | None:
+    """A double the player can play with nothing in hand to play on it: they move again, and
+    the only move left to them is a forced draw (played for them by autoplay)."""
+    for move in view.legal:
+        if isinstance(move, Play) and move.tile.is_double:
+            pip = move.tile[0]
+            rest = [t for t in view.hand or () if t != move.tile]
+            if not any(pip in t for t in rest):
+                return move
+    return None
+
+
+async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[..., MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A double with nothing to play on it, and a crash right after its ✅: the mover moves
+    again, so the commit owes nobody a ping. The restarted bot plays the forced draw (and
+    pass, and the turns after it) for them; whoever is then to move — the mover included,
+    who saw only their double's ✅ — is pinged once (kill_outbox --at-end 2, seed 1). Seed 3's
+    deal brings the turn back to the mover: without the fix, nobody was pinged."""
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot(3)
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        for _ in range(300):
+            uid, view = await to_move(bot, game.id)
+            double = stuck_double(view)
+            if double is not None:
+                break
+            answer = await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+            assert answer.content.startswith("✅"), answer.content
+            await wait_paid(bot, game.id)
+            await idle(fake)
+        else:
+            pytest.fail("no stuck double came")
+        pings_before = {u: len(fake.pings_for(users[u])) for u in users}
+        died = await die_after_the_answer(monkeypatch)
+        answer = await (await type_move(users[uid], room, str(double))).message()
+        await asyncio.wait_for(died.wait(), 10)
+        assert answer.content.startswith("✅"), answer.content
+        owed = await bot.service.outbox.owed(game.id)
+        assert owed is not None and owed.ping_user is None  # the mover moves again
+    monkeypatch.undo()
+
+    bot = make_bot(3)
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        now = await bot.service.game(game.id)
+        assert now.turn is not None and now.turn.user_id is not None
+        to_ping = now.turn.user_id
+        got = {u: len(fake.pings_for(users[u])) - pings_before[u] for u in users}
+        assert got == {u: int(u == to_ping) for u in users}, (uid, to_ping, got)

@@ -275,3 +275,42 @@ async def test_a_look_reads_the_seat_only_for_a_game_of_the_clicks_server(
     stranger = await service.look(gid, 999, guild_id=guild)
     with pytest.raises(errors.NotInGame):
         stranger.seat_view()
+
+
+async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
+    service: GameService, clock: FakeClock
+) -> None:
+    """The outbox's delivery after a crash names the mover who moves again (a double) as the
+    actor, but they saw only their own move's ✅. When the restarted bot then plays their
+    turn for them (nothing fits the double: a forced draw and pass) and the others' after it,
+    the turn that comes back to them is news: pinged, not ``here`` (``scripts/kill_outbox.py
+    --at-end 2``, seed 1, lost exactly this ping). With the actor looking (the live path,
+    whose interaction carries it) the same turn is theirs without a ping."""
+    turns = Turns(service, ScheduleService(service))
+    seen = {True: 0, False: 0}
+    for _ in range(20):  # matches; the quick deal gets a stuck double every few
+        gid = (await new_game(service, clock)).game_id
+        for _ in range(400):
+            whose = await service.whose_turn(gid)
+            if whose is None or whose.user_id is None:
+                break
+            mover = whose.user_id
+            view = await service.seat_view(gid, mover)
+            turn = await turns.take(gid, mover, pick(view.legal), clock.tick())
+            nxt = turn.outs[-1].next_player
+            stuck = nxt is not None and nxt.user_id == mover
+            if stuck and no_choice(await service.seat_view(gid, mover), "forced") is not None:
+                looking = seen[True] <= seen[False]
+                played = await turns.play_out(gid, turn.outs, mover, clock.tick(), looking=looking)
+                assert len(played.outs) > len(turn.outs)  # the turn played for them
+                back = played.last.next_player
+                if back is not None and back.user_id == mover:
+                    assert played.ping is not None and played.ping.user_id == mover
+                    assert played.ping.here is looking
+                    assert played.ping.dm is not looking  # DMs on by default
+                    seen[looking] += 1
+            else:
+                await turns.play_out(gid, turn.outs, mover, clock.tick())
+        if min(seen.values()) > 0:
+            break
+    assert min(seen.values()) > 0, seen
