@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from bot.engine import Draw, Match, Pass, Play
+from bot.engine import Match
 from bot.engine.match import RoundStarted
 from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
-from bot.service.outcome import Fact, MatchEnd, Outcome, Player, RoundEnd, Step
+from bot.service.outcome import Fact, MatchEnd, Outcome, Player, RoundEnd, Step, played_for
 from bot.service.replay import decode_event, players_of, read_rules, standings_of, summarise
 from bot.store import EventRow, GameRecord, GameStatus, SeatRow, Tx
 from bot.store.outbox import OutboxStore, OutboxTx, Owed
@@ -175,26 +175,20 @@ def played_for_facts(
         first = next((x.seq for x in events if x.seq > e.seq and x.kind == "move"), None)
         if not run or run[0].seq != first:
             continue  # its own moves were undone: what follows is another turn's
-        moves = [s.move for s in run]
         replaced = any(
             x.kind == "replace" and x.seq == e.seq + 1 and json.loads(x.payload)["seat"] == seat
             for x in events
         )
         facts.append(
-            Fact.of(
-                "turn-played-for",
-                name=players[seat].name,
-                seat=seat,
-                first=run[0].seq,
-                moves=len(run),
+            played_for(
+                players[seat].name,
+                seat,
+                run,
                 user_id=payload.get("user"),
                 reason=e.kind,
                 policy=payload.get("policy", e.kind if e.kind == AUTOPLAY_KIND else "computer"),
                 replaced=replaced,
                 missed=payload.get("missed", 0),
-                tiles=tuple(str(mv.tile) for mv in moves if isinstance(mv, Play)),
-                drew=any(isinstance(mv, Draw) for mv in moves),
-                passed=any(isinstance(mv, Pass) for mv in moves),
             )
         )
     return tuple(facts)

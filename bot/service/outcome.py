@@ -10,11 +10,11 @@ the Discord layer turns into sentences in the reader's language.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
-from bot.engine import Applied, Move, Rules
+from bot.engine import Applied, Draw, Move, Pass, Play, Rules
 from bot.engine.ai import Level
 from bot.store import GameStatus
 
@@ -140,6 +140,39 @@ class Fact:
     @classmethod
     def of(cls, code: str, **params: FactValue) -> Fact:
         return cls(code, MappingProxyType(params))
+
+
+def played_for(
+    name: str,
+    seat: int,
+    steps: Sequence[Step],
+    *,
+    user_id: int | None,
+    reason: str,
+    policy: str,
+    replaced: bool = False,
+    missed: int = 0,
+) -> Fact:
+    """The ``turn-played-for`` fact of a turn the bot played for a human (no choice, out of
+    time, away): who, why, and what its ``steps`` did. One constructor for the live paths
+    (autoplay, the scheduler) and the post the outbox rebuilds after a crash, so all three
+    tell the same turn in the same words."""
+    moves = [s.move for s in steps]
+    return Fact.of(
+        "turn-played-for",
+        name=name,
+        seat=seat,
+        first=steps[0].seq if steps else None,
+        moves=len(steps),
+        user_id=user_id,
+        reason=reason,
+        policy=policy,
+        replaced=replaced,
+        missed=missed,
+        tiles=tuple(str(mv.tile) for mv in moves if isinstance(mv, Play)),
+        drew=any(isinstance(mv, Draw) for mv in moves),
+        passed=any(isinstance(mv, Pass) for mv in moves),
+    )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine import DONE, DRAW, PASS, Draw, Move, Pass, Play, view_for
+from bot.engine import DONE, DRAW, PASS, Move, view_for
 from bot.engine.ai import Level
 from bot.service.commit import Batch
 from bot.service.games import GameService
-from bot.service.outcome import Fact, Player
+from bot.service.outcome import Player, played_for
 from bot.service.replay import LoadedGame, players_of, standings_so_far, summarise
 from bot.service.schedule_players import SchedulePlayers
 from bot.service.timing import (
@@ -345,20 +345,15 @@ class ScheduleService:
         mine = [s for s in batch.steps if s.player.seat == seat_no]
         batch.facts.insert(
             0,
-            Fact.of(
-                "turn-played-for",
-                name=shown.name,
-                seat=seat_no,
-                first=mine[0].seq if mine else None,
-                moves=len(mine),
+            played_for(
+                shown.name,
+                seat_no,
+                mine,
                 user_id=uid,
                 reason=due.kind,
                 policy=policy.value,
                 replaced=replaced,
                 missed=missed,
-                tiles=tuple(str(s.move.tile) for s in mine if isinstance(s.move, Play)),
-                drew=any(isinstance(s.move, Draw) for s in mine),
-                passed=any(isinstance(s.move, Pass) for s in mine),
             ),
         )
         outcome = await svc.ledger.commit_play(g, batch, pending, seats_changed=replaced)

@@ -26,12 +26,12 @@ import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 
-from bot.engine import DONE, DRAW, KNOCK, PASS, Draw, Move, Pass, Play, SeatView, Tile, view_for
+from bot.engine import DONE, DRAW, KNOCK, PASS, Move, Play, SeatView, Tile, view_for
 from bot.service.commit import Batch, utc
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
-from bot.service.outcome import Fact, Outcome, Standing
+from bot.service.outcome import Outcome, Standing, played_for
 from bot.service.replay import players_of
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
@@ -247,23 +247,15 @@ class Turns:
             except BaseException:
                 ledger.forget(game_id)
                 raise
-            moves = [s.move for s in batch.steps]
             batch.facts.insert(
                 0,
-                Fact.of(
-                    "turn-played-for",
-                    name=players_of(g.seats)[seat].name,
-                    seat=seat,
-                    first=batch.steps[0].seq,
-                    moves=len(batch.steps),
+                played_for(
+                    players_of(g.seats)[seat].name,
+                    seat,
+                    batch.steps,
                     user_id=user_id,
                     reason=AUTOPLAY_KIND,
                     policy=AUTOPLAY_KIND,
-                    replaced=False,
-                    missed=0,
-                    tiles=tuple(str(mv.tile) for mv in moves if isinstance(mv, Play)),
-                    drew=any(isinstance(mv, Draw) for mv in moves),
-                    passed=any(isinstance(mv, Pass) for mv in moves),
                 ),
             )
             return await ledger.commit_play(g, batch, pending)
