@@ -16,8 +16,9 @@ messages (reminders, warnings) are acknowledged after the Discord layer has deli
 
 :class:`~bot.service.scheduler.Scheduler` is the loop: run what is due, ask the store for the
 next due time, sleep until then or until it is woken; the time rules, the notices and the
-players' settings and questions are in :mod:`bot.service.timing`. Time is injected everywhere (``now``, a clock), so
-tests move time forward instead of sleeping. Nothing here knows Discord.
+players' settings and questions are in :mod:`bot.service.timing`. Time is injected
+everywhere (``now``, a clock), so tests move time forward instead of sleeping. Nothing here
+knows Discord.
 """
 
 from __future__ import annotations
