@@ -149,9 +149,10 @@ async def defer(interaction: Interaction) -> None:
 
 def age_of(interaction: Interaction) -> float:
     """Seconds the interaction has waited in this bot: since its gateway event reached the
-    bot, on the bot's monotonic clock (:mod:`bot.ui.arrival`). Not its id's time against the
-    host's clock: that difference carries the clock's offset, and a host 2 s fast would make
-    every interaction look late. 0 for an interaction whose arrival the bot did not see."""
+    bot, on the bot's monotonic clock (:class:`bot.ui.host.Arrivals`). Not its id's time
+    against the host's clock: that difference carries the clock's offset, and a host 2 s fast
+    would make every interaction look late. 0 for an interaction whose arrival the bot did
+    not see."""
     client = interaction.client
     if isinstance(client, GameBot):
         waited = client.arrivals.waited(interaction.id)
