@@ -1,5 +1,5 @@
-"""The words of the bot's messages: outcome lines, lobby and rules text, hands, score tables,
-whose turn it is.
+"""The words of the bot's messages: outcome lines, the lobby's seats, hands, score tables,
+whose turn it is. A game's rules in words are :mod:`bot.ui.houserules`', beside the options.
 
 Pure functions from the service's values (``Outcome``, ``GameSummary``, ``SeatView``) to
 strings, in the reader's language through :func:`bot.i18n.tr`; no Discord objects (only
@@ -16,18 +16,16 @@ from discord.utils import escape_markdown
 
 from bot.engine import (
     MEXICAN,
-    PRESETS,
     Catch,
     Draw,
     Move,
     Pass,
     Play,
-    Rules,
     SeatView,
     Tile,
     TrainView,
 )
-from bot.i18n import CATALOG, tr, tr_count
+from bot.i18n import tr, tr_count
 from bot.service import (
     GameScheduleRow,
     GameStatus,
@@ -423,45 +421,7 @@ def standings_text(
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------- lobby and rules
-
-
-def rules_text(summary: GameSummary, locale: str | None) -> str:
-    rules = summary.rules
-    lines = [tr("rules.preset", locale, preset=summary.preset)]
-    lines.append(
-        tr(
-            "rules.basics",
-            locale,
-            set=f"double-{rules.max_pip}",
-            rounds=tr_count("count.rounds", rules.rounds_total, locale),
-            low=rules.player_range[0],
-            high=rules.player_range[1],
-        )
-    )
-    # House rules are what the host changed on top of the preset they chose: a quick game's
-    # one round is the preset's, already said above, not a house rule of theirs.
-    chosen = PRESETS.get(summary.preset, Rules()).to_dict()
-    house = {k: v for k, v in rules.to_dict().items() if chosen.get(k) != v}
-    house.pop("max_pip", None)
-    if house:
-        lines.append(tr("rules.house", locale, rules=house_rules_text(rules, house, locale)))
-    if summary.options.turn_deadline is not None:
-        hours = summary.options.turn_deadline.total_seconds() / 3600
-        lines.append(tr("rules.deadline", locale, hours=f"{hours:g}"))
-    return "\n".join(lines)
-
-
-def house_rules_text(rules: Rules, house: dict[str, object], locale: str | None) -> str:
-    parts = []
-    for key, value in sorted(house.items()):
-        if isinstance(value, bool):
-            shown = tr("word.on" if value else "word.off", locale)
-        else:
-            shown = str(value)
-        name = tr(f"rule.{key}", locale) if f"rule.{key}" in CATALOG else key.replace("_", " ")
-        parts.append(tr("rules.house.item", locale, name=name, value=shown))
-    return ", ".join(parts)
+# ---------------------------------------------------------------------- the lobby's seats
 
 
 def seats_text(summary: GameSummary, locale: str | None) -> str:
