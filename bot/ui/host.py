@@ -151,6 +151,10 @@ class GameBot(commands.Bot):
         self.hooks = ChannelHooks(self)
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage()
+        #: Each server's chosen language for channel messages (``/mt settings language:``),
+        #: by guild id: every table message needs it, so it is read at start-up, not per
+        #: message (:mod:`bot.ui.language`).
+        self.languages: dict[int, str] = {}
         #: An interaction this old (seconds since Discord made it) when its handler starts is
         #: answered "busy" instead of handled (``bot.ui.interactions.guarded``).
         self.shed_after = SHED_AFTER
