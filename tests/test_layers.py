@@ -32,7 +32,6 @@ LAYERS: dict[str, tuple[str, int]] = {
     "bot.config": ("config", 0),
     "bot.i18n": ("words", 1),
     "bot.texts": ("words", 1),
-    "bot.words": ("words", 1),
     "renderers": ("renderers", 2),
     "bot.store": ("store", 2),
     "bot.service": ("service", 3),

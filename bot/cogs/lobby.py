@@ -25,7 +25,7 @@ from bot.i18n import tr
 from bot.ops.logs import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.ui import announcer, components, messages, mt, roundend
+from bot.ui import announcer, components, houserules, messages, mt, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import (
     LEVELS,
@@ -216,7 +216,7 @@ class Lobby(GameCog):
     async def rules(self, interaction: Interaction) -> None:
         async with guarded(interaction):
             game = await game_here(interaction)
-            await reply(interaction, messages.rules_text(game, locale_of(interaction)))
+            await reply(interaction, houserules.rules_text(game, locale_of(interaction)))
 
 
 # ---------------------------------------------------------------------- the flows

@@ -36,7 +36,6 @@ from bot.ui.interactions import (
     my_game,
 )
 from bot.ui.mt import GameCog
-from bot.ui.notation import check_notation, choose_train
 from bot.ui.options import TileOption, TrainOption
 from bot.ui.route import click_editor
 
@@ -61,7 +60,7 @@ class Play_(GameCog, name="Play"):
     ) -> None:
         async with guarded(interaction):
             picked = await TileOption.read(interaction, tile)
-            move = check_notation(choose_train(picked.view, picked.tile, train), picked.view)
+            move = TrainOption.move(picked.view, picked.tile, train)
             if not isinstance(move, Play):
                 raise Refusal("error.which-train", tile=str(picked.tile))
             await make_move(interaction, picked.game.id, move, knock=knock)

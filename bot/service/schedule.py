@@ -15,9 +15,10 @@ changes (a move for an absent player, closing a stalled game) commit before anyt
 messages (reminders, warnings) are acknowledged after the Discord layer has delivered them.
 
 :class:`~bot.service.scheduler.Scheduler` is the loop: run what is due, ask the store for the
-next due time, sleep until then or until it is woken; the time rules and the notices are in
-:mod:`bot.service.timing`. Time is injected everywhere (``now``, a clock), so
-tests move time forward instead of sleeping. Nothing here knows Discord.
+next due time, sleep until then or until it is woken; the time rules, the notices and the
+players' settings and questions are in :mod:`bot.service.timing`. Time is injected
+everywhere (``now``, a clock), so tests move time forward instead of sleeping. Nothing here
+knows Discord.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from bot.service.commit import Batch
 from bot.service.games import GameService
 from bot.service.outcome import Player, played_for
 from bot.service.replay import LoadedGame, players_of, standings_so_far, summarise
-from bot.service.schedule_players import SchedulePlayers
 from bot.service.timing import (
     NUDGE_INTERVAL,
     RETRY_AFTER,
@@ -45,6 +45,7 @@ from bot.service.timing import (
     Notice,
     Policy,
     Reminder,
+    SchedulePlayers,
     StallClosed,
     StallWarning,
     TurnPlayed,

@@ -38,7 +38,7 @@ from bot.tryit.text import plain
 from bot.ui import messages as render
 from bot.ui.hints import hint_text
 from bot.ui.interactions import Refusal, error_text
-from bot.ui.notation import check_notation, choose_train, parse_tile
+from bot.ui.options import TileOption, TrainOption, check_notation
 from bot.ui.pictures import table_lines, table_png
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
@@ -233,12 +233,12 @@ class Terminal:
             else:
                 # /play tile [train] [knock]: the tile read and checked first, the train found
                 # when the tile fits only one, then the whole move checked as notation.
-                tile = parse_tile(command.text, view.rules.max_pip)
+                tile = TileOption.parse(command.text, view.rules.max_pip)
                 trains = render.plays_by_tile(view).get(tile, [])
                 if command.train is None and len(trains) > 1:
                     example = render.move_text(Play(tile, trains[0]), self.locale)
                     raise Refusal("try.which-train", tile=str(tile), example=example)
-                move = check_notation(choose_train(view, tile, command.train), view)
+                move = TrainOption.move(view, tile, command.train)
                 if not isinstance(move, Play):
                     raise Refusal("try.unknown", text=quote(command.text))
                 knock = command.knock

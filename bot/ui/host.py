@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
@@ -29,7 +30,6 @@ from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.ui import limits
-from bot.ui.arrival import Arrivals
 from bot.ui.faults import Outage
 from bot.ui.hooks import ChannelHooks
 from bot.ui.pictures import Pictures
@@ -42,11 +42,13 @@ Clock = Callable[[], datetime]
 ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 
 
+# ---------------------------------------------------------------------- the 3-second budget
+
 #: Discord drops an interaction not acknowledged within 3 s. One that reaches its handler
 #: 2 s after it reached the bot has waited behind an overloaded event loop: answering it
 #: "busy, try again in a moment" at once still makes the deadline, and not starting its work
 #: lets the backlog shrink instead of pushing the next interactions past 3 s. The wait is the
-#: bot's own, on its monotonic clock from the gateway event (:mod:`bot.ui.arrival`): no wall
+#: bot's own, on its monotonic clock from the gateway event (:class:`Arrivals`): no wall
 #: clock, so a host clock set fast or slow changes nothing.
 SHED_AFTER = 2.0
 
@@ -57,6 +59,69 @@ SHED_AFTER = 2.0
 #: move ran at once). Moves mostly wait on Discord and SQLite, so a few dozen keep the
 #: throughput; a step of game work is a few ms, so 16 of them keep the loop answering fast.
 WORK_AT_ONCE = 16
+
+
+#: Stamps older than this are dropped: an interaction is acknowledged within Discord's 3 s or
+#: never, so its arrival is not needed for long.
+KEEP_FOR = 60.0
+
+#: The gateway event discord.py builds interactions from.
+EVENT = "INTERACTION_CREATE"
+
+
+class Arrivals:
+    """When each interaction's gateway event reached the bot (``time.monotonic``), by id:
+    how long an interaction has waited in this bot (:data:`SHED_AFTER`).
+
+    The bot cannot read an interaction's age from Discord reliably: its id carries Discord's
+    time, and comparing it with the host's clock charges the host's offset to the interaction
+    (a clock 2 s fast would make every fresh interaction look late, and the bot would answer
+    them all "busy"). What the bot can measure exactly is how long the interaction has been
+    in its hands: from the moment its gateway event was read (:meth:`install` stamps it,
+    before discord.py builds the ``Interaction``) to now, on ``time.monotonic`` — no wall
+    clock, no offset. The network's share before that is Discord's, and small beside the
+    3 s; the wait that grows under load, behind an event loop busy with game work, is the one
+    counted here."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._seen: dict[int, float] = {}  # in arrival order (ids and times grow together)
+
+    def install(self, parsers: dict[str, Callable[[Any], None]]) -> None:
+        """Stamp every INTERACTION_CREATE before discord.py's own parser handles it
+        (``ConnectionState.parsers``: the gateway reads its handlers from that dict). That
+        dict is discord.py's inside, not its API: a release without the handler leaves the
+        stamps off (every interaction then counts as fresh: nothing is answered "busy") rather
+        than stopping the bot at start-up."""
+        parse = parsers.get(EVENT)
+        if parse is None:
+            log.warning("discord.py has no %s parser: interactions are not timed", EVENT)
+            return
+
+        def stamped(data: Any) -> None:
+            self.arrived(int(data["id"]))
+            parse(data)
+
+        parsers[EVENT] = stamped
+
+    def arrived(self, interaction_id: int) -> None:
+        now = self.clock()
+        self._seen[interaction_id] = now
+        # Drop the stale ones from the front (the oldest first): amortised O(1) per event.
+        while self._seen:
+            old = next(iter(self._seen))
+            if now - self._seen[old] <= KEEP_FOR:
+                break
+            del self._seen[old]
+
+    def waited(self, interaction_id: int) -> float | None:
+        """Seconds since the interaction reached the bot; None if its arrival was not seen
+        (built outside the gateway, or older than :data:`KEEP_FOR`)."""
+        at = self._seen.get(interaction_id)
+        return None if at is None else self.clock() - at
+
+
+# ---------------------------------------------------------------------- the bot
 
 
 def utc_now() -> datetime:
@@ -86,6 +151,10 @@ class GameBot(commands.Bot):
         self.hooks = ChannelHooks(self)
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage()
+        #: Each server's chosen language for channel messages (``/mt settings language:``),
+        #: by guild id: every table message needs it, so it is read at start-up, not per
+        #: message (:mod:`bot.ui.language`).
+        self.languages: dict[int, str] = {}
         #: An interaction this old (seconds since Discord made it) when its handler starts is
         #: answered "busy" instead of handled (``bot.ui.interactions.guarded``).
         self.shed_after = SHED_AFTER

@@ -6,12 +6,18 @@ what the cogs' decorators take (``@app_commands.describe(**NEW_DESCRIPTIONS)``,
 ``@app_commands.choices(**HOUSE_CHOICES)``) and turns the values a command received back into
 house rules (:func:`rules_from_options`). The parameters themselves stay in each command's
 signature, where discord.py reads their types; ``tests/cogs/test_houserules.py`` checks both agree.
+
+A game's rules are told here too (:func:`rules_text`, on the lobby card and in ``/mt rules``):
+the preset, and the house rules as what the host changed on top of it.
 """
 
 from __future__ import annotations
 
 from discord import app_commands
 
+from bot.engine import PRESETS, Rules
+from bot.i18n import CATALOG, tr, tr_count
+from bot.service import GameSummary
 from bot.texts.houserules import HOUSE_OPTIONS, HouseOption
 
 _BY_NAME: dict[str, HouseOption] = {o.name.en: o for o in HOUSE_OPTIONS}
@@ -45,3 +51,46 @@ def rules_from_options(**given: object) -> dict[str, object]:
             value = option.on_off[0] if value else option.on_off[1]
         out[option.rule] = value
     return out
+
+
+# ---------------------------------------------------------------------- the rules in words
+
+
+def rules_text(summary: GameSummary, locale: str | None) -> str:
+    """A game's rules as the lobby card and ``/mt rules`` tell them: the preset, the set and
+    rounds, what the host changed on top of the preset, the turn deadline."""
+    rules = summary.rules
+    lines = [tr("rules.preset", locale, preset=summary.preset)]
+    lines.append(
+        tr(
+            "rules.basics",
+            locale,
+            set=f"double-{rules.max_pip}",
+            rounds=tr_count("count.rounds", rules.rounds_total, locale),
+            low=rules.player_range[0],
+            high=rules.player_range[1],
+        )
+    )
+    # House rules are what the host changed on top of the preset they chose: a quick game's
+    # one round is the preset's, already said above, not a house rule of theirs.
+    chosen = PRESETS.get(summary.preset, Rules()).to_dict()
+    house = {k: v for k, v in rules.to_dict().items() if chosen.get(k) != v}
+    house.pop("max_pip", None)
+    if house:
+        lines.append(tr("rules.house", locale, rules=house_rules_text(rules, house, locale)))
+    if summary.options.turn_deadline is not None:
+        hours = summary.options.turn_deadline.total_seconds() / 3600
+        lines.append(tr("rules.deadline", locale, hours=f"{hours:g}"))
+    return "\n".join(lines)
+
+
+def house_rules_text(rules: Rules, house: dict[str, object], locale: str | None) -> str:
+    parts = []
+    for key, value in sorted(house.items()):
+        if isinstance(value, bool):
+            shown = tr("word.on" if value else "word.off", locale)
+        else:
+            shown = str(value)
+        name = tr(f"rule.{key}", locale) if f"rule.{key}" in CATALOG else key.replace("_", " ")
+        parts.append(tr("rules.house.item", locale, name=name, value=shown))
+    return ", ".join(parts)

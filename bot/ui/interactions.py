@@ -31,7 +31,6 @@ from bot.service.queries import Look
 from bot.ui import limits
 from bot.ui.faults import quote_input
 from bot.ui.host import SHED_AFTER, GameBot
-from bot.ui.language import channel_language
 
 log = logging.getLogger(__name__)
 
@@ -87,14 +86,21 @@ def channel_locale(
     guild_id: int | None = None,
 ) -> str:
     """The language for messages the whole channel reads: the server's chosen language
-    (``/mt settings language:``), else the server's Discord locale, else English."""
+    (``/mt settings language:``, kept on the bot), else the server's Discord locale, else
+    English."""
     if interaction is not None:
         client = client or interaction.client
         guild_id = guild_id if guild_id is not None else interaction.guild_id
+    if isinstance(client, GameBot) and guild_id is not None and guild_id in client.languages:
+        return client.languages[guild_id]
     guild_locale = None
     if interaction is not None and interaction.guild_locale is not None:
         guild_locale = str(interaction.guild_locale)
-    return channel_language(client, guild_id, guild_locale)
+    elif client is not None and guild_id is not None:
+        guild = client.get_guild(guild_id)
+        if guild is not None:
+            guild_locale = str(guild.preferred_locale)
+    return language_of(guild_locale)
 
 
 def is_manager(interaction: Interaction) -> bool:
@@ -149,9 +155,10 @@ async def defer(interaction: Interaction) -> None:
 
 def age_of(interaction: Interaction) -> float:
     """Seconds the interaction has waited in this bot: since its gateway event reached the
-    bot, on the bot's monotonic clock (:mod:`bot.ui.arrival`). Not its id's time against the
-    host's clock: that difference carries the clock's offset, and a host 2 s fast would make
-    every interaction look late. 0 for an interaction whose arrival the bot did not see."""
+    bot, on the bot's monotonic clock (:class:`bot.ui.host.Arrivals`). Not its id's time
+    against the host's clock: that difference carries the clock's offset, and a host 2 s fast
+    would make every interaction look late. 0 for an interaction whose arrival the bot did
+    not see."""
     client = interaction.client
     if isinstance(client, GameBot):
         waited = client.arrivals.waited(interaction.id)

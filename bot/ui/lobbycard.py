@@ -11,7 +11,7 @@ import discord
 
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
-from bot.ui import components, messages
+from bot.ui import components, houserules, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale
 from bot.ui.limits import THREAD_NAME, fit
@@ -61,7 +61,7 @@ def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
     }[game.status]
     embed = discord.Embed(
         title=tr("lobby.title", locale, game=game.id),
-        description=messages.rules_text(game, locale),
+        description=houserules.rules_text(game, locale),
         colour=discord.Colour.dark_green(),
     )
     low, high = game.rules.player_range

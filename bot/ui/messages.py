@@ -1,10 +1,12 @@
-"""The words of the bot's messages: outcome lines, lobby and rules text, hands, score tables,
-whose turn it is.
+"""The words of the bot's messages: outcome lines, the lobby's seats, hands, score tables,
+whose turn it is. A game's rules in words are :mod:`bot.ui.houserules`', beside the options.
 
 Pure functions from the service's values (``Outcome``, ``GameSummary``, ``SeatView``) to
 strings, in the reader's language through :func:`bot.i18n.tr`; no Discord objects (only
-discord.py's markdown escaping, a string function), so they are unit-tested directly. The
-per-move sentences come from :mod:`bot.words`; the pictures are :mod:`bot.ui.pictures`.
+discord.py's markdown escaping, a string function), so they are unit-tested directly. A
+move's sentence (:func:`describe_move`) is written from the engine's ``Applied`` record alone
+(plus seat names), so the same words serve human and computer moves, live posts and the
+catch-up; the pictures are :mod:`bot.ui.pictures`.
 """
 
 from __future__ import annotations
@@ -16,18 +18,19 @@ from discord.utils import escape_markdown
 
 from bot.engine import (
     MEXICAN,
-    PRESETS,
+    Applied,
     Catch,
+    Done,
     Draw,
+    Knock,
     Move,
     Pass,
     Play,
-    Rules,
     SeatView,
     Tile,
     TrainView,
 )
-from bot.i18n import CATALOG, tr, tr_count
+from bot.i18n import tr, tr_count
 from bot.service import (
     GameScheduleRow,
     GameStatus,
@@ -40,7 +43,6 @@ from bot.service import (
 )
 from bot.service.turn import Drawn
 from bot.ui.faults import shown
-from bot.words import describe_move, play_extras
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
 MAX_DESCRIPTION = 3800
@@ -224,6 +226,64 @@ def round_start_line(outcome: Outcome, round_no: int, locale: str | None) -> str
     )
 
 
+def play_extras(applied: Applied, locale: str | None = None) -> str:
+    """What a tile play did besides landing, in brackets after its sentence (a double
+    satisfied, one opened, a train's marker taken off); empty when nothing."""
+    extras = []
+    if applied.satisfied is not None:
+        extras.append(tr("move.satisfied", locale, double=str(applied.satisfied)))
+    if applied.opened_double:
+        extras.append(tr("move.double", locale))
+    if applied.marker_removed:
+        extras.append(tr("move.marker_off", locale))
+    return " (" + ", ".join(extras) + ")" if extras else ""
+
+
+def describe_move(
+    names: Sequence[str], actor: int, move: Move, applied: Applied, locale: str | None = None
+) -> str:
+    """One sentence for one move, e.g. "Alice played 12-5 on the Mexican Train"."""
+    name = names[actor]
+    if isinstance(move, Play):
+        tile = str(move.tile)
+        if move.train == MEXICAN:
+            key = "move.start.mexican" if applied.started_mexican else "move.play.mexican"
+            text = tr(key, locale, name=name, tile=tile)
+        elif move.train == actor:
+            text = tr("move.play.own", locale, name=name, tile=tile)
+        else:
+            text = tr("move.play.other", locale, name=name, tile=tile, owner=names[move.train])
+        text += play_extras(applied, locale)
+        if applied.released:
+            doubles = ", ".join(map(str, applied.released))
+            text += ". " + tr("move.released", locale, doubles=doubles)
+        return text
+    if isinstance(move, Draw):
+        key = "move.draw.fits" if applied.must_play_drawn else "move.draw"
+        return tr(key, locale, name=name)
+    if isinstance(move, Pass):
+        key = "move.pass" if applied.marker_raised else "move.pass.marked"
+        return tr(key, locale, name=name)
+    if isinstance(move, Done):
+        return tr("move.done", locale, name=name)
+    if isinstance(move, Knock):
+        return tr("move.knock", locale, name=name)
+    if isinstance(move, Catch):
+        return tr(
+            "move.catch", locale, catcher=name, name=names[move.seat], count=len(applied.drawn)
+        )
+    raise TypeError(f"not a move: {move!r}")
+
+
+def round_end_line(
+    names: Sequence[str], went_out: int | None, round_no: int, locale: str | None
+) -> str:
+    """A round's end: who went out, or that the round was blocked."""
+    if went_out is None:
+        return tr("round.blocked", locale, round=round_no + 1)
+    return tr("round.out", locale, name=names[went_out], round=round_no + 1)
+
+
 def step_lines(names: Sequence[str], step: Step, locale: str | None) -> list[str]:
     text = describe_move(names, step.player.seat, step.move, step.applied, locale)
     if step.by_computer:
@@ -273,9 +333,7 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
             lines.extend(step_lines(names, step, locale))
         if step.applied.round_over and step.round_no in ended:
             end = ended[step.round_no]
-            key = "round.blocked" if end.went_out is None else "round.out"
-            who = "" if end.went_out is None else names[end.went_out]
-            lines.append(tr(key, locale, name=who, round=end.round_no + 1))
+            lines.append(round_end_line(names, end.went_out, end.round_no, locale))
             parts.append((lines, end))
             lines = []
             if step.round_no + 1 in started:
@@ -423,45 +481,7 @@ def standings_text(
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------- lobby and rules
-
-
-def rules_text(summary: GameSummary, locale: str | None) -> str:
-    rules = summary.rules
-    lines = [tr("rules.preset", locale, preset=summary.preset)]
-    lines.append(
-        tr(
-            "rules.basics",
-            locale,
-            set=f"double-{rules.max_pip}",
-            rounds=tr_count("count.rounds", rules.rounds_total, locale),
-            low=rules.player_range[0],
-            high=rules.player_range[1],
-        )
-    )
-    # House rules are what the host changed on top of the preset they chose: a quick game's
-    # one round is the preset's, already said above, not a house rule of theirs.
-    chosen = PRESETS.get(summary.preset, Rules()).to_dict()
-    house = {k: v for k, v in rules.to_dict().items() if chosen.get(k) != v}
-    house.pop("max_pip", None)
-    if house:
-        lines.append(tr("rules.house", locale, rules=house_rules_text(rules, house, locale)))
-    if summary.options.turn_deadline is not None:
-        hours = summary.options.turn_deadline.total_seconds() / 3600
-        lines.append(tr("rules.deadline", locale, hours=f"{hours:g}"))
-    return "\n".join(lines)
-
-
-def house_rules_text(rules: Rules, house: dict[str, object], locale: str | None) -> str:
-    parts = []
-    for key, value in sorted(house.items()):
-        if isinstance(value, bool):
-            shown = tr("word.on" if value else "word.off", locale)
-        else:
-            shown = str(value)
-        name = tr(f"rule.{key}", locale) if f"rule.{key}" in CATALOG else key.replace("_", " ")
-        parts.append(tr("rules.house.item", locale, name=name, value=shown))
-    return ", ".join(parts)
+# ---------------------------------------------------------------------- the lobby's seats
 
 
 def seats_text(summary: GameSummary, locale: str | None) -> str:

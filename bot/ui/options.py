@@ -16,7 +16,10 @@ keeps what an option means in one class — its declared type and length (which 
 above compares), how the typed text becomes a value, and what autocomplete offers while it
 is typed. ``/play`` declares ``tile: Transform[str, TileOption]`` and
 ``train: Transform[str, TrainOption]``; any other command that takes a tile or a train
-declares the same annotations.
+declares the same annotations. The terminal game (``python -m bot try``) takes the same
+words (``12-5``, ``12-5 mexican``, ``5-7 @2``, ``draw``) and must refuse them the same way,
+so it reads them with the same classes (:meth:`TileOption.parse`, :meth:`TrainOption.move`,
+:func:`check_notation`); the service still checks every move again.
 
 Reading the tile needs the game (its set's highest double, the seat's view), so the
 transformer only trims the text, and the command's body reads it with
@@ -41,7 +44,7 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar, cast
 
 from discord import AppCommandOptionType, app_commands
 
-from bot.engine import SeatView, Tile, TileError, plain_dashes
+from bot.engine import MEXICAN, Move, SeatView, Tile, TileError, parse_move, plain_dashes
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import unreachable
 from bot.ui import limits, messages
@@ -54,7 +57,6 @@ from bot.ui.interactions import (
     locale_of,
     seat_here,
 )
-from bot.ui.notation import parse_tile
 from bot.ui.translator import translate_metadata
 
 log = logging.getLogger(__name__)
@@ -295,7 +297,12 @@ class TileOption(_TextOption):
         set) goes to the body's funnel. Called in the body, after the acknowledgement."""
         look = await seat_here(interaction)
         view = look.seat_view()
-        return PickedTile(look.game, view, parse_tile(text, view.rules.max_pip))
+        return PickedTile(look.game, view, TileOption.parse(text, view.rules.max_pip))
+
+    @staticmethod
+    def parse(text: str, max_pip: int) -> Tile:
+        """A typed tile, in any of the forms :meth:`Tile.parse` reads."""
+        return Tile.parse(text.strip(), max_pip)
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _tile_offers(interaction, str(value)))
@@ -303,8 +310,8 @@ class TileOption(_TextOption):
 
 class TrainOption(_TextOption):
     """``train:`` — offers the trains the tile typed beside it fits; the text (``mexican``,
-    ``@N``) is read with the tile by :func:`bot.ui.notation.check_notation`, since what a
-    train word means depends on the seat and the table."""
+    ``@N``) is read with the tile by :meth:`move`, since what a train word means depends on
+    the seat and the table."""
 
     longest = 40
 
@@ -313,3 +320,24 @@ class TrainOption(_TextOption):
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str, /) -> _Offers:
         return cast(_Offers, await _train_offers(interaction, str(value)))
+
+    @staticmethod
+    def move(view: SeatView, tile: Tile, train: str | None) -> Move:
+        """The move ``tile`` on ``train`` for this seat: the train given, or the only train
+        the tile legally fits, read as notation (a ``MoveError`` if it is not)."""
+        if train:
+            text = f"{tile} {train.strip()}"
+        else:
+            trains = messages.plays_by_tile(view).get(tile, [])
+            if len(trains) > 1:
+                raise Refusal("error.which-train", tile=str(tile))
+            # No legal train: let the service say exactly why (not your turn, no fit, must
+            # satisfy a double), for the seat's own train.
+            only = trains[0] if trains else view.seat if view.seat is not None else MEXICAN
+            text = f"{tile} {messages.train_ref(only)}"
+        return check_notation(text, view)
+
+
+def check_notation(text: str, view: SeatView) -> Move:
+    """A whole typed move (``12-5 @2``, ``draw``) for this seat, or a ``MoveError``."""
+    return parse_move(text, seat=view.seat, players=view.players, max_pip=view.rules.max_pip)

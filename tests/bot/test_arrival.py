@@ -1,10 +1,11 @@
-"""An interaction's wait in the bot, on an injected monotonic clock (bot/ui/arrival.py)."""
+"""An interaction's wait in the bot, on an injected monotonic clock (bot/ui/host.py's
+``Arrivals``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.ui.arrival import EVENT, KEEP_FOR, Arrivals
+from bot.ui.host import EVENT, KEEP_FOR, Arrivals
 
 
 class Ticks:

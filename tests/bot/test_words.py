@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import DRAW, PASS, Rules, parse_move
 from bot.i18n import CATALOG, LANGUAGES, language_of, placeholders, tr
-from bot.words import describe_move, describe_round_end
+from bot.ui.messages import describe_move, round_end_line
 from tests.engine.helpers import NAMES, table
 
 
@@ -70,7 +70,7 @@ def test_round_ends_are_told() -> None:
     rnd = table(Rules(), ["12-5", "1-0", "0-0"])
     rnd.apply(parse_move("12-5 @1"))
     assert rnd.result is not None
-    assert describe_round_end(_names(), rnd.result, 0) == (
+    assert round_end_line(_names(), rnd.result.went_out, 0, None) == (
         "Alice went out — dominoes! Round 1 is over."
     )
-    assert describe_round_end(_names(), rnd.result, 0, "fr").startswith("Alice a posé")
+    assert round_end_line(_names(), rnd.result.went_out, 0, "fr").startswith("Alice a posé")

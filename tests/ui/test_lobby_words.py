@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from bot.engine import preset
 from bot.service import GameOptions, GameSummary
 from bot.store import GameStatus
-from bot.ui.messages import rules_text
+from bot.ui.houserules import rules_text
 
 
 def _lobby(name: str, **house: object) -> GameSummary:
