@@ -4,8 +4,9 @@ This picture answers "what can I do?" at a glance on a phone (800 px wide, every
 more: 9 px once scaled to 400 px). Tiles that can be played now come first, grouped by the
 train they fit (your own, then the Mexican Train, then marked trains), each labelled with the
 train it goes on (``→ @1``, or ``→ Mexican Train`` in the words the texts use, in the reader's
-language). An optional train plan (the suggested longest run for your own train)
-marks its tiles ``#1``, ``#2``… in playing order, and a line under the header says so. The rest
+language). An optional train plan (the suggested longest run for your own train) of two
+steps or more marks its tiles ``#1``, ``#2``… in playing order, and a line under the header
+says so. The rest
 follow, biggest first, since those are the points you are holding. The size is bounded: past
 a few rows the least useful tiles fold into a "+N" chip.
 """
@@ -64,6 +65,17 @@ def _target_rank(seat: int, train: int) -> int:
 PLAYABLE, PLAN, OTHER, YOURS = "playable", "plan", "other", "yours"
 
 
+def marked_plan(view: SeatView, plan: Sequence[Tile]) -> tuple[Tile, ...]:
+    """The plan's tiles the picture marks ``#1``, ``#2``… (the ones in the hand, in playing
+    order): none once the round is over, when a plan for it means nothing, and none for a
+    plan of one step: "#1" and its legend would only repeat "→ @N" under the tile."""
+    if view.result is not None or view.hand is None:
+        return ()
+    held = set(view.hand)
+    marked = tuple(t for t in dict.fromkeys(plan) if t in held)
+    return marked if len(marked) > 1 else ()
+
+
 def sections(
     view: SeatView, plan: Sequence[Tile] = (), language: str = "en"
 ) -> list[tuple[str, list[_Cell]]]:
@@ -75,9 +87,7 @@ def sections(
     for move in view.legal:
         if isinstance(move, Play):
             targets.setdefault(move.tile, []).append(move.train)
-    # Once the round is over a plan for it means nothing: no badges, no plan section.
-    planned_tiles = dict.fromkeys(plan) if view.result is None else {}
-    plan_no = {t: i + 1 for i, t in enumerate(planned_tiles) if t in view.hand}
+    plan_no = {t: i + 1 for i, t in enumerate(marked_plan(view, plan))}
     hand = list(dict.fromkeys(view.hand))
 
     def by_pips(t: Tile) -> tuple[int, int, int]:

@@ -268,6 +268,41 @@ def test_a_hand_label_shrinks_then_cuts_the_name_and_keeps_the_count() -> None:
     assert lines[1][1] == 18 and lines[1][0].endswith("… +1"), lines
 
 
+def test_a_plan_of_one_step_is_not_drawn() -> None:
+    """A one-tile hand's plan is that tile: "#1" and the legend would explain nothing that
+    "→ @1" under it does not, so neither is drawn (nor said in the alt text); a plan of two
+    steps keeps both."""
+    from bot.engine.ai.trains import longest_train
+    from bot.i18n import tr
+    from renderers import text_sizes
+    from renderers.alt_text import describe_hand
+
+    m = playout(2, 6, 38)
+    assert m.round is not None
+    v = view_for(m, m.round.current)
+    assert v.hand is not None and len(v.hand) == 1 and v.my_turn
+    plan = longest_train(v.hand, v.trains[v.seat].end)
+    assert plan == v.hand
+    options = HandOptions(plan=plan)
+    labels = [label for _px, label in text_sizes(render_hand(v, options))]
+    assert tr("pic.hand.plan-legend", "en") not in labels and "#1" not in labels, labels
+    assert render_hand(v, options).size == render_hand(v).size
+    assert "plan" not in describe_hand(v, options).lower()
+    from renderers.hand import LEGEND_H, marked_plan
+
+    assert marked_plan(v, plan) == ()
+
+    two = playout(4, 7, 36)
+    assert two.round is not None
+    w = view_for(two, two.round.current)
+    assert w.hand is not None
+    labels = [label for _px, label in text_sizes(render_hand(w, HandOptions(plan=w.hand[:2])))]
+    assert "#1" in labels and "#2" in labels
+    assert any(label.startswith("#1, #2") for label in labels), labels
+    with_plan = render_hand(w, HandOptions(plan=w.hand[:2])).size[1]
+    assert with_plan >= render_hand(w).size[1] + LEGEND_H
+
+
 def test_png_uses_the_themes_fixed_palette() -> None:
     import io
 
