@@ -8,16 +8,7 @@ from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
 from bot.store import GameStatus
-from tests.e2e.helpers import (
-    game_here,
-    last_public,
-    open_game,
-    pick,
-    said,
-    settled,
-    slash_move,
-    to_move,
-)
+from tests.e2e.helpers import game_here, last_public, open_game, pick, said, settled, to_move
 from tests.fakediscord import FakeDiscord, running_bot
 
 
@@ -121,6 +112,7 @@ async def test_mt_settings_tells_the_admin_that_manage_webhooks_is_missing_and_n
     settings``, where they look; the players' posts and DMs never say it, and with the
     permission the line is gone."""
     from bot.i18n import tr
+    from tests.e2e.helpers import slash_move
     from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
 
     fake = fake_discord
