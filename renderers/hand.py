@@ -6,9 +6,8 @@ train they fit (your own, then the Mexican Train, then marked trains), each labe
 train it goes on (``→ @1``, or ``→ Mexican Train`` in the words the texts use, in the reader's
 language). An optional train plan (the suggested longest run for your own train) of two
 steps or more marks its tiles ``#1``, ``#2``… in playing order, and a line under the header
-says so. The rest
-follow, biggest first, since those are the points you are holding. The size is bounded: past
-a few rows the least useful tiles fold into a "+N" chip.
+says so. The rest follow, biggest first, since those are the points you are holding. The size
+is bounded: past a few rows the least useful tiles fold into a "+N" chip.
 """
 
 from __future__ import annotations
@@ -141,8 +140,8 @@ def _label_line(label: str, more: str = "") -> tuple[str, int]:
 
 
 def _label_lines(targets: Sequence[str]) -> list[tuple[str, int]]:
-    """The lines under a playable tile: a line per train, the second one counting the rest
-    ("→ @3 +2"). A lone train too wide for one line ("→ Mexican Train") breaks between its
+    """The lines under a playable tile: a line per train, the second one counting the trains
+    not shown ("→ @3 +2"). A lone train too wide for one line ("→ Mexican Train") breaks between its
     words onto the second line rather than lose its end."""
 
     def fits(label: str) -> bool:
