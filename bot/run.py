@@ -88,6 +88,29 @@ def ready_line(bot: GameBot) -> str:
     )
 
 
+def webhooks_line(bot: GameBot, named: int = 5) -> str | None:
+    """Said once at start-up, under the ready line, where the admin who runs the bot looks:
+    the servers where the bot's roles lack Manage Webhooks (None when none does). Without it
+    the turn posts of moves made from DMs are the bot's own, about twice the requests on
+    its global budget (docs/discord.md); never said per move nor to the players."""
+    without = sorted(
+        (g for g in bot.guilds if g.me is not None and not g.me.guild_permissions.manage_webhooks),
+        key=lambda g: g.name,
+    )
+    if not without:
+        return None
+    names = ", ".join(g.name for g in without[:named])
+    if len(without) > named:
+        names += f" and {len(without) - named} more"
+    return (
+        f"Manage Webhooks is missing in {len(without)} of {len(bot.guilds)} "
+        f"server{'' if len(bot.guilds) == 1 else 's'} ({names}): with it the turns of moves "
+        "made from DMs post through the bot's own channel webhook, off its global budget of "
+        "50 requests a second (about half the requests such a move costs); give it to the "
+        "bot's role, or invite the bot again with the link above"
+    )
+
+
 async def serve(config: Config, token: str) -> None:
     """Run until Discord stops us or a signal asks us to stop; raises what start-up raises."""
     # The database first, opened and checked, before anything reaches Discord: a damaged file
@@ -110,6 +133,8 @@ async def serve(config: Config, token: str) -> None:
         if not said_ready:
             said_ready = True
             log.info("%s", ready_line(bot))
+            if (missing := webhooks_line(bot)) is not None:
+                log.info("%s", missing)
 
     bot.add_listener(on_ready, "on_ready")
     stop = asyncio.Event()

@@ -21,7 +21,7 @@ from bot.engine import DRAW, MEXICAN, PASS, Play, SeatView, Tile
 from bot.i18n import language_of, tr, tr_count
 from renderers import text as rtext
 from renderers.chart import ChartGame
-from renderers.hand import OTHER, PLAN, PLAYABLE, YOURS, HandOptions, drawn_sections
+from renderers.hand import OTHER, PLAN, PLAYABLE, YOURS, HandOptions, drawn_sections, marked_plan
 from renderers.table import TableOptions, move_sentence
 
 __all__ = ["LIMIT", "clip", "describe_chart", "describe_hand", "describe_replay", "describe_table"]
@@ -206,8 +206,8 @@ def describe_hand(view: SeatView, options: HandOptions | None = None) -> str:
         return tr("alt.hand.more", lang, list=shown, count=folded) if folded else shown
 
     # The picture's own sections, tiles and "+N" chips: the words say what it shows.
-    # Once the round is over a plan means nothing (the picture draws none either).
-    plan = tuple(options.plan) if view.result is None else ()
+    # The plan it marks: none once the round is over, none of one step.
+    plan = marked_plan(view, options.plan)
     drawn = {d.section: d for d in drawn_sections(view, plan, lang)}
     playable = drawn.get(PLAYABLE)
     if playable:

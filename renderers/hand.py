@@ -3,11 +3,11 @@
 This picture answers "what can I do?" at a glance on a phone (800 px wide, every label 18 px or
 more: 9 px once scaled to 400 px). Tiles that can be played now come first, grouped by the
 train they fit (your own, then the Mexican Train, then marked trains), each labelled with the
-exact words to type (``12-5`` and ``→ @1`` / ``→ mexican``, the Mexican Train's word in the
-reader's language). An optional train plan (the suggested longest run for your own train)
-marks its tiles ``#1``, ``#2``… in playing order, and a line under the header says so. The rest
-follow, biggest first, since those are the points you are holding. The size is bounded: past
-a few rows the least useful tiles fold into a "+N" chip.
+train it goes on (``→ @1``, or ``→ Mexican Train`` in the words the texts use, in the reader's
+language). An optional train plan (the suggested longest run for your own train) of two
+steps or more marks its tiles ``#1``, ``#2``… in playing order, and a line under the header
+says so. The rest follow, biggest first, since those are the points you are holding. The size
+is bounded: past a few rows the least useful tiles fold into a "+N" chip.
 """
 
 from __future__ import annotations
@@ -64,6 +64,17 @@ def _target_rank(seat: int, train: int) -> int:
 PLAYABLE, PLAN, OTHER, YOURS = "playable", "plan", "other", "yours"
 
 
+def marked_plan(view: SeatView, plan: Sequence[Tile]) -> tuple[Tile, ...]:
+    """The plan's tiles the picture marks ``#1``, ``#2``… (the ones in the hand, in playing
+    order): none once the round is over, when a plan for it means nothing, and none for a
+    plan of one step: "#1" and its legend would only repeat "→ @N" under the tile."""
+    if view.result is not None or view.hand is None:
+        return ()
+    held = set(view.hand)
+    marked = tuple(t for t in dict.fromkeys(plan) if t in held)
+    return marked if len(marked) > 1 else ()
+
+
 def sections(
     view: SeatView, plan: Sequence[Tile] = (), language: str = "en"
 ) -> list[tuple[str, list[_Cell]]]:
@@ -75,9 +86,7 @@ def sections(
     for move in view.legal:
         if isinstance(move, Play):
             targets.setdefault(move.tile, []).append(move.train)
-    # Once the round is over a plan for it means nothing: no badges, no plan section.
-    planned_tiles = dict.fromkeys(plan) if view.result is None else {}
-    plan_no = {t: i + 1 for i, t in enumerate(planned_tiles) if t in view.hand}
+    plan_no = {t: i + 1 for i, t in enumerate(marked_plan(view, plan))}
     hand = list(dict.fromkeys(view.hand))
 
     def by_pips(t: Tile) -> tuple[int, int, int]:
@@ -94,7 +103,7 @@ def sections(
 
     def cell(t: Tile) -> _Cell:
         refs = sorted(targets.get(t, ()), key=lambda r: _target_rank(seat, r))
-        return _Cell(t, tuple(f"→ {train_word(r, language)}" for r in refs), plan_no.get(t))
+        return _Cell(t, tuple(f"→ {_train_name(r, language)}" for r in refs), plan_no.get(t))
 
     out = [
         (PLAYABLE, [cell(t) for t in playable]),
@@ -104,8 +113,54 @@ def sections(
     return [(title, cells) for title, cells in out if cells]
 
 
+def _train_name(ref: int, language: str) -> str:
+    """A train under a playable tile: ``@N``, or the Mexican Train by the name every text
+    gives it ("Mexican Train", "Train mexicain"); the header's hint shows what to type."""
+    return tr("train.mexican", language) if ref == MEXICAN else f"@{ref + 1}"
+
+
+LABEL_W = CELL_W - 12
+#: A label shrinks from 22 px down to the picture's floor of 18 px (9 px on a phone) before
+#: it is cut.
+LABEL_PX = range(22, 17, -1)
+
+
+def _label_line(label: str, more: str = "") -> tuple[str, int]:
+    """One label line, prepared for drawing, at the largest size that fits; at 18 px the
+    train's name is cut and the count of the trains not shown (``more``, "+1") kept."""
+    whole = text.prepare(f"{label} {more}" if more else label)
+    for px in LABEL_PX:
+        if text.width(whole, px, "bold") <= LABEL_W:
+            return whole, px
+    px = LABEL_PX[-1]
+    if not more:
+        return text.fit(label, px, LABEL_W, "bold"), px
+    cut = text.fit(label, px, LABEL_W - text.width(f" {more}", px, "bold"), "bold")
+    return f"{cut} {more}", px
+
+
+def _label_lines(targets: Sequence[str]) -> list[tuple[str, int]]:
+    """The lines under a playable tile: a line per train, the second one counting the trains
+    not shown ("→ @3 +2"). A lone train too wide for one line ("→ Mexican Train") breaks between its
+    words onto the second line rather than lose its end."""
+
+    def fits(label: str) -> bool:
+        return text.width(text.prepare(label), LABEL_PX[-1], "bold") <= LABEL_W
+
+    if len(targets) == 1 and not fits(targets[0]):
+        words = targets[0].split(" ")
+        for k in range(len(words) - 1, 1, -1):  # never "→" alone on a line
+            if fits(head := " ".join(words[:k])):
+                return [_label_line(head), _label_line(" ".join(words[k:]))]
+    more = f"+{len(targets) - 2}" if len(targets) > 2 else ""
+    return [_label_line(t, more if i == 1 else "") for i, t in enumerate(targets[:2])]
+
+
 def _cell_h(cells: Sequence[_Cell]) -> int:
-    lines = max((min(2, len(c.targets)) for c in cells), default=0)
+    lines = max(
+        (min(2, len(c.targets)) if c.plan_no == -1 else len(_label_lines(c.targets))
+         for c in cells), default=0
+    )  # fmt: skip
     return 2 * S + 12 + 32 + lines * 28 + 12
 
 
@@ -310,9 +365,6 @@ def _cell(
         text.draw(d, (bx + bw // 2, y + 27), label, size, readable_on(th.plan), "bold", "mm")
     ty = y + 10 + 2 * S + 22
     text.draw(d, (cx, ty), str(c.tile), 24, th.text, "bold", "mm")
-    for i, line in enumerate(c.targets[:2]):
-        more = len(c.targets) > 2 and i == 1
-        label = f"{line} +{len(c.targets) - 1}" if more else line
-        label = text.fit(label, 22, CELL_W - 12, "bold")
+    for i, (label, px) in enumerate(_label_lines(c.targets)):
         # In the text colour: green on the green-tinted cell would fall under 4.5:1.
-        text.draw(d, (cx, ty + 30 + i * 28), label, 22, th.text, "bold", "mm")
+        text.draw(d, (cx, ty + 30 + i * 28), label, px, th.text, "bold", "mm")

@@ -194,7 +194,8 @@ class Admin(GameCog):
                 + "\n"
                 + tr("settings.threads", locale, value=on_off(new.threads, locale))
                 + "\n"
-                + timing_text,
+                + timing_text
+                + webhooks_note(interaction),
             )
 
     @mt.command(
@@ -391,6 +392,15 @@ async def settings_text(
         stall=stall,
         grace=grace,
     )
+
+
+def webhooks_note(interaction: Interaction) -> str:
+    """A line for the server's admin where they look (``/mt settings``), never per move nor to
+    the players: without Manage Webhooks in this channel the turns of moves made from DMs
+    are the bot's own posts, about twice the rate-limited requests (docs/discord.md)."""
+    if interaction.app_permissions.manage_webhooks:
+        return ""
+    return "\n" + tr("settings.no-webhooks", locale_of(interaction))
 
 
 def _server_language_name(bot: GameBot, guild_id: int, locale: str | None) -> str:

@@ -10,7 +10,9 @@ language, which :mod:`bot.ui.catchup` puts into words.
 
 "Since your last turn" means since the end of the last turn the player took themselves (a
 move whose actor is their user id and which ended their turn); turns played for them while
-they were away or out of time come after that point, so the digest tells them. Before their
+they were away or out of time come after that point, so the digest tells them. A turn they
+began and the bot played on (no choice left, or time ran out after a draw) counts from their
+own last move in it: what came before, they read when that turn began. Before their
 first turn it is everything since the deal of the first round. A reader without a seat (a
 spectator, or a player whose seat a computer took over) gets the last few moves instead.
 Hidden information never enters a digest: drawn tiles are only counted, and a hand appears
@@ -27,7 +29,7 @@ import dataclasses
 import json
 from collections.abc import Sequence
 
-from bot.engine import Applied, Catch, Draw, Move, Play, Round, Rules, Tile
+from bot.engine import Applied, Catch, Draw, Knock, Move, Play, Round, Rules, Tile
 from bot.engine.match import RoundStarted
 from bot.service import errors
 from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
@@ -208,7 +210,8 @@ class _Fold:
     #: The round the fold started with.
     first_round: int
     totals: list[int]
-    #: Index into ``moves`` just after the reader's last turn (None: no turn of theirs).
+    #: Index into ``moves`` just after the reader's last turn, or after their own last move
+    #: in a turn the bot finished for them (None: no turn of theirs).
     cut: int | None
 
 
@@ -358,6 +361,8 @@ def _fold(
     done_for: set[int] = set()
     rnd: Round | None = None
     cut: int | None = None
+    #: Just after the reader's own move in a turn of theirs not yet over (None: none).
+    begun: int | None = None
     my_seat = None if reader is None else reader.seat
     first_round = -1
     for e in rows[first:]:
@@ -369,6 +374,7 @@ def _fold(
                     first_round = rnd.round_no
                 pending.clear()
                 done_for.clear()
+                begun = None
                 continue
             assert rnd is not None
             applied = rnd.apply(event.move, event.seat)
@@ -399,8 +405,17 @@ def _fold(
             by_reader = user_id is not None and e.actor == user_id
             mine.append(by_reader)
             marks.append(tuple(t.marked for t in rnd.trains[: len(names)]))
-            if by_reader and seat == my_seat and (applied.turn_over or applied.round_over):
-                cut = len(moves)
+            ended = applied.turn_over or applied.round_over
+            if by_reader and seat == my_seat and ended:
+                cut, begun = len(moves), None
+            elif by_reader and seat == my_seat and not isinstance(event.move, Knock | Catch):
+                begun = len(moves)  # a draw, a double: their turn goes on
+            elif seat == my_seat and begun is not None and e.actor is None:
+                # The bot played on in a turn the reader began (no choice left, time ran
+                # out), to its end or to a decision it hands back: they read everything up to
+                # their own move, so the digest starts there and tells what was played for
+                # them, not the moves before it again.
+                cut, begun = begun, None
             if applied.round_over and rnd.result is not None:
                 for i, pts in enumerate(rnd.result.scores):
                     totals[i] += pts

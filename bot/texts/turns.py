@@ -129,6 +129,17 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "New games open in their own thread: {value}",
         "fr": "Les nouvelles parties s'ouvrent dans leur propre fil : {value}",
     },
+    #: Said to whoever looks at /mt settings (Manage Server), never per move: the one place a
+    #: server admin looks at what the bot does in their server.
+    "settings.no-webhooks": {
+        "en": "🪝 I don't have Manage Webhooks in this channel: with it I post the turns of "
+        "moves made from DMs through my own webhook, for about half the rate-limited "
+        "requests, so I keep up when many games are played.",
+        "fr": "🪝 Il me manque la permission Gérer les webhooks dans ce salon : avec elle, je "
+        "poste les tours joués depuis les MP par mon propre webhook, pour environ moitié "
+        "moins de requêtes limitées, et je suis plus réactif quand beaucoup de parties sont "
+        "jouées.",
+    },
     "perm.create_public_threads": {
         "en": "Create Public Threads",
         "fr": "Créer des fils publics",

@@ -1,14 +1,16 @@
-"""Steps the end-to-end tests share: open a game through Discord, find whose turn it is."""
+"""Steps the end-to-end tests share: open a game through Discord, find whose turn it is, play
+until a turn comes by DM and move from it."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.app import MexicanTrainBot
-from bot.engine import Move, Play, SeatView
+from bot.engine import DRAW, PASS, Move, Play, SeatView
 from bot.service import GameSummary
+from bot.store import GameStatus
 from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeMessage, FakeUser, Invocation
 
 
@@ -110,3 +112,65 @@ async def type_move(
 async def slash_move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
     """:func:`type_move`, then the bot's answer once it has done everything the move asked."""
     return (await said(await type_move(user, channel, text, knock))).content
+
+
+def live_dm(user: FakeUser, version: int) -> FakeMessage | None:
+    """The user's newest DM if its controls act on the table at ``version`` (the turn DM of
+    the turn being played), else None."""
+    dms = user.dms()
+    if not dms:
+        return None
+    ids = [str(c.get("custom_id")) for c in [*dms[-1].selects, *dms[-1].buttons]]
+    return dms[-1] if any(f":{version}:dm:" in i for i in ids) else None
+
+
+async def dm_move(user: FakeUser, dm: FakeMessage, move: Move) -> FakeMessage:
+    """Make ``move`` from a turn DM as a player does: Draw and Pass with their buttons, any
+    other move picked from the DM's move list; the answer."""
+    if move in (DRAW, PASS):
+        return await said(await user.click(dm, label=str(move).capitalize()))
+    return await said(await user.select(dm, values=[str(move)]))
+
+
+#: What :func:`play_until` waits for: the player to move, their view and their live turn DM.
+Wanted = Callable[[FakeUser, SeatView, FakeMessage | None], bool]
+
+
+async def play_until(
+    bot: MexicanTrainBot,
+    channel: FakeChannel,
+    users: Mapping[int, FakeUser],
+    wanted: Wanted,
+    *,
+    from_dm: bool = False,
+    limit: int = 600,
+) -> tuple[FakeUser, SeatView, FakeMessage | None]:
+    """Play :func:`pick`'s moves in ``channel``'s game until ``wanted`` holds for the player
+    to move: that player, their view and their live turn DM (None when they have none).
+    Each other move is typed in the channel, or, ``from_dm``, made from the mover's turn DM
+    where they have one (no interaction token on the channel)."""
+    game = await game_here(bot, channel)
+    for _ in range(limit):
+        now = await bot.service.game(game.id)
+        assert now.status is GameStatus.ACTIVE, "the match ended first"
+        version = now.version
+        uid, view = await to_move(bot, game.id)
+        user = users[uid]
+        dm = live_dm(user, version)
+        if wanted(user, view, dm):
+            return user, view, dm
+        if from_dm and dm is not None:
+            await dm_move(user, dm, pick(view.legal))
+        else:
+            await slash_move(user, channel, str(pick(view.legal)))
+    raise AssertionError(f"not reached in {limit} moves")
+
+
+async def to_turn_dm(
+    bot: MexicanTrainBot, channel: FakeChannel, users: Mapping[int, FakeUser]
+) -> tuple[FakeUser, SeatView, FakeMessage]:
+    """Type moves in the channel until a turn comes by DM: that player, their view and the
+    DM (a host's first turn may ride on their Start click, with no DM)."""
+    user, view, dm = await play_until(bot, channel, users, lambda _u, _v, dm: dm is not None)
+    assert dm is not None
+    return user, view, dm

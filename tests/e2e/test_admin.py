@@ -102,3 +102,63 @@ async def test_no_sync_at_start_unless_asked(
     async with running_bot(fake, bot, sync=False):
         assert fake.requests_to("PUT /applications/{app_id}/commands")
         assert "mt" in fake.commands() and "play" in fake.commands()
+
+
+async def test_mt_settings_tells_the_admin_that_manage_webhooks_is_missing_and_no_one_else(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Without Manage Webhooks the turns of moves made from DMs cost about twice the
+    rate-limited requests (docs/discord.md): the admin reads it in one line of ``/mt
+    settings``, where they look; the players' posts and DMs never say it, and with the
+    permission the line is gone."""
+    from bot.i18n import tr
+    from tests.e2e.helpers import slash_move
+    from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
+
+    fake = fake_discord
+    bot = make_bot()
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    line = tr("settings.no-webhooks", "en")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        for _ in range(4):
+            uid, view = await to_move(bot, game.id)
+            await slash_move(users[uid], games, str(pick(view.legal)))
+        answer = await said(await fake.owner.slash("mt settings", channel=games))
+        assert answer.ephemeral and answer.content.endswith("\n" + line), answer.content
+        assert answer.content.count("Manage Webhooks") == 1
+        told = [m for m in fake.messages.values() if "Manage Webhooks" in (m.content or "")]
+        assert told == [answer], [m.content for m in told]
+
+        games.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
+        answer = await said(await fake.owner.slash("mt settings", channel=games))
+        assert answer.ephemeral and "Manage Webhooks" not in answer.content, answer.content
+        assert answer.content.startswith("Server settings: preset ")
+
+
+async def test_the_start_up_log_names_the_servers_where_manage_webhooks_is_missing(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """The admin who runs the bot reads it once, under the ready line: which servers, and
+    what the permission gains; a server where the bot's role has it is not named."""
+    from bot.run import webhooks_line
+    from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
+
+    fake = fake_discord
+    fake.guild("Second server")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        line = webhooks_line(bot)
+        assert line is not None
+        assert line.startswith(
+            "Manage Webhooks is missing in 2 of 2 servers (Mexican Train Club, Second server): "
+            "with it the turns of moves made from DMs post through the bot's own channel webhook"
+        ), line
+        assert "(Mexican Train Club and 1 more)" in (webhooks_line(bot, named=1) or "")
+    fake.roles[fake.bot_user.role_ids[0]].permissions |= MANAGE_WEBHOOKS
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        line = webhooks_line(bot)
+        assert line is not None and " 1 of 2 servers (Second server): " in line, line

@@ -9,9 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
-from bot.engine import DRAW, PASS, Play
+from bot.engine import DRAW, PASS, Play, SeatView
 from bot.store import GameStatus
-from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.helpers import (
+    dm_move,
+    last_public,
+    open_game,
+    pick,
+    play_until,
+    said,
+    slash_move,
+    to_move,
+    to_turn_dm,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, running_bot
 
 PAID_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -23,15 +33,6 @@ def _turn_dm(user: FakeUser) -> FakeMessage:
     return dm
 
 
-async def _dm_move(user: FakeUser, dm: FakeMessage, move: object) -> FakeMessage:
-    """Make ``move`` from the DM: Draw/Pass buttons, else the move list."""
-    if move is DRAW:
-        return await said(await user.click(dm, label="Draw"))
-    if move is PASS:
-        return await said(await user.click(dm, label="Pass"))
-    return await said(await user.select(dm, values=[str(move)]))
-
-
 async def _press_any(user: FakeUser, dm: FakeMessage) -> FakeMessage:
     """Press the DM's first move control: its move list, else Draw or Pass."""
     if dm.selects:
@@ -39,6 +40,10 @@ async def _press_any(user: FakeUser, dm: FakeMessage) -> FakeMessage:
         return await said(await user.select(dm, values=[value]))
     target = next(b for b in dm.buttons if b.get("label") in ("Draw", "Pass"))
     return await said(await user.click(dm, label=str(target["label"])))
+
+
+def _with_a_double(_user: FakeUser, view: SeatView, dm: FakeMessage | None) -> bool:
+    return dm is not None and any(isinstance(m, Play) and m.tile.is_double for m in view.legal)
 
 
 async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
@@ -53,10 +58,7 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
         game = await open_game(fake, bot, games, alice, [bob, carol], preset="quick")
         # Alice (the host) clicked Start: her first turn may ride on her answer; play until a
         # turn comes by DM.
-        uid, view = await to_move(bot, game.id)
-        while not users[uid].dms():
-            await slash_move(users[uid], games, str(pick(view.legal)))
-            uid, view = await to_move(bot, game.id)
+        await to_turn_dm(bot, games, users)
 
         from_dm = 0
         old: tuple[FakeUser, FakeMessage] | None = None
@@ -88,7 +90,7 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
             assert {str(m) for m in view.legal if isinstance(m, Play)} <= plays
             before = version
             posts, edits = len(games.messages()), len(fake.requests_to(PAID_EDIT))
-            answer = await _dm_move(user, dm, move)
+            answer = await dm_move(user, dm, move)
             assert answer.content.startswith("✅"), answer.content
             assert answer.ephemeral and answer.channel_id == dm.channel_id
             assert (await bot.service.game(game.id)).version > before
@@ -131,15 +133,10 @@ async def test_an_old_dm_in_a_live_game_names_whose_turn_it_is(
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
-        uid, view = await to_move(bot, game.id)
-        while not users[uid].dms():
-            await slash_move(users[uid], games, str(pick(view.legal)))
-            uid, view = await to_move(bot, game.id)
-        user, dm = users[uid], _turn_dm(users[uid])
+        user, _view, _dm = await to_turn_dm(bot, games, users)
+        dm = _turn_dm(user)
         # They move in the channel instead, until the turn is someone else's.
-        while uid == user.id:
-            await slash_move(user, games, str(pick(view.legal)))
-            uid, view = await to_move(bot, game.id)
+        await play_until(bot, games, users, lambda mover, _v, _dm: mover is not user)
         version = (await bot.service.game(game.id)).version
         refused = await _press_any(user, dm)
         now = await bot.service.game(game.id)
@@ -167,20 +164,13 @@ async def test_a_dm_pressed_after_the_table_changed_in_the_same_turn_shows_the_m
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard")
         for _ in range(600):
-            now = await bot.service.game(game.id)
-            assert now.status is GameStatus.ACTIVE, "no double was played from a DM'd turn"
-            uid, view = await to_move(bot, game.id)
-            user = users[uid]
-            ids = [str(c.get("custom_id")) for m in user.dms()[-1:] for c in m.selects]
+            # A turn DM'd with a double to play (a double was played from a DM'd turn).
+            user, view, dm = await play_until(bot, games, users, _with_a_double)
+            assert dm is not None
             doubles = [m for m in view.legal if isinstance(m, Play) and m.tile.is_double]
-            live = any(f":{now.version}:dm:" in i for i in ids)
-            if not (live and doubles):
-                await slash_move(user, games, str(pick(view.legal)))
-                continue
-            dm = user.dms()[-1]
             await slash_move(user, games, str(doubles[0]))  # in the channel: a double
             after = await bot.service.game(game.id)
-            if after.turn is None or after.turn.user_id != uid:
+            if after.turn is None or after.turn.user_id != user.id:
                 continue  # this rule passes the double on: try another
             changed = await _press_any(user, dm)
             assert changed.content.startswith("The table changed since this DM"), changed.content
@@ -188,7 +178,7 @@ async def test_a_dm_pressed_after_the_table_changed_in_the_same_turn_shows_the_m
             fresh = [str(c.get("custom_id")) for c in [*dm.selects, *dm.buttons]]
             assert any(f":{after.version}:dm:" in i for i in fresh)  # its moves, as they are
             _, view = await to_move(bot, game.id)
-            answer = await _dm_move(user, dm, pick(view.legal))
+            answer = await dm_move(user, dm, pick(view.legal))
             assert answer.content.startswith("✅"), answer.content
             assert (await bot.service.game(game.id)).version > after.version
             return

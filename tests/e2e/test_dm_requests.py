@@ -15,38 +15,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
-from bot.engine import DRAW, Play
-from bot.store import GameStatus
+from bot.engine import DRAW, Play, SeatView
 from tests.e2e.helpers import (
+    dm_move,
     game_here,
     idle,
     last_public,
+    live_dm,
     open_game,
     pick,
+    play_until,
     said,
     slash_move,
     to_move,
+    to_turn_dm,
 )
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 
 EDIT_CHANNEL_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
 POST_CHANNEL_MESSAGE = "POST /channels/{channel_id}/messages"
-
-
-def _live_dm(user: FakeUser, version: int) -> FakeMessage | None:
-    """The user's newest DM if its controls are for the table as it is."""
-    dms = user.dms()
-    if not dms:
-        return None
-    ids = [str(c.get("custom_id")) for c in [*dms[-1].selects, *dms[-1].buttons]]
-    return dms[-1] if any(f":{version}:dm:" in i for i in ids) else None
-
-
-async def _dm_move(user: FakeUser, dm: FakeMessage, move: object) -> None:
-    if isinstance(move, Play):
-        await said(await user.select(dm, values=[str(move)]))
-    else:
-        await said(await user.click(dm, label=str(move).capitalize()))
 
 
 def _text(message: FakeMessage) -> str:
@@ -63,17 +50,10 @@ async def _to_a_held_draw(
     the draw). The draw alone asks nothing of the channel: no post, no edit."""
     game = await game_here(bot, games)
     for _ in range(600):
-        now = await bot.service.game(game.id)
-        assert now.status is GameStatus.ACTIVE, "no drawn tile fitted in this deal"
-        uid, view = await to_move(bot, game.id)
-        user = users[uid]
-        dm = _live_dm(user, now.version)
-        if dm is None:
-            await slash_move(user, games, str(pick(view.legal)))
-            continue
-        if view.legal != (DRAW,):  # every move from the DMs: no token on the channel
-            await _dm_move(user, dm, pick(view.legal))
-            continue
+        # Every move from the DMs where there is one: no token on the channel.
+        user, _view, dm = await play_until(bot, games, users, _a_draw_by_dm, from_dm=True)
+        assert dm is not None
+        uid = user.id
         posts, edits = len(games.messages()), len(fake.requests_to(EDIT_CHANNEL_MESSAGE))
         live = last_public(games)
         drew = await said(await user.click(dm, label="Draw"))
@@ -87,6 +67,10 @@ async def _to_a_held_draw(
         assert live.edits == 0
         return user, dm, live, posts, edits
     raise AssertionError("no drawn tile fitted in 600 moves")
+
+
+def _a_draw_by_dm(_user: FakeUser, view: SeatView, dm: FakeMessage | None) -> bool:
+    return dm is not None and view.legal == (DRAW,)
 
 
 async def _open(fake: FakeDiscord, bot: MexicanTrainBot) -> tuple[FakeChannel, dict[int, FakeUser]]:
@@ -157,10 +141,7 @@ async def test_an_old_channel_post_pressed_later_acts_on_the_table_as_it_is(
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard")
-        uid, view = await to_move(bot, game.id)
-        while _live_dm(users[uid], (await bot.service.game(game.id)).version) is None:
-            await slash_move(users[uid], games, str(pick(view.legal)))
-            uid, view = await to_move(bot, game.id)
+        await to_turn_dm(bot, games, users)
         old: FakeMessage | None = None
         edits = 0
         # Moves from the DMs: each a new post (sent with the bot's token: nothing to ride
@@ -172,11 +153,11 @@ async def test_an_old_channel_post_pressed_later_acts_on_the_table_as_it_is(
                 edits = len(fake.requests_to(EDIT_CHANNEL_MESSAGE))
             now = await bot.service.game(game.id)
             uid, view = await to_move(bot, game.id)
-            dm = _live_dm(users[uid], now.version)
+            dm = live_dm(users[uid], now.version)
             if dm is None:
                 await slash_move(users[uid], games, str(pick(view.legal)))
                 continue
-            await _dm_move(users[uid], dm, pick(view.legal))
+            await dm_move(users[uid], dm, pick(view.legal))
         assert old is not None and last_public(games) is not old
         assert old.buttons and old.edits == 0
         assert len(fake.requests_to(EDIT_CHANNEL_MESSAGE)) == edits

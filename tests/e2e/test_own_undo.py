@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
-from tests.e2e.helpers import last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.helpers import last_public, open_game, pick, play_until, said, slash_move
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot
 
 
@@ -21,10 +21,7 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
     bot = make_bot()
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob, carol], preset="quick")
-        uid, view = await to_move(bot, game.id)
-        while uid != bob.id:  # to Bob's turn
-            await slash_move(users[uid], games, str(pick(view.legal)))
-            uid, view = await to_move(bot, game.id)
+        _, view, _ = await play_until(bot, games, users, lambda mover, _v, _dm: mover is bob)
         version = (await bot.service.game(game.id)).version
         await slash_move(bob, games, str(pick(view.legal)))
         taken = await said(await bob.slash("mt undo", channel=games))
@@ -34,11 +31,8 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         assert now.turn is not None and now.turn.user_id == bob.id and now.version > version
 
         # Bob plays again, until the turn is Carol's and she plays: too late for Bob.
-        uid, view = await to_move(bot, game.id)
-        while uid == bob.id:
-            await slash_move(bob, games, str(pick(view.legal)))
-            uid, view = await to_move(bot, game.id)
-        assert uid == carol.id
+        user, view, _ = await play_until(bot, games, users, lambda mover, _v, _dm: mover is not bob)
+        assert user is carol
         await slash_move(carol, games, str(pick(view.legal)))
         late = await said(await bob.slash("mt undo", channel=games))
         assert "Carol has played since" in late.content and "host" in late.content

@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 from bot.app import MexicanTrainBot
-from bot.engine import Play
-from bot.store import GameStatus
+from bot.engine import Play, SeatView
 from bot.ui import owed
 from bot.ui.route import Route
-from tests.e2e.helpers import idle, last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.helpers import idle, last_public, open_game, play_until, said, to_move
 from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
@@ -28,14 +27,6 @@ CREATE = "POST /channels/{channel_id}/webhooks"
 EXECUTE = "POST /webhooks/{webhook_id}/{webhook_token}"
 EDIT_WEBHOOK_MESSAGE = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
 EDIT_CHANNEL_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
-
-
-def _live_dm(user: FakeUser, version: int) -> FakeMessage | None:
-    dms = user.dms()
-    if not dms:
-        return None
-    ids = [str(c.get("custom_id")) for c in [*dms[-1].selects, *dms[-1].buttons]]
-    return dms[-1] if any(f":{version}:dm:" in i for i in ids) else None
 
 
 def hooked_edits(fake: FakeDiscord) -> list[str]:
@@ -58,24 +49,20 @@ async def _move_from_a_dm(
 ) -> tuple[FakeMessage, int]:
     """Play (in the channel until a turn comes by DM) until a play made from a DM is told
     in the channel: that post, and the bot-token posts made in the channel for that move."""
-    game = await bot.service.game_in_channel(games.id)
-    assert game is not None
     for _ in range(400):
-        now = await bot.service.game(game.id)
-        assert now.status is GameStatus.ACTIVE, "the match ended first"
-        uid, view = await to_move(bot, game.id)
-        user = users[uid]
-        dm = _live_dm(user, now.version)
+        user, view, dm = await play_until(bot, games, users, _a_play_by_dm, limit=400)
+        assert dm is not None
         plays = [m for m in view.legal if isinstance(m, Play)]
-        if dm is None or not plays:
-            await slash_move(user, games, str(pick(view.legal)))
-            continue
         posts, paid = len(games.messages()), _paid(fake, games)
         answer = await said(await user.select(dm, values=[str(plays[0])]))
         assert answer.content.startswith("✅"), answer.content
         if len(games.messages()) > posts:
             return last_public(games), _paid(fake, games) - paid
     raise AssertionError("no play was made from a DM in 400 moves")
+
+
+def _a_play_by_dm(_user: FakeUser, view: SeatView, dm: FakeMessage | None) -> bool:
+    return dm is not None and any(isinstance(m, Play) for m in view.legal)
 
 
 async def _open(

@@ -146,3 +146,8 @@ async def test_start_up_says_who_the_bot_is_where_and_how_to_invite_it(
         f"https://discord.com/oauth2/authorize?client_id={fake.application_id}&scope=bot+"
         f"applications.commands&permissions={needed.value}"
     ), ready[0]
+    # The fake's bot role lacks Manage Webhooks: said once, on the line after.
+    lines = log.splitlines()
+    after = lines[lines.index(next(ln for ln in lines if ln.endswith(ready[0]))) + 1]
+    assert "Manage Webhooks is missing in 2 of 2 servers (Mexican Train Club, Second " in after
+    assert sum("Manage Webhooks" in line for line in lines) == 1, log

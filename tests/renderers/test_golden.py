@@ -86,6 +86,7 @@ CASES = {
     "hand_plan_ten": lambda: _hand_plan_ten(),
     "hand_playable_plan": lambda: _hand(),
     "hand_playable_plan_numerals_fr": lambda: _hand(language="fr", tiles="numerals"),
+    "hand_one_tile_plan": lambda: _hand_one_tile(),
     "hand_light_waiting": lambda: render_hand(
         view_for(playout(4, 7, 30), 0), HandOptions(theme="light")
     ),
@@ -111,6 +112,15 @@ def _hand_plan_ten():  # type: ignore[no-untyped-def]
     v = view_for(m, 1)
     assert v.hand is not None and len(v.hand) >= 11
     return render_hand(v, HandOptions(plan=v.hand[:11]))
+
+
+def _hand_one_tile():  # type: ignore[no-untyped-def]
+    """The last tile, which is also the whole train plan: no "#1", no legend."""
+    m = playout(2, 6, 38)
+    assert m.round is not None
+    v = view_for(m, m.round.current)
+    assert v.hand is not None and len(v.hand) == 1
+    return render_hand(v, HandOptions(plan=v.hand))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

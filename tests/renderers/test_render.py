@@ -225,29 +225,82 @@ def test_counts_take_each_languages_plural() -> None:
             assert not [x for x in labels if bad.search(x)], labels
 
 
-def test_hand_labels_are_words_the_parser_reads() -> None:
-    """The hand says what to type: in French the Mexican Train is "mexicain", and that word
-    (like every label under a tile) parses back to the train it names."""
+def test_hand_names_the_mexican_train_as_the_texts_do() -> None:
+    """Under a playable tile the Mexican Train has the name every text gives it ("Mexican
+    Train", in French "Train mexicain"), not the lowercase typed word; too wide for one line
+    as a tile's only train, it breaks between its words. The other labels still parse back
+    to the train they name."""
     from bot.engine import MEXICAN
     from bot.engine.moves import parse_train
+    from bot.i18n import tr
     from renderers import text_sizes
     from renderers.hand import sections
 
-    for seed in range(40):
+    for seed in range(60):
         m = playout(3, seed, 12)
         assert m.round is not None
         v = view_for(m, m.round.current)
-        cells = [c for _id, cs in sections(v, (), "fr") for c in cs]
-        words = {t.removeprefix("→ ") for c in cells for t in c.targets}
-        if "mexicain" in words:
+        cells = [c for _id, cs in sections(v, (), "en") for c in cs]
+        if any(c.targets == (f"→ {tr('train.mexican', 'en')}",) for c in cells):
             break
     else:
-        pytest.fail("no seed gave a French hand with a Mexican Train play")
-    assert parse_train("mexicain") == MEXICAN
-    for word in words:
-        parse_train(word, players=3)
-    labels = [label for _px, label in text_sizes(render_hand(v, HandOptions(language="fr")))]
-    assert "→ mexicain" in labels and "→ mexican" not in labels
+        pytest.fail("no seed gave a hand with a tile that plays only on the Mexican Train")
+    for lang, lines in (("en", ["→ Mexican", "Train"]), ("fr", ["→ Train", "mexicain"])):
+        assert " ".join(lines).removeprefix("→ ") == tr("train.mexican", lang)
+        labels = [label for _px, label in text_sizes(render_hand(v, HandOptions(language=lang)))]
+        assert all(line in labels for line in lines), labels
+        assert not {"→ mexican", "→ mexicain"} & set(labels)
+        words = {
+            t.removeprefix("→ ") for _id, cs in sections(v, (), lang) for c in cs for t in c.targets
+        }
+        for word in words - {tr("train.mexican", lang)}:
+            assert parse_train(word, players=3) != MEXICAN
+
+
+def test_a_hand_label_shrinks_then_cuts_the_name_and_keeps_the_count() -> None:
+    """A second line that names the Mexican Train beside further trains is cut at 18 px,
+    never smaller, and keeps its "+1": the trains it does not show (one too many before)."""
+    from renderers.hand import _label_lines
+
+    assert _label_lines(["→ @1", "→ @2", "→ @3"]) == [("→ @1", 22), ("→ @2 +1", 22)]
+    lines = _label_lines(["→ @1", "→ Mexican Train", "→ @3"])
+    assert lines[0] == ("→ @1", 22)
+    assert lines[1][1] == 18 and lines[1][0].endswith("… +1"), lines
+
+
+def test_a_plan_of_one_step_is_not_drawn() -> None:
+    """A one-tile hand's plan is that tile: "#1" and the legend would explain nothing that
+    "→ @1" under it does not, so neither is drawn (nor said in the alt text); a plan of two
+    steps keeps both."""
+    from bot.engine.ai.trains import longest_train
+    from bot.i18n import tr
+    from renderers import text_sizes
+    from renderers.alt_text import describe_hand
+
+    m = playout(2, 6, 38)
+    assert m.round is not None
+    v = view_for(m, m.round.current)
+    assert v.hand is not None and len(v.hand) == 1 and v.my_turn
+    plan = longest_train(v.hand, v.trains[v.seat].end)
+    assert plan == v.hand
+    options = HandOptions(plan=plan)
+    labels = [label for _px, label in text_sizes(render_hand(v, options))]
+    assert tr("pic.hand.plan-legend", "en") not in labels and "#1" not in labels, labels
+    assert render_hand(v, options).size == render_hand(v).size
+    assert "plan" not in describe_hand(v, options).lower()
+    from renderers.hand import LEGEND_H, marked_plan
+
+    assert marked_plan(v, plan) == ()
+
+    two = playout(4, 7, 36)
+    assert two.round is not None
+    w = view_for(two, two.round.current)
+    assert w.hand is not None
+    labels = [label for _px, label in text_sizes(render_hand(w, HandOptions(plan=w.hand[:2])))]
+    assert "#1" in labels and "#2" in labels
+    assert any(label.startswith("#1, #2") for label in labels), labels
+    with_plan = render_hand(w, HandOptions(plan=w.hand[:2])).size[1]
+    assert with_plan >= render_hand(w).size[1] + LEGEND_H
 
 
 def test_png_uses_the_themes_fixed_palette() -> None:

@@ -8,6 +8,7 @@ moves are written in notation and the digest is checked exactly.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -373,8 +374,10 @@ async def test_the_snapshot_is_only_a_shortcut(store: Store, clock: FakeClock) -
 
 
 async def test_a_last_move_that_ended_no_turn(store: Store, clock: FakeClock) -> None:
-    """Bob drew (his own move), then went away and the bot finished that turn for him: his
-    last turn is the one before, a round earlier here, and the digest reaches back to it."""
+    """Bob drew (his own move), then went away and the bot finished that turn for him. What
+    came before his draw (the round before's end, the new deal) he read when that turn
+    began: the digest starts at his draw and tells the rest played for him, once. While a
+    turn of his is still going on, it reaches back to his last whole turn, a round earlier."""
     # Round 2 (engine 11-11) is dealt so that Bob, who starts it, holds no 11 and must draw.
     deal = FixedDeal(("", ""), hand_size=16, first_draw="0-1", rigged=1, engine_pip=11)
     svc = GameService(store, cache_size=8, rng=deal)
@@ -388,16 +391,20 @@ async def test_a_last_move_that_ended_no_turn(store: Store, clock: FakeClock) ->
         await play_turn(svc, gid, clock)
     assert [str(m) for m in (await svc.seat_view(gid, BOB)).legal] == ["draw"]
     await svc.move(gid, BOB, DRAW, clock.tick())
+    # His turn goes on: since his last whole turn, in the round before (its end, the deal).
+    mid = await svc.digest(gid, BOB)
+    assert mid.since == "turn" and mid.since_round == mid.round_no - 1 and mid.rounds_over
     await schedule.set_away(BOB, True, clock.tick())
     assert await schedule.play_away_turn(gid, BOB, clock.tick()) is not None
     bob = await svc.digest(gid, BOB)
-    # Since his last own turn, in the round before: its end and the new deal are told.
-    assert bob.since == "turn" and bob.since_round == bob.round_no - 1 and bob.rounds_over
     record = await svc.game_record(gid)
     own = [e.seq for e in record.events if e.kind == "move" and e.actor == BOB]
-    assert own[-2] < bob.moves[0].seq  # after his last own turn …
-    assert own[-1] not in {m.seq for m in bob.moves}  # … and his own draw is not told back
-    assert bob.played_for_me and bob.played_for_me[-1].applied.turn_over
+    # Since his own draw: only what the bot played for him, nothing he read before it.
+    assert bob.since == "turn" and bob.since_round == bob.round_no and not bob.rounds_over
+    assert all(m.seq > own[-1] for m in bob.moves) and bob.moves == bob.played_for_me
+    assert bob.played_for_me[-1].applied.turn_over and bob.played_for_me[0].played_for == "away"
+    assert "Round 1 is over" in catchup_text(mid, "en")
+    assert "Round 1 is over" not in catchup_text(bob, "en")
 
 
 async def test_the_round_you_ended_is_told(store: Store, clock: FakeClock) -> None:
@@ -434,3 +441,52 @@ async def test_a_damaged_log_is_refused_for_that_game_only(store: Store, clock: 
     with pytest.raises(ValueError, match="at least one move"):
         digest_of(record, STRANGER, recent=0)
     assert (await svc.digest(gid, BOB)).on_my_train  # the stored game is untouched
+
+
+async def test_a_turn_the_bot_finished_for_you_repeats_nothing_you_read(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A whole match through the turn use case, three humans on the default autoplay: a
+    player who draws a tile that fits nowhere (or plays a double they cannot cover) has the
+    rest of that turn played for them. Each human's digest at the start of a turn tells
+    nothing they read at the start of their turn before (the turn DM repeated the other
+    players' moves: a read-through's Carol, seed 8), and still tells what the bot played
+    for them."""
+    from bot.service.turn import Turns
+
+    turns = Turns(service, ScheduleService(service))
+    gid = (await new_game(service, clock, humans=(ALICE, BOB, CAROL), preset="quick")).game_id
+    async for _out in turns.until_human(gid, [], clock.tick()):
+        pass
+    read_up_to: dict[int, int] = {}  # user -> the last event seq when their turn began
+    finished_for_them = told_for_them = 0
+    for _ in range(400):
+        whose = await service.whose_turn(gid)
+        if whose is None or whose.user_id is None:
+            break
+        uid = whose.user_id
+        record = await service.game_record(gid)
+        last = [e.actor for e in record.events if e.kind == "move"][-1:]
+        # A turn DM comes when a turn reaches them, not after their own double or draw
+        # (there "Catch me up" still says what came since their last whole turn).
+        if last != [uid]:
+            digest = await service.digest(gid, uid)
+            if uid in read_up_to:
+                again = [str(m.move) for m in digest.moves if m.seq <= read_up_to[uid]]
+                assert not again, (uid, again)
+            told_for_them += len(digest.played_for_me)
+            read_up_to[uid] = record.events[-1].seq
+        view = await service.seat_view(gid, uid)
+        turn = await turns.take(gid, uid, pick(view.legal), clock.tick())
+        async for _out in turns.until_human(gid, turn.outs, clock.tick()):
+            pass  # computers' turns and turns with no choice, up to a human's decision
+        after = await service.game_record(gid)
+        moved = [
+            (e.actor, json.loads(e.payload)["seat"])
+            for e in after.events
+            if e.seq > read_up_to[uid] and e.kind == "move"
+        ]
+        if len(moved) > 1 and moved[0][0] == uid and moved[1] == (None, moved[0][1]):
+            finished_for_them += 1  # their move, then the bot's on their seat
+    assert finished_for_them >= 3, finished_for_them  # (the seeded match has several)
+    assert told_for_them >= finished_for_them
