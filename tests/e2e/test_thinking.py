@@ -1,0 +1,65 @@
+"""The thinking pool wired into the bot, seen where players see it: a game against a Hard
+computer through the fake Discord, its moves chosen in a worker process and counted in
+``/metrics``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.app import MexicanTrainBot
+from bot.ops.health import parse_metrics, render_metrics
+from tests.e2e.helpers import (
+    last_public,
+    open_game,
+    pick,
+    said,
+    settled,
+    slash_move,
+    to_move,
+)
+from tests.fakediscord import FakeDiscord, running_bot
+
+MakeBot = Callable[..., MexicanTrainBot]
+
+
+async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
+    fake_discord: FakeDiscord, make_bot: MakeBot
+) -> None:
+    fake = fake_discord
+    bot = make_bot(think_workers=1)
+    alice, ch = fake.user("alice"), fake.channel("games")
+    async with running_bot(fake, bot):
+        # Started and warm in setup_hook, before the gateway: before any interaction.
+        assert len(bot.thinker.pids) == 1
+        game = await open_game(fake, bot, ch, alice, [], start=False, preset="quick")
+        added = await said(
+            await alice.select(
+                last_public(ch), values=["hard"], custom_id=f"mt:{game.id}:lobby:cpu"
+            )
+        )
+        assert "Computer player added" in added.content
+        await said(await alice.click(last_public(ch), label="Start"))
+        for _ in range(5):
+            summary = await bot.service.game(game.id)
+            if summary.turn is None:
+                break  # the round (the whole quick match) is over
+            uid, view = await to_move(bot, game.id)
+            assert uid == alice.id
+            await slash_move(alice, ch, str(pick(view.legal)))
+        await settled(bot, game.id)
+        decided = bot.thinker.stats
+        assert decided["worker"] >= 3 and decided["fallback"] == 0 and decided["inline"] == 0
+        metrics = parse_metrics((await render_metrics(bot)).decode())
+        hard = 'level="hard",process="all"'
+        assert (
+            metrics[f'mexican_train_computer_decisions_total{{{hard},where="worker"}}']
+            == (decided["worker"])
+        )
+        assert (
+            metrics[f"mexican_train_computer_decision_cpu_seconds_count{{{hard}}}"]
+            == (decided["worker"])
+        )
+        assert (
+            metrics[f"mexican_train_computer_decision_seconds_count{{{hard}}}"]
+            == (decided["worker"])
+        )
