@@ -1,12 +1,14 @@
 """The computer players' moves inside a commit: who chooses them, and what if that fails.
 
 The choice itself is a :class:`Chooser`'s: the bot's is the thinking pool
-(:class:`bot.thinking.pool.Thinker`, worker processes: the event loop only awaits), the
-terminal game's and the tests' is :class:`Inline` (:func:`~bot.engine.ai.choose_move` here
-and now). Either way the seed is :func:`seed_for` the game and the event's place in it, so a
-move does not depend on where it was chosen. Each computer move is applied to the commit's
-batch as soon as it is chosen (``Ledger.after_move``); the game's lock is held while a
-computer thinks (nobody else may move in that game), and other games go on."""
+(:class:`bot.thinking.pool.Thinker`, worker processes: the event loop only awaits; the
+terminal game's is the same with no workers), the tests' is :class:`Inline`
+(:func:`~bot.engine.ai.choose_move` here and now, no CPU budget). Either way the seed is
+:func:`seed_for` the game and the event's place in it, so a move does not depend on where it
+was chosen. Each computer move is applied to the commit's batch as soon as it is chosen
+(``Ledger.after_move``); the game's lock is held while a computer thinks (nobody else may
+move in that game), and other games go on.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ class Chooser(Protocol):
 
 
 class Inline:
-    """Decides on the event loop (the terminal game, tests): ``choose_move`` itself."""
+    """Decides on the event loop (tests, the default): ``choose_move`` itself, so the Expert
+    searches to the end (the thinking pool bounds it by its CPU budget)."""
 
     async def choose(self, view: SeatView, level: Level, seed: int, *, game_id: int) -> Move:
         return choose_move(view, level, seed)
