@@ -137,9 +137,11 @@ class RenderPool:
         start_timeout: float = 60.0,
         worker: str = "bot.drawing.worker",
         label: str = "render",
+        noun: str = "picture",
     ) -> None:
         """``worker``: the module each worker process runs (``python -m``); ``label``: what
-        the log calls the workers (``render worker 123 died``)."""
+        the log calls the workers (``render worker 123 died``); ``noun``: what a failure
+        calls one job (``the picture took more than 10s``)."""
         if workers is not None and workers < 0:
             raise ValueError(f"render workers must be 0 or more, not {workers}")
         if timeout <= 0:
@@ -150,6 +152,7 @@ class RenderPool:
         self.hand_cache_size = hand_cache
         self.worker = worker
         self.label = label
+        self.noun = noun
         #: Counters for metrics and benchmarks.
         self.stats: collections.Counter[str] = collections.Counter()
         self._lanes: list[_Lane] = []
@@ -385,7 +388,7 @@ class RenderPool:
             _resolve(request.future, payload)
         else:
             self.stats["failed"] += 1
-            _fail(request.future, RenderFailed(f"the renderer raised {payload}"))
+            _fail(request.future, RenderFailed(f"the {self.label} job raised {payload}"))
         self._pump()
 
     def _overran(self, lane: _Lane, request: _Request) -> None:
@@ -393,7 +396,7 @@ class RenderPool:
             return
         self.stats["timed_out"] += 1
         self._clear(lane)
-        _fail(request.future, RenderTimeout(f"the picture took more than {request.timeout:g}s"))
+        _fail(request.future, RenderTimeout(f"the {self.noun} took more than {request.timeout:g}s"))
         if lane.conn is None:
             self._pump()  # the thread cannot be stopped; its result will be dropped
             return
@@ -427,7 +430,8 @@ class RenderPool:
                 queue[request.slot] = request
                 queue.move_to_end(request.slot, last=False)
             else:
-                _fail(request.future, WorkerCrashed("the render worker died drawing this twice"))
+                died = f"the {self.label} worker died twice on this {self.noun}"
+                _fail(request.future, WorkerCrashed(died))
         self._replace()
         self._update_idle()
 

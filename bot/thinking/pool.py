@@ -33,9 +33,11 @@ from bot.thinking.jobs import Thought, think
 log = logging.getLogger(__name__)
 
 #: Wall-clock seconds one decision may take in a worker before it is killed and replaced and
-#: Hard's move played instead: the Expert's 0.8 s of CPU with room for a loaded machine (the
-#: workers run at a lower priority than the bot).
-DEFAULT_TIMEOUT = 5.0
+#: Hard's move played instead: a hang, not a slow search. The Expert's 0.8 s of CPU took over
+#: 5 s of wall time in a worker at load 5-7 on 2 cores (the workers run at a lower priority
+#: than the bot; benchmarks/bot_load.py --computer expert, 4 of 203 decisions), hence 10 s,
+#: like the render pool's.
+DEFAULT_TIMEOUT = 10.0
 #: More workers than this would only queue searches behind each other on a small host: a
 #: table seldom waits on more than one computer at a time.
 MAX_DEFAULT_WORKERS = 2
@@ -92,6 +94,7 @@ class Thinker:
                 start_timeout=start_timeout,
                 worker="bot.thinking.worker",
                 label="thinking",
+                noun="decision",
             )
 
     @property
