@@ -22,11 +22,21 @@ from tests.fakediscord import FakeDiscord, running_bot
 MakeBot = Callable[..., MexicanTrainBot]
 
 
+def thinking_bot(make_bot: MakeBot) -> MexicanTrainBot:
+    """A bot with one thinking worker, its wall-clock limit raised from 10 s to 60 s: a
+    loaded machine is slow, never wrong (a decision past the limit is a fallback, which
+    these tests count)."""
+    bot = make_bot(think_workers=1)
+    assert bot.thinker.pool is not None
+    bot.thinker.pool.timeout = 60.0
+    return bot
+
+
 async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
     fake_discord: FakeDiscord, make_bot: MakeBot
 ) -> None:
     fake = fake_discord
-    bot = make_bot(think_workers=1)
+    bot = thinking_bot(make_bot)
     alice, ch = fake.user("alice"), fake.channel("games")
     async with running_bot(fake, bot):
         # Started and warm in setup_hook, before the gateway: before any interaction.
