@@ -84,14 +84,14 @@ class Superseded(Exception):
     post, the newer one is on its way. Not a :class:`RenderFailed`: nothing went wrong."""
 
 
-def default_workers(cpus: int | None = None) -> int:
-    """One worker per CPU this process may run on, at least 1 and at most 4."""
+def default_workers(cpus: int | None = None, most: int = MAX_DEFAULT_WORKERS) -> int:
+    """One worker per CPU this process may run on, at least 1 and at most ``most``."""
     if cpus is None:
         try:
             cpus = len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
             cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_DEFAULT_WORKERS))
+    return max(1, min(cpus, most))
 
 
 @dataclass(eq=False)

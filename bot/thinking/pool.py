@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import collections
 import logging
-import os
 import time
 from collections.abc import Callable, Collection
 
+from bot.drawing import pool
 from bot.drawing.pool import RenderFailed, RenderPool
 from bot.engine import Move, SeatView
 from bot.engine.ai import Level
@@ -54,12 +54,7 @@ Job = Callable[[SeatView, Level, int], Thought]
 
 def default_workers(cpus: int | None = None) -> int:
     """One worker per CPU this process may run on, at least 1 and at most 2."""
-    if cpus is None:
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_DEFAULT_WORKERS))
+    return pool.default_workers(cpus, MAX_DEFAULT_WORKERS)
 
 
 class Thinker:
