@@ -17,7 +17,7 @@ from tests.e2e.helpers import (
     slash_move,
     to_move,
 )
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
 
 MakeBot = Callable[..., MexicanTrainBot]
 
@@ -30,6 +30,19 @@ def thinking_bot(make_bot: MakeBot) -> MexicanTrainBot:
     assert bot.thinker.pool is not None
     bot.thinker.pool.timeout = 60.0
     return bot
+
+
+async def play_on(bot: MexicanTrainBot, alice: FakeUser, ch: FakeChannel, game_id: int) -> None:
+    """Alice starts the lobby, then makes up to 4 moves through Discord, each answered by the
+    computer, until the round (the quick match) ends; then the computers settle."""
+    await said(await alice.click(last_public(ch), label="Start"))
+    for _ in range(4):
+        if (await bot.service.game(game_id)).turn is None:
+            break  # the round (the whole quick match) is over
+        uid, view = await to_move(bot, game_id)
+        assert uid == alice.id
+        await slash_move(alice, ch, str(pick(view.legal)))
+    await settled(bot, game_id)
 
 
 async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
@@ -48,28 +61,13 @@ async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
             )
         )
         assert "Computer player added" in added.content
-        await said(await alice.click(last_public(ch), label="Start"))
-        for _ in range(5):
-            summary = await bot.service.game(game.id)
-            if summary.turn is None:
-                break  # the round (the whole quick match) is over
-            uid, view = await to_move(bot, game.id)
-            assert uid == alice.id
-            await slash_move(alice, ch, str(pick(view.legal)))
-        await settled(bot, game.id)
+        await play_on(bot, alice, ch, game.id)
         decided = bot.thinker.stats
         assert decided["worker"] >= 3 and decided["fallback"] == 0 and decided["inline"] == 0
         metrics = parse_metrics((await render_metrics(bot)).decode())
         hard = 'level="hard",process="all"'
-        assert (
-            metrics[f'mexican_train_computer_decisions_total{{{hard},where="worker"}}']
-            == (decided["worker"])
-        )
-        assert (
-            metrics[f"mexican_train_computer_decision_cpu_seconds_count{{{hard}}}"]
-            == (decided["worker"])
-        )
-        assert (
-            metrics[f"mexican_train_computer_decision_seconds_count{{{hard}}}"]
-            == (decided["worker"])
-        )
+        worker = f'mexican_train_computer_decisions_total{{{hard},where="worker"}}'
+        assert metrics[worker] == decided["worker"]
+        for histogram in ("decision_cpu_seconds", "decision_seconds"):
+            count = f"mexican_train_computer_{histogram}_count{{{hard}}}"
+            assert metrics[count] == decided["worker"]
