@@ -67,7 +67,9 @@ from bot.engine.view import SeatView, round_view
 
 
 def _level(level: Level) -> Callable[[SeatView, int], Move]:
-    return lambda view, seed: choose_move(view, level, seed)
+    # The CPU clock bounds the Expert as the bot's thinking workers bound it ("expert" plays
+    # the moves "search" plays); the other levels ignore it.
+    return lambda view, seed: choose_move(view, level, seed, clock=time.process_time)
 
 
 def _rollout(view: SeatView, seed: int) -> Move:
@@ -79,7 +81,8 @@ def _rollout(view: SeatView, seed: int) -> Move:
 #: offered to players.
 PLAYERS: dict[str, Callable[[SeatView, int], Move]] = {lv.value: _level(lv) for lv in Level}
 PLAYERS["rollout"] = _rollout
-#: EXPERIMENTAL (benchmarks/expert_search.py): Hard plus rollouts at contested decisions.
+#: The Expert's search (bot/engine/ai/expert.py, via benchmarks/expert_search.py; not offered
+#: yet): Hard plus rollouts at contested decisions.
 PLAYERS["search"] = search_move
 #: The same search over unweighted worlds (the control for the weighting).
 PLAYERS["flat_search"] = flat_search_move

@@ -44,7 +44,16 @@ in real asynchronous play. The line adds ``discord_days``.
 
     python benchmarks/bot_load.py --games 100 --moves 15
     python benchmarks/bot_load.py --games 20 --moves 15 --gaps realistic
+``--computer LEVEL`` seats one computer player of that level at every table (added by the
+driver through the service, as the lobby's select would, so a level not offered yet can be
+measured); its moves follow the humans' as in any game. The line adds the bot's computer
+decisions (``decisions``: by level and where they were made, their CPU time measured where
+they ran and the wall time the game waited, p50/p99/max in ms). ``--think-workers`` is the
+bot's ``MT_THINK_WORKERS`` (default: its own default, one per CPU at most 2). Their CPU is in
+``render_workers_cpu_ms_per_move`` (every child process of the bot).
+
     python benchmarks/bot_load.py --games 4 --match
+    python benchmarks/bot_load.py --games 6 --players 2 --moves 20 --computer expert
 """
 
 from __future__ import annotations
@@ -74,6 +83,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywher
 
 from bot.config import Config
 from bot.engine import Play
+from bot.engine.ai import Level
 from bot.service import GameService
 from bot.store import Store
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fake_discord
@@ -250,10 +260,20 @@ async def serve_bot(args: argparse.Namespace) -> None:
         options["render_workers"] = args.render_workers
     if args.game_cache is not None:
         options["game_cache"] = args.game_cache
+    options["think_workers"] = args.think_workers  # None: the bot's own default
     config = Config(database=Path(args.database), synchronous=args.synchronous, **options)  # type: ignore[arg-type]
     clock = SharedClock(args) if args.clock_file else None
     bot = create_bot(config, clock=clock, rng=random.Random(1))
     bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
+    decisions: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)
+    counted = bot.thinker.on_decision
+
+    def decided(level: str, where: str, cpu: float, wall: float) -> None:
+        decisions[f"{level}/{where}"].append((cpu, wall))
+        if counted is not None:
+            counted(level, where, cpu, wall)
+
+    bot.thinker.on_decision = decided
     await bot.login("fake-token")
     runner = asyncio.create_task(bot.connect(reconnect=True))
     ready = asyncio.create_task(bot.wait_until_ready())
@@ -265,17 +285,35 @@ async def serve_bot(args: argparse.Namespace) -> None:
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
     asked.clear()
+    decisions.clear()
     drawn_before = bot.pictures.pool.stats["drawn"]
     loads_before = collections.Counter(bot.service.ledger.loads)
     await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
     drawn = bot.pictures.pool.stats["drawn"] - drawn_before
     loads = collections.Counter(bot.service.ledger.loads)
     loads.subtract(loads_before)
-    said = {"pictures_asked": dict(asked), "pictures_drawn": drawn, "game_loads": dict(loads)}
+    said = {
+        "pictures_asked": dict(asked),
+        "pictures_drawn": drawn,
+        "game_loads": dict(loads),
+        "decisions": {key: decision_figures(values) for key, values in decisions.items()},
+    }
     print(json.dumps(said), flush=True)
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
         await asyncio.wait_for(runner, 10)
+
+
+def decision_figures(values: list[tuple[float, float]]) -> dict[str, float]:
+    """Computer decisions' count and CPU and wall p50/p99/max in ms."""
+    cpu = sorted(c for c, _ in values)
+    wall = sorted(w for _, w in values)
+    out: dict[str, float] = {"count": len(values)}
+    for name, series in (("cpu", cpu), ("wall", wall)):
+        out[f"{name}_p50_ms"] = round(pct(series, 0.50), 2)
+        out[f"{name}_p99_ms"] = round(pct(series, 0.99), 2)
+        out[f"{name}_max_ms"] = round(max(series, default=0.0) * 1000, 2)
+    return out
 
 
 class SharedClock(DiscordClock):
@@ -345,7 +383,12 @@ def count_posts(fake: FakeDiscord) -> None:
 
 
 async def open_table(
-    fake: FakeDiscord, service: GameService, index: int, players: int, wait: float
+    fake: FakeDiscord,
+    service: GameService,
+    index: int,
+    players: int,
+    wait: float,
+    computer: str | None = None,
 ) -> tuple[int, FakeChannel, dict[int, FakeUser]]:
     channel = fake.channel(f"table-{index}")
     users = [fake.user(f"p{index}-{i}") for i in range(players)]
@@ -354,6 +397,10 @@ async def open_table(
     assert lobby is not None
     for user in users[1:]:
         await (await user.click(lobby, label="Join")).message(wait)
+    if computer is not None:
+        lobby_game = await service.game_in_channel(channel.id)
+        assert lobby_game is not None
+        await service.add_computer(lobby_game.id, users[0].id, fake.clock(), level=Level(computer))
     await (await users[0].click(lobby, label="Start")).message(wait)
     game = await service.game_in_channel(channel.id)
     assert game is not None
@@ -401,7 +448,7 @@ async def play_game(
             summary = await service.game(game_id)
             if summary.round_no is None or summary.round_no >= until_round:
                 break
-        player = await service.whose_turn(game_id)
+        player = await human_turn(service, game_id, args.wait)
         if player is None or player.user_id is None:
             break
         user = users[player.user_id]
@@ -440,7 +487,7 @@ async def play_game(
         last_mover = player.user_id
         if args.eager:  # the next mover is found when the loop comes round
             continue
-        nxt = await service.whose_turn(game_id)
+        nxt = await human_turn(service, game_id, args.wait)
         if nxt is None or nxt.user_id is None or nxt.user_id == last_mover:
             continue
         told = users[nxt.user_id]
@@ -457,6 +504,18 @@ async def play_game(
             timings.pinged_again.append(waited)
         timings.told.add(told.id)
     return done
+
+
+async def human_turn(service: GameService, game_id: int, wait: float) -> Any:
+    """The player to move once no computer player is (``--computer``: its moves follow the
+    human's answer); None when the game is over or the computers are not done in ``wait``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while True:
+        player = await service.whose_turn(game_id)
+        if player is None or player.user_id is not None or loop.time() > deadline:
+            return player
+        await asyncio.sleep(0.005)
 
 
 #: ``--match``: each game plays its whole 13-round match in these steps (the 0-based round
@@ -566,6 +625,8 @@ async def start_bot(
         ]  # fmt: skip
     if args.game_cache is not None:
         command += ["--game-cache", str(args.game_cache)]
+    if args.think_workers is not None:
+        command += ["--think-workers", str(args.think_workers)]
     proc = await asyncio.create_subprocess_exec(
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
@@ -692,7 +753,10 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 for start in range(0, args.games, 20):  # open lobbies in batches
                     batch = range(start, min(args.games, start + 20))
                     tables += await asyncio.gather(
-                        *(open_table(fake, service, i, args.players, args.wait) for i in batch)
+                        *(
+                            open_table(fake, service, i, args.players, args.wait, args.computer)
+                            for i in batch
+                        )
                     )
                 timings = Timings()
                 rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
@@ -794,6 +858,9 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "discord_days": round((fake.clock() - fake.started).total_seconds() / 86400, 2),
         "synchronous": args.synchronous,
         "render_workers": args.render_workers,
+        "computer": args.computer,
+        "think_workers": args.think_workers,
+        "decisions": drawing.get("decisions", {}),
         "game_cache": args.game_cache,
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],
@@ -819,6 +886,14 @@ if __name__ == "__main__":
     parser.add_argument(
         "--render-workers", type=int, default=None,
         help="the bot's MT_RENDER_WORKERS (default: the bot's own default)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--computer", choices=[lv.value for lv in Level], default=None,
+        help="seat one computer player of this level at every table (beside --players humans)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--think-workers", type=int, default=None,
+        help="the bot's MT_THINK_WORKERS (default: the bot's own default; 0: on its event loop)",
     )  # fmt: skip
     parser.add_argument(
         "--game-cache", type=int, default=None,

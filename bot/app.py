@@ -2,14 +2,15 @@
 
 All one-time work happens in :meth:`MexicanTrainBot.setup_hook` (``on_ready`` fires again
 after reconnects): start the render pool (its workers warm, so the first move's picture is
-not the slow one), take the store ``python -m bot`` opened and checked before logging in to
-Discord (or open it), build the services, install the command translator
-and the servers' languages, load the cogs as extensions by name (each registers its persistent
-``DynamicItem`` buttons, so messages posted before a restart keep working), install the one
-error funnel on the command tree (with the check of every command's options, and the answer
-to clicks no button claims), and, only when asked (``MT_SYNC_COMMANDS=1`` or ``--sync``),
-push the slash commands. Then any game left waiting on a computer player when the bot stopped
-carries on, through the announcer like every other move.
+not the slow one) and the computer players' thinking pool, take the store ``python -m bot``
+opened and checked before logging in to Discord (or open it), build the services, install
+the command translator and the servers' languages, load the cogs as extensions by name (each
+registers its persistent ``DynamicItem`` buttons, so messages posted before a restart keep
+working), install the one error funnel on the command tree (with the check of every
+command's options, and the answer to clicks no button claims), and, only when asked
+(``MT_SYNC_COMMANDS=1`` or ``--sync``), push the slash commands. Then any game left waiting
+on a computer player when the bot stopped carries on, through the announcer like every other
+move.
 
 This module sits above the Discord layer: it imports ``bot.ui`` and names the ``bot.cogs``
 extensions; nothing there imports it (they are handed a :class:`~bot.ui.host.GameBot`).
@@ -104,9 +105,12 @@ class MexicanTrainBot(GameBot):
     async def setup_hook(self) -> None:
         cfg = self.config
         await self.pictures.start()  # MT_RENDER_WORKERS processes, warm before any move
+        await self.thinker.start()  # MT_THINK_WORKERS processes, each warm with one decision
         if self._store is None:
             self._store = await open_store(cfg)
-        service = GameService(self._store, cache_size=cfg.game_cache, rng=self._rng)
+        service = GameService(
+            self._store, cache_size=cfg.game_cache, rng=self._rng, chooser=self.thinker
+        )
         self.attach(service, ScheduleService(service))
         await self.tree.set_translator(CatalogTranslator())
         await language.load(self, self.service)
@@ -129,6 +133,7 @@ class MexicanTrainBot(GameBot):
         if self.deliverer is not None and self._store is not None:
             await self.deliverer.release()
         await self.pictures.close(grace=1.0)  # already closed after a SIGTERM drain (bot.run)
+        await self.thinker.close(grace=1.0)  # nothing to think about after the drain
         await super().close()
         if self._store is not None:
             await self.posts.close()  # the table posts not written yet, while the store is open

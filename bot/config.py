@@ -98,6 +98,10 @@ class Config:
     #: ``MT_RENDER_WORKERS``: processes drawing pictures; unset: one per CPU, at most 4
     #: (``bot.drawing.default_workers``); ``0``: draw in a thread of the bot's own process.
     render_workers: int | None = None
+    #: ``MT_THINK_WORKERS``: processes choosing Hard's and the Expert's moves
+    #: (``bot.thinking``); unset: one per CPU, at most 2; ``0``: on the event loop. A Config
+    #: built in code (tests, scripts) thinks on the event loop unless it says otherwise.
+    think_workers: int | None = 0
     #: ``MT_DISCORD_RATE``: requests per second this process may send that count against
     #: Discord's global limit (50 per bot token, shared by every process). Unset: 45, or in a
     #: cluster 45 times the share of the shards this process runs (see :attr:`request_rate`).
@@ -189,6 +193,11 @@ class Config:
                 else None
             ),
             discord_rate=_rate(env.get("MT_DISCORD_RATE")),
+            think_workers=(
+                _int(env, "MT_THINK_WORKERS", 0, low=0)
+                if (env.get("MT_THINK_WORKERS") or "").strip()
+                else None
+            ),
         )
 
 

@@ -18,6 +18,11 @@ bot, whose process has threads and an event loop. Workers run at a lower CPU pri
 that under load the event loop keeps answering interactions first. POSIX only (the socket
 is handed over as a file descriptor), like the bot's SIGTERM handling.
 
+The machinery is not about pictures: the computer players' thinking pool
+(:mod:`bot.thinking`) is a second pool of the same kind, its workers another module
+(``worker=``) and its log lines another name (``label=``), so a long search never holds up
+a picture.
+
 With ``workers=0`` pictures are drawn in a thread in this process (tiny hosts, tests):
 the same backlog, supersede, cache and timeout rules apply, but a timed-out thread cannot
 be stopped, only abandoned.
@@ -79,14 +84,14 @@ class Superseded(Exception):
     post, the newer one is on its way. Not a :class:`RenderFailed`: nothing went wrong."""
 
 
-def default_workers(cpus: int | None = None) -> int:
-    """One worker per CPU this process may run on, at least 1 and at most 4."""
+def default_workers(cpus: int | None = None, most: int = MAX_DEFAULT_WORKERS) -> int:
+    """One worker per CPU this process may run on, at least 1 and at most ``most``."""
     if cpus is None:
         try:
             cpus = len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
             cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_DEFAULT_WORKERS))
+    return max(1, min(cpus, most))
 
 
 @dataclass(eq=False)
@@ -130,7 +135,13 @@ class RenderPool:
         timeout: float = DEFAULT_TIMEOUT,
         hand_cache: int = DEFAULT_HAND_CACHE,
         start_timeout: float = 60.0,
+        worker: str = "bot.drawing.worker",
+        label: str = "render",
+        noun: str = "picture",
     ) -> None:
+        """``worker``: the module each worker process runs (``python -m``); ``label``: what
+        the log calls the workers (``render worker 123 died``); ``noun``: what a failure
+        calls one job (``the picture took more than 10s``)."""
         if workers is not None and workers < 0:
             raise ValueError(f"render workers must be 0 or more, not {workers}")
         if timeout <= 0:
@@ -139,6 +150,9 @@ class RenderPool:
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.hand_cache_size = hand_cache
+        self.worker = worker
+        self.label = label
+        self.noun = noun
         #: Counters for metrics and benchmarks.
         self.stats: collections.Counter[str] = collections.Counter()
         self._lanes: list[_Lane] = []
@@ -197,7 +211,7 @@ class RenderPool:
             await self.close(grace=0)
             raise
         self._update_idle()
-        log.info("render pool: %d worker(s) ready, pids %s", self.workers, self.pids)
+        log.info("%s pool: %d worker(s) ready, pids %s", self.label, self.workers, self.pids)
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop taking pictures; let those queued or drawing finish for up to ``grace``
@@ -344,7 +358,7 @@ class RenderPool:
         try:
             lane.conn.send((request.id, request.func, request.args))
         except (OSError, ValueError) as exc:  # the worker died between requests
-            log.warning("render worker %s unreachable (%s); replacing it", lane.pid, exc)
+            log.warning("%s worker %s unreachable (%s); replacing it", self.label, lane.pid, exc)
             request.attempts -= 1  # it never reached a worker: not a crash it caused
             self._lost(lane)
 
@@ -374,7 +388,7 @@ class RenderPool:
             _resolve(request.future, payload)
         else:
             self.stats["failed"] += 1
-            _fail(request.future, RenderFailed(f"the renderer raised {payload}"))
+            _fail(request.future, RenderFailed(f"the {self.label} job raised {payload}"))
         self._pump()
 
     def _overran(self, lane: _Lane, request: _Request) -> None:
@@ -382,11 +396,11 @@ class RenderPool:
             return
         self.stats["timed_out"] += 1
         self._clear(lane)
-        _fail(request.future, RenderTimeout(f"the picture took more than {request.timeout:g}s"))
+        _fail(request.future, RenderTimeout(f"the {self.noun} took more than {request.timeout:g}s"))
         if lane.conn is None:
             self._pump()  # the thread cannot be stopped; its result will be dropped
             return
-        log.warning("render worker %s overran %gs; replacing it", lane.pid, request.timeout)
+        log.warning("%s worker %s overran %gs; replacing it", self.label, lane.pid, request.timeout)
         self._retire(lane, kill=True)
         self._replace()
         self._update_idle()
@@ -406,7 +420,7 @@ class RenderPool:
                 _fail(request.future, PoolClosed("the render pool is closed"))
             return
         self.stats["crashed"] += 1
-        log.warning("render worker %s died; replacing it", lane.pid)
+        log.warning("%s worker %s died; replacing it", self.label, lane.pid)
         if request is not None and not request.future.done():
             queue = self._urgent if request.urgent else self._backlog
             if request.slot in queue:
@@ -416,7 +430,8 @@ class RenderPool:
                 queue[request.slot] = request
                 queue.move_to_end(request.slot, last=False)
             else:
-                _fail(request.future, WorkerCrashed("the render worker died drawing this twice"))
+                died = f"the {self.label} worker died twice on this {self.noun}"
+                _fail(request.future, WorkerCrashed(died))
         self._replace()
         self._update_idle()
 
@@ -445,7 +460,7 @@ class RenderPool:
     def _replaced(self, task: asyncio.Task[None]) -> None:
         self._replacing.discard(task)
         if not task.cancelled() and (exc := task.exception()) is not None:
-            log.error("render pool: could not start a replacement worker: %s", exc)
+            log.error("%s pool: could not start a replacement worker: %s", self.label, exc)
             if not any(not lane.retired for lane in self._lanes):
                 self._fail_backlog(RenderFailed(f"no render worker could be started: {exc}"))
 
@@ -459,11 +474,11 @@ class RenderPool:
     async def _add_worker(self) -> None:
         assert self._loop is not None
         ours, theirs = socket.socketpair()
-        lane = _Lane(f"mt-render-{next(self._names)}", conn=Connection(ours.detach()))
+        lane = _Lane(f"mt-{self.label}-{next(self._names)}", conn=Connection(ours.detach()))
         lane.ready = self._loop.create_future()
         self._lanes.append(lane)
         try:
-            lane.process = await asyncio.to_thread(_spawn_worker, theirs.fileno())
+            lane.process = await asyncio.to_thread(_spawn_worker, theirs.fileno(), self.worker)
         except BaseException:
             self._retire(lane, kill=True)
             raise
@@ -528,13 +543,14 @@ def _fail(future: asyncio.Future[Any], exc: BaseException) -> None:
         future.exception()
 
 
-def _spawn_worker(fd: int) -> subprocess.Popen[bytes]:
-    """Start ``python -m bot.drawing.worker FD`` with this checkout importable."""
+def _spawn_worker(fd: int, module: str = "bot.drawing.worker") -> subprocess.Popen[bytes]:
+    """Start ``python -m MODULE FD`` (a render or thinking worker) with this checkout
+    importable."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(bot.__file__)))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return subprocess.Popen(
-        [sys.executable, "-m", "bot.drawing.worker", str(fd)],
+        [sys.executable, "-m", module, str(fd)],
         pass_fds=(fd,),
         stdin=subprocess.DEVNULL,
         env=env,

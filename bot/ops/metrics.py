@@ -3,8 +3,9 @@
 One :class:`Metrics` per bot, each with its own ``prometheus_client`` registry (tests run
 several bots in one process). It is fed as things happen: once per interaction by
 :func:`bot.ops.logs.track` (outcome, refusal code, latency into a histogram), once per picture
-by :class:`bot.ui.pictures.Pictures` (drawing time, or a fallback to text), and by whatever
-waits on a Discord rate limit (:meth:`Metrics.rate_limit_wait`). What is read rather than
+by :class:`bot.ui.pictures.Pictures` (drawing time, or a fallback to text), once per computer
+decision by the thinking pool (:meth:`Metrics.decision`), and by whatever waits on a Discord
+rate limit (:meth:`Metrics.rate_limit_wait`). What is read rather than
 counted — the gateway, the games in the database, the render pool's queue and counters — is
 collected at scrape time from the :class:`Scrape` that ``/metrics`` hands over
 (:mod:`bot.ops.health`). Histograms, not quantiles computed here: Prometheus adds buckets up
@@ -50,6 +51,12 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0,
 ACK_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
 #: A table takes ~0.1 s to draw, a replay GIF seconds.
 PICTURE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+#: A computer decision: Easy and Normal well under a millisecond, Hard milliseconds, the
+#: Expert up to its 0.8 s CPU budget (issue 35: p99 <= 1 s); a worker's wall-clock limit is
+#: 10 s, and the wall time adds the wait for a free worker.
+DECISION_BUCKETS = (
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1.0, 2.0, 5.0, 10.0, 30.0
+)  # fmt: skip
 #: Discord's rate limits reset within seconds; a global one may last a minute.
 RATE_LIMIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 #: The render pool's ``stats`` keys that leave the process, and as what.
@@ -236,6 +243,23 @@ class Metrics:
             "time spent waiting on a Discord rate limit before a request, by scope",
             ["process", "scope"], buckets=RATE_LIMIT_BUCKETS, registry=self.registry,
         )  # fmt: skip
+        self._decisions = Counter(
+            f"{p}_computer_decisions",
+            "computer moves chosen, by level and where: worker (a thinking process), inline "
+            "(on the event loop: the cheap levels) or fallback (the worker failed: Hard's move)",
+            ["process", "level", "where"], registry=self.registry,
+        )  # fmt: skip
+        self._decision_cpu = Histogram(
+            f"{p}_computer_decision_cpu_seconds",
+            "CPU time of a computer decision, measured on the thread that made it",
+            ["process", "level"], buckets=DECISION_BUCKETS, registry=self.registry,
+        )  # fmt: skip
+        self._decision_wall = Histogram(
+            f"{p}_computer_decision_seconds",
+            "wall time of a computer decision as the game waited on it (a worker's queue and "
+            "round trip included)",
+            ["process", "level"], buckets=DECISION_BUCKETS, registry=self.registry,
+        )  # fmt: skip
         self.registry.register(_ScrapeCollector(self))
         for outcome in ("ok", "refused", "error"):  # every outcome a series from the start
             self._outcomes.labels(process, outcome)
@@ -282,6 +306,13 @@ class Metrics:
     def picture_fallback(self, kind: str) -> None:
         """A picture could not be drawn: its message went out as text."""
         self._fallbacks.labels(self.process, kind).inc()
+
+    def decision(self, level: str, where: str, cpu: float, wall: float) -> None:
+        """A computer player of ``level`` chose a move (``where``: ``worker``, ``inline`` or
+        ``fallback``) in ``cpu`` CPU seconds, the game waiting ``wall`` seconds for it."""
+        self._decisions.labels(self.process, level, where).inc()
+        self._decision_cpu.labels(self.process, level).observe(max(0.0, cpu))
+        self._decision_wall.labels(self.process, level).observe(max(0.0, wall))
 
     def rate_limit_wait(self, scope: str, seconds: float) -> None:
         """A request waited ``seconds`` on a Discord rate limit before it was sent.

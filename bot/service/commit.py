@@ -29,7 +29,6 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
-import hashlib
 import json
 import logging
 import random
@@ -54,8 +53,8 @@ from bot.engine import (
     train_name,
     view_for,
 )
-from bot.engine.ai import Level, choose_move
-from bot.service import errors, outbox, stats
+from bot.engine.ai import Level
+from bot.service import computers, errors, outbox, stats
 from bot.service.gameload import complete_events, load_game
 from bot.service.outcome import Fact, GameSummary, MatchEnd, Outcome, Player, RoundEnd, Step
 from bot.service.replay import LoadedGame, players_of, rounds_json, standings_of, summarise
@@ -86,9 +85,11 @@ class Ledger:
         cache_size: int = 512,
         rng: random.Random | None = None,
         replacement_level: Level = Level.NORMAL,
+        chooser: computers.Chooser | None = None,
     ) -> None:
         """``rng`` shuffles the deals (default: the OS's ``SystemRandom``; tests pass a seeded
-        one). ``replacement_level`` plays the seats of players who leave or are kicked."""
+        one). ``replacement_level`` plays the seats of players who leave or are kicked.
+        ``chooser`` chooses the computer players' moves (default: here, on the event loop)."""
         if cache_size < 1:
             raise ValueError("the game cache holds at least one game")
         self.store = store
@@ -97,6 +98,7 @@ class Ledger:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.replacement_level = replacement_level
+        self.chooser: computers.Chooser = chooser if chooser is not None else computers.Inline()
         #: Compact a finished match's log in its last move's transaction (event_archive).
         self.compact_finished = True
         self._commit_hooks: list[CommitHook] = []
@@ -231,8 +233,10 @@ class Ledger:
         g.row = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
         g.seats = seats
 
-    def after_move(self, batch: Batch, limit: int | None) -> bool:
-        """Knock for computers, then play computer turns; True if one is left waiting."""
+    async def after_move(self, batch: Batch, limit: int | None) -> bool:
+        """Knock for computers, then play up to ``limit`` computer turns (None: all), each
+        chosen by :attr:`chooser` and awaited under the game's lock (the event loop goes on
+        with other games); True if one is left waiting."""
         batch.computer_knocks()
         m = batch.match
         done = 0
@@ -243,30 +247,15 @@ class Ledger:
                 return False
             if limit is not None and done >= limit:
                 return True
-            batch.apply(p, self.computer_move(batch, seat, p.computer), None)
+            batch.apply(p, await self.computer_move(batch, seat, p.computer), None)
             batch.computer_knocks()
             done += 1
         return False
 
-    def computer_move(self, batch: Batch, seat: int, level: Level) -> Move:
-        view, gid = view_for(batch.match, seat), batch.game.row.id
-        seed = seed_for(gid, batch.next_seq)
-        # A computer player must never stall a game: on any failure, the first legal move.
-        try:
-            chosen = choose_move(view, level, seed)
-        except Exception:
-            # One failure, one ERROR (with its traceback), naming the move played instead.
-            fallback = view.legal[0]
-            log.exception(
-                "game %s: computer player failed at seat %s; playing %s", gid, seat, fallback
-            )
-            return fallback
-        if chosen not in view.legal:
-            log.error(
-                "game %s: computer move %r is not legal; playing %s", gid, chosen, view.legal[0]
-            )
-            chosen = view.legal[0]
-        return chosen
+    async def computer_move(self, batch: Batch, seat: int, level: Level) -> Move:
+        """``seat``'s move as a computer player of ``level`` (see :mod:`.computers`)."""
+        view, game_id = view_for(batch.match, seat), batch.game.row.id
+        return await computers.choose(self.chooser, view, level, game_id, batch.next_seq)
 
     async def commit_play(
         self,
@@ -534,12 +523,6 @@ def utc(now: datetime) -> datetime:
     if now.tzinfo is None:
         raise ValueError("now must be a timezone-aware datetime")
     return now.astimezone(UTC)
-
-
-def seed_for(game_id: int, seq: int) -> int:
-    """A computer move's seed: fixed by the game and the event's place in it."""
-    digest = hashlib.blake2b(f"{game_id}:{seq}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
 
 
 def need_lobby(g: LoadedGame) -> None:

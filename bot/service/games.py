@@ -23,6 +23,7 @@ from bot.engine import Match
 from bot.engine.ai import Level
 from bot.service import stats
 from bot.service.commit import CommitHook, CommittedHook, Ledger
+from bot.service.computers import Chooser
 from bot.service.lobby import Lobbies
 from bot.service.outbox import OutboxStore, owed_outcome
 from bot.service.outcome import Outcome
@@ -44,13 +45,20 @@ class GameService:
         cache_size: int = 512,
         rng: random.Random | None = None,
         replacement_level: Level = Level.NORMAL,
+        chooser: Chooser | None = None,
     ) -> None:
         """``rng`` shuffles the deals (default: the OS's ``SystemRandom``; tests pass a seeded
-        one). ``replacement_level`` plays the seats of players who leave or are kicked."""
+        one). ``replacement_level`` plays the seats of players who leave or are kicked.
+        ``chooser`` chooses the computer players' moves (the bot's thinking pool; default:
+        :class:`~bot.service.computers.Inline`, on the event loop)."""
         self.store = store
         #: The shared commit path; features that change games (the scheduler) build on it.
         self.ledger = Ledger(
-            store, cache_size=cache_size, rng=rng, replacement_level=replacement_level
+            store,
+            cache_size=cache_size,
+            rng=rng,
+            replacement_level=replacement_level,
+            chooser=chooser,
         )
         lobby, play = Lobbies(self.ledger), Plays(self.ledger)
         queries, settings = Queries(self.ledger), Settings(store)

@@ -279,7 +279,7 @@ class Lobbies:
             )
             batch.facts.append(Fact.of("game-started", players=len(seats)))
             batch.deal()
-            pending = self.ledger.after_move(batch, computer_moves)
+            pending = await self.ledger.after_move(batch, computer_moves)
             return await self.ledger.commit_play(g, batch, pending, seats_changed=True)
 
     # ================================================================== play
@@ -364,7 +364,7 @@ class Lobbies:
             status = GameStatus.ABANDONED
         else:
             try:
-                pending = self.ledger.after_move(batch, computer_moves)
+                pending = await self.ledger.after_move(batch, computer_moves)
             except BaseException:
                 self.ledger.forget(g.row.id)
                 raise

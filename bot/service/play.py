@@ -79,7 +79,7 @@ class Plays:
             try:
                 if knock:
                     batch.knock_for(me.seat, user_id)
-                pending = self.ledger.after_move(batch, computer_moves)
+                pending = await self.ledger.after_move(batch, computer_moves)
             except BaseException:
                 self.ledger.forget(game_id)
                 raise
@@ -95,7 +95,7 @@ class Plays:
                 return Outcome(self.ledger.summary(g))
             batch = Batch(self.ledger, g, g.match, g.seats, now)
             try:
-                pending = self.ledger.after_move(batch, max_moves)
+                pending = await self.ledger.after_move(batch, max_moves)
             except BaseException:
                 self.ledger.forget(game_id)
                 raise

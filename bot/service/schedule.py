@@ -338,8 +338,8 @@ class ScheduleService:
         player = batch.players[seat_no]
         shown = players_of(g.seats)[seat_no]  # the human, as the channel knows them
         try:
-            self._play_turn(batch, seat_no, player, policy)
-            pending = svc.ledger.after_move(batch, 0)
+            await self._play_turn(batch, seat_no, player, policy)
+            pending = await svc.ledger.after_move(batch, 0)
         except BaseException:
             svc.ledger.forget(g.row.id)
             raise
@@ -360,7 +360,7 @@ class ScheduleService:
         outcome = await svc.ledger.commit_play(g, batch, pending, seats_changed=replaced)
         return TurnPlayed(due, outcome, due.kind, shown, policy, replaced)
 
-    def _play_turn(self, batch: Batch, seat_no: int, player: Player, policy: Policy) -> None:
+    async def _play_turn(self, batch: Batch, seat_no: int, player: Player, policy: Policy) -> None:
         """Moves for ``seat_no`` until its turn is over (a drawn tile that fits is played)."""
         m = batch.match
         assert m.round is not None
@@ -375,20 +375,20 @@ class ScheduleService:
                 or rnd.current_seat != seat_no
             ):
                 return
-            move = self._absent_move(batch, seat_no, policy)
+            move = await self._absent_move(batch, seat_no, policy)
             applied = batch.apply(player, move, None)
             batch.knock_for(seat_no, None)  # a computer always knocks in time, and so for them
             if applied.turn_over:
                 return
 
-    def _absent_move(self, batch: Batch, seat_no: int, policy: Policy) -> Move:
+    async def _absent_move(self, batch: Batch, seat_no: int, policy: Policy) -> Move:
         if policy is Policy.SKIP:
             legal = view_for(batch.match, seat_no).legal
             for move in (DRAW, PASS, DONE):
                 if move in legal:
                     return move
             # The rules force a play (a tile that fits must be played): the computer picks it.
-        return batch.ledger.computer_move(batch, seat_no, self.level)
+        return await batch.ledger.computer_move(batch, seat_no, self.level)
 
     async def _missed_in_a_row(self, game_id: int, seat: int, user_id: int) -> int:
         """Deadlines this seat missed since its player last acted (from the event log)."""

@@ -243,7 +243,7 @@ class Turns:
                         break
                 if not batch.steps:
                     return None
-                pending = ledger.after_move(batch, 0)
+                pending = await ledger.after_move(batch, 0)
             except BaseException:
                 ledger.forget(game_id)
                 raise

@@ -33,6 +33,7 @@ from bot.i18n import tr
 from bot.service import GameService, GameSummary, Outcome, ServiceError
 from bot.service.turn import Turns
 from bot.store import GameStatus, Store, StoreError
+from bot.thinking.pool import Thinker
 from bot.tryit.reading import Command, quote, read
 from bot.tryit.text import plain
 from bot.ui import messages as render
@@ -355,7 +356,9 @@ async def run(
             print(f"mexican-train-bot: cannot open a temporary database: {exc}", file=sys.stderr)
             return 2
         try:
-            service = GameService(store, rng=random.Random(options.seed))
+            # One player at one table: the computers think here, between the player's moves,
+            # through the bot's chooser with no workers (the Expert's CPU budget holds).
+            service = GameService(store, rng=random.Random(options.seed), chooser=Thinker(0))
             terminal = Terminal(
                 service, options, options.pictures or folder, out, ask or Keyboard(out).ask
             )

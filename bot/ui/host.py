@@ -29,6 +29,7 @@ from bot.ops.metrics import Metrics, process_label
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
+from bot.thinking.pool import Thinker
 from bot.ui import limits
 from bot.ui.faults import Outage
 from bot.ui.hooks import ChannelHooks
@@ -143,6 +144,9 @@ class GameBot(commands.Bot):
         limits.install(self, self.budget, on_wait=self.metrics.rate_limit_wait)
         #: The render pool (``MT_RENDER_WORKERS``): started in setup_hook, closed at shutdown.
         self.pictures = Pictures(config.render_workers, metrics=self.metrics)
+        #: The computer players' thinking pool (``MT_THINK_WORKERS``): started in setup_hook,
+        #: closed at shutdown; the game service's chooser.
+        self.thinker = Thinker(config.think_workers, on_decision=self.metrics.decision)
         #: Persistent item class -> what a click does (set by the cog that owns the feature).
         self.click_handlers: dict[type[Any], ClickHandler] = {}
         #: The latest table post per game and the hand messages of the round (the announcer's).

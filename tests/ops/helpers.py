@@ -30,8 +30,10 @@ def bot_env(fake: FakeDiscord | None, database: Path, **extra: str) -> dict[str,
         "DISCORD_TOKEN": TOKEN,
         "MT_DATABASE": str(database),
         "MT_HEALTH_PORT": "off",
-        # Pictures in a thread of the bot's process unless a test exercises the pool.
+        # Pictures in a thread of the bot's process, computer moves chosen on its event loop,
+        # unless a test exercises the pools.
         "MT_RENDER_WORKERS": "0",
+        "MT_THINK_WORKERS": "0",
     }
     if fake is not None:
         env["MT_DISCORD_API_BASE"] = fake.base_url + "/api/v10"

@@ -62,14 +62,21 @@ async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
     fake = fake_discord
     db = tmp_path / "data" / "games.sqlite3"
     port = free_port()
-    # Real render worker processes: the drain must stop them too.
-    env = bot_env(fake, db, MT_HEALTH_PORT=str(port), MT_SHUTDOWN_GRACE="10", MT_RENDER_WORKERS="2")
+    # Real render and thinking worker processes: the drain must stop them too.
+    env = bot_env(
+        fake,
+        db,
+        MT_HEALTH_PORT=str(port),
+        MT_SHUTDOWN_GRACE="10",
+        MT_RENDER_WORKERS="2",
+        MT_THINK_WORKERS="1",
+    )
     proc = await start_bot(env, "--sync")
     try:
         health = await wait_healthy(f"http://127.0.0.1:{port}", proc)
         assert health["gateway"] and health["database"]
         workers = _children(proc.pid)
-        assert len(workers) == 2 and all(_alive(w) for w in workers)
+        assert len(workers) == 3 and all(_alive(w) for w in workers)
         probe = await start_bot(env, "health")  # what the Docker HEALTHCHECK runs
         out, _ = await probe.communicate()
         assert probe.returncode == 0 and json.loads(out)["status"] == "ok"
@@ -113,6 +120,7 @@ async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
     assert re.search(r"stopping: waiting up to 10\.0s for [12] interaction\(s\)", log), log
     assert "stopped cleanly" in log and "Traceback" not in log
     assert "render pool: 2 worker(s) ready" in log, log
+    assert "thinking pool: 1 worker(s) ready" in log, log
     assert not any(_alive(w) for w in workers), log  # the workers stopped with the bot
     assert "outcome=ok" in log and "command=play" in log
 

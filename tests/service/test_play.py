@@ -528,19 +528,21 @@ async def test_messages_are_remembered(service: GameService, clock: FakeClock) -
     assert (msgs["table"].message_id, msgs["lobby"].message_id) == (5552, 5550)
 
 
-@pytest.mark.expect_errors(logger="bot.service.commit", match=r"computer player failed at seat 1")
+@pytest.mark.expect_errors(
+    logger="bot.service.computers", match=r"computer player failed at seat 1"
+)
 async def test_a_computer_that_misbehaves_never_stalls_a_game(
     service: GameService,
     clock: FakeClock,
     monkeypatch: pytest.MonkeyPatch,
     error_log: ErrorLog,
 ) -> None:
-    import bot.service.commit as commit
+    import bot.service.computers as computers
 
     def broken(view: object, level: Level, seed: int) -> Tile:
         raise RuntimeError("bug in the computer player")
 
-    monkeypatch.setattr(commit, "choose_move", broken)
+    monkeypatch.setattr(computers, "choose_move", broken)
     gid = (await new_game(service, clock, humans=(ALICE,), computers=1)).game.id
     out = await play_turn(service, gid, clock)
     assert len(out.steps) >= 2 and out.steps[1].by_computer

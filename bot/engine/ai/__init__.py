@@ -5,11 +5,14 @@ table, never other hands or the boneyard order) and a seed, and returns one of t
 moves. Being pure and seeded makes every computer decision reproducible in tests, and the event
 log records the move itself, so replay never re-runs a computer player.
 
-Three levels: **Easy** plays a legal move at random, **Normal** plays greedily (heavy tiles
-first, doubles it can satisfy, its own train, the Mexican Train early) and **Hard** plans its
-longest own train, searches its whole turn, and heads-up plays endgames out exactly over
-sampled deals of the hidden tiles (see :mod:`bot.engine.ai.hard`). :func:`hint`
-gives the Hard player's suggestion for a human seat, and :func:`longest_train` the plan.
+Three levels are offered: **Easy** plays a legal move at random, **Normal** plays greedily
+(heavy tiles first, doubles it can satisfy, its own train, the Mexican Train early) and
+**Hard** plans its longest own train, searches its whole turn, and heads-up plays endgames out
+exactly over sampled deals of the hidden tiles (see :mod:`bot.engine.ai.hard`). A fourth,
+**Expert** (:mod:`bot.engine.ai.expert`: Hard's move unless rollouts over weighted worlds show
+a clearly better one), exists for the thinking workers and the benchmarks and is offered only
+once it is measurably stronger than Hard. :func:`hint` gives the Hard player's suggestion for
+a human seat, and :func:`longest_train` the plan.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import dataclasses
 import enum
 import random
 
+from bot.engine.ai import expert
 from bot.engine.ai.hard import REASONS, hard_decision
 from bot.engine.ai.normal import normal_move
 from bot.engine.ai.trains import longest_train
@@ -30,6 +34,7 @@ class Level(enum.Enum):
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
+    EXPERT = "expert"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -45,10 +50,18 @@ class Hint:
     train: tuple[Tile, ...]
 
 
-def choose_move(view: SeatView, level: Level, seed: int) -> Move:
-    """The move a computer player of ``level`` makes from ``view`` (which must be its turn)."""
+def choose_move(
+    view: SeatView, level: Level, seed: int, *, clock: expert.Clock | None = None
+) -> Move:
+    """The move a computer player of ``level`` makes from ``view`` (which must be its turn).
+
+    ``clock`` bounds the Expert's search (:data:`bot.engine.ai.expert.BUDGET_S` of it, then
+    Hard's move); without one it searches to the end, so the move depends on the inputs alone.
+    The other levels are bounded by their own design and ignore it."""
     if not view.legal:
         raise ValueError("it is not this seat's turn: a computer player has no move to make")
+    if level is Level.EXPERT:
+        return expert.search(view, seed, clock=clock)
     rng = random.Random(seed)
     if level is Level.HARD:
         return hard_decision(view, rng).move

@@ -1,15 +1,14 @@
-"""The experimental search player (benchmarks only): its moves come from the view alone."""
+"""The Expert (bot.engine.ai.expert, not offered yet): its moves come from the view alone, and
+out of time it plays Hard's."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 
-from benchmarks import expert_search
 from bot.engine import PRESETS, Match, Round
-from bot.engine.ai import Level, choose_move
+from bot.engine.ai import Level, choose_move, expert
 from bot.engine.ai.hard import turn_values
 from bot.engine.view import round_view
 
@@ -17,9 +16,8 @@ from bot.engine.view import round_view
 def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(expert_search, "STAGES", (3, 3, 5))  # few worlds: this tests fairness
-    monkeypatch.setattr(expert_search, "SWITCH", -100.0)  # switch on any survivor
-    monkeypatch.setattr(expert_search, "BUDGET_S", math.inf)  # the CPU clock must not decide
+    monkeypatch.setattr(expert, "STAGES", (3, 3, 5))  # few worlds: this tests fairness
+    monkeypatch.setattr(expert, "SWITCH", -100.0)  # switch on any survivor
     rules = PRESETS["standard"]
     names = ["A", "B", "C"]
     rng = random.Random(5)
@@ -30,7 +28,7 @@ def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
         while rnd.result is None and step < 30 and searched < 6 * (seed + 1):
             seat = rnd.current
             view = round_view(rnd, seat)
-            move = expert_search.search_move(view, step)
+            move = choose_move(view, Level.EXPERT, step)
             assert move in view.legal
             if len(turn_values(view, random.Random(step))) > 1:
                 twin = rnd.copy()
@@ -43,7 +41,7 @@ def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
                 twin.boneyard = pool
                 twin.reindex()
                 assert round_view(twin, seat) == view
-                assert expert_search.search_move(round_view(twin, seat), step) == move
+                assert choose_move(round_view(twin, seat), Level.EXPERT, step) == move
                 searched += 1
                 switched += move != choose_move(view, Level.HARD, step)
             rnd.apply(move)
@@ -55,8 +53,8 @@ def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
 def test_out_of_time_it_plays_hards_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past its budget a decision is Hard's, never a half-searched one: a clock that jumps a
     second at every look runs out at the first world, where the search would have switched."""
-    monkeypatch.setattr(expert_search, "STAGES", (3, 3, 5))
-    monkeypatch.setattr(expert_search, "SWITCH", -100.0)
+    monkeypatch.setattr(expert, "STAGES", (3, 3, 5))
+    monkeypatch.setattr(expert, "SWITCH", -100.0)
     rules = PRESETS["standard"]
     names = ["A", "B"]
     rnd = Round.deal(rules, names, 0, Match(rules, names).shuffle(random.Random(3)))
@@ -67,9 +65,28 @@ def test_out_of_time_it_plays_hards_move(monkeypatch: pytest.MonkeyPatch) -> Non
             break
         view = round_view(rnd, rnd.current)
         hard = choose_move(view, Level.HARD, step)
-        free = expert_search._search(view, step, weighted=True, clock=lambda: 0.0)
-        rushed = expert_search._search(view, step, weighted=True, clock=lambda: next(ticks))
+        free = expert.search(view, step, clock=lambda: 0.0)
+        rushed = choose_move(view, Level.EXPERT, step, clock=lambda: next(ticks))
         assert rushed == hard
         timed_out += free != hard
         rnd.apply(free)
     assert timed_out >= 1  # decisions where only the clock kept Hard's move
+
+
+def test_the_benchmarks_play_the_engines_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/ai_strength.py --only search_vs_hard`` plays the engine's Expert: the same
+    move as ``choose_move`` wherever its budget does not run out (few worlds, so a search
+    costs milliseconds of its 0.8 s of CPU)."""
+    from benchmarks import expert_search
+
+    monkeypatch.setattr(expert, "STAGES", (3, 3, 5))
+    monkeypatch.setattr(expert, "SWITCH", -100.0)
+
+    rules = PRESETS["standard"]
+    names = ["A", "B", "C"]
+    rnd = Round.deal(rules, names, 0, Match(rules, names).shuffle(random.Random(11)))
+    for step in range(6):
+        view = round_view(rnd, rnd.current)
+        move = expert_search.search_move(view, step)
+        assert move == choose_move(view, Level.EXPERT, step)
+        rnd.apply(move)

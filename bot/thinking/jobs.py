@@ -1,0 +1,43 @@
+"""What a thinking worker runs: one computer decision, timed on the thread's own CPU clock.
+
+Module-level functions of plain values, so the pool can pickle them to a worker by name; the
+bot runs the very same function when it decides here (the cheap levels, a fallback, no
+workers), so where a decision was made never changes which move it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import time
+
+from bot.engine import PRESETS, Match, Move, SeatView, view_for
+from bot.engine.ai import Level, choose_move
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Thought:
+    """A computer player's move and the CPU seconds it took (its thread's own clock: in the
+    bot's process the event loop's other work is not counted)."""
+
+    move: Move
+    cpu: float
+
+
+def think(view: SeatView, level: Level, seed: int) -> Thought:
+    """``choose_move(view, level, seed)``, the Expert's search bounded by its CPU budget on
+    this thread's clock, with the CPU time it took."""
+    started = time.thread_time()
+    move = choose_move(view, level, seed, clock=time.thread_time)
+    return Thought(move, time.thread_time() - started)
+
+
+def warm_up() -> int:
+    """One Hard decision on a fixed deal (the engine's imports and first calls paid before a
+    player waits on them); the process id, which the worker reports when ready."""
+    rules = PRESETS["standard"]
+    match = Match(rules, ["A", "B"])
+    match.start_round(match.shuffle(random.Random(0)))
+    think(view_for(match, match.current_seat or 0), Level.HARD, 0)
+    return os.getpid()
