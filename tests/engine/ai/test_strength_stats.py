@@ -5,8 +5,10 @@ Fast on purpose: known samples and one real deal, never a long run.
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +87,45 @@ def test_a_table_of_one_player_and_three_hard_reports_its_margin() -> None:
     margin = report["margin_vs_hard"]
     assert isinstance(margin, dict)
     assert margin["margin"] == pytest.approx(mean, abs=1e-3)
+
+
+def test_runs_pooled_give_what_one_run_over_their_deals_gives() -> None:
+    # Three runs on different deals, and the one run that played all of them: pooling the
+    # runs' reported means and intervals must land on that run's interval (up to rounding).
+    from benchmarks import pool_margins
+
+    rng = random.Random(35)
+    samples = [[rng.gauss(1.8, 35.0) for _ in range(n)] for n in (500, 800, 300)]
+    runs = []
+    for values in samples:
+        mean, lo, hi = strength.mean_ci(values)
+        runs.append({"margin": mean, "low": lo, "high": hi, "deals": len(values)})
+    pooled = pool_margins.pooled(runs)
+    one_mean, one_lo, one_hi = strength.mean_ci([v for values in samples for v in values])
+    assert pooled["deals"] == 1600
+    assert pooled["margin"] == pytest.approx(one_mean, abs=0.002)
+    low, high = pooled["margin_ci95"]
+    # Each run's sd is its own estimate, so the pooled width differs from one run's by the
+    # spread of those estimates (well under 2 % here), not by anything systematic.
+    assert low == pytest.approx(one_lo, abs=0.1)
+    assert high == pytest.approx(one_hi, abs=0.1)
+
+
+def test_a_pooled_run_read_from_its_json_line(tmp_path: Path) -> None:
+    from benchmarks import pool_margins
+
+    line = {
+        "benchmark": "ai_strength",
+        "search_vs_hard": {"margin": 1.8, "margin_ci95": [-0.55, 4.16], "deals": 800},
+    }
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(line) + "\n")
+    assert pool_margins.run_of(str(path), "search_vs_hard") == {
+        "margin": 1.8,
+        "low": -0.55,
+        "high": 4.16,
+        "deals": 800,
+    }
+    assert pool_margins.run_of("1.9,-1.1,5.0,500", "search_vs_hard")["deals"] == 500
+    with pytest.raises(SystemExit, match="no pairing 'hard_vs_normal'"):
+        pool_margins.run_of(str(path), "hard_vs_normal")
