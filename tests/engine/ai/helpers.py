@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.engine import Round, Rules
@@ -48,3 +49,17 @@ def table(
         "log": [list(e) for e in (log or [])],
     }
     return round_from_dict(data, rules, tuple(f"P{s + 1}" for s in range(players)))
+
+
+def rehide(rnd: Round, seat: int, rng: random.Random) -> Round:
+    """The same round with the tiles ``seat`` cannot see dealt differently (same counts)."""
+    twin = rnd.copy()
+    others = [s for s in range(rnd.players) if s != seat]
+    pool = [t for s in others for t in rnd.hands[s]] + rnd.boneyard
+    rng.shuffle(pool)
+    for s in others:
+        n = len(rnd.hands[s])
+        twin.hands[s], pool = pool[:n], pool[n:]
+    twin.boneyard = pool
+    twin.reindex()
+    return twin

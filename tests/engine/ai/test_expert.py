@@ -11,6 +11,7 @@ from bot.engine import PRESETS, Match, Round
 from bot.engine.ai import Level, choose_move, expert
 from bot.engine.ai.hard import turn_values
 from bot.engine.view import round_view
+from tests.engine.ai.helpers import rehide
 
 
 def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
@@ -31,15 +32,7 @@ def test_its_decisions_do_not_depend_on_the_real_hidden_deal(
             move = choose_move(view, Level.EXPERT, step)
             assert move in view.legal
             if len(turn_values(view, random.Random(step))) > 1:
-                twin = rnd.copy()
-                others = [s for s in range(3) if s != seat]
-                pool = [t for s in others for t in twin.hands[s]] + twin.boneyard
-                rng.shuffle(pool)
-                for s in others:
-                    n = len(twin.hands[s])
-                    twin.hands[s], pool = pool[:n], pool[n:]
-                twin.boneyard = pool
-                twin.reindex()
+                twin = rehide(rnd, seat, rng)
                 assert round_view(twin, seat) == view
                 assert choose_move(round_view(twin, seat), Level.EXPERT, step) == move
                 searched += 1

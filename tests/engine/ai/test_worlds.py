@@ -13,6 +13,7 @@ from bot.engine.ai.knowledge import read_view
 from bot.engine.ai.likelihood import likely_worlds, weighted_worlds
 from bot.engine.ai.worlds import consistent, sample_worlds, world_round
 from bot.engine.view import round_view
+from tests.engine.ai.helpers import rehide
 
 
 def _positions(preset: str, players: int, seeds: range, every: int = 7) -> Iterator[Round]:
@@ -34,20 +35,6 @@ def _positions(preset: str, players: int, seeds: range, every: int = 7) -> Itera
                 rnd.apply(KNOCK, window)
 
 
-def _rehide(rnd: Round, seat: int, rng: random.Random) -> Round:
-    """The same round with the tiles ``seat`` cannot see dealt differently (same counts)."""
-    twin = rnd.copy()
-    others = [s for s in range(rnd.players) if s != seat]
-    pool = [t for s in others for t in rnd.hands[s]] + rnd.boneyard
-    rng.shuffle(pool)
-    for s in others:
-        n = len(rnd.hands[s])
-        twin.hands[s], pool = pool[:n], pool[n:]
-    twin.boneyard = pool
-    twin.reindex()
-    return twin
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_worlds_do_not_depend_on_the_real_hidden_deal(players: int) -> None:
     rng = random.Random(11)
@@ -55,7 +42,7 @@ def test_worlds_do_not_depend_on_the_real_hidden_deal(players: int) -> None:
     for rnd in _positions("standard", players, range(6)):
         seat = rnd.current
         view = round_view(rnd, seat)
-        twin = _rehide(rnd, seat, rng)
+        twin = rehide(rnd, seat, rng)
         assert twin.hands != rnd.hands or twin.boneyard != rnd.boneyard
         twin_view = round_view(twin, seat)
         assert twin_view == view  # the seat cannot tell the two apart...
