@@ -11,7 +11,6 @@ lobby and table messages.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
@@ -209,7 +208,8 @@ class Lobby(GameCog):
                 turn = view.current
                 name = view.names[turn] if turn is not None else "—"
                 raise Refusal("hint.not-your-turn", name=name)
-            await reply(interaction, await asyncio.to_thread(hint_text, view, locale))
+            advice = await self.bot.thinker.advise(view, game_id=game.id)
+            await reply(interaction, hint_text(view, locale, advice))
 
     @mt.command(name="rules", description="The rules this game is played by")
     @app_commands.guild_only()

@@ -13,7 +13,7 @@ import random
 import time
 
 from bot.engine import PRESETS, Match, Move, SeatView, view_for
-from bot.engine.ai import Level, choose_move
+from bot.engine.ai import Hint, Level, choose_move, hint
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -31,6 +31,12 @@ def think(view: SeatView, level: Level, seed: int) -> Thought:
     started = time.thread_time()
     move = choose_move(view, level, seed, clock=time.thread_time)
     return Thought(move, time.thread_time() - started)
+
+
+def advise(view: SeatView) -> Hint:
+    """``/mt hint``'s advice for ``view``: Hard's move, why, and the own train it builds (the
+    same search as a Hard decision, so it runs where Hard's decisions run)."""
+    return hint(view)
 
 
 def warm_up() -> int:

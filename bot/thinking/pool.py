@@ -27,8 +27,8 @@ from collections.abc import Callable, Collection
 from bot.drawing import pool
 from bot.drawing.pool import RenderFailed, RenderPool
 from bot.engine import Move, SeatView
-from bot.engine.ai import Level
-from bot.thinking.jobs import Thought, think
+from bot.engine.ai import Hint, Level
+from bot.thinking.jobs import Thought, advise, think
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,19 @@ class Thinker:
         if self.on_decision is not None:
             self.on_decision(level.value, where, thought.cpu, time.perf_counter() - started)
         return thought.move
+
+    async def advise(self, view: SeatView, *, game_id: int) -> Hint:
+        """``/mt hint``'s advice for ``view`` (a Hard search: milliseconds, its worst ~0.2 s),
+        from a worker so the event loop only awaits; here if there are no workers, or if the
+        worker fails (one WARNING naming the game: the player still gets their hint)."""
+        if self.pool is None or not self.pool.running:
+            return advise(view)
+        try:
+            advice: Hint = await self.pool.run(advise, view)
+            return advice
+        except RenderFailed as exc:
+            log.warning("game %s: a hint failed in its worker (%s); advising here", game_id, exc)
+            return advise(view)
 
     def _instead(
         self, view: SeatView, level: Level, seed: int, game_id: int, exc: RenderFailed

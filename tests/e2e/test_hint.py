@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
 from bot.engine.ai import hint
+from bot.ui.hints import hint_text
 from tests.e2e.helpers import open_game, said, to_move
 from tests.fakediscord import FakeDiscord, running_bot
 
@@ -90,3 +91,26 @@ async def test_two_players_following_hints_under_the_knock_rule_are_never_catcha
         else:
             raise AssertionError("the round did not end")
     assert knocked >= 1, "nobody followed a hint down to one tile"
+
+
+async def test_a_hint_is_searched_in_a_thinking_worker(
+    fake_discord: FakeDiscord, make_bot: Callable[..., MexicanTrainBot]
+) -> None:
+    """With thinking workers (the bot's default), the hint's search runs in one — the event
+    loop only awaits it — and the player reads the same advice as when it runs here."""
+    fake = fake_discord
+    bot = make_bot(think_workers=1)
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        pool = bot.thinker.pool
+        assert pool is not None
+        pool.timeout = 60.0  # a loaded machine is slow, never wrong
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        searched = pool.stats["drawn"]
+        answer = await said(await users[uid].slash("mt hint", channel=games))
+        assert pool.stats["drawn"] == searched + 1
+        assert answer.ephemeral
+        assert answer.content == hint_text(view, "en-US", hint(view))

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from bot.engine import PRESETS, Match, Move, Round, SeatView
-from bot.engine.ai import Level, choose_move, expert
+from bot.engine.ai import Level, choose_move, expert, hint
 from bot.engine.view import round_view
 from bot.thinking.jobs import Thought, think
 from bot.thinking.pool import INLINE, Thinker
@@ -76,6 +76,22 @@ async def test_a_worker_chooses_the_move_choose_move_gives_here(thinker: Thinker
             )
     assert thinker.stats["worker"] - before == 3 * len(views)
     assert len(thinker.pids) == 1 and thinker.pids[0] != os.getpid()
+
+
+async def test_a_hint_is_advised_in_a_worker_as_it_would_be_here(thinker: Thinker) -> None:
+    """``/mt hint``'s search runs where Hard's decisions run: the same advice, from the worker
+    (counted by its pool), so a player asking for a hint never holds up the event loop."""
+    assert thinker.pool is not None
+    views = positions(deals=4, per_deal=8)
+    before = thinker.pool.stats["drawn"]
+    for view in views:
+        assert await thinker.advise(view, game_id=1) == hint(view)
+    assert thinker.pool.stats["drawn"] - before == len(views)
+
+
+async def test_without_workers_a_hint_is_advised_here() -> None:
+    view = positions(deals=1, per_deal=1)[0]
+    assert await Thinker(0).advise(view, game_id=1) == hint(view)
 
 
 async def test_the_expert_thinks_in_a_worker_within_its_budget(thinker: Thinker) -> None:
