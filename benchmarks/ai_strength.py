@@ -97,7 +97,7 @@ HEADS_UP: tuple[tuple[str, str, str, float], ...] = (
     ("flat_search_vs_hard", "flat_search", "hard", 0.05),
 )
 #: Pairings played only when ``--only`` names them (the experimental search is slow).
-OPT_IN = {"search_vs_hard", "flat_search_vs_hard"}
+OPT_IN = {"search_vs_hard", "flat_search_vs_hard", "search_and_three_hard"}
 #: 4-player tables: (name, the seats' players, rounds as a share of --rounds). A table of one
 #: player and three Hard measures that player against Hard (issue 35: about 2.3 times cheaper
 #: per CPU-second than heads-up).
@@ -105,6 +105,8 @@ TABLES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     ("mixed_four", ("easy", "normal", "hard", "hard"), 0.25),
     ("normal_and_three_hard", ("normal", "hard", "hard", "hard"), 0.25),
     ("rollout_and_three_hard", ("rollout", "hard", "hard", "hard"), 0.25),
+    # Issue 35's cross-check: the Expert's search and three Hard (opt-in: slow).
+    ("search_and_three_hard", ("search", "hard", "hard", "hard"), 0.05),
 )
 Z95 = 1.959964
 #: The spread of one 13-round match's total margin, in points (issue 35's Φ(13·m/216)).
