@@ -81,8 +81,8 @@ def _rollout(view: SeatView, seed: int) -> Move:
 #: offered to players.
 PLAYERS: dict[str, Callable[[SeatView, int], Move]] = {lv.value: _level(lv) for lv in Level}
 PLAYERS["rollout"] = _rollout
-#: The Expert's search (bot/engine/ai/expert.py, via benchmarks/expert_search.py; not offered
-#: yet): Hard plus rollouts at contested decisions.
+#: The Expert's search (bot/engine/ai/expert.py, via benchmarks/expert_search.py): Hard plus
+#: rollouts at contested decisions.
 PLAYERS["search"] = search_move
 #: The same search over unweighted worlds (the control for the weighting).
 PLAYERS["flat_search"] = flat_search_move

@@ -92,8 +92,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help=f"players at the table, you included (default 3): {players_limits()}",
     )  # fmt: skip
     game.add_argument(
-        # The Expert is not offered until it is measurably stronger than Hard (issue 35).
-        "--level", choices=[lv.value for lv in Level if lv is not Level.EXPERT], default="normal",
+        "--level", choices=[level.value for level in Level], default="normal",
         help="the computer players' strength (default normal)",
     )  # fmt: skip
     game.add_argument(

@@ -384,6 +384,7 @@ CATALOG: dict[str, Mapping[str, str]] = {
     "level.easy": {"en": "Easy", "fr": "Facile"},
     "level.normal": {"en": "Normal", "fr": "Normal"},
     "level.hard": {"en": "Hard", "fr": "Difficile"},
+    "level.expert": {"en": "Expert", "fr": "Expert"},
     "perm.view_channel": {"en": "View Channel", "fr": "Voir le salon"},
     "perm.send_messages": {"en": "Send Messages", "fr": "Envoyer des messages"},
     "perm.embed_links": {"en": "Embed Links", "fr": "Intégrer des liens"},

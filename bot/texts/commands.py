@@ -202,6 +202,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "Easy": "Facile",
             "Normal": "Normal",
             "Hard": "Difficile",
+            "Expert": "Expert",
             "English": "English",
             "Français": "Français",
             "server's Discord language": "langue Discord du serveur",

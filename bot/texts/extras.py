@@ -197,6 +197,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "level.word.easy": {"en": "easy", "fr": "facile"},
     "level.word.normal": {"en": "normal", "fr": "normal"},
     "level.word.hard": {"en": "hard", "fr": "difficile"},
+    "level.word.expert": {"en": "expert", "fr": "expert"},
     # ---- refusals that have no sentence of their own yet (French readers got English)
     "error.no-game": {"en": "There is no such game.", "fr": "Cette partie n'existe pas."},
     "error.bad-preset": {

@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 TURN_ACTIONS = ("play", "draw", "pass", "hand", "knock")
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 #: The largest id a game can have (SQLite's and PostgreSQL's 64-bit integers): a larger number
 #: in a ``custom_id`` names no game and must not reach the database, which would overflow.
 MAX_ID = 2**63 - 1

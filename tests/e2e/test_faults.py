@@ -90,7 +90,7 @@ async def test_a_forged_level_is_refused_after_the_host_check(
             mine = await said(await host.forge_click(card, custom_id=cpu, values=["godlike"]))
             assert mine.content == (
                 "`niveau` ne peut pas valoir « godlike » : choisis parmi Facile, Normal, "
-                "Difficile. Rien n'a changé."
+                "Difficile, Expert. Rien n'a changé."
             ), mine.content
             forged = await said(await host.forge_slash("mt computer", channel=lobby_channel,
                                                        level="godlike"))  # fmt: skip

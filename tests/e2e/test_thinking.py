@@ -71,3 +71,26 @@ async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
         for histogram in ("decision_cpu_seconds", "decision_seconds"):
             count = f"mexican_train_computer_{histogram}_count{{{hard}}}"
             assert metrics[count] == decided["worker"]
+
+
+async def test_a_host_adds_an_expert_and_it_thinks_in_a_worker(
+    fake_discord: FakeDiscord, make_bot: MakeBot
+) -> None:
+    fake = fake_discord
+    bot = thinking_bot(make_bot)
+    alice, ch = fake.user("alice"), fake.channel("games")
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, ch, alice, [], start=False, preset="quick")
+        added = await said(await alice.slash("mt computer", channel=ch, level="expert"))
+        assert "Computer player added" in added.content
+        assert "expert" in (last_public(ch).embeds[0].get("fields") or [{}])[0].get("value", "")
+        await play_on(bot, alice, ch, game.id)
+        decided = bot.thinker.stats
+        assert decided["worker"] >= 2 and decided["fallback"] == 0 and decided["inline"] == 0
+        metrics = parse_metrics((await render_metrics(bot)).decode())
+        expert = 'level="expert",process="all"'
+        worker = f'mexican_train_computer_decisions_total{{{expert},where="worker"}}'
+        assert metrics[worker] == decided["worker"]
+        # The Expert's CPU budget holds in the worker: 0.8 s, checked between worlds.
+        within = f'mexican_train_computer_decision_cpu_seconds_bucket{{le="2.0",{expert}}}'
+        assert metrics[within] == decided["worker"]

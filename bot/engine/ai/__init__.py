@@ -5,13 +5,13 @@ table, never other hands or the boneyard order) and a seed, and returns one of t
 moves. Being pure and seeded makes every computer decision reproducible in tests, and the event
 log records the move itself, so replay never re-runs a computer player.
 
-Three levels are offered: **Easy** plays a legal move at random, **Normal** plays greedily
-(heavy tiles first, doubles it can satisfy, its own train, the Mexican Train early) and
-**Hard** plans its longest own train, searches its whole turn, and heads-up plays endgames out
-exactly over sampled deals of the hidden tiles (see :mod:`bot.engine.ai.hard`). A fourth,
-**Expert** (:mod:`bot.engine.ai.expert`: Hard's move unless rollouts over weighted worlds show
-a clearly better one), exists for the thinking workers and the benchmarks and is offered only
-once it is measurably stronger than Hard. :func:`hint` gives the Hard player's suggestion for
+Four levels: **Easy** plays a legal move at random, **Normal** plays greedily (heavy tiles
+first, doubles it can satisfy, its own train, the Mexican Train early), **Hard** plans its
+longest own train, searches its whole turn, and heads-up plays endgames out exactly over
+sampled deals of the hidden tiles (see :mod:`bot.engine.ai.hard`), and **Expert**
+(:mod:`bot.engine.ai.expert`) plays Hard's move unless rollouts over worlds weighted by the
+opponents' plays show a clearly better one (the bot runs it in its thinking workers, with a
+CPU budget). :func:`hint` gives the Hard player's suggestion for
 a human seat, and :func:`longest_train` the plan.
 """
 

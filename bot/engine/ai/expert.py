@@ -1,8 +1,8 @@
 """The Expert: Hard's move, unless rollouts over many sampled worlds show a clearly better one.
 
-Not offered to players until it is measurably stronger than Hard (issue 35: a fourth level
-that is not does not land; ``docs/computer-players.md`` has the figures). The bot runs it in
-its thinking worker processes (:mod:`bot.thinking`), with a CPU budget per decision; the
+Offered once measured stronger than Hard (issue 35: a fourth level that is not does not
+land; ``docs/computer-players.md`` has the figures). The bot runs it in its thinking worker
+processes (:mod:`bot.thinking`), with a CPU budget per decision; the
 benchmarks (``benchmarks/ai_strength.py --only search_vs_hard``) play this same code.
 
 * It keeps **Hard's move** unless the decision is contested: Hard's turn search
@@ -21,7 +21,7 @@ benchmarks (``benchmarks/ai_strength.py --only search_vs_hard``) play this same 
   standing is ahead by :data:`SWITCH` points a round over all its worlds. One playout's
   difference has a spread of about 65 points here (measured), so over 192 worlds a gain's
   standard error is about 5 points: the rule is a coin with a bias, which is why it is
-  measured before it is offered.
+  measured over thousands of rounds.
 * A **time budget**: given a ``clock`` (the engine has none of its own: the caller passes
   ``time.process_time``), past :data:`BUDGET_S` of it in one decision it plays Hard's move,
   never a half-searched one. Without a clock it searches to the end: pure and reproducible.
