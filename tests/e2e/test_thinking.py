@@ -45,6 +45,24 @@ async def play_on(bot: MexicanTrainBot, alice: FakeUser, ch: FakeChannel, game_i
     await settled(bot, game_id)
 
 
+async def decided_in_the_worker(
+    bot: MexicanTrainBot, level: str, *, at_least: int
+) -> dict[str, float]:
+    """Every computer decision of the game was made in the worker (none inline, none fallen
+    back), and ``/metrics`` counts each one, its CPU time and its wait; the parsed metrics."""
+    decided = bot.thinker.stats
+    assert decided["worker"] >= at_least and decided["fallback"] == 0 and decided["inline"] == 0
+    metrics = parse_metrics((await render_metrics(bot)).decode())
+    labels = f'level="{level}",process="all"'
+    assert (
+        metrics[f'mexican_train_computer_decisions_total{{{labels},where="worker"}}']
+        == decided["worker"]
+    )
+    for histogram in ("decision_cpu_seconds", "decision_seconds"):
+        assert metrics[f"mexican_train_computer_{histogram}_count{{{labels}}}"] == decided["worker"]
+    return metrics
+
+
 async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
     fake_discord: FakeDiscord, make_bot: MakeBot
 ) -> None:
@@ -62,15 +80,7 @@ async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
         )
         assert "Computer player added" in added.content
         await play_on(bot, alice, ch, game.id)
-        decided = bot.thinker.stats
-        assert decided["worker"] >= 3 and decided["fallback"] == 0 and decided["inline"] == 0
-        metrics = parse_metrics((await render_metrics(bot)).decode())
-        hard = 'level="hard",process="all"'
-        worker = f'mexican_train_computer_decisions_total{{{hard},where="worker"}}'
-        assert metrics[worker] == decided["worker"]
-        for histogram in ("decision_cpu_seconds", "decision_seconds"):
-            count = f"mexican_train_computer_{histogram}_count{{{hard}}}"
-            assert metrics[count] == decided["worker"]
+        await decided_in_the_worker(bot, "hard", at_least=3)
 
 
 async def test_a_host_adds_an_expert_and_it_thinks_in_a_worker(
@@ -85,12 +95,8 @@ async def test_a_host_adds_an_expert_and_it_thinks_in_a_worker(
         assert "Computer player added" in added.content
         assert "expert" in (last_public(ch).embeds[0].get("fields") or [{}])[0].get("value", "")
         await play_on(bot, alice, ch, game.id)
-        decided = bot.thinker.stats
-        assert decided["worker"] >= 2 and decided["fallback"] == 0 and decided["inline"] == 0
-        metrics = parse_metrics((await render_metrics(bot)).decode())
-        expert = 'level="expert",process="all"'
-        worker = f'mexican_train_computer_decisions_total{{{expert},where="worker"}}'
-        assert metrics[worker] == decided["worker"]
+        metrics = await decided_in_the_worker(bot, "expert", at_least=2)
         # The Expert's CPU budget holds in the worker: 0.8 s, checked between worlds.
+        expert = 'level="expert",process="all"'
         within = f'mexican_train_computer_decision_cpu_seconds_bucket{{le="2.0",{expert}}}'
-        assert metrics[within] == decided["worker"]
+        assert metrics[within] == bot.thinker.stats["worker"]
