@@ -129,3 +129,21 @@ def test_a_pooled_run_read_from_its_json_line(tmp_path: Path) -> None:
     assert pool_margins.run_of("1.9,-1.1,5.0,500", "search_vs_hard")["deals"] == 500
     with pytest.raises(SystemExit, match="no pairing 'hard_vs_normal'"):
         pool_margins.run_of(str(path), "hard_vs_normal")
+
+
+def test_the_expert_figure_in_the_docs_comes_from_the_kept_run() -> None:
+    # docs/computer-players.md offers the Expert on this pooled interval; the third run's own
+    # JSON line is kept in benchmarks/runs/, so the figure can be checked, not just quoted.
+    from benchmarks import pool_margins
+
+    kept = Path(__file__).resolve().parents[3] / "benchmarks/runs/search_vs_hard_seed37.json"
+    runs = [
+        pool_margins.run_of(source, "search_vs_hard")
+        for source in ("1.9,-1.1,5.0,500", "1.80,-0.55,4.16,800", str(kept))
+    ]
+    pooled = pool_margins.pooled(runs)
+    assert pooled["deals"] == 2800
+    assert pooled["margin"] == 1.65
+    assert pooled["margin_ci95"] == [0.332, 2.968]
+    doc = (kept.parents[2] / "docs/computer-players.md").read_text()
+    assert "+1.65 (+0.33 \u2013 +2.97)" in doc  # the docs write ranges with an en dash
