@@ -306,8 +306,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
 
 def decision_figures(values: list[tuple[float, float]]) -> dict[str, float]:
     """Computer decisions' count and CPU and wall p50/p99/max in ms."""
-    cpu = sorted(c for c, _ in values)
-    wall = sorted(w for _, w in values)
+    cpu = [c for c, _ in values]
+    wall = [w for _, w in values]
     out: dict[str, float] = {"count": len(values)}
     for name, series in (("cpu", cpu), ("wall", wall)):
         out[f"{name}_p50_ms"] = round(pct(series, 0.50), 2)

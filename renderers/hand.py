@@ -157,10 +157,8 @@ def _label_lines(targets: Sequence[str]) -> list[tuple[str, int]]:
 
 
 def _cell_h(cells: Sequence[_Cell]) -> int:
-    lines = max(
-        (min(2, len(c.targets)) if c.plan_no == -1 else len(_label_lines(c.targets))
-         for c in cells), default=0
-    )  # fmt: skip
+    # A "+N" chip's one short line is a label line like any other.
+    lines = max((len(_label_lines(c.targets)) for c in cells), default=0)
     return 2 * S + 12 + 32 + lines * 28 + 12
 
 

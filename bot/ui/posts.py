@@ -244,7 +244,8 @@ class PostBook:
         return self._tables.get(game_id)
 
     def unrecorded(self, game_id: int) -> tuple[int, int] | None:
-        """The game's newest table post, (channel, message), while it is not written yet."""
+        """The game's newest table post, (channel, message), while it is not written yet:
+        what the next flush writes (readers who want the latest post use :meth:`known`)."""
         return self._unrecorded.get(game_id)
 
     async def _flush_later(self) -> None:
