@@ -42,7 +42,7 @@ from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut, TurnNews
 from bot.service.undo import Undone
-from bot.ui import components, dmlater, messages, owed
+from bot.ui import components, dmlater, messages
 from bot.ui.dmturn import dm_view, live_link, since_your_turn, turn_news
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -69,7 +69,7 @@ from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
 from bot.ui.posts import Post, is_old
 from bot.ui.roundend import round_end_post
-from bot.ui.route import Route, send_dm
+from bot.ui.route import PASSING, Route, dm_nonce, note_failure, post_nonce, send_dm, settle
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ async def announce(
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
     await after_the_match(bot, route, played.last)
-    await owed.settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
+    await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
     return trouble
 
 
@@ -165,7 +165,7 @@ async def publish(
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
-    await owed.settle(bot, route, outs[-1].game)
+    await settle(bot, route, outs[-1].game)
     return problem
 
 
@@ -225,7 +225,7 @@ async def post_turn(
         posts.append(TablePost(content or None, embed, True, buttons))
     for i, post in enumerate(posts):
         told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
-        nonce = owed.post_nonce(game, i)
+        nonce = post_nonce(game, i)
         problem = await send_post(
             bot, route, game, table, post, locale, mentions_for(ping), told, nonce
         )
@@ -317,9 +317,9 @@ async def send_post(
             nonce=nonce,
             hooked=turn is not None,
         )
-    except (discord.HTTPException, *owed.PASSING) as exc:
+    except (discord.HTTPException, *PASSING) as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
-        owed.note_failure(route, "post", exc)
+        note_failure(route, "post", exc)
         detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
         return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
     await quieten(bot, route, game.id)
@@ -473,9 +473,9 @@ async def tell_next_player(
             return None
         await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
         return await dms_closed_notice(bot, game, ping.user_id, route.interaction)
-    except (discord.HTTPException, *owed.PASSING) as exc:
+    except (discord.HTTPException, *PASSING) as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
-        owed.note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
+        note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
     return None
 
 
@@ -494,7 +494,7 @@ async def send_turn_dm(
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     await send_dm(
         bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
-        allowed_mentions=PING_NOBODY, nonce=owed.dm_nonce(game),
+        allowed_mentions=PING_NOBODY, nonce=dm_nonce(game),
     )  # fmt: skip
 
 

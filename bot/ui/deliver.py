@@ -2,10 +2,10 @@
 
 Every move's transaction records what it owes (:mod:`bot.service.outbox`): a post telling its
 events in the game's channel, and the ping of the player now to move. The announcer pays that
-at once and clears it (:mod:`bot.ui.owed`). What is left was not delivered — the process died
-between the commit and the post, or a send failed with a 5xx or a timeout — and this loop
-delivers it: at start-up (before computer players resume), whenever a send failed, and when a
-debt falls due (a grace after its commit, then a doubling backoff).
+at once and clears it (:func:`bot.ui.route.settle`). What is left was not delivered — the
+process died between the commit and the post, or a send failed with a 5xx or a timeout — and
+this loop delivers it: at start-up (before computer players resume), whenever a send failed,
+and when a debt falls due (a grace after its commit, then a doubling backoff).
 
 One debt is delivered by one process: it is leased (:meth:`OutboxStore.claim`) like the
 scheduler's work, and only by the process that runs the game's server; under the game's
@@ -34,19 +34,18 @@ from bot.service import GameStatus, GameSummary, Outcome
 from bot.service.errors import unreachable
 from bot.service.outbox import Owed, backoff
 from bot.service.turn import PlayedOut
-from bot.ui import announcer, owed
+from bot.ui import announcer
 from bot.ui.hooks import is_own_post
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.matchend import tell_the_end
-from bot.ui.route import Route
+from bot.ui.route import DM_TRIES, Route, passing, settle
 
 log = logging.getLogger(__name__)
 
 #: A debt is leased this long while it is delivered (a post and a DM take seconds).
 LEASE = timedelta(seconds=60)
 #: A turn DM that failed this many times (5xx, timeouts) gives way to a mention.
-DM_TRIES = owed.DM_TRIES
 #: How many recent channel messages are read for a post already made.
 LOOK_BACK = 20
 #: At most this long between looks at the outbox when nothing wakes the loop.
@@ -97,7 +96,7 @@ class Deliverer:
             try:
                 await self._deliver(now_owed)
             except Exception as exc:
-                if unreachable(exc) is None and not owed.passing(exc):
+                if unreachable(exc) is None and not passing(exc):
                     log.exception("game %s: could not deliver what it owes", row.game_id)
                 else:
                     log.warning("game %s: delivery failed (%s); retrying", row.game_id, exc)
@@ -149,7 +148,7 @@ class Deliverer:
             if ended is not None:
                 await tell_the_end(bot, route, ended)
         route.undelivered.discard("post")
-        await owed.settle(bot, route, game)
+        await settle(bot, route, game)
 
     async def mention_instead(self, game: GameSummary, user_id: int, loud: bool) -> None:
         """The ping a player's DM could not carry, as a mention in the game's channel (silent

@@ -24,12 +24,19 @@ from bot.i18n import tr, tr_count
 from bot.service import GameSummary, Outcome, Standing, errors
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
-from bot.ui import owed
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT
 from bot.ui.roundend import result_link, scores_text, size
-from bot.ui.route import Route, send_dm
+from bot.ui.route import (
+    DM_TRIES,
+    PASSING,
+    Route,
+    end_mentions_nonce,
+    end_nonce,
+    passing,
+    send_dm,
+)
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +109,7 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     the first, tells the rest at the restart (the deliverer calls this again) and nobody twice;
     each DM and the mentions' post carry a nonce Discord enforces, for a crash between a send
     and its crossing off. A DM that failed for a reason that passes (a 5xx, a timeout) stays
-    owed and is retried; after :data:`~bot.ui.owed.DM_TRIES` failed tries, the mention."""
+    owed and is retried; after :data:`~bot.ui.route.DM_TRIES` failed tries, the mention."""
     game, end = last.game, last.match_over
     if end is None:
         return
@@ -125,7 +132,7 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
         if uid is None or s.player.is_computer or uid not in debt.end_users:
             continue
         ping = await bot.schedule.turn_ping(uid, bot.now())
-        if ping.dm and ping.settings is not None and debt.attempts < owed.DM_TRIES:
+        if ping.dm and ping.settings is not None and debt.attempts < DM_TRIES:
             told = await _dm(bot, route, game, report, s, ping, link)
             if told is None:
                 continue  # failed for a reason that passes: still owed, retried
@@ -140,14 +147,14 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     named = tuple(p.user_id for _, p in by_mention)
     try:
         await bot.get_partial_messageable(game.channel_id).send(
-            content=text, allowed_mentions=allowed, nonce=owed.end_mentions_nonce(game.id, named)
+            content=text, allowed_mentions=allowed, nonce=end_mentions_nonce(game.id, named)
         )
     except discord.HTTPException as exc:
         log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
-        if owed.passing(exc):
+        if passing(exc):
             route.undelivered.add("end")
             return
-    except owed.PASSING as exc:
+    except PASSING as exc:
         log.warning("game %s: could not tell the end by mention: %s", game.id, exc)
         route.undelivered.add("end")
         return
@@ -175,7 +182,7 @@ async def _dm(
             known=ping.settings.dm_channel_id,
             silent=ping.quiet_until is not None,
             allowed_mentions=discord.AllowedMentions.none(),
-            nonce=owed.end_nonce(game.id, ping.user_id),
+            nonce=end_nonce(game.id, ping.user_id),
         )
     except discord.Forbidden as exc:
         if exc.code == 50007:
@@ -183,9 +190,9 @@ async def _dm(
         else:
             log.warning("game %s: end DM to %s refused: %s", game.id, ping.user_id, exc)
         return False
-    except (discord.HTTPException, *owed.PASSING) as exc:
+    except (discord.HTTPException, *PASSING) as exc:
         log.warning("game %s: end DM to %s failed: %s", game.id, ping.user_id, exc)
-        if owed.passing(exc):
+        if passing(exc):
             route.undelivered.add("end")
             return None
         return False

@@ -195,7 +195,7 @@ class PostBook:
         From memory; else, when this process did not make the live post (it restarted
         since: the book does not know that post's turn), from the event log: the outbox
         keeps, durably, the seq of the first event held (``held_from``, written as the
-        draw's announcement is settled: :func:`bot.ui.owed.settle`), and the lines are
+        draw's announcement is settled: :func:`bot.ui.route.settle`), and the lines are
         rebuilt from there up to the new post's own first move, in the words the live path
         used (the deliverer's :func:`bot.service.outbox.owed_outcome` and
         :func:`bot.ui.messages.outcome_parts`). A seq rather than the words: nothing

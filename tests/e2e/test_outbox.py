@@ -17,8 +17,8 @@ import pytest
 from bot.app import MexicanTrainBot
 from bot.engine import Play, SeatView
 from bot.service.turn import Turns
-from bot.ui import owed
-from bot.ui.deliver import DM_TRIES
+from bot.ui import announcer
+from bot.ui.route import DM_TRIES
 from tests.e2e.helpers import idle, open_game, pick, to_move, type_move
 from tests.fakediscord import (
     WAIT,
@@ -212,7 +212,7 @@ async def test_a_crash_after_the_post_pings_nobody_twice(
         async def killed(*args: Any, **kwargs: Any) -> None:
             raise asyncio.CancelledError  # dies after every post and ping, before clearing
 
-        monkeypatch.setattr(owed, "settle", killed)
+        monkeypatch.setattr(announcer, "settle", killed)
         await (await type_move(users[uid], room, str(pick(view.legal)))).message()
         await idle(fake)
         posts, pings = len(posts_of(room, game.id)), len(fake.pings_for(other))

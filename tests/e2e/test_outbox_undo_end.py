@@ -17,7 +17,7 @@ import pytest
 from bot.app import MexicanTrainBot
 from bot.service.outbox import OutboxStore
 from bot.store import GameStatus
-from bot.ui.owed import DM_TRIES
+from bot.ui.route import DM_TRIES
 from tests.e2e.helpers import (
     game_here,
     idle,

@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import MexicanTrainBot
 from bot.engine import Play, SeatView
-from bot.ui import owed
+from bot.ui import announcer
 from bot.ui.route import Route
 from tests.e2e.helpers import idle, last_public, open_game, play_until, said, to_move
 from tests.e2e.test_outbox import wait_paid
@@ -183,7 +183,7 @@ async def test_a_crash_after_a_webhook_post_posts_nothing_twice_at_restart(
         async def killed(*args: Any, **kwargs: Any) -> None:
             raise asyncio.CancelledError  # dies after the post and the ping, before clearing
 
-        monkeypatch.setattr(owed, "settle", killed)
+        monkeypatch.setattr(announcer, "settle", killed)
         post, _ = await _move_from_a_dm(fake, bot, games, users)
         await idle(fake)
         game = await bot.service.game_in_channel(games.id)

@@ -4,7 +4,7 @@ everything that tells two messages apart, in at most 25 characters."""
 
 from __future__ import annotations
 
-from bot.ui.owed import end_mentions_nonce, end_nonce
+from bot.ui.route import end_mentions_nonce, end_nonce
 
 BIG = 2**63 - 1  # the largest Discord id
 
