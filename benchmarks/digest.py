@@ -40,7 +40,8 @@ from bot.engine import Match, Play
 from bot.service import GameService
 from bot.service.digest import digest_of
 from bot.service.eventlog import live_engine_rows
-from bot.service.replay import decode_event, read_rules
+from bot.service.outcome import read_rules
+from bot.service.replay import decode_event
 from bot.service.schedule import ScheduleService
 from bot.store import Store
 from bot.ui.catchup import catchup_text

@@ -57,8 +57,8 @@ from bot.engine.match import RoundStarted
 from bot.service import GameService
 from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
 from bot.service.outbox import PLAYED_FOR_KINDS, played_for_facts, undone_fact
-from bot.service.outcome import Step
-from bot.service.replay import decode_event, players_of, read_rules
+from bot.service.outcome import Step, players_of, read_rules
+from bot.service.replay import decode_event
 from bot.store import EventRow, GameStatus, Store, open_store
 from bot.store.outbox import OWING
 from bot.ui.messages import played_for_lines, step_lines, undone_line

@@ -56,8 +56,19 @@ from bot.engine import (
 from bot.engine.ai import Level
 from bot.service import computers, errors, outbox, stats
 from bot.service.gameload import complete_events, load_game
-from bot.service.outcome import Fact, GameSummary, MatchEnd, Outcome, Player, RoundEnd, Step
-from bot.service.replay import LoadedGame, players_of, rounds_json, standings_of, summarise
+from bot.service.outcome import (
+    Fact,
+    GameSummary,
+    MatchEnd,
+    Outcome,
+    Player,
+    RoundEnd,
+    Step,
+    players_of,
+    standings_of,
+    summarise,
+)
+from bot.service.replay import LoadedGame, rounds_json
 from bot.store import (
     Conflict,
     GameRow,

@@ -33,8 +33,8 @@ from bot.engine import Applied, Catch, Draw, Knock, Move, Play, Round, Rules, Ti
 from bot.engine.match import RoundStarted
 from bot.service import errors
 from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
-from bot.service.outcome import Player
-from bot.service.replay import decode_event, players_of, read_rules
+from bot.service.outcome import Player, players_of, read_rules
+from bot.service.replay import decode_event
 from bot.store import EventRow, GameRecord
 
 #: How many moves a spectator's digest goes back.

@@ -25,8 +25,8 @@ from bot.engine import Draw, Match, SeatView, view_for
 from bot.engine.match import RoundStarted
 from bot.service import errors
 from bot.service.eventlog import ENGINE_KINDS, UNDO_KIND, cancelled_seqs
-from bot.service.outcome import GameSummary
-from bot.service.replay import decode_event, read_rules, replay_game, summarise
+from bot.service.outcome import GameSummary, read_rules, summarise
+from bot.service.replay import decode_event, replay_game
 from bot.store import GameRecord, GameStatus
 
 #: The export file's format tag (bump when its shape changes).

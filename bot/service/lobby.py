@@ -28,8 +28,8 @@ from bot.service.commit import (
     utc,
 )
 from bot.service.names import clean_name
-from bot.service.outcome import Fact, GameOptions, Outcome
-from bot.service.replay import LoadedGame, players_of
+from bot.service.outcome import Fact, GameOptions, Outcome, players_of
+from bot.service.replay import LoadedGame
 from bot.service.settings import preset_rules, rules_with
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus, SeatRow

@@ -20,8 +20,20 @@ from datetime import datetime, timedelta
 from bot.engine import Match
 from bot.engine.match import RoundStarted
 from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
-from bot.service.outcome import Fact, MatchEnd, Outcome, Player, RoundEnd, Step, played_for
-from bot.service.replay import decode_event, players_of, read_rules, standings_of, summarise
+from bot.service.outcome import (
+    Fact,
+    MatchEnd,
+    Outcome,
+    Player,
+    RoundEnd,
+    Step,
+    played_for,
+    players_of,
+    read_rules,
+    standings_of,
+    summarise,
+)
+from bot.service.replay import decode_event
 from bot.store import EventRow, GameRecord, GameStatus, SeatRow, Tx
 from bot.store.outbox import OutboxStore, OutboxTx, Owed
 

@@ -5,6 +5,10 @@ per move, human and computer moves alike, in order), where the game stands now
 (:class:`GameSummary`), whose turn it is, whose hand changed (so the bot DMs it), how any
 round and the match ended, and a list of :class:`Fact` values — a code plus parameters — that
 the Discord layer turns into sentences in the reader's language.
+
+Each value is read off the stored rows here too, beside its definition (:func:`summarise`,
+:func:`players_of`, :func:`standings_of`): every use case that returns one, the commit path,
+the queries, the history, undo and statistics, builds it the same way.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
-from bot.engine import Applied, Draw, Move, Pass, Play, Rules
+from bot.engine import Applied, Draw, Match, Move, Pass, Play, Rules, standing_places
 from bot.engine.ai import Level
-from bot.store import GameStatus
+from bot.service import errors
+from bot.store import GameRow, GameStatus, SeatRow
 
 FactValue = str | int | bool | None | tuple[str, ...]
 
@@ -198,3 +203,82 @@ class Outcome:
     @property
     def game_id(self) -> int:
         return self.game.id
+
+
+# ---------------------------------------------------------------------- read off the rows
+
+
+def players_of(seats: tuple[SeatRow, ...]) -> tuple[Player, ...]:
+    return tuple(
+        Player(
+            s.seat,
+            s.display_name,
+            s.user_id if s.computer is None else None,
+            None if s.computer is None else Level(s.computer),
+        )
+        for s in seats
+    )
+
+
+def read_rules(row: GameRow) -> Rules:
+    try:
+        return Rules.from_json(row.rules_json)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise errors.GameCorrupt(row.id, f"unreadable rules: {exc}") from None
+
+
+def summarise(row: GameRow, seats: tuple[SeatRow, ...], rules: Rules | None = None) -> GameSummary:
+    players = players_of(seats)
+    turn = row.turn_seat
+    return GameSummary(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        host_id=row.host_id,
+        status=row.status,
+        preset=row.preset,
+        rules=rules if rules is not None else read_rules(row),
+        players=players,
+        turn=players[turn] if turn is not None and 0 <= turn < len(players) else None,
+        round_no=row.round_no,
+        options=GameOptions(
+            turn_deadline=None
+            if row.turn_deadline_s is None
+            else timedelta(seconds=row.turn_deadline_s),
+            hints=row.hints,
+        ),
+        version=row.version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        turn_since=row.turn_since,
+        deadline_at=row.deadline_at,
+    )
+
+
+def standings_of(m: Match, players: tuple[Player, ...]) -> tuple[Standing, ...]:
+    """Totals so far, best first; equal totals share a place (the winners of a finished
+    match go first: see :func:`~bot.engine.standing_places`)."""
+    winners = m.winners()
+    return standings_from(players, m.totals, [r.went_out for r in m.results], winners)
+
+
+def standings_from(
+    players: tuple[Player, ...],
+    totals: Sequence[int],
+    went_out: Sequence[int | None],
+    winners: Sequence[int] = (),
+) -> tuple[Standing, ...]:
+    """Standings from totals, who went out in each round so far, and the winners (none
+    before the match is over): best first, ties sharing a place, seat order within one."""
+    places = standing_places(totals, winners)
+    order = sorted(range(len(players)), key=lambda s: (places[s], s))
+    return tuple(
+        Standing(
+            players[s],
+            totals[s],
+            places[s],
+            sum(1 for w in went_out if w == s),
+            s in winners,
+        )
+        for s in order
+    )

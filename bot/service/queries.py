@@ -16,8 +16,8 @@ from bot.engine.position import to_position
 from bot.service import errors
 from bot.service.commit import Ledger, dealt, seated, utc
 from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
-from bot.service.outcome import GameSummary, Player, Standing
-from bot.service.replay import players_of, replay_game, standings_of, summarise
+from bot.service.outcome import GameSummary, Player, Standing, players_of, standings_of, summarise
+from bot.service.replay import replay_game
 from bot.service.roundend import RoundReport, round_report
 from bot.store import GameRecord, GameStatus, MessageRow
 from bot.store import stats as stats_sql

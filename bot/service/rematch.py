@@ -22,8 +22,7 @@ from bot.engine import ENGINE_VERSION
 from bot.service import errors
 from bot.service.commit import Ledger, utc
 from bot.service.names import clean_name
-from bot.service.outcome import Fact, Outcome
-from bot.service.replay import summarise
+from bot.service.outcome import Fact, Outcome, summarise
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus
 

@@ -1,12 +1,12 @@
-"""Loading a game: its stored events folded through the engine, and the values read off it.
+"""Loading a game: its stored events folded through the engine.
 
 The event log is the truth: :func:`replay_game` rebuilds a :class:`LoadedGame` from a
 :class:`~bot.store.GameRecord` (from the latest round snapshot when it agrees with the log,
 else from every event), and anything unreadable is :class:`~bot.service.errors.GameCorrupt`
-for that game only. The other functions turn stored rows into the values the callers see
-(:class:`~bot.service.outcome.Player`, :class:`~bot.service.outcome.GameSummary`,
-:class:`~bot.service.outcome.Standing`). Shared by the commit path, the history, undo and
-statistics, so they are public here rather than private to one of them.
+for that game only. Shared by the commit path (a game not in the cache), the history, undo
+and statistics, so it is public here rather than private to one of them. A cached game's
+move replays nothing: the values read off its rows (the summary, the players, the
+standings) are :mod:`bot.service.outcome`'s, beside the values themselves.
 """
 
 from __future__ import annotations
@@ -14,17 +14,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Iterator, Sequence
-from datetime import timedelta
+from collections.abc import Iterator
 
-from bot.engine import Match, Rules, standing_places
-from bot.engine.ai import Level
+from bot.engine import Match, Rules
 from bot.engine.match import Event, RoundStarted, event_from_dict
 from bot.engine.position import FORMAT as POSITION_FORMAT
 from bot.engine.position import from_position, to_position
 from bot.service import errors
 from bot.service.eventlog import live_engine_rows
-from bot.service.outcome import GameOptions, GameSummary, Player, Standing
+from bot.service.outcome import Standing, players_of, read_rules, standings_from
 from bot.store import EventRow, GameRecord, GameRow, GameStatus, SeatRow
 
 log = logging.getLogger(__name__)
@@ -49,53 +47,6 @@ class LoadedGame:
 class TailUnusable(Exception):
     """A tail of the log cannot be replayed on its own (no usable snapshot for its first
     deal): read the whole log instead."""
-
-
-def players_of(seats: tuple[SeatRow, ...]) -> tuple[Player, ...]:
-    return tuple(
-        Player(
-            s.seat,
-            s.display_name,
-            s.user_id if s.computer is None else None,
-            None if s.computer is None else Level(s.computer),
-        )
-        for s in seats
-    )
-
-
-def read_rules(row: GameRow) -> Rules:
-    try:
-        return Rules.from_json(row.rules_json)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise errors.GameCorrupt(row.id, f"unreadable rules: {exc}") from None
-
-
-def summarise(row: GameRow, seats: tuple[SeatRow, ...], rules: Rules | None = None) -> GameSummary:
-    players = players_of(seats)
-    turn = row.turn_seat
-    return GameSummary(
-        id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        host_id=row.host_id,
-        status=row.status,
-        preset=row.preset,
-        rules=rules if rules is not None else read_rules(row),
-        players=players,
-        turn=players[turn] if turn is not None and 0 <= turn < len(players) else None,
-        round_no=row.round_no,
-        options=GameOptions(
-            turn_deadline=None
-            if row.turn_deadline_s is None
-            else timedelta(seconds=row.turn_deadline_s),
-            hints=row.hints,
-        ),
-        version=row.version,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        turn_since=row.turn_since,
-        deadline_at=row.deadline_at,
-    )
 
 
 def replay_game(record: GameRecord, *, use_snapshot: bool = True) -> LoadedGame:
@@ -240,35 +191,6 @@ def decode_event(row: EventRow, rules: Rules, players: int) -> Event:
             _MOVE_EVENTS.clear()
         _MOVE_EVENTS[key] = event
     return event
-
-
-def standings_of(m: Match, players: tuple[Player, ...]) -> tuple[Standing, ...]:
-    """Totals so far, best first; equal totals share a place (the winners of a finished
-    match go first: see :func:`~bot.engine.standing_places`)."""
-    winners = m.winners()
-    return standings_from(players, m.totals, [r.went_out for r in m.results], winners)
-
-
-def standings_from(
-    players: tuple[Player, ...],
-    totals: Sequence[int],
-    went_out: Sequence[int | None],
-    winners: Sequence[int] = (),
-) -> tuple[Standing, ...]:
-    """Standings from totals, who went out in each round so far, and the winners (none
-    before the match is over): best first, ties sharing a place, seat order within one."""
-    places = standing_places(totals, winners)
-    order = sorted(range(len(players)), key=lambda s: (places[s], s))
-    return tuple(
-        Standing(
-            players[s],
-            totals[s],
-            places[s],
-            sum(1 for w in went_out if w == s),
-            s in winners,
-        )
-        for s in order
-    )
 
 
 def standings_so_far(g: LoadedGame) -> tuple[Standing, ...]:

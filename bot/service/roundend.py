@@ -15,8 +15,7 @@ from collections.abc import Sequence
 
 from bot.engine import Event, Match, Round, RoundStarted, SeatView, round_view
 from bot.service import errors
-from bot.service.outcome import Player, Standing
-from bot.service.replay import standings_from
+from bot.service.outcome import Player, Standing, standings_from
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -36,8 +36,8 @@ from bot.engine import DONE, DRAW, PASS, Move, view_for
 from bot.engine.ai import Level
 from bot.service.commit import Batch
 from bot.service.games import GameService
-from bot.service.outcome import Player, played_for
-from bot.service.replay import LoadedGame, players_of, standings_so_far, summarise
+from bot.service.outcome import Player, played_for, players_of, summarise
+from bot.service.replay import LoadedGame, standings_so_far
 from bot.service.timing import (
     NUDGE_INTERVAL,
     RETRY_AFTER,

@@ -28,8 +28,8 @@ from datetime import datetime
 
 from bot.engine import Match, Tile
 from bot.engine.match import Event, RoundStarted
-from bot.service.outcome import Player
-from bot.service.replay import players_of, replay_game, standings_of
+from bot.service.outcome import Player, players_of, standings_of
+from bot.service.replay import replay_game
 from bot.store import GameRow, SeatRow, Store, Tx
 from bot.store import stats as rows_sql
 from bot.store.stats import PlayerStatsRow

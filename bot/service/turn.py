@@ -31,8 +31,7 @@ from bot.service.commit import Batch, utc
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
-from bot.service.outcome import Outcome, Standing, played_for
-from bot.service.replay import players_of
+from bot.service.outcome import Outcome, Standing, played_for, players_of
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
 from bot.store import GameStatus

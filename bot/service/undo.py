@@ -31,8 +31,8 @@ from typing import Any
 from bot.service import errors, outbox
 from bot.service.commit import Ledger, need_active, need_host, utc
 from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs
-from bot.service.outcome import GameSummary, Player
-from bot.service.replay import players_of, replay_game
+from bot.service.outcome import GameSummary, Player, players_of
+from bot.service.replay import replay_game
 from bot.store import Conflict, EventRow, GameRecord, GameStatus, NewEvent
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bot.engine import PRESETS, Match, RoundResult
 from bot.engine.simulate import random_move
 from bot.service import Player
-from bot.service.replay import standings_from
+from bot.service.outcome import standings_from
 from bot.service.roundend import RoundReport, round_report
 from bot.ui import roundend
 from bot.ui.limits import (

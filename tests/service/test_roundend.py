@@ -10,7 +10,7 @@ import pytest
 from bot.engine import PRESETS, Match, SeatView, standing_places, view_for
 from bot.engine.simulate import random_move
 from bot.service import GameService, Player, errors
-from bot.service.replay import standings_from
+from bot.service.outcome import standings_from
 from bot.service.roundend import round_report
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock

@@ -12,7 +12,7 @@ from bot.engine import Match, preset
 from bot.engine.simulate import random_move
 from bot.i18n import tr
 from bot.service import GameOptions, GameSummary, Player
-from bot.service.replay import standings_from
+from bot.service.outcome import standings_from
 from bot.service.roundend import RoundReport, round_report
 from bot.store import GameStatus
 from bot.ui.matchend import end_dm
