@@ -47,7 +47,7 @@ from bot.engine.moves import (
     parse_train,
     train_name,
 )
-from bot.engine.round import Round
+from bot.engine.round import Applied, Round
 from bot.engine.rules import (
     ENGINE_VERSION,
     PRESETS,
@@ -63,7 +63,6 @@ from bot.engine.rules import (
 )
 from bot.engine.state import RoundResult
 from bot.engine.tiles import Tile, TileError, double_set, plain_dashes, tile
-from bot.engine.turns import Applied
 from bot.engine.view import SeatView, TrainView, round_view, view_for
 
 __all__ = [

@@ -3,7 +3,7 @@
 A round ends when a player goes out or when it is blocked: the boneyard is empty and nobody can
 play. Functions over a :class:`~bot.engine.state.RoundState`, reading :mod:`bot.engine.legality`
 (blocked means "no seat has a legal play"), for the two questions applying a move
-(:mod:`bot.engine.turns`) asks: is the round blocked after this pass (:func:`blocked`, with
+(:mod:`bot.engine.round`) asks: is the round blocked after this pass (:func:`blocked`, with
 the full reading of docs/rules.md and the older engine's ending kept for replay), and the
 scores once it is over (:func:`finish`, with :func:`hand_score`).
 """

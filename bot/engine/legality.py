@@ -5,7 +5,7 @@ here): which trains a seat may play on this turn and whether doubles, non-double
 (``_targets``, where the double rules live), the playable tiles that gives (:func:`playable`),
 the full list of legal moves with draw, pass and done, the knock and catch side moves, and
 :func:`check`, which refuses a move with an :class:`IllegalMove` whose code and sentence name
-the rule it breaks. Nothing here changes the round; applying a move is :mod:`bot.engine.turns`.
+the rule it breaks. Nothing here changes the round; applying a move is :mod:`bot.engine.round`'s.
 """
 
 from __future__ import annotations

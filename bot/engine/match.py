@@ -17,11 +17,10 @@ from typing import Any
 
 from bot.engine.legality import IllegalMove
 from bot.engine.moves import Move, MoveError, parse_move
-from bot.engine.round import Round, round_tiles
+from bot.engine.round import Applied, Round, round_tiles
 from bot.engine.rules import ENGINE_VERSION, Rules
 from bot.engine.state import RoundResult
 from bot.engine.tiles import Tile, format_tiles, parse_tiles
-from bot.engine.turns import Applied
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

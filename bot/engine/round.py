@@ -14,14 +14,20 @@ players who follow. Where docs/rules.md is silent the docstrings of the modules 
 the seeds' majority goes.
 
 ``Round`` is what a round holds (:class:`~bot.engine.state.RoundState`) with the rules asked
-of it; each rule's concern is a module of functions over that state, read on its own:
+of it; the questions the rules ask of a position are modules of functions over that state,
+read on its own:
 
 - :mod:`bot.engine.state` — what a round holds (hands, boneyard, trains, the turn in progress);
 - :mod:`bot.engine.legality` — the legal moves, and why any other move is refused;
 - :mod:`bot.engine.ending` — a blocked round, and the scores;
-- :mod:`bot.engine.turns` — applying a move and passing the turn on;
-- this module — the deal, the tiles a round is dealt from, and ``Round``'s methods, each one
-  line handing the round to the function that holds the rule.
+- this module — what changes them: the deal (and the tiles a round is dealt from) and applying
+  a move (what a play, a draw, a pass, a knock or a catch changes, and whose turn it is next).
+  ``Round.apply`` checks a move with :mod:`bot.engine.legality` and then makes it completely,
+  or raises :class:`IllegalMove` and changes nothing; ``apply_unchecked`` is the playout
+  shortcut for moves taken from ``legal_moves()``. Each move returns an :class:`Applied`
+  saying what it did (marker raised, double opened or satisfied, round over …) for the
+  messages the bot writes. A pass on an empty boneyard asks :mod:`bot.engine.ending` whether
+  the round is blocked.
 
 The names those modules define for callers are importable from here too, as they always were.
 """
@@ -30,15 +36,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from bot.engine import legality, turns
-from bot.engine.ending import LAP_OF_PASSES_VERSION, hand_score
-from bot.engine.legality import IllegalMove, LegalMoves
-from bot.engine.moves import Move
-from bot.engine.rules import ENGINE_VERSION, EnginePlacement, FirstPlayer, Rules
+from bot.engine import legality
+from bot.engine.ending import LAP_OF_PASSES_VERSION, blocked, finish, hand_score
+from bot.engine.legality import IllegalMove, LegalMoves, check, playable
+from bot.engine.moves import DONE, DRAW, KNOCK, MEXICAN, PASS, Catch, Draw, Knock, Move, Pass, Play
+from bot.engine.rules import ENGINE_VERSION, DoubleRule, EnginePlacement, FirstPlayer, Rules
 from bot.engine.state import LogEntry, RoundResult, RoundState, Train
 from bot.engine.tiles import Tile, double_set
-from bot.engine.turns import Applied
 
 __all__ = [
     "LAP_OF_PASSES_VERSION",
@@ -52,6 +58,35 @@ __all__ = [
     "hand_score",
     "round_tiles",
 ]
+
+
+class Applied(NamedTuple):
+    """What one applied move did, for the messages the bot writes about it.
+
+    ``drawn`` is private to the mover; everything else may be told to the table. (A named
+    tuple rather than a frozen dataclass: one is built per move, in the playout hot loop.)
+    """
+
+    seat: int
+    move: Move
+    drawn: tuple[Tile, ...] = ()
+    #: The drawn tile fits somewhere, so the mover must now play it.
+    must_play_drawn: bool = False
+    marker_raised: bool = False
+    marker_removed: bool = False
+    #: The play laid a double that is now open.
+    opened_double: bool = False
+    #: The play closed an open double (the double's tile).
+    satisfied: Tile | None = None
+    #: Open doubles that every remaining tile of their number has made harmless.
+    released: tuple[Tile, ...] = ()
+    started_mexican: bool = False
+    turn_over: bool = False
+    round_over: bool = False
+    #: The seat whose turn it now is (None when the round is over).
+    next_seat: int | None = None
+    #: The mover is now down to one tile (announced by the bot; owed as a knock if that rule is on).
+    last_tile: bool = False
 
 
 class Round(RoundState):
@@ -87,11 +122,13 @@ class Round(RoundState):
 
         Nothing changes when the move is refused.
         """
-        return turns.apply(self, move, seat)
+        actor = self.current if seat is None else seat
+        check(self, move, actor)
+        return _do(self, move, actor)
 
     def apply_unchecked(self, move: Move, seat: int) -> Applied:
         """Apply a move already known to be legal (from :meth:`legal_moves`): playouts only."""
-        return turns.apply_unchecked(self, move, seat)
+        return _do(self, move, seat)
 
     # ------------------------------------------------------------------ setting up
 
@@ -163,7 +200,7 @@ class Round(RoundState):
         self.reindex()
         self.boneyard = boneyard
         self.first_seat = first
-        turns.begin_turn(self, first)
+        begin_turn(self, first)
 
 
 def round_tiles(rules: Rules, round_no: int) -> tuple[Tile, ...]:
@@ -190,3 +227,177 @@ def _holder_of_highest(hands: list[list[Tile]], pip: int, default: int) -> int:
                 if best is None or key[0] > best[0]:
                     best = key
     return default if best is None else best[1]
+
+
+# ---------------------------------------------------------------------- applying a move
+
+
+def _do(r: RoundState, move: Move, seat: int) -> Applied:
+    if type(move) is Play and r.knock_window is None:
+        r.catchable.discard(seat)
+        return _play(r, seat, move)
+    if isinstance(move, Knock):
+        r.knocked[seat] = True
+        r.knock_window = None
+        r.log.append(LogEntry(seat, KNOCK))
+        return Applied(seat, move, next_seat=r.current)
+    if isinstance(move, Catch):
+        return _catch(r, seat, move)
+    # Any turn move by the current player closes an earlier player's chance to knock.
+    if r.knock_window is not None and r.knock_window != seat:
+        if not r.knocked[r.knock_window]:
+            r.catchable.add(r.knock_window)
+        r.knock_window = None
+    r.catchable.discard(seat)
+    if isinstance(move, Play):
+        return _play(r, seat, move)
+    if isinstance(move, Draw):
+        tile = r.boneyard.pop()
+        r.give(seat, tile)
+        r.drawn = True
+        r.log.append(LogEntry(seat, DRAW))
+        fits = bool(playable(r, seat))
+        return Applied(seat, move, drawn=(tile,), must_play_drawn=fits, next_seat=seat)
+    if isinstance(move, Pass):
+        r.log.append(LogEntry(seat, PASS))
+        raised = not r.trains[seat].marked
+        r.trains[seat].marked = True
+        _end_turn(r, seat)
+        if not r.boneyard and blocked(r):
+            finish(r, None)
+        return Applied(
+            seat,
+            move,
+            marker_raised=raised,
+            turn_over=True,
+            round_over=r.result is not None,
+            next_seat=r.current_seat,
+        )
+    # Done: a fast start ends by choice.
+    r.log.append(LogEntry(seat, DONE))
+    _end_turn(r, seat)
+    return Applied(seat, move, turn_over=True, next_seat=r.current)
+
+
+def _play(r: RoundState, seat: int, move: Play) -> Applied:
+    tile, ref = move.tile, move.train
+    train = r.trains[ref]
+    hand = r.hands[seat]
+    r.take(seat, tile)
+    was_open = ref in r.open_doubles
+    satisfied: Tile | None = None
+    if was_open:
+        satisfied = train.tiles[-1]
+        r.open_doubles.remove(ref)
+    started_mexican = ref == MEXICAN and not train.tiles
+    train.tiles.append(tile)
+    train.end = tile.low if tile.high == train.end else tile.high
+    r.table_pips[tile.high] += 1
+    if tile.low != tile.high:
+        r.table_pips[tile.low] += 1
+    removed = False
+    if ref == seat and train.marked:
+        train.marked = False
+        removed = True
+    r.turn_plays += 1
+    r.drawn = False
+    r.log.append(LogEntry(seat, move))
+    opened = tile.high == tile.low
+    if opened:
+        r.open_doubles.append(ref)
+        r.turn_doubles.append(ref)
+    released = _release(r)
+    last_tile = len(hand) == 1
+
+    if not hand and (not opened or r.rules.go_out_on_double or not r.boneyard):
+        finish(r, seat)
+        return Applied(
+            seat,
+            move,
+            marker_removed=removed,
+            opened_double=opened,
+            satisfied=satisfied,
+            released=released,
+            started_mexican=started_mexican,
+            turn_over=True,
+            round_over=True,
+        )
+    rule = r.rules.double_rule
+    if r.fast:
+        # A fast start goes on while something fits the seat's own train.
+        ends = not playable(r, seat)
+    elif was_open and ref not in r.turn_doubles:
+        ends = True  # satisfying an earlier player's double is the turn's one tile
+    elif opened:
+        ends = rule is DoubleRule.SATISFY and ref not in r.open_doubles
+    else:
+        ends = True
+    if ends and not hand:
+        # A last-tile double that nothing can ever satisfy leaves nothing to wait for.
+        finish(r, seat)
+        return Applied(
+            seat,
+            move,
+            marker_removed=removed,
+            opened_double=False,
+            satisfied=satisfied,
+            released=released,
+            started_mexican=started_mexican,
+            turn_over=True,
+            round_over=True,
+        )
+    if ends:
+        _end_turn(r, seat)
+    return Applied(
+        seat,
+        move,
+        marker_removed=removed,
+        opened_double=opened and ref in r.open_doubles,
+        satisfied=satisfied,
+        released=released,
+        started_mexican=started_mexican,
+        turn_over=ends,
+        next_seat=r.current,
+        last_tile=last_tile and ends,
+    )
+
+
+def _release(r: RoundState) -> tuple[Tile, ...]:
+    """Drop open doubles that can never be satisfied, when the rules say they block nothing."""
+    if not r.rules.release_unsatisfiable_doubles or not r.open_doubles:
+        return ()
+    gone = []
+    for t in list(r.open_doubles):
+        if not r.satisfiable(r.trains[t].end):
+            r.open_doubles.remove(t)
+            gone.append(r.trains[t].tiles[-1])
+    return tuple(gone)
+
+
+def _catch(r: RoundState, seat: int, move: Catch) -> Applied:
+    target = move.seat
+    r.catchable.discard(target)
+    taken = []
+    for _ in range(min(r.rules.knock_penalty, len(r.boneyard))):
+        t = r.boneyard.pop()
+        r.give(target, t)
+        taken.append(t)
+    r.log.append(LogEntry(seat, move))
+    return Applied(target, move, drawn=tuple(taken), next_seat=r.current)
+
+
+def begin_turn(r: RoundState, seat: int) -> None:
+    r.current = seat
+    r.drawn = False
+    r.turn_plays = 0
+    r.turn_doubles = []
+    r.fast = r.is_fast(seat)
+
+
+def _end_turn(r: RoundState, seat: int) -> None:
+    r.turns_taken[seat] += 1
+    if r.rules.knock and len(r.hands[seat]) == 1 and not r.knocked[seat]:
+        r.knock_window = seat
+    if len(r.hands[seat]) != 1:
+        r.knocked[seat] = False
+    begin_turn(r, (seat + 1) % r.players)

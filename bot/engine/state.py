@@ -5,8 +5,7 @@ other part reads and changes, the small questions about them (whose turn, what a
 called, whether a pip can still be matched) and the bookkeeping that keeps the per-pip index of
 each hand in step with the hand. It knows no rules of play; those are built on top of it, one
 module each: what may be played (:mod:`bot.engine.legality`), how a round ends
-(:mod:`bot.engine.ending`), applying a move (:mod:`bot.engine.turns`), and dealing
-(:mod:`bot.engine.round`).
+(:mod:`bot.engine.ending`), and dealing and applying a move (:mod:`bot.engine.round`).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from bot.engine import MEXICAN, FirstTurn, Play, Round, Rules, Tile
 from bot.engine.moves import parse_train
+from bot.engine.round import begin_turn
 from bot.engine.tiles import parse_tiles
-from bot.engine.turns import begin_turn
 
 NAMES = ("Alice", "Bob", "Carol", "Dan", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy")
 
