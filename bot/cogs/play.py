@@ -193,13 +193,20 @@ async def check_turn(interaction: Interaction, game_id: int, version: int | None
 
 
 async def picked_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
-    """A move picked in the move list: acknowledged in place, so the list becomes the answer;
-    whose turn it is is checked before the picked value is read."""
+    """A move picked in the move list: acknowledged in place, so the list becomes the answer.
+    The move is the pick's one read of the game: where it was sent from (``made_in``: a
+    client can send any game id), the table it was listed from (``version``: a list the
+    table has outrun is refused) and whose turn it is are checked there, before the move is
+    made; a refusal changes nothing."""
     async with guarded(interaction, defer_first="update"):
-        await check_turn(interaction, game_id, version)
         notation, _, flag = value.partition("|")
         await make_move(
-            interaction, game_id, notation, expected_version=version, knock=flag == "knock"
+            interaction,
+            game_id,
+            notation,
+            expected_version=version,
+            knock=flag == "knock",
+            made_in=(interaction.guild_id, interaction.channel_id or 0),
         )
 
 
@@ -210,6 +217,7 @@ async def make_move(
     *,
     expected_version: int | None = None,
     knock: bool = False,
+    made_in: tuple[int | None, int] | None = None,
 ) -> None:
     """Apply one move for the interaction's user (:meth:`~bot.service.turn.Turns.take`: a
     draw that fits nowhere comes back with its forced pass), confirm it privately, then the
@@ -218,7 +226,13 @@ async def make_move(
     uid, locale = interaction.user.id, locale_of(interaction)
     async with bot.game_lock(game_id):
         turn = await bot.turns.take(
-            game_id, uid, move, bot.now(), expected_version=expected_version, knock=knock
+            game_id,
+            uid,
+            move,
+            bot.now(),
+            expected_version=expected_version,
+            knock=knock,
+            made_in=made_in,
         )
         names = [p.name for p in turn.last.game.players]
         if turn.drawn is not None:

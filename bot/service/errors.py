@@ -36,6 +36,12 @@ class GameNotFound(ServiceError):
     code = "no-game"
 
 
+class OtherChannel(ServiceError):
+    """A move sent from a channel where its game is not played (only a forged click can)."""
+
+    code = "other-channel"
+
+
 class NotInGame(ServiceError):
     code = "not-in-game"
 

@@ -18,7 +18,18 @@ from bot.engine import Catch, IllegalMove, Knock, Move, MoveError, parse_move
 from bot.service import errors
 from bot.service.commit import Batch, Ledger, need_active, seated, utc
 from bot.service.outcome import Outcome
+from bot.service.replay import LoadedGame
 from bot.store import GameStatus
+
+
+def played_in(g: LoadedGame, guild_id: int | None, channel_id: int) -> None:
+    """Refuse a move sent from where its game is not played: another server's game as
+    unknown (nothing about it is told), another channel's as played elsewhere."""
+    game_id = g.row.id
+    if g.row.guild_id != guild_id:
+        raise errors.GameNotFound(f"no game #{game_id} here", code="no-such-game", game=game_id)
+    if g.row.channel_id != channel_id:
+        raise errors.OtherChannel(f"game #{game_id} is played elsewhere", game=game_id)
 
 
 class Plays:
@@ -37,6 +48,7 @@ class Plays:
         expected_version: int | None = None,
         knock: bool = False,
         computer_moves: int | None = None,
+        made_in: tuple[int | None, int] | None = None,
     ) -> Outcome:
         """Make any move — the one use case for all of them — given as an engine :data:`Move`
         (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``) or in
@@ -49,9 +61,13 @@ class Plays:
         from; if the game has changed since, :class:`TableChanged` and nothing happens.
         ``knock``: announce the last tile with this move, if it leaves the mover one tile.
         ``computer_moves``: how many computer moves to play after it (None: all of them).
+        ``made_in``: the server and channel a move picked from a list was sent from (a client
+        can send any game id): the game must be played there, checked before anything else.
         """
         now = utc(now)
         async with self.ledger.game(game_id) as g:
+            if made_in is not None:
+                played_in(g, *made_in)
             if expected_version is not None and expected_version != g.row.version:
                 raise errors.TableChanged()
             if g.row.status is not GameStatus.ACTIVE or g.match is None:

@@ -133,15 +133,21 @@ class Turns:
         *,
         expected_version: int | None = None,
         knock: bool = False,
+        made_in: tuple[int | None, int] | None = None,
     ) -> Turn:
         """Make ``user_id``'s move (notation or an engine move; ``knock``: announce the last
         tile with it), and the pass the rules force after a draw that fits nowhere. Computer
         players are left to :meth:`until_human`, so the mover hears of their own move first.
-        A refusal raises and changes nothing."""
+        ``made_in``: the server and channel a move picked from a list came from, checked
+        in the move's own read (so the pick reads nothing before it). A refusal raises and
+        changes nothing."""
         svc = self.games
         if move in ("knock", KNOCK):
             # A knock does not end the turn and may come after the table moved on: no version.
-            return Turn((await svc.move(game_id, user_id, KNOCK, now, computer_moves=0),))
+            knocked = await svc.move(
+                game_id, user_id, KNOCK, now, computer_moves=0, made_in=made_in
+            )
+            return Turn((knocked,))
         out = await svc.move(
             game_id,
             user_id,
@@ -150,6 +156,7 @@ class Turns:
             expected_version=expected_version,
             knock=knock,
             computer_moves=0,
+            made_in=made_in,
         )
         applied = out.steps[0].applied if out.steps else None
         if applied is None or not applied.drawn:

@@ -303,7 +303,7 @@ class MoveSelect(
 
     @property
     def place(self) -> str:
-        return "player" if self.dm else "channel"
+        return "player" if self.dm else "move"
 
     @classmethod
     async def from_custom_id(

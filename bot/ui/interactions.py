@@ -465,8 +465,11 @@ async def my_game(interaction: Interaction) -> GameSummary:
 #: server and channel (the lobby, turn and Rematch controls, posted there); ``answer`` — on an
 #: answer only the clicker sees, in the game's server (history pages: ``/mt history game:N``
 #: reads any game of the server, from any channel); ``player`` — in the game's own channel,
-#: or in a DM by a player seated in the game (Catch me up, on turn posts and turn DMs).
-PLACES = ("channel", "answer", "player")
+#: or in a DM by a player seated in the game (Catch me up, on turn posts and turn DMs);
+#: ``move`` — only in the game's own server and channel, checked by the move itself in its
+#: one read of the game (the move list after Play: ``Turns.take(made_in=)``), so the pick
+#: makes no read of its own first.
+PLACES = ("channel", "answer", "player", "move")
 
 #: The key of the game a click's place check read, in ``Interaction.extras`` (:func:`looked`).
 LOOK = "mt.look"
@@ -483,6 +486,8 @@ async def check_place(
     Raises before anything is read or changed beyond the game's place. The game read (with
     the clicker's seat's view, ``seat``: a turn control's) is kept for the handler
     (:func:`looked`): a click reads its game once."""
+    if place == "move":
+        return  # the move checks it (made_in), in the read it makes anyway
     service = bot_of(interaction).service
     if place == "player" and interaction.guild_id is None:
         # A DM: only a player of the game may ask about it there (a client can send any id).

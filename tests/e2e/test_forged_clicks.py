@@ -13,7 +13,7 @@ from collections.abc import Callable
 from bot.app import MexicanTrainBot
 from bot.service import GameSummary
 from bot.store import GameStatus
-from tests.e2e.helpers import game_here, last_public, open_game, said
+from tests.e2e.helpers import game_here, last_public, open_game, pick, said, to_move
 from tests.e2e.test_extras import final_message, play_to_end
 from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
 
@@ -121,3 +121,60 @@ async def test_a_forged_rematch_is_refused_and_a_rematch_is_recorded_where_it_is
         assert new.id != game.id and new.channel_id == games.id == card.channel_id
         lobby = (await bot.service.messages(new.id))["lobby"]
         assert (lobby.channel_id, lobby.message_id) == (card.channel_id, card.id)
+
+
+async def test_a_forged_move_pick_is_refused_by_the_move_and_changes_nothing(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """The channel's move list (after Play) makes no read of its own: the move checks where
+    it was sent from, the table's version and whose turn it is in its one read of the game.
+    So a pick naming a game of another channel or server, or sent by someone whose turn it
+    is not, is refused there, with nothing changed; the mover's real pick still plays."""
+    fake = fake_discord
+    bot = make_bot()
+    games, other = fake.channel("games"), fake.channel("other")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        await said(await carol.slash("mt new", channel=other))
+        here = last_public(other)
+        far = (
+            await bot.service.create_lobby(
+                guild_id=fake.guild_id + 1,
+                channel_id=ELSEWHERE,
+                user_id=alice.id,
+                display_name="Alice",
+                now=bot.now(),
+            )
+        ).game
+        uid, view = await to_move(bot, game.id)
+        mover = users[uid]
+        waiting = bob if mover is alice else alice
+        move = str(pick(view.legal))
+        now = await bot.service.game(game.id)
+        before = _snapshot(now), _snapshot(await bot.service.game(far.id)), len(games.messages())
+        pick_id = f"mt:{game.id}:{now.version}:pick"
+
+        elsewhere = await said(await mover.forge_click(here, custom_id=pick_id, values=[move]))
+        assert f"Game #{game.id} is played in another channel" in elsewhere.content
+        far_pick = f"mt:{far.id}:{far.version}:pick"
+        unknown = await said(await alice.forge_click(here, custom_id=far_pick, values=["draw"]))
+        assert f"There is no game #{far.id} on this server" in unknown.content
+        post = last_public(games)
+        not_theirs = await said(await waiting.forge_click(post, custom_id=pick_id, values=[move]))
+        assert not_theirs.ephemeral and "turn" in not_theirs.content, not_theirs.content
+        stale = f"mt:{game.id}:{now.version - 1}:pick"
+        outrun = await said(await mover.forge_click(post, custom_id=stale, values=[move]))
+        assert "changed" in outrun.content, outrun.content
+
+        after = (
+            _snapshot(await bot.service.game(game.id)),
+            _snapshot(await bot.service.game(far.id)),
+            len(games.messages()),
+        )
+        assert after == before
+
+        played = await said(await mover.forge_click(post, custom_id=pick_id, values=[move]))
+        assert played.content.startswith("✅"), played.content
+        assert (await bot.service.game(game.id)).version > now.version

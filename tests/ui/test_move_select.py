@@ -21,7 +21,7 @@ async def _parse(custom_id: str) -> MoveSelect | None:
 
 @pytest.mark.parametrize(
     ("custom_id", "dm", "place"),
-    [("mt:12:345:pick", False, "channel"), ("mt:12:345:dm:pick", True, "player")],
+    [("mt:12:345:pick", False, "move"), ("mt:12:345:dm:pick", True, "player")],
 )
 async def test_both_custom_ids_parse_to_where_they_may_act(
     custom_id: str, dm: bool, place: str
