@@ -12,12 +12,12 @@ bot is idle again (the answer, the computer players' moves, the post, the ping):
   ``bot.cogs`` — the awaited round trips from the Discord layer to the service (each
   coroutine counted once, however often it is resumed);
 * ``store_calls``: the same for coroutines of ``bot.store`` entered straight from the Discord
-  layer (a store object the service hands upward: the outbox's ``delivered``), listed apart
-  so that ``service_calls`` keeps its meaning and no round trip goes unseen.
+  layer (a store object the service would hand upward), listed apart so that no round trip
+  goes unseen; none since the outbox's clearing is the service's ``Outbox.delivered``.
 
 Each kind of move is traced twice: the first (``typed``, ``clicked``), in which the pinged
-player may get their first DM ever — its channel is opened and kept, one more service call
-(``Settings.remember_dm_channel``) — and a later one, once both players' DM channels are kept
+player may get their first DM ever — its channel is opened, and kept by the announcement's
+last write (``Outbox.delivered``) — and a later one, once both players' DM channels are kept
 (``typed_later``, ``clicked_later``): the steady state of a match.
 
 Prints ONE JSON line (issue 33's "done when": at most 40 modules and 4 service calls each);

@@ -25,7 +25,7 @@ from bot.service import stats
 from bot.service.commit import CommitHook, CommittedHook, Ledger
 from bot.service.computers import Chooser
 from bot.service.lobby import Lobbies
-from bot.service.outbox import OutboxStore, owed_outcome
+from bot.service.outbox import Outbox, owed_outcome
 from bot.service.outcome import Outcome
 from bot.service.play import Plays
 from bot.service.queries import Queries
@@ -111,7 +111,7 @@ class GameService:
         self.guild_settings = settings.guild_settings
         self.update_guild_settings = settings.update_guild_settings
         #: What committed moves still owe the players (issue 37; ``bot/ui/deliver.py``).
-        self.outbox = OutboxStore(store)
+        self.outbox = Outbox(store)
 
     def add_commit_hook(self, hook: CommitHook, committed: CommittedHook | None = None) -> None:
         """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its

@@ -15,7 +15,9 @@ Nothing here knows Discord; time comes in as ``now``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime, timedelta
+from types import MappingProxyType
 
 from bot.engine import Match
 from bot.engine.match import RoundStarted
@@ -37,7 +39,7 @@ from bot.service.replay import decode_event
 from bot.store import EventRow, GameRecord, GameStatus, SeatRow, Tx
 from bot.store.outbox import OutboxStore, OutboxTx, Owed
 
-__all__ = ["GRACE", "OutboxStore", "Owed", "backoff", "owe", "owed_outcome"]
+__all__ = ["GRACE", "Outbox", "OutboxStore", "Owed", "backoff", "owe", "owed_outcome"]
 
 #: How long the committing process has to deliver a debt before another deliverer may: the
 #: live path posts within a second or two; this only matters for a process that died.
@@ -78,6 +80,37 @@ async def owe(
     if status is GameStatus.FINISHED:
         end = tuple(s.user_id for s in seats if s.computer is None and s.user_id is not None)
     await OutboxTx(tx).owe(game_id, first_seq, version, ping, now + GRACE, end)
+
+
+#: No DM channel learned.
+NO_CHANNELS: Mapping[int, int | None] = MappingProxyType({})
+
+
+class Outbox(OutboxStore):
+    """The debts as the Discord layer pays them: the store's reads and leases
+    (:class:`OutboxStore`), and :meth:`delivered`, the announcement's last step."""
+
+    async def delivered(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        post: bool,
+        ping: bool,
+        held: bool = False,
+        dm_channels: Mapping[int, int | None] = NO_CHANNELS,
+        now: datetime,
+    ) -> None:
+        """Clear what an announcement delivered for the game as it stood at ``version`` (see
+        :meth:`OutboxTx.delivered`), and keep the DM channels it opened on the way
+        (``dm_channels``: user -> channel, None for one Discord said is gone), in one
+        transaction: a player's first DM costs the move no write of its own. Should the
+        process die before this, the channel is opened again on the next DM (Discord
+        answers with the same channel) and kept then."""
+        async with self.store.transaction() as tx:
+            await OutboxTx(tx).delivered(game_id, version, post=post, ping=ping, held=held)
+            for user_id, channel_id in dm_channels.items():
+                await tx.put_dm_channel(user_id, channel_id, now)
 
 
 def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:

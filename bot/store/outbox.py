@@ -2,9 +2,10 @@
 
 A move's transaction writes (:meth:`OutboxTx.owe`) that the game's channel is owed a post for
 its events from a seq on, and that a player is owed the ping of their turn; the Discord layer
-clears each part once it is delivered (:meth:`OutboxStore.delivered`). What is left after a
-crash or a failed send is found by :meth:`OutboxStore.due` and leased to one process
-(:meth:`OutboxStore.claim`) so a cluster delivers each debt once. Rows, not rules: the SQL both
+clears each part once it is delivered (:meth:`OutboxTx.delivered`, in the transaction that
+also keeps what the announcement learned). What is left after a crash or a failed send is
+found by :meth:`OutboxStore.due` and leased to one process (:meth:`OutboxStore.claim`) so a
+cluster delivers each debt once. Rows, not rules: the SQL both
 databases share, like :mod:`bot.store.schedule`.
 """
 
@@ -80,7 +81,8 @@ def _owed(r: tuple[object, ...] | list[object]) -> Owed:
 
 
 class OutboxTx:
-    """The outbox's write inside a move's own transaction."""
+    """The outbox's writes inside a transaction of the caller's: a move's debt with the move,
+    its clearing with what else the announcement that paid it keeps."""
 
     def __init__(self, tx: Tx) -> None:
         self._c = tx.connection
@@ -98,6 +100,33 @@ class OutboxTx:
             _OWE,
             (game_id, from_seq, version, ping_user, to_db_time(due_at), _users_text(end_users)),
         )
+
+    async def delivered(
+        self, game_id: int, version: int, *, post: bool, ping: bool, held: bool = False
+    ) -> None:
+        """Clear what was delivered for the game as it stood at ``version`` (or later): the
+        post, the ping, the row once both are done. A debt of a newer version stays.
+        ``held``: the post was held for the next one (a draw from the DM); it is no longer
+        owed on its own, and where it starts is kept for the next post to tell."""
+        c = self._c
+        if post and held:
+            await c.execute(
+                "UPDATE outbox SET held_from = COALESCE(held_from, from_seq), post_owed = 0 "
+                "WHERE game_id = ? AND version <= ? AND post_owed = 1",
+                (game_id, version),
+            )
+        elif post:
+            await c.execute(
+                "UPDATE outbox SET post_owed = 0, held_from = NULL "
+                "WHERE game_id = ? AND version <= ?",
+                (game_id, version),
+            )
+        if ping:
+            await c.execute(
+                "UPDATE outbox SET ping_user = NULL WHERE game_id = ? AND version <= ?",
+                (game_id, version),
+            )
+        await c.execute(f"DELETE FROM outbox WHERE game_id = ? AND {_PAID}", (game_id,))
 
 
 class OutboxStore:
@@ -142,34 +171,6 @@ class OutboxStore:
                  owner),
             )  # fmt: skip
         return changed == 1
-
-    async def delivered(
-        self, game_id: int, version: int, *, post: bool, ping: bool, held: bool = False
-    ) -> None:
-        """Clear what was delivered for the game as it stood at ``version`` (or later): the
-        post, the ping, the row once both are done. A debt of a newer version stays.
-        ``held``: the post was held for the next one (a draw from the DM); it is no longer
-        owed on its own, and where it starts is kept for the next post to tell."""
-        async with self.store.transaction() as tx:
-            c = tx.connection
-            if post and held:
-                await c.execute(
-                    "UPDATE outbox SET held_from = COALESCE(held_from, from_seq), post_owed = 0 "
-                    "WHERE game_id = ? AND version <= ? AND post_owed = 1",
-                    (game_id, version),
-                )
-            elif post:
-                await c.execute(
-                    "UPDATE outbox SET post_owed = 0, held_from = NULL "
-                    "WHERE game_id = ? AND version <= ?",
-                    (game_id, version),
-                )
-            if ping:
-                await c.execute(
-                    "UPDATE outbox SET ping_user = NULL WHERE game_id = ? AND version <= ?",
-                    (game_id, version),
-                )
-            await c.execute(f"DELETE FROM outbox WHERE game_id = ? AND {_PAID}", (game_id,))
 
     async def told_end(self, game_id: int, user_ids: tuple[int, ...]) -> None:
         """These players were told how the match ended (or will not be: a refusal that does

@@ -463,7 +463,7 @@ async def tell_next_player(
     if not ping.dm or ping.settings is None:
         return None
     try:
-        await send_turn_dm(bot, game, ping, news)
+        await send_turn_dm(bot, game, ping, news, route=route)
     except discord.Forbidden as exc:
         if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
             dmlater.turn_dm_later(bot, game, ping, send_turn_dm, post)
@@ -480,10 +480,16 @@ async def tell_next_player(
 
 
 async def send_turn_dm(
-    bot: GameBot, game: GameSummary, ping: TurnPing, news: TurnNews | None = None
+    bot: GameBot,
+    game: GameSummary,
+    ping: TurnPing,
+    news: TurnNews | None = None,
+    *,
+    route: Route | None = None,
 ) -> None:
     """The turn's DM to the player to move, with their hand (raises as ``send``); ``news``
-    as the service read it with the ping, else read now (a DM sent again later)."""
+    as the service read it with the ping, else read now (a DM sent again later); ``route``:
+    the announcement it is part of, which keeps a DM channel opened for it."""
     assert ping.settings is not None
     if news is None:
         news = await bot.turns.news(game.id, ping)
@@ -494,7 +500,7 @@ async def send_turn_dm(
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     await send_dm(
         bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
-        allowed_mentions=PING_NOBODY, nonce=dm_nonce(game),
+        allowed_mentions=PING_NOBODY, nonce=dm_nonce(game), route=route,
     )  # fmt: skip
 
 

@@ -183,6 +183,7 @@ async def _dm(
             silent=ping.quiet_until is not None,
             allowed_mentions=discord.AllowedMentions.none(),
             nonce=end_nonce(game.id, ping.user_id),
+            route=route,
         )
     except discord.Forbidden as exc:
         if exc.code == 50007:

@@ -103,6 +103,9 @@ class Route:
         #: The post was held for the next one (a draw from the DM, :meth:`PostBook.hold_if_paid`):
         #: the outbox keeps where it starts, so the next post tells it after a restart too.
         self.held = False
+        #: DM channels this announcement opened (user -> channel; None: Discord said the
+        #: kept one is gone), kept by :func:`settle` in the write that clears the debt.
+        self.dm_channels: dict[int, int | None] = {}
 
     @property
     def actor_id(self) -> int | None:
@@ -316,20 +319,36 @@ def _rewind(fields: dict[str, Any]) -> None:
 
 
 async def dm_channel(
-    bot: GameBot, user_id: int, known: int | None = None, *, kept: bool = False
+    bot: GameBot,
+    user_id: int,
+    known: int | None = None,
+    *,
+    kept: bool = False,
+    route: Route | None = None,
 ) -> discord.abc.Messageable:
     """The player's DM channel: ``known`` or the one kept in the database, else opened once
     (a request that counts against the global limit) and kept. ``kept``: ``known`` is what
     the database keeps, already read with the player's settings (None: no channel kept), so
-    it is not read again. Raises like ``create_dm``."""
+    it is not read again. ``route``: the announcement this DM is part of, whose
+    :func:`settle` keeps a channel opened here (no write of its own); without one (a
+    reminder, a DM sent later) it is kept at once. Raises like ``create_dm``."""
     if known is None and not kept:
         known = (await bot.service.user_settings(user_id)).dm_channel_id
     if known is not None:
         return bot.get_partial_messageable(known, type=discord.ChannelType.private)
     async with bot.dm_opening:
         channel = await bot.create_dm(discord.Object(user_id))
-    await bot.service.remember_dm_channel(user_id, channel.id, bot.now())
+    await _keep_dm_channel(bot, route, user_id, channel.id)
     return channel
+
+
+async def _keep_dm_channel(
+    bot: GameBot, route: Route | None, user_id: int, channel_id: int | None
+) -> None:
+    if route is not None:
+        route.dm_channels[user_id] = channel_id
+    else:
+        await bot.service.remember_dm_channel(user_id, channel_id, bot.now())
 
 
 async def send_dm(
@@ -339,20 +358,21 @@ async def send_dm(
     *,
     known: int | None = None,
     kept: bool = False,
+    route: Route | None = None,
     **kwargs: Any,
 ) -> discord.Message:
-    """Send a DM through the kept channel (``known``: its id, already read; ``kept``: see
-    :func:`dm_channel`); if Discord says that channel is gone, open a new one once. Raises
-    :class:`discord.Forbidden` (50007: DMs closed) like ``send``."""
+    """Send a DM through the kept channel (``known``: its id, already read; ``kept`` and
+    ``route``: see :func:`dm_channel`); if Discord says that channel is gone, open a new one
+    once. Raises :class:`discord.Forbidden` (50007: DMs closed) like ``send``."""
     kwargs = fit("DM", content=content, **kwargs)
-    channel = await dm_channel(bot, user_id, known, kept=kept)
+    channel = await dm_channel(bot, user_id, known, kept=kept, route=route)
     try:
         return await channel.send(**kwargs)
     except discord.NotFound:
-        await bot.service.remember_dm_channel(user_id, None, bot.now())
+        await _keep_dm_channel(bot, route, user_id, None)
         for file in kwargs.get("files") or ([kwargs["file"]] if kwargs.get("file") else []):
             file.reset(seek=True)
-        channel = await dm_channel(bot, user_id)
+        channel = await dm_channel(bot, user_id, None, kept=True, route=route)
         return await channel.send(**kwargs)
 
 
@@ -408,13 +428,20 @@ def end_mentions_nonce(game_id: int, user_ids: tuple[int, ...]) -> str:
 
 
 async def settle(bot: GameBot, route: Route, game: GameSummary) -> None:
-    """Clear from the outbox what this announcement delivered for ``game`` (as it stands);
-    what is still owed stays, and the deliverer is woken to retry it. A database that does
-    not answer leaves the debt too: the deliverer finds the post already in the channel."""
+    """Clear from the outbox what this announcement delivered for ``game`` (as it stands),
+    and keep the DM channels it opened, in one write; what is still owed stays, and the
+    deliverer is woken to retry it. A database that does not answer leaves the debt too: the
+    deliverer finds the post already in the channel."""
     post, ping = "post" not in route.undelivered, "ping" not in route.undelivered
     try:
         await bot.service.outbox.delivered(
-            game.id, game.version, post=post, ping=ping, held=route.held
+            game.id,
+            game.version,
+            post=post,
+            ping=ping,
+            held=route.held,
+            dm_channels=route.dm_channels,
+            now=bot.now(),
         )
     except Exception as exc:  # the store's outage is logged once by its own poll
         log.info("game %s: could not clear the outbox (%s); the deliverer will", game.id, exc)

@@ -396,3 +396,42 @@ async def test_an_expired_interaction_token_falls_back_to_a_plain_post(
         assert post.webhook_id is None and post.images() and post.buttons
         assert any(r.code == 50027 for r in invocation.rejections)
         await fake.wait_for(lambda: before.buttons == [], timeout=10, what="the quiet edit")
+
+
+async def test_a_turn_dm_through_a_kept_channel_discord_says_is_gone_opens_one_and_keeps_it(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """A kept DM channel Discord answers 404 for (a database carried over from another
+    application, say): the turn DM opens the player's channel once, arrives, and the
+    announcement's last write (the outbox's clearing) keeps the new channel in its place, so
+    the next DM goes straight there."""
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="standard")
+        for user in users.values():
+            await bot.service.remember_dm_channel(user.id, 4_242_424_242, bot.now())
+        opened = len(fake.requests_to("POST /users/@me/channels"))
+        for _ in range(6):
+            uid, view = await to_move(bot, game.id)
+            other = next(u for u in users.values() if u.id != uid)
+            dms = len(other.dms())
+            await slash_move(users[uid], games, str(_tile_move(view.legal)))
+            nxt, _ = await to_move(bot, game.id)
+            if nxt == other.id:
+                assert len(other.dms()) == dms + 1
+                assert "Your turn" in other.dms()[-1].content
+                kept = (await bot.service.user_settings(other.id)).dm_channel_id
+                assert other.dm_channel is not None and kept == other.dm_channel.id
+        reopened = len(fake.requests_to("POST /users/@me/channels")) - opened
+        assert 1 <= reopened <= 2  # once per player DMed, never again
+        gone = [
+            r
+            for r in fake.requests_to("POST /channels/{channel_id}/messages")
+            if r.path.endswith("/4242424242/messages")
+        ]
+        assert gone and all(r.status == 404 and r.error_code == 10003 for r in gone)
+        assert len(gone) == reopened  # the gone channel was tried once per player

@@ -33,7 +33,7 @@ async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
     first = await svc.outbox.owed(gid)
     assert first is not None and first.post_owed and first.from_seq == 1
     assert first.version == start.game.version and first.due_at == clock() + GRACE
-    await svc.outbox.delivered(gid, first.version, post=True, ping=True)
+    await svc.outbox.delivered(gid, first.version, post=True, ping=True, now=clock())
     assert await svc.outbox.owed(gid) is None
 
     one = await play_turn(svc, gid, clock)
@@ -54,15 +54,15 @@ async def test_a_moves_debt_is_written_with_it_and_cleared_part_by_part(
     ]
     assert rebuilt.next_player == two.next_player
     # An older version's delivery clears nothing of the newer debt; the post alone, the post.
-    await svc.outbox.delivered(gid, one.game.version, post=True, ping=True)
+    await svc.outbox.delivered(gid, one.game.version, post=True, ping=True, now=clock())
     assert await svc.outbox.owed(gid) == owed
-    await svc.outbox.delivered(gid, two.game.version, post=True, ping=False)
+    await svc.outbox.delivered(gid, two.game.version, post=True, ping=False, now=clock())
     left = await svc.outbox.owed(gid)
     if moves_again:  # nothing but the post was owed: paid, the row is gone
         assert left is None
         return
     assert left is not None and not left.post_owed and left.ping_user == owed.ping_user
-    await svc.outbox.delivered(gid, two.game.version, post=False, ping=True)
+    await svc.outbox.delivered(gid, two.game.version, post=False, ping=True, now=clock())
     assert await svc.outbox.owed(gid) is None
 
 
@@ -102,7 +102,7 @@ async def test_an_undo_owes_its_post_and_its_ping_with_it(store: Store, clock: F
     svc = GameService(store, rng=random.Random(0))
     gid = (await new_game(svc, clock)).game.id
     moved = await play_turn(svc, gid, clock)
-    await svc.outbox.delivered(gid, moved.game.version, post=True, ping=True)
+    await svc.outbox.delivered(gid, moved.game.version, post=True, ping=True, now=clock())
     assert await svc.outbox.owed(gid) is None
     mover = moved.steps[0].player
     host = ALICE  # Alice hosts: she takes back Bob's turn, or her own
@@ -140,7 +140,7 @@ async def test_the_last_move_owes_every_human_the_end_until_each_is_told(
     assert owed is not None and owed.end_users == (ALICE, BOB)
     assert owed.ping_user is None  # nobody's turn is next
     # The post and the ping paid: the row stays while someone is still to be told.
-    await svc.outbox.delivered(gid, last.game.version, post=True, ping=True)
+    await svc.outbox.delivered(gid, last.game.version, post=True, ping=True, now=clock())
     left = await svc.outbox.owed(gid)
     assert left is not None and left.end_users == (ALICE, BOB) and not left.post_owed
     await svc.outbox.told_end(gid, (BOB,))
@@ -161,9 +161,9 @@ async def test_a_post_held_for_the_next_keeps_where_it_starts_until_told(
     svc = GameService(store, rng=random.Random(0))
     start = await new_game(svc, clock)
     gid = start.game.id
-    await svc.outbox.delivered(gid, start.game.version, post=True, ping=True)
+    await svc.outbox.delivered(gid, start.game.version, post=True, ping=True, now=clock())
     one = await play_turn(svc, gid, clock)
-    await svc.outbox.delivered(gid, one.game.version, post=True, ping=True, held=True)
+    await svc.outbox.delivered(gid, one.game.version, post=True, ping=True, held=True, now=clock())
     held = await svc.outbox.owed(gid)
     assert held is not None and held.held_from == one.steps[0].seq
     assert not held.post_owed and held.ping_user is None
@@ -176,7 +176,7 @@ async def test_a_post_held_for_the_next_keeps_where_it_starts_until_told(
     assert owed.held_from == one.steps[0].seq
     rebuilt = owed_outcome(await svc.game_record(gid), owed.from_seq)
     assert [s.seq for s in rebuilt.steps] == [s.seq for s in (*one.steps, *two.steps)]
-    await svc.outbox.delivered(gid, two.game.version, post=True, ping=True)
+    await svc.outbox.delivered(gid, two.game.version, post=True, ping=True, now=clock())
     assert await svc.outbox.owed(gid) is None
 
 
