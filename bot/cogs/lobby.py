@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.engine.ai import Level
 from bot.i18n import tr
-from bot.ops.logs import note_game
+from bot.ops.metrics import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
 from bot.ui import announcer, components, houserules, messages, mt, roundend

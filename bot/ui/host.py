@@ -24,8 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.ops.logs import note_game
-from bot.ops.metrics import Metrics, process_label
+from bot.ops.metrics import Metrics, note_game, process_label
 from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns

@@ -24,7 +24,7 @@ from discord import app_commands
 
 from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
-from bot.ops.logs import note_game, track
+from bot.ops.metrics import note_game, track
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import GameNotFound, unreachable
 from bot.service.queries import Look

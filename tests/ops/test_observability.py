@@ -13,8 +13,8 @@ import pytest
 from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
 from bot.ops.health import HealthServer, parse_metrics
-from bot.ops.logs import JsonFormatter, TextFormatter, command_of, key_values
-from bot.ops.metrics import GAME_READS, Metrics, percentile
+from bot.ops.logs import JsonFormatter, TextFormatter
+from bot.ops.metrics import GAME_READS, Metrics, command_of, key_values, percentile
 from tests.fakediscord import FakeDiscord, running_bot
 
 
