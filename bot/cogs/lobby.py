@@ -33,7 +33,6 @@ from bot.ui.components import (
     RematchButton,
     RemoveComputerSelect,
 )
-from bot.ui.faults import quote_input, shown
 from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
 from bot.ui.houserules import HOUSE_CHOICES, NEW_DESCRIPTIONS, rules_from_options
@@ -53,6 +52,7 @@ from bot.ui.interactions import (
     role_ids,
 )
 from bot.ui.language import remember_client_language
+from bot.ui.limits import quote_input, shown
 from bot.ui.mt import GameCog
 from bot.ui.translator import translate_metadata
 

@@ -81,6 +81,13 @@ class Plays:
                         move, seat=me.seat, players=match.players, max_pip=g.rules.max_pip
                     )
                 except MoveError as exc:
+                    turn = match.current_seat
+                    if turn is not None and turn != me.seat:
+                        # Who may act is said before what was sent (a forged pick's value).
+                        name = match.names[turn]
+                        raise errors.MoveRefused(
+                            f"it's {name}'s turn", code="not-your-turn"
+                        ) from None
                     raise errors.BadMove(str(exc)) from None
             if isinstance(move, Knock | Catch):
                 # They do not change whose turn it is: a computer left waiting by paced play

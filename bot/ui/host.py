@@ -7,6 +7,13 @@ posting lock per game, background tasks, and what each persistent button does. T
 bot (:class:`bot.app.MexicanTrainBot`) subclasses it and adds start-up; the import points one
 way only — ``bot.app`` imports ``bot.ui`` and ``bot.cogs``, never the reverse — so the Discord
 layer can be read, and tested, without the start-up code.
+
+The bot's memory of a database outage is here too (:class:`Outage`, ``GameBot.outage``): the
+error funnel asks :func:`bot.store.outage.unreachable` whether a failure is an outage; the
+first one is logged at ERROR with its reason, the ones that follow only counted, and the
+first interaction that gets through again closes the outage with one line saying how long
+it lasted and how many players were told to try again. The players get one sentence each,
+never a traceback. See docs/faults.md.
 """
 
 from __future__ import annotations
@@ -30,7 +37,6 @@ from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.thinking.pool import Thinker
 from bot.ui import limits
-from bot.ui.faults import Outage
 from bot.ui.hooks import ChannelHooks
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
@@ -266,3 +272,52 @@ def _log_failure(task: asyncio.Task[None]) -> None:
     error = task.exception()  # retrieved here, so asyncio does not report it a second time
     if error is not None:
         log.error("background task %s failed", task.get_name(), exc_info=error)
+
+
+class Outage:
+    """Whether the game database is down, since when, and how many were turned away.
+
+    An outage can be partial (a file system remounted read-only: reads work, writes fail),
+    so it ends when a kind of request that met it — a command or button, by name — gets
+    through again, not when anything at all does."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        self.refused = 0
+        #: Outages seen since start-up (each logged once).
+        self.count = 0
+        self._failed: set[str] = set()
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def failed(self, reason: str, what: str = "") -> None:
+        """An interaction (``what``: its command) met the outage: the first one is logged."""
+        self.refused += 1
+        self._failed.add(what)
+        if self.since is not None:
+            log.debug("database still unreachable: %s", reason)
+            return
+        self.since = time.monotonic()
+        self.count += 1
+        log.error(
+            "the game database is unreachable: %s; players are told to try again shortly "
+            "until it answers again (logged once per outage)",
+            reason,
+        )
+
+    def recovered(self, what: str = "") -> None:
+        """An interaction (``what``: its command) got through: if that kind of request had
+        met the outage, the outage is over, told in one line."""
+        if self.since is None or what not in self._failed:
+            return
+        lasted, refused = time.monotonic() - self.since, self.refused
+        self.since, self.refused = None, 0
+        self._failed.clear()
+        log.warning(
+            "the game database answers again after %.0f s; %d interaction(s) were refused "
+            "meanwhile, nothing was changed by them",
+            lasted,
+            refused,
+        )

@@ -6,7 +6,7 @@ answered within 3 s, and everything here touches the database or renders), runs 
 turns any refusal — :class:`ServiceError`, the engine's ``IllegalMove``/``MoveError``, a bad
 tile — into a short ephemeral sentence in the reader's language through :func:`error_text`.
 A database outage is answered "unreachable, nothing changed, try again shortly" and logged
-once per outage (:mod:`bot.ui.faults`); a player's bad input is a refusal, never an ERROR
+once per outage (:class:`bot.ui.host.Outage`); a player's bad input is a refusal, never an ERROR
 line. An unexpected exception is logged and answered with a generic apology, never a silent
 "This interaction failed".
 """
@@ -29,8 +29,8 @@ from bot.service import GameSummary, ServiceError
 from bot.service.errors import GameNotFound, unreachable
 from bot.service.queries import Look
 from bot.ui import limits
-from bot.ui.faults import quote_input
 from bot.ui.host import SHED_AFTER, GameBot
+from bot.ui.limits import quote_input
 
 log = logging.getLogger(__name__)
 

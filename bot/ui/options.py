@@ -48,7 +48,6 @@ from bot.engine import MEXICAN, Move, SeatView, Tile, TileError, parse_move, pla
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import unreachable
 from bot.ui import limits, messages
-from bot.ui.faults import quote_input
 from bot.ui.interactions import (
     Interaction,
     Refusal,
@@ -57,6 +56,7 @@ from bot.ui.interactions import (
     locale_of,
     seat_here,
 )
+from bot.ui.limits import quote_input
 from bot.ui.translator import translate_metadata
 
 log = logging.getLogger(__name__)

@@ -278,7 +278,7 @@ class PostBook:
             if unreachable(exc) is not None and self._flush_down:
                 return False  # the outage was said at its first failed flush
             self._flush_down = unreachable(exc) is not None
-            # An outage is said once, as an ERROR, by bot.ui.faults; here it is a warning.
+            # An outage is said once, as an ERROR, by bot.ui.host.Outage; here it is a warning.
             level = logging.WARNING if self._flush_down else logging.ERROR
             log_failure(log, level, "could not record %d table messages", exc, len(rows))
             return False

@@ -156,14 +156,14 @@ async def _outage_then_recovery(
     assert all("game database is unreachable" in r.getMessage() for r in errors), errors
     # Once per outage, per part of the bot that met it (the interactions; the scheduler).
     assert sorted(r.name for r in errors) == sorted({r.name for r in errors})
-    assert [r.name for r in errors].count("bot.ui.faults") == 1
+    assert [r.name for r in errors].count("bot.ui.host") == 1
     assert len(ends) == 1 and "interaction(s) were refused meanwhile" in ends[0], ends
     after = await bot.service.history(game.id)
     assert after[: len(before)] == before and len(after) > len(before)  # only the last move
     await bot.service.verify_game(game.id)
 
 
-@pytest.mark.expect_errors(logger="bot.ui.faults", match=r"database is unreachable: SQLite: ")
+@pytest.mark.expect_errors(logger="bot.ui.host", match=r"database is unreachable: SQLite: ")
 async def test_sqlite_that_cannot_write_is_one_clear_answer_and_one_log_line(
     fake_discord: FakeDiscord,
     make_bot: Callable[[], MexicanTrainBot],
@@ -185,7 +185,7 @@ async def test_sqlite_that_cannot_write_is_one_clear_answer_and_one_log_line(
 
 
 @pytest.mark.expect_errors(
-    logger="bot.ui.faults", match=r"database is unreachable: the database server: "
+    logger="bot.ui.host", match=r"database is unreachable: the database server: "
 )
 async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
     fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
@@ -204,7 +204,7 @@ async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
 
 
 @pytest.mark.expect_errors(
-    logger="bot.ui.faults", match=r"database is unreachable: .*did not answer in time"
+    logger="bot.ui.host", match=r"database is unreachable: .*did not answer in time"
 )
 async def test_postgresql_that_hangs_is_an_outage_like_one_gone(
     fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture

@@ -14,7 +14,8 @@ import pytest
 
 from bot.store import StoreError
 from bot.store.outage import QuietOutages, unreachable
-from bot.ui.faults import Outage, quote_input
+from bot.ui.host import Outage
+from bot.ui.limits import quote_input
 
 
 def test_quote_input_keeps_a_short_single_line_that_pings_nobody() -> None:
@@ -83,11 +84,11 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
     assert unreachable(http) is None  # only the store's own wrappers are looked through
 
 
-@pytest.mark.expect_errors(logger="bot.ui.faults", match=r"unreachable: SQLite: the disk")
-@pytest.mark.expect_errors(logger="bot.ui.faults", match=r"unreachable: PostgreSQL: Connection")
+@pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: SQLite: the disk")
+@pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: PostgreSQL: Connection")
 def test_an_outage_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
     outage = Outage()
-    with caplog.at_level(logging.DEBUG, logger="bot.ui.faults"):
+    with caplog.at_level(logging.DEBUG, logger="bot.ui.host"):
         outage.recovered("play")  # nothing to close
         for n in range(50):
             outage.failed("SQLite: the disk or the database is full", ("play", "draw")[n % 2])
