@@ -16,8 +16,10 @@ the computer loop are written once. It returns facts — the outcomes, what a dr
 is to be told and how — never sentences: the Discord layer and the terminal put them into
 words. :meth:`Turns.play_out` hands the announcer the whole rest of a turn in one value
 (:class:`PlayedOut`: the outcomes, the table, the ping and what the pinged player reads), so
-a move is three calls from the Discord layer: the look-up, :meth:`~Turns.take`, and
-:meth:`~Turns.play_out`.
+a move is four calls from the Discord layer: the look-up, :meth:`~Turns.take`,
+:meth:`~Turns.play_out`, and the outbox's clearing once the post and the ping are out
+(:meth:`bot.service.outbox.Outbox.delivered`). A move picked from a list makes no look-up of
+its own: :meth:`~Turns.take` checks where it was sent from (``made_in``).
 """
 
 from __future__ import annotations
