@@ -174,3 +174,20 @@ async def to_turn_dm(
     user, view, dm = await play_until(bot, channel, users, lambda _u, _v, dm: dm is not None)
     assert dm is not None
     return user, view, dm
+
+
+#: A channel id the fake does not know: where the game of "another server" sits.
+ELSEWHERE = 987_654_321
+
+
+async def lobby_elsewhere(bot: MexicanTrainBot, fake: FakeDiscord, host: FakeUser) -> GameSummary:
+    """A lobby of another server, hosted by ``host`` (only the service can open one: the fake
+    has one guild): what forged clicks name to reach a game they must not."""
+    out = await bot.service.create_lobby(
+        guild_id=fake.guild_id + 1,
+        channel_id=ELSEWHERE,
+        user_id=host.id,
+        display_name=host.name.title(),
+        now=bot.now(),
+    )
+    return out.game

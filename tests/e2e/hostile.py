@@ -33,11 +33,9 @@ from typing import Any
 
 from bot.app import MexicanTrainBot
 from bot.service import GameSummary
-from tests.e2e.helpers import game_here, last_public, open_game, said, to_move
+from tests.e2e.helpers import game_here, last_public, lobby_elsewhere, open_game, said, to_move
 from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeMessage, FakeUser, Invocation
 
-#: A channel id the fake does not know: where the game of "another server" sits.
-ELSEWHERE = 987_654_321
 #: An answer longer than this is not "a clear refusal" (it repeats too much).
 CLEAR_LIMIT = 600
 LONG = "x" * 2000
@@ -598,15 +596,7 @@ async def stage(fake: FakeDiscord, bot: MexicanTrainBot) -> Ctx:
     lobby_card = last_public(lobby_channel)
     await said(await carol.select(lobby_card, values=["normal"]))
     lobby = await game_here(bot, lobby_channel)
-    far = (
-        await bot.service.create_lobby(
-            guild_id=fake.guild_id + 1,
-            channel_id=ELSEWHERE,
-            user_id=alice.id,
-            display_name="Alice",
-            now=bot.now(),
-        )
-    ).game
+    far = await lobby_elsewhere(bot, fake, alice)
     mover_id, _ = await to_move(bot, game.id)
     mover, waiter = (alice, bob) if mover_id == alice.id else (bob, alice)
     return Ctx(

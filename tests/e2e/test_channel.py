@@ -62,6 +62,23 @@ def _tile_move(legal: object) -> object:
     return next((m for m in moves if isinstance(m, Play)), moves[0])
 
 
+async def _move_and_see_the_dm(
+    bot: MexicanTrainBot, game_id: int, games: FakeChannel, users: dict[int, FakeUser]
+) -> FakeUser | None:
+    """The player to move plays a tile (or what they must); if the turn passed to the other,
+    they got one turn DM for it: returned, else None."""
+    uid, view = await to_move(bot, game_id)
+    other = next(u for u in users.values() if u.id != uid)
+    dms_before = len(other.dms())
+    await slash_move(users[uid], games, str(_tile_move(view.legal)))
+    nxt, _ = await to_move(bot, game_id)
+    if nxt != other.id:
+        return None
+    assert len(other.dms()) == dms_before + 1
+    assert "Your turn" in other.dms()[-1].content
+    return other
+
+
 async def test_computer_moves_share_the_next_turn_post_and_old_posts_go_quiet(
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
@@ -324,14 +341,7 @@ async def test_after_a_restart_old_posts_act_on_the_table_now_and_dm_channels_st
     bot = make_bot()  # a new process: nothing in memory
     async with running_bot(fake, bot):
         for _ in range(3):
-            uid, view = await to_move(bot, game.id)
-            other = next(u for u in users.values() if u.id != uid)
-            dms_before = len(other.dms())
-            await slash_move(users[uid], games, str(_tile_move(view.legal)))
-            nxt, _ = await to_move(bot, game.id)
-            if nxt == other.id:
-                assert len(other.dms()) == dms_before + 1
-                assert "Your turn" in other.dms()[-1].content
+            await _move_and_see_the_dm(bot, game.id, games, users)
         # The post from before the restart keeps its picture; its buttons were not taken off
         # with the bot's budget (no token made it after a restart): they act on the table as
         # it is now.
@@ -416,16 +426,10 @@ async def test_a_turn_dm_through_a_kept_channel_discord_says_is_gone_opens_one_a
             await bot.service.remember_dm_channel(user.id, 4_242_424_242, bot.now())
         opened = len(fake.requests_to("POST /users/@me/channels"))
         for _ in range(6):
-            uid, view = await to_move(bot, game.id)
-            other = next(u for u in users.values() if u.id != uid)
-            dms = len(other.dms())
-            await slash_move(users[uid], games, str(_tile_move(view.legal)))
-            nxt, _ = await to_move(bot, game.id)
-            if nxt == other.id:
-                assert len(other.dms()) == dms + 1
-                assert "Your turn" in other.dms()[-1].content
-                kept = (await bot.service.user_settings(other.id)).dm_channel_id
-                assert other.dm_channel is not None and kept == other.dm_channel.id
+            told = await _move_and_see_the_dm(bot, game.id, games, users)
+            if told is not None:
+                kept = (await bot.service.user_settings(told.id)).dm_channel_id
+                assert told.dm_channel is not None and kept == told.dm_channel.id
         reopened = len(fake.requests_to("POST /users/@me/channels")) - opened
         assert 1 <= reopened <= 2  # once per player DMed, never again
         gone = [

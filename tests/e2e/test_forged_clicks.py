@@ -13,12 +13,17 @@ from collections.abc import Callable
 from bot.app import MexicanTrainBot
 from bot.service import GameSummary
 from bot.store import GameStatus
-from tests.e2e.helpers import game_here, last_public, open_game, pick, said, to_move
+from tests.e2e.helpers import (
+    game_here,
+    last_public,
+    lobby_elsewhere,
+    open_game,
+    pick,
+    said,
+    to_move,
+)
 from tests.e2e.test_extras import final_message, play_to_end
 from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
-
-#: A channel id the fake does not know: where the game of "another server" sits.
-ELSEWHERE = 987_654_321
 
 
 def _snapshot(game: GameSummary) -> tuple[object, ...]:
@@ -45,15 +50,7 @@ async def test_forged_lobby_and_history_clicks_are_refused_and_change_nothing(
         here = last_public(other)
         b = await game_here(bot, other)
         # A lobby of another server (only the service can make one: the fake has one guild).
-        far = (
-            await bot.service.create_lobby(
-                guild_id=fake.guild_id + 1,
-                channel_id=ELSEWHERE,
-                user_id=alice.id,
-                display_name="Alice",
-                now=bot.now(),
-            )
-        ).game
+        far = await lobby_elsewhere(bot, fake, alice)
         before = {g.id: _snapshot(await bot.service.game(g.id)) for g in (a, b, far)}
         seen = (_state(lobby_a), _state(here), len(games.messages()), len(other.messages()))
 
@@ -139,15 +136,7 @@ async def test_a_forged_move_pick_is_refused_by_the_move_and_changes_nothing(
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         await said(await carol.slash("mt new", channel=other))
         here = last_public(other)
-        far = (
-            await bot.service.create_lobby(
-                guild_id=fake.guild_id + 1,
-                channel_id=ELSEWHERE,
-                user_id=alice.id,
-                display_name="Alice",
-                now=bot.now(),
-            )
-        ).game
+        far = await lobby_elsewhere(bot, fake, alice)
         uid, view = await to_move(bot, game.id)
         mover = users[uid]
         waiting = bob if mover is alice else alice
