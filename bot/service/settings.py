@@ -64,6 +64,8 @@ class Settings:
         """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
         name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`; ``tiles`` one of
         :data:`TILE_MODES`; ``ping`` one of :data:`PINGS`; ``autoplay`` one of :data:`AUTOPLAY`."""
+        if time_zone is not None:
+            time_zone = check_time_zone(time_zone)
         changes = _given(
             dms_open=dms_open,
             hand_dms=hand_dms,
@@ -90,7 +92,6 @@ class Settings:
             raise errors.BadSetting(
                 f"autoplay must be one of {', '.join(AUTOPLAY)}", code="bad-autoplay"
             )
-        _check_time_zone(new.time_zone)
         if new.reminder_after_s < 60:
             raise errors.BadSetting("a reminder waits at least a minute", code="bad-reminder")
         async with self.store.transaction() as tx:
@@ -209,10 +210,14 @@ def _replace_checked(current: _S, changes: Mapping[str, Any]) -> _S:
     return dataclasses.replace(current, **changes)
 
 
-def _check_time_zone(name: str) -> None:
+def check_time_zone(name: str) -> str:
+    """``name`` as a time zone is kept (an IANA name, spaces around it dropped), or the one
+    refusal every setting of a time zone gives (``/mt me time_zone:``, the schedule's own)."""
+    name = name.strip()
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         raise errors.BadSetting(
-            f"{name!r} is not a time zone (try Europe/Paris)", code="bad-time-zone"
+            f"{name!r} is not a time zone (try Europe/Paris)", code="bad-time-zone", zone=name
         ) from None
+    return name

@@ -25,6 +25,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from bot.service import errors
 from bot.service.games import GameService
 from bot.service.outcome import GameSummary, Outcome, Player, Standing
+from bot.service.settings import check_time_zone
 from bot.store import GameRow, GameStatus, UserSettings
 from bot.store import stats as stats_sql
 from bot.store.schedule import (
@@ -132,17 +133,6 @@ def _wall_clock(day: date, hour: int, zone: zoneinfo.ZoneInfo) -> datetime:
     """``hour``:00 on ``day`` in ``zone``, as UTC. An hour skipped by a spring-forward change
     resolves to the instant after the gap (fold=0 reads it with the old offset)."""
     return datetime.combine(day, time(hour), tzinfo=zone).astimezone(UTC)
-
-
-def check_time_zone(name: str) -> str:
-    name = name.strip()
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise errors.BadSetting(
-            f"{name!r} is not a time zone (try Europe/Paris)", code="bad-time-zone", zone=name
-        ) from None
-    return name
 
 
 # ---------------------------------------------------------------------- what to tell

@@ -235,11 +235,15 @@ class Terminal:
                 # /play tile [train] [knock]: the tile read and checked first, the train found
                 # when the tile fits only one, then the whole move checked as notation.
                 tile = TileOption.parse(command.text, view.rules.max_pip)
-                trains = render.plays_by_tile(view).get(tile, [])
-                if command.train is None and len(trains) > 1:
+                try:
+                    move = TrainOption.move(view, tile, command.train)
+                except Refusal as exc:
+                    if exc.key != "error.which-train":
+                        raise
+                    # The terminal's own words: an example to type, not a slash option.
+                    trains = render.plays_by_tile(view)[tile]
                     example = render.move_text(Play(tile, trains[0]), self.locale)
-                    raise Refusal("try.which-train", tile=str(tile), example=example)
-                move = TrainOption.move(view, tile, command.train)
+                    raise Refusal("try.which-train", tile=str(tile), example=example) from None
                 if not isinstance(move, Play):
                     raise Refusal("try.unknown", text=quote(command.text))
                 knock = command.knock

@@ -10,6 +10,7 @@ import pytest
 from bot.engine import DRAW, PRESETS
 from bot.engine.ai import Level
 from bot.service import GameOptions, GameService, errors
+from bot.service.schedule import ScheduleService
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
@@ -280,6 +281,24 @@ async def test_user_settings(service: GameService, clock: FakeClock) -> None:
         with pytest.raises(errors.BadSetting):
             await service.update_user_settings(ALICE, clock.tick(), **bad)
     assert await service.user_settings(ALICE) == s
+
+
+async def test_a_time_zone_is_read_by_one_rule_wherever_it_is_set(
+    service: GameService, clock: FakeClock
+) -> None:
+    """``/mt me time_zone:`` and the schedule's own settings read a zone the same way: the
+    spaces around it dropped, and one refusal naming what was typed."""
+    schedule = ScheduleService(service)
+    s = await service.update_user_settings(ALICE, clock.tick(), time_zone=" Asia/Tokyo ")
+    assert s.time_zone == "Asia/Tokyo"
+    mine = await schedule.update_my_settings(BOB, clock.tick(), time_zone=" America/Lima ")
+    assert mine.settings.time_zone == "America/Lima"
+    for change in (service.update_user_settings, schedule.update_my_settings):
+        with pytest.raises(errors.BadSetting) as refused:
+            await change(ALICE, clock.tick(), time_zone="Mars/Olympus")
+        assert refused.value.code == "bad-time-zone"
+        assert refused.value.params["zone"] == "Mars/Olympus"
+    assert (await service.user_settings(ALICE)).time_zone == "Asia/Tokyo"
 
 
 async def test_lobby_state_survives_a_restart(db_target: str | Path, clock: FakeClock) -> None:
