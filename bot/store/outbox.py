@@ -5,8 +5,8 @@ its events from a seq on, and that a player is owed the ping of their turn; the 
 clears each part once it is delivered (:meth:`OutboxTx.delivered`, in the transaction that
 also keeps what the announcement learned). What is left after a crash or a failed send is
 found by :meth:`OutboxStore.due` and leased to one process (:meth:`OutboxStore.claim`) so a
-cluster delivers each debt once. Rows, not rules: the SQL both
-databases share, like :mod:`bot.store.schedule`.
+cluster delivers each debt once. Rows, not rules: the SQL both databases share, like
+:mod:`bot.store.schedule`.
 """
 
 from __future__ import annotations
