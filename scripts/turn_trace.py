@@ -13,7 +13,11 @@ bot is idle again (the answer, the computer players' moves, the post, the ping):
   coroutine counted once, however often it is resumed);
 * ``store_calls``: the same for coroutines of ``bot.store`` entered straight from the Discord
   layer (a store object the service would hand upward), listed apart so that no round trip
-  goes unseen; none since the outbox's clearing is the service's ``Outbox.delivered``.
+  goes unseen; none since the outbox's clearing is the service's ``Outbox.delivered``;
+* ``batched_calls``: service calls made by the post book's batched write of new table posts
+  (``PostBook._flush_later``: one write :data:`~bot.ui.posts.FLUSH_DELAY` seconds after the
+  first unrecorded post, for every game's posts since), not by the move: on a busy machine
+  an earlier move's batch can fall inside the traced window. Listed, not counted.
 
 Each kind of move is traced twice: the first (``typed``, ``clicked``), in which the pinged
 player may get their first DM ever — its channel is opened, and kept by the announcement's
@@ -52,6 +56,20 @@ from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
 _COROUTINE = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
+#: Background batches that write for many moves at once (their calls are not a move's).
+BATCHES = {("bot.ui.posts", "PostBook._flush_later")}
+
+
+def _batched(frame: FrameType | None) -> bool:
+    """Whether the call was made inside one of :data:`BATCHES` (a coroutine's frames chain to
+    the one that awaits it, up to its task)."""
+    while frame is not None:
+        if (str(frame.f_globals.get("__name__", "")), frame.f_code.co_qualname) in BATCHES:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class Trace:
     """A profile hook that notes the modules entered and the service coroutines the Discord
     layer starts, while it is installed."""
@@ -60,6 +78,7 @@ class Trace:
         self.modules: set[str] = set()
         self.calls: list[str] = []
         self.store_calls: list[str] = []
+        self.batched_calls: list[str] = []
         self._seen: set[FrameType] = set()  # kept alive, so no frame id is reused meanwhile
 
     def hook(self, frame: FrameType, event: str, _arg: Any) -> None:
@@ -80,6 +99,8 @@ class Trace:
         caller = str(back.f_globals.get("__name__", "")) if back is not None else ""
         if caller.startswith(("bot.ui", "bot.cogs")):
             calls = self.calls if module.startswith("bot.service") else self.store_calls
+            if _batched(back):
+                calls = self.batched_calls
             calls.append(f"{caller} -> {module}.{code.co_qualname}")
 
     def __enter__(self) -> Trace:
@@ -97,6 +118,7 @@ class Trace:
             "service_calls": len(self.calls),
             "calls": self.calls,
             "store_calls": self.store_calls,
+            "batched_calls": self.batched_calls,
         }
         if names:
             out["module_names"] = sorted(self.modules)
