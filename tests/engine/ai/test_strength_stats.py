@@ -131,6 +131,42 @@ def test_a_pooled_run_read_from_its_json_line(tmp_path: Path) -> None:
         pool_margins.run_of(str(path), "hard_vs_normal")
 
 
+def test_tables_pool_their_rounds_and_their_players_wins(tmp_path: Path) -> None:
+    # A table of one player and three Hard: the round is the sample, and the player's wins
+    # pool as counts over all the runs' seats.
+    from benchmarks import pool_margins
+
+    def line(margin: float, lo: float, hi: float, rounds: int, share: float) -> str:
+        table = {
+            "rounds": rounds,
+            "search": {"seats": rounds, "win_share": share},
+            "hard": {"seats": 3 * rounds, "win_share": (1 - share) / 3},
+            "margin_vs_hard": {"margin": margin, "margin_ci95": [lo, hi]},
+        }
+        return json.dumps({"benchmark": "ai_strength", "search_and_three_hard": table})
+
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    one.write_text(line(-1.25, -4.233, 1.733, 430, 0.2605) + "\n")
+    two.write_text(line(0.75, -1.75, 3.25, 570, 0.30) + "\n")
+    runs = [pool_margins.run_of(str(f), "search_and_three_hard") for f in (one, two)]
+    assert runs[0] == {
+        "margin": -1.25,
+        "low": -4.233,
+        "high": 1.733,
+        "deals": 430,
+        "wins": 112.0,
+        "seats": 430,
+    }
+    pooled = pool_margins.pooled(runs)
+    assert pooled["deals"] == 1000 and pooled["seats"] == 1000
+    assert pooled["margin"] == pytest.approx((-1.25 * 430 + 0.75 * 570) / 1000, abs=1e-3)
+    assert pooled["win_share"] == pytest.approx((112.0 + 171.0) / 1000)
+    assert pooled["win_ci95"] == strength.wilson(283.0, 1000)
+    # Heads-up runs have no seats: nothing about a win share is made up for them.
+    heads_up = {"margin": 1.0, "low": 0.0, "high": 2.0, "deals": 10}
+    assert "win_share" not in pool_margins.pooled([heads_up])
+
+
 def test_the_expert_figure_in_the_docs_comes_from_the_kept_run() -> None:
     # docs/computer-players.md offers the Expert on this pooled interval; the third run's own
     # JSON line is kept in benchmarks/runs/, so the figure can be checked, not just quoted.
