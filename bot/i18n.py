@@ -155,6 +155,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "fr": "Tu ne joues dans aucune partie.",
     },
     "error.turn-of": {"en": "It's {name}'s turn.", "fr": "C'est le tour de {name}."},
+    # The service's refusal of a turn move out of turn, with the player to move named.
+    "error.not-your-turn": {"en": "It's {name}'s turn.", "fr": "C'est le tour de {name}."},
     "error.which-train": {
         "en": "{tile} fits on more than one train: say which (train option).",
         "fr": "{tile} va sur plusieurs trains : précise lequel (option train).",
@@ -513,7 +515,7 @@ def tr(key: str, locale: str | None = None, /, **params: object) -> str:
     entry = CATALOG[key]
     language = language_of(locale)
     text = entry.get(language) or entry[DEFAULT_LANGUAGE]
-    if not params:
+    if not params and "{" not in text:
         return text
     if language == "fr" and "de {" in text:
         text = _elided(text, params)

@@ -198,6 +198,16 @@ def is_legal(r: RoundState, move: Move, seat: int | None = None) -> bool:
 # ------------------------------------------------------------------ explaining
 
 
+def check_turn(r: RoundState, seat: int) -> None:
+    """Raise IllegalMove unless ``seat`` may make a turn move now (a play, a draw, a pass):
+    who may act, asked before what the move is (a knock or a catch is anyone's, whenever
+    :func:`check` allows it)."""
+    if r.result is not None:
+        raise IllegalMove("round-over", "this round is over")
+    if seat != r.current:
+        raise IllegalMove("not-your-turn", f"it's {r.names[r.current]}'s turn")
+
+
 def check(r: RoundState, move: Move, seat: int) -> None:
     """Raise IllegalMove saying exactly why ``move`` by ``seat`` is not allowed now."""
     if r.result is not None:
@@ -207,8 +217,7 @@ def check(r: RoundState, move: Move, seat: int) -> None:
     if isinstance(move, Knock | Catch):
         _check_side(r, move, seat)
         return
-    if seat != r.current:
-        raise IllegalMove("not-your-turn", f"it's {r.names[r.current]}'s turn")
+    check_turn(r, seat)
     if isinstance(move, Play):
         _check_play(r, move, seat)
         return

@@ -14,22 +14,42 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.engine import Catch, IllegalMove, Knock, Move, MoveError, parse_move
+from bot.engine import Catch, IllegalMove, Knock, Match, Move, MoveError, parse_move
+from bot.engine.legality import check_turn
 from bot.service import errors
 from bot.service.commit import Batch, Ledger, need_active, seated, utc
 from bot.service.outcome import Outcome
-from bot.service.replay import LoadedGame
-from bot.store import GameStatus
+from bot.store import GameStatus, Store
 
 
-def played_in(g: LoadedGame, guild_id: int | None, channel_id: int) -> None:
-    """Refuse a move sent from where its game is not played: another server's game as
-    unknown (nothing about it is told), another channel's as played elsewhere."""
-    game_id = g.row.id
-    if g.row.guild_id != guild_id:
+async def played_in(store: Store, game_id: int, guild_id: int | None, channel_id: int) -> None:
+    """Refuse a move sent from where its game is not played, on the game's row alone (nothing
+    replayed, no lock taken for a game that is not the sender's to act on): another server's
+    game as unknown (nothing about it is told), another channel's as played elsewhere."""
+    row = await store.game(game_id)
+    if row is None or row.guild_id != guild_id:
         raise errors.GameNotFound(f"no game #{game_id} here", code="no-such-game", game=game_id)
-    if g.row.channel_id != channel_id:
+    if row.channel_id != channel_id:
         raise errors.OtherChannel(f"game #{game_id} is played elsewhere", game=game_id)
+
+
+def turn_refusal(exc: IllegalMove, match: Match) -> errors.MoveRefused:
+    """The engine's refusal as the service's; "it's Carol's turn" names the player, so the
+    answer says it in the reader's words."""
+    seat = match.current_seat
+    if exc.code == "not-your-turn" and seat is not None:
+        return errors.MoveRefused(str(exc), code=exc.code, name=match.names[seat])
+    return errors.MoveRefused(str(exc), code=exc.code)
+
+
+def who_may_act(match: Match, seat: int) -> None:
+    """Refuse ``seat`` a turn move when it is not theirs (the engine's rule, asked before the
+    move is read: a stale list or a value that is not a move is told whose turn it is)."""
+    if match.round is not None:
+        try:
+            check_turn(match.round, seat)
+        except IllegalMove as exc:
+            raise turn_refusal(exc, match) from None
 
 
 class Plays:
@@ -62,13 +82,18 @@ class Plays:
         ``knock``: announce the last tile with this move, if it leaves the mover one tile.
         ``computer_moves``: how many computer moves to play after it (None: all of them).
         ``made_in``: the server and channel a move picked from a list was sent from (a client
-        can send any game id): the game must be played there, checked before anything else.
+        can send any game id): the game must be played there, checked on its row before the
+        game is locked or loaded.
         """
         now = utc(now)
+        if made_in is not None:
+            await played_in(self.ledger.store, game_id, *made_in)
         async with self.ledger.game(game_id) as g:
-            if made_in is not None:
-                played_in(g, *made_in)
-            if expected_version is not None and expected_version != g.row.version:
+            stale = expected_version is not None and expected_version != g.row.version
+            if stale and g.row.status is GameStatus.ACTIVE and g.match is not None:
+                # A list or button the table has outrun: whose turn it is now comes first.
+                who_may_act(g.match, seated(g, user_id).seat)
+            if stale:
                 raise errors.TableChanged()
             if g.row.status is not GameStatus.ACTIVE or g.match is None:
                 need_active(g)
@@ -81,13 +106,8 @@ class Plays:
                         move, seat=me.seat, players=match.players, max_pip=g.rules.max_pip
                     )
                 except MoveError as exc:
-                    turn = match.current_seat
-                    if turn is not None and turn != me.seat:
-                        # Who may act is said before what was sent (a forged pick's value).
-                        name = match.names[turn]
-                        raise errors.MoveRefused(
-                            f"it's {name}'s turn", code="not-your-turn"
-                        ) from None
+                    # Who may act is said before what was sent (a forged pick's value).
+                    who_may_act(match, me.seat)
                     raise errors.BadMove(str(exc)) from None
             if isinstance(move, Knock | Catch):
                 # They do not change whose turn it is: a computer left waiting by paced play
@@ -98,7 +118,7 @@ class Plays:
                 batch.apply(me, move, user_id)
             except IllegalMove as exc:
                 # The engine changed nothing: the cached game is still good.
-                raise errors.MoveRefused(str(exc), code=exc.code) from None
+                raise turn_refusal(exc, match) from None
             try:
                 if knock:
                     batch.knock_for(me.seat, user_id)

@@ -45,7 +45,6 @@ log = logging.getLogger(__name__)
 
 #: A debt is leased this long while it is delivered (a post and a DM take seconds).
 LEASE = timedelta(seconds=60)
-#: A turn DM that failed this many times (5xx, timeouts) gives way to a mention.
 #: How many recent channel messages are read for a post already made.
 LOOK_BACK = 20
 #: At most this long between looks at the outbox when nothing wakes the loop.

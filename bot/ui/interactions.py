@@ -317,7 +317,7 @@ async def guarded(
     interaction: Interaction, *, defer_first: bool | Literal["update"] = True
 ) -> AsyncIterator[None]:
     """Defer, run the body, and send any refusal through the funnel. Every interaction passes
-    here, so this is also where each is logged once and counted (:mod:`bot.ops.logs`).
+    here, so this is also where each is logged once and counted (:func:`bot.ops.metrics.track`).
 
     ``defer_first``: True acknowledges with a private "thinking…"; ``"update"`` acknowledges a
     click without a message of its own (its answer edits the message clicked, or follows);

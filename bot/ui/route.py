@@ -332,6 +332,8 @@ async def dm_channel(
     it is not read again. ``route``: the announcement this DM is part of, whose
     :func:`settle` keeps a channel opened here (no write of its own); without one (a
     reminder, a DM sent later) it is kept at once. Raises like ``create_dm``."""
+    if known is None and route is not None:
+        known = route.dm_channels.get(user_id)  # opened earlier in this announcement
     if known is None and not kept:
         known = (await bot.service.user_settings(user_id)).dm_channel_id
     if known is not None:
@@ -345,6 +347,9 @@ async def dm_channel(
 async def _keep_dm_channel(
     bot: GameBot, route: Route | None, user_id: int, channel_id: int | None
 ) -> None:
+    """Keep a DM channel just opened (None: forget one Discord said is gone): with the
+    announcement's last write when there is one (a move's first DM costs no write of its
+    own), else now."""
     if route is not None:
         route.dm_channels[user_id] = channel_id
     else:

@@ -148,15 +148,20 @@ async def test_a_forged_move_pick_is_refused_by_the_move_and_changes_nothing(
         elsewhere = await said(await mover.forge_click(here, custom_id=pick_id, values=[move]))
         assert f"Game #{game.id} is played in another channel" in elsewhere.content
         far_pick = f"mt:{far.id}:{far.version}:pick"
+        bot.service.clear_cache()
         unknown = await said(await alice.forge_click(here, custom_id=far_pick, values=["draw"]))
         assert f"There is no game #{far.id} on this server" in unknown.content
+        assert bot.service.ledger.cached_game(far.id) is None  # refused on its row: not loaded
         post = last_public(games)
-        for value in (move, "nuke"):  # who may act is said before what was sent
-            not_theirs = await said(
-                await waiting.forge_click(post, custom_id=pick_id, values=[value])
-            )
-            assert not_theirs.ephemeral and "turn" in not_theirs.content, not_theirs.content
+        assert now.turn is not None
+        turn_of = f"It's {now.turn.name}'s turn."
         stale = f"mt:{game.id}:{now.version - 1}:pick"
+        # Who may act is said before what was sent, and before the list's age.
+        for custom_id, value in ((pick_id, move), (pick_id, "nuke"), (stale, move)):
+            not_theirs = await said(
+                await waiting.forge_click(post, custom_id=custom_id, values=[value])
+            )
+            assert not_theirs.ephemeral and not_theirs.content == turn_of, not_theirs.content
         outrun = await said(await mover.forge_click(post, custom_id=stale, values=[move]))
         assert "changed" in outrun.content, outrun.content
 

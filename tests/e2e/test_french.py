@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
 from bot.engine import DRAW, PASS, Play
+from bot.i18n import tr
 from bot.store import GameStatus
 from bot.ui.pictures import round_end_png
 from tests.e2e.helpers import game_here, last_public, pick, said, settled, to_move
@@ -84,7 +85,11 @@ async def test_a_french_game_from_lobby_to_rematch(
             other = bob if user is alice else alice
             if refusals < 2:
                 wrong = await said(await other.slash("draw", channel=games))
-                assert wrong.content == "Ce n'est pas ton tour.", wrong.content
+                mover = (await bot.service.game(game.id)).turn
+                assert mover is not None  # "C'est le tour d'Alice.", "… de Bob.": the mover named
+                expected = tr("error.not-your-turn", "fr", name=mover.name)
+                assert expected.startswith("C'est le tour d")
+                assert wrong.content == expected, wrong.content
                 refusals += 1
             move = pick(view.legal)
             if isinstance(move, Play):

@@ -210,7 +210,8 @@ async def test_a_crash_after_the_post_pings_nobody_twice(
         other = bob if users[uid] is alice else alice
 
         async def killed(*args: Any, **kwargs: Any) -> None:
-            raise asyncio.CancelledError  # dies after every post and ping, before clearing
+            # The announcer dies after its post and ping, before clearing.
+            raise asyncio.CancelledError
 
         monkeypatch.setattr(announcer, "settle", killed)
         await (await type_move(users[uid], room, str(pick(view.legal)))).message()
