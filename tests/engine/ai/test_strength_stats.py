@@ -183,3 +183,24 @@ def test_the_expert_figure_in_the_docs_comes_from_the_kept_run() -> None:
     assert pooled["margin_ci95"] == [0.332, 2.968]
     doc = (kept.parents[2] / "docs/computer-players.md").read_text()
     assert "+1.65 (+0.33 \u2013 +2.97)" in doc  # the docs write ranges with an en dash
+
+
+def test_the_four_player_figure_in_the_docs_comes_from_the_kept_runs() -> None:
+    # The Expert at a table of three Hard: three runs on independent deals, their lines kept.
+    from benchmarks import pool_margins
+
+    root = Path(__file__).resolve().parents[3]
+    kept = sorted((root / "benchmarks/runs").glob("search_and_three_hard_seed*.json"))
+    assert [k.name for k in kept] == [
+        f"search_and_three_hard_seed{seed}.json" for seed in (41, 43, 44)
+    ]
+    pooled = pool_margins.pooled(
+        [pool_margins.run_of(str(k), "search_and_three_hard") for k in kept]
+    )
+    assert pooled["deals"] == pooled["seats"] == 1530
+    assert pooled["margin"] == -1.421
+    assert pooled["margin_ci95"] == [-2.985, 0.142]
+    assert pooled["win_share"] == 0.2484 and pooled["win_ci95"] == (0.2274, 0.2706)
+    doc = (root / "docs/computer-players.md").read_text()
+    assert "**\u22121.42 (\u22122.99 \u2013 +0.14)**" in doc
+    assert "**24.8 % (22.7\u201327.1 %)**" in doc
