@@ -154,8 +154,8 @@ CATALOG: dict[str, Mapping[str, str]] = {
         "en": "You are not in any game.",
         "fr": "Tu ne joues dans aucune partie.",
     },
-    "error.turn-of": {"en": "It's {name}'s turn.", "fr": "C'est le tour de {name}."},
-    # The service's refusal of a turn move out of turn, with the player to move named.
+    # A turn move out of turn, the player to move named: the service's refusal (the engine's
+    # code) and the turn buttons' own check say it in the same words.
     "error.not-your-turn": {"en": "It's {name}'s turn.", "fr": "C'est le tour de {name}."},
     "error.which-train": {
         "en": "{tile} fits on more than one train: say which (train option).",

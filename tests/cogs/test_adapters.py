@@ -117,7 +117,7 @@ def test_refusals_are_short_and_translated() -> None:
     assert error_text(no_fit, "en") == "Not possible: 5-3 does not fit."
     assert error_text(errors.MoveRefused("x", code="must-draw"), "fr").startswith("Tu ne peux")
     assert "can't read" in error_text(MoveError("bad"), "en")
-    assert error_text(Refusal("error.turn-of", name="Carol"), "en") == "It's Carol's turn."
+    assert error_text(Refusal("error.not-your-turn", name="Carol"), "en") == "It's Carol's turn."
     assert "nothing was changed" in error_text(RuntimeError("boom"), "en")
 
 

@@ -52,7 +52,7 @@ def test_french_says_d_before_a_name_that_opens_with_a_vowel() -> None:
     # "3-3 → train de Alice (@1)" in a French select, "Le temps de Alice est écoulé" in the
     # channel: French drops the "e" of "de" before a vowel.
     assert tr("train.other", "fr", name="Alice", ref="@1") == "train d'Alice (@1)"
-    assert tr("error.turn-of", "fr", name="Émile") == "C'est le tour d'Émile."
+    assert tr("error.not-your-turn", "fr", name="Émile") == "C'est le tour d'Émile."
     assert tr("move.play.other", "fr", name="Bob", tile="3-3", owner="Olga").endswith(
         "sur le train d'Olga"
     )
