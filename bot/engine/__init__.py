@@ -26,7 +26,7 @@ A refused move says why in a player's words and changes nothing::
     (True, 'Bob', '12-8 @1')
 """
 
-from bot.engine.ending import hand_score
+from bot.engine.ending import hand_score, tile_score
 from bot.engine.legality import IllegalMove, LegalMoves
 from bot.engine.match import Event, EventError, Match, Moved, RoundStarted, standing_places
 from bot.engine.moves import (
@@ -112,6 +112,7 @@ __all__ = [
     "round_view",
     "standing_places",
     "tile",
+    "tile_score",
     "train_name",
     "view_for",
 ]

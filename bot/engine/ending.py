@@ -5,7 +5,7 @@ play. Functions over a :class:`~bot.engine.state.RoundState`, reading :mod:`bot.
 (blocked means "no seat has a legal play"), for the two questions applying a move
 (:mod:`bot.engine.round`) asks: is the round blocked after this pass (:func:`blocked`, with
 the full reading of docs/rules.md and the older engine's ending kept for replay), and the
-scores once it is over (:func:`finish`, with :func:`hand_score`).
+scores once it is over (:func:`finish`, with :func:`hand_score` and :func:`tile_score`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,26 @@ from bot.engine.tiles import Tile
 LAP_OF_PASSES_VERSION = 2
 
 
-def hand_score(hand: Sequence[Tile], scoring: Scoring) -> int:
-    """Penalty points for tiles left in hand: pips, or 25 per blank half (Fundex)."""
+#: What the double blank scores under :attr:`Scoring.DOUBLE_BLANK_50` (and, as two blank halves
+#: of 25, under the Fundex blanks).
+DOUBLE_BLANK_SCORE = 50
+
+
+def tile_score(tile: Tile, scoring: Scoring) -> int:
+    """What one tile left in hand scores: its pips, 25 per blank half (Fundex), or its pips
+    with the double blank at 50 (a table's house rule)."""
     if scoring is Scoring.FUNDEX_BLANKS:
-        return sum((25 if t.high == 0 else t.high) + (25 if t.low == 0 else t.low) for t in hand)
-    return sum(t.high + t.low for t in hand)
+        return (25 if tile.high == 0 else tile.high) + (25 if tile.low == 0 else tile.low)
+    if scoring is Scoring.DOUBLE_BLANK_50 and tile.high == tile.low == 0:
+        return DOUBLE_BLANK_SCORE
+    return tile.high + tile.low
+
+
+def hand_score(hand: Sequence[Tile], scoring: Scoring) -> int:
+    """Penalty points for the tiles left in a hand (:func:`tile_score` each)."""
+    if scoring is Scoring.PIPS:  # the common case, without a call a tile
+        return sum(t.high + t.low for t in hand)
+    return sum(tile_score(t, scoring) for t in hand)
 
 
 def blocked(r: RoundState) -> bool:

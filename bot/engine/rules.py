@@ -73,6 +73,9 @@ class DoubleRule(enum.Enum):
 class Scoring(enum.Enum):
     PIPS = "pips"  # 001: the pips left in hand
     FUNDEX_BLANKS = "fundex-blanks"  # 000, 003: each blank half scores 25
+    #: A table's house rule (not a seed sheet's): the double blank alone scores 50, so the
+    #: tile worth nothing by its pips is the one to get rid of; every other tile scores its pips.
+    DOUBLE_BLANK_50 = "double-blank-50"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -96,6 +96,10 @@ HOUSE_OPTIONS: tuple[HouseOption, ...] = (
         choices=(
             ("pips", Words("pips (standard)", "points (standard)")),
             ("fundex-blanks", Words("Fundex: blanks score 25", "Fundex : les blancs valent 25")),
+            (
+                "double-blank-50",
+                Words("double blank scores 50", "le double blanc vaut 50"),
+            ),
         ),
     ),
     HouseOption(

@@ -52,6 +52,7 @@ RULESETS: dict[str, Rules] = {
     "strict-doubles": Rules(release_unsatisfiable_doubles=False, go_out_on_double=False),
     "blanks+open": Rules(scoring=Scoring.FUNDEX_BLANKS, open_hands=True, ties_share_win=True),
     "highest-tile-15": Rules(max_pip=15, first_player=FirstPlayer.HIGHEST_TILE),
+    "double-blank-50": Rules(scoring=Scoring.DOUBLE_BLANK_50, rounds=3),
 }
 
 

@@ -30,8 +30,10 @@ from bot.engine import (
     Scoring,
     Tile,
     double_set,
+    hand_score,
     parse_move,
     preset,
+    tile_score,
     view_for,
 )
 from bot.engine.round import round_tiles
@@ -760,6 +762,20 @@ def test_scoring_house_fundex_blanks_score_25() -> None:
     rnd = table(rules, ["12-3", "0-0", "5-0 7-5"])
     rnd.apply(mv("12-3 @1"))
     assert rnd.result is not None and rnd.result.scores == (0, 50, 42)
+
+
+def test_scoring_house_double_blank_scores_50() -> None:
+    """A table's house rule (docs/rules.md, "Scoring"): the double blank alone scores 50; a
+    blank half of any other tile is 0, as in the standard count."""
+    rules = Rules(scoring=Scoring.DOUBLE_BLANK_50)
+    rnd = table(rules, ["12-3", "0-0", "5-0 7-5"])
+    rnd.apply(mv("12-3 @1"))
+    assert rnd.result is not None and rnd.result.scores == (0, 50, 17)
+    assert hand_score([t("0-0"), t("6-6")], Scoring.DOUBLE_BLANK_50) == 62
+    assert [tile_score(t(x), Scoring.DOUBLE_BLANK_50) for x in ("0-0", "0-1", "9-9")] == [50, 1, 18]
+    # The other scorings are what they were.
+    assert tile_score(t("0-0"), Scoring.PIPS) == 0
+    assert tile_score(t("0-5"), Scoring.FUNDEX_BLANKS) == 30
 
 
 def test_open_hands_house_every_hand_visible_boneyard_hidden() -> None:

@@ -1,9 +1,10 @@
 """The Normal computer player: sensible greedy play, one move at a time.
 
-It sheds heavy tiles, lays a double only when it holds a tile to satisfy it (and then
-satisfies it), keeps its own train going (it will not spend elsewhere the only tile that fits
-its own train, and on its train it prefers a tile that leaves an end it can follow), takes its
-marker down, and starts the Mexican Train when it can. It looks one tile ahead, no further,
+It sheds heavy tiles (heavy by the table's scoring: a blank under the Fundex blanks, the 0-0
+when the double blank scores 50), lays a double only when it holds a tile to satisfy it (and
+then satisfies it), keeps its own train going (it will not spend elsewhere the only tile that
+fits its own train, and on its train it prefers a tile that leaves an end it can follow), takes
+its marker down, and starts the Mexican Train when it can. It looks one tile ahead, no further,
 and does not watch its opponents.
 """
 
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import random
 
+from bot.engine.ending import tile_score
 from bot.engine.moves import MEXICAN, Move, Play
 from bot.engine.rules import DoubleRule
 from bot.engine.view import SeatView
 
-#: How a play is ranked: its pips times PIP_WEIGHT, plus the points below.
+#: How a play is ranked: what the tile would score left in hand (its pips under the standard
+#: scoring) times PIP_WEIGHT, plus the points below.
 PIP_WEIGHT = 0.5
 #: Once an opponent is down to one or two tiles, heavy tiles go first.
 LATE_PIP_WEIGHT = 1.5
@@ -47,7 +50,7 @@ def normal_move(view: SeatView, rng: random.Random) -> Move:
 
     def score(move: Play) -> float:
         t = move.tile
-        value = pip_weight * t.pips
+        value = pip_weight * tile_score(t, view.rules.scoring)
         if t.is_double:
             # Can another tile in hand follow it?
             follow = any(o != t and o.has(t.high) for o in hand)

@@ -26,6 +26,7 @@ HOUSE_RULES: dict[str, Rules] = {
     "no-release": Rules(release_unsatisfiable_doubles=False),
     "no-go-out-on-double": Rules(go_out_on_double=False),
     "knock-blanks": Rules(knock=True, scoring=Scoring.FUNDEX_BLANKS),
+    "double-blank-50": Rules(scoring=Scoring.DOUBLE_BLANK_50),
     "no-mexican-first-turn": Rules(
         mexican_train_on_first_turn=False, first_turn=FirstTurn.FAST_START
     ),
