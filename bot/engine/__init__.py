@@ -27,6 +27,7 @@ A refused move says why in a player's words and changes nothing::
 """
 
 from bot.engine.ending import hand_score, tile_score
+from bot.engine.errors import EngineError
 from bot.engine.legality import IllegalMove, LegalMoves
 from bot.engine.match import Event, EventError, Match, Moved, RoundStarted, standing_places
 from bot.engine.moves import (
@@ -78,6 +79,7 @@ __all__ = [
     "Done",
     "DoubleRule",
     "Draw",
+    "EngineError",
     "EnginePlacement",
     "Event",
     "EventError",

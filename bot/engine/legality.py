@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from bot.engine.errors import EngineError
 from bot.engine.moves import (
     DONE,
     DRAW,
@@ -37,15 +38,15 @@ _SINGLES = 2
 _ANY = 3
 
 
-class IllegalMove(ValueError):
+class IllegalMove(EngineError):
     """A move the rules do not allow now; the message says why in a player's words.
 
     ``code`` names the reason for translation and tests; ``str()`` is the English sentence.
+    The code comes first here, as every rule check raises it with one (``"not-your-turn"``).
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message, code, **params)
 
 
 class LegalMoves(Sequence[Move]):

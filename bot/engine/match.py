@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.engine.errors import EngineError
 from bot.engine.legality import IllegalMove
 from bot.engine.moves import Move, MoveError, parse_move
 from bot.engine.round import Applied, Round, round_tiles
@@ -48,8 +49,10 @@ class Moved:
 Event = RoundStarted | Moved
 
 
-class EventError(ValueError):
+class EventError(EngineError):
     """A stored event that cannot be read or does not follow from the events before it."""
+
+    default_code = "bad-event"
 
 
 def event_from_dict(data: dict[str, Any], rules: Rules, players: int) -> Event:
@@ -261,8 +264,10 @@ def check_engine_version(version: object) -> int:
     return version
 
 
-class EngineVersionError(ValueError):
+class EngineVersionError(EngineError):
     """A game recorded by an engine version this engine does not know."""
+
+    default_code = "engine-version"
 
 
 def _describe(event: Event) -> str:

@@ -12,23 +12,21 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from bot.engine.errors import EngineError
 from bot.engine.tiles import Tile, TileError
 
 #: The train reference of the Mexican Train; personal trains are referenced by seat (0-based).
 MEXICAN: Final = -1
 
 
-class MoveError(ValueError):
+class MoveError(EngineError):
     """A move string that cannot be read.
 
     ``str()`` is the English sentence; ``code`` names the reason and ``params`` its facts, as
     :class:`~bot.engine.tiles.TileError` does, for the other languages.
     """
 
-    def __init__(self, message: str, code: str = "bad-move", **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
+    default_code = "bad-move"
 
     @classmethod
     def from_tile(cls, exc: TileError) -> MoveError:

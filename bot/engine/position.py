@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.engine.errors import EngineError
 from bot.engine.match import Match, check_engine_version
 from bot.engine.moves import MEXICAN, MoveError, parse_move, parse_train, train_name
 from bot.engine.round import Round
@@ -21,8 +22,10 @@ from bot.engine.tiles import Tile, format_tiles, parse_tiles
 FORMAT = 1
 
 
-class PositionError(ValueError):
+class PositionError(EngineError):
     """A position that cannot be read or does not describe a consistent table."""
+
+    default_code = "bad-position"
 
 
 def round_to_dict(rnd: Round) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from bot.engine import legality
 from bot.engine.ending import LAP_OF_PASSES_VERSION, blocked, finish, hand_score
+from bot.engine.errors import EngineError
 from bot.engine.legality import IllegalMove, LegalMoves, check, playable
 from bot.engine.moves import DONE, DRAW, KNOCK, MEXICAN, PASS, Catch, Draw, Knock, Move, Pass, Play
 from bot.engine.rules import ENGINE_VERSION, DoubleRule, EnginePlacement, FirstPlayer, Rules
@@ -153,7 +154,9 @@ class Round(RoundState):
         if len(order) != len(expected := _round_tile_set(rules, round_no)) or (
             expected.symmetric_difference(order)
         ):
-            raise ValueError(f"the tile order for round {round_no + 1} is not the round's tiles")
+            raise EngineError(
+                f"the tile order for round {round_no + 1} is not the round's tiles", "bad-deal"
+            )
         hand = rules.hand_size_for(players)
         hands = [list(order[i * hand : (i + 1) * hand]) for i in range(players)]
         rest = list(order[players * hand :])

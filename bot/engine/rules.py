@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.engine.errors import EngineError
 from bot.engine.tiles import SUPPORTED_SETS, Tile, double_set
 
 #: Bumped whenever a rule's behaviour changes, so stored games can say which engine played them.
@@ -22,8 +23,10 @@ from bot.engine.tiles import SUPPORTED_SETS, Tile, double_set
 ENGINE_VERSION = 2
 
 
-class RulesError(ValueError):
+class RulesError(EngineError):
     """A rules value, or rules for a player count, that cannot make a playable game."""
+
+    default_code = "bad-rules"
 
 
 class HandSizes(enum.Enum):

@@ -12,23 +12,22 @@ import functools
 import re
 from typing import NamedTuple
 
+from bot.engine.errors import EngineError
+
 #: Set sizes the product supports (docs/rules.md, "Equipment").
 SUPPORTED_SETS: tuple[int, ...] = (9, 12, 15, 18)
 #: The largest pip count any supported set uses; tiles are interned up to it.
 MAX_PIP = 18
 
 
-class TileError(ValueError):
+class TileError(EngineError):
     """A tile string or pip pair that does not name a tile of the set in play.
 
     ``str()`` is the English sentence; ``code`` names the reason and ``params`` its facts, so
     another language can say it in its own words (``refusal.<code>`` in the catalog).
     """
 
-    def __init__(self, message: str, code: str = "not-a-tile", **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
+    default_code = "not-a-tile"
 
 
 class _Pair(NamedTuple):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from bot.engine.errors import EngineError
 from bot.engine.match import Match
 from bot.engine.moves import MEXICAN, Move
 from bot.engine.round import Round
@@ -114,14 +115,14 @@ def view_for(match: Match, seat: int | None) -> SeatView:
     """The match as ``seat`` may see it; ``None`` gives the spectator's view."""
     rnd = match.round
     if rnd is None:
-        raise ValueError("no round has been dealt yet")
+        raise EngineError("no round has been dealt yet", "no-round")
     return round_view(rnd, seat, match)
 
 
 def round_view(rnd: Round, seat: int | None, match: Match | None = None) -> SeatView:
     """A view of a bare round (``match`` adds the scores and winners around it)."""
     if seat is not None and not 0 <= seat < rnd.players:
-        raise ValueError(f"there is no seat {seat + 1}")
+        raise EngineError(f"there is no seat {seat + 1}", "no-seat")
     blocking = rnd.open_doubles
     trains = tuple(
         TrainView(

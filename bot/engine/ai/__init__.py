@@ -25,6 +25,7 @@ from bot.engine.ai import expert
 from bot.engine.ai.hard import REASONS, hard_decision
 from bot.engine.ai.normal import normal_move
 from bot.engine.ai.trains import longest_train
+from bot.engine.errors import EngineError
 from bot.engine.moves import Move, Play
 from bot.engine.tiles import Tile
 from bot.engine.view import SeatView
@@ -59,7 +60,9 @@ def choose_move(
     Hard's move); without one it searches to the end, so the move depends on the inputs alone.
     The other levels are bounded by their own design and ignore it."""
     if not view.legal:
-        raise ValueError("it is not this seat's turn: a computer player has no move to make")
+        raise EngineError(
+            "it is not this seat's turn: a computer player has no move to make", "not-its-turn"
+        )
     if level is Level.EXPERT:
         return expert.search(view, seed, clock=clock)
     rng = random.Random(seed)

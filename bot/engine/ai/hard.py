@@ -40,6 +40,7 @@ from bot.engine.ai.knowledge import Knowledge, chance_any, read_view
 from bot.engine.ai.state import round_from_view
 from bot.engine.ai.trains import longest_train
 from bot.engine.ending import hand_score
+from bot.engine.errors import EngineError
 from bot.engine.moves import DRAW, MEXICAN, PASS, Done, Draw, Move, Pass, Play
 from bot.engine.round import Round
 from bot.engine.tiles import Tile
@@ -118,7 +119,9 @@ def _decide(view: SeatView, rng: random.Random) -> Decision:
     seat = view.seat
     hand = view.hand
     if seat is None or hand is None or not view.legal:
-        raise ValueError("it is not this seat's turn: a computer player has no move to make")
+        raise EngineError(
+            "it is not this seat's turn: a computer player has no move to make", "not-its-turn"
+        )
     own = view.trains[seat]
     plan = longest_train(hand, own.end)
     legal = view.legal

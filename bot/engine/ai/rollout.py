@@ -35,6 +35,7 @@ import random
 from bot.engine.ai.knowledge import read_view
 from bot.engine.ai.state import round_from_view
 from bot.engine.ai.trains import longest_train
+from bot.engine.errors import EngineError
 from bot.engine.moves import DONE, KNOCK, MEXICAN, Catch, Draw, Move, Play
 from bot.engine.round import Round
 from bot.engine.state import RoundState
@@ -212,7 +213,9 @@ def rollout_move(view: SeatView, rng: random.Random) -> Move:
     policy never reads)."""
     legal = list(view.legal)
     if not legal:
-        raise ValueError("it is not this seat's turn: a computer player has no move to make")
+        raise EngineError(
+            "it is not this seat's turn: a computer player has no move to make", "not-its-turn"
+        )
     if len(legal) == 1:
         return legal[0]
     assert view.seat is not None

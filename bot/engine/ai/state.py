@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from bot.engine.errors import EngineError
 from bot.engine.moves import MEXICAN, Catch, Knock, Play
 from bot.engine.round import Round
 from bot.engine.tiles import Tile
@@ -20,7 +21,7 @@ from bot.engine.view import SeatView
 def round_from_view(view: SeatView, unseen: tuple[Tile, ...], rng: random.Random) -> Round:
     """A round in the same public state, with the viewer's hand and stand-ins elsewhere."""
     if view.seat is None or view.hand is None:
-        raise ValueError("a spectator has no hand to play")
+        raise EngineError("a spectator has no hand to play", "spectator")
     pool = list(unseen)
     rng.shuffle(pool)
     hands: list[list[Tile]] = []
@@ -40,7 +41,7 @@ def round_with_hands(view: SeatView, hands: list[list[Tile]], boneyard: list[Til
     last): a world dealt by :mod:`bot.engine.ai.worlds`, or stand-ins."""
     seat = view.seat
     if seat is None or view.hand is None:
-        raise ValueError("a spectator has no hand to play")
+        raise EngineError("a spectator has no hand to play", "spectator")
     players = view.players
     # The log is left out (copying it at every searched position costs time): the passes it
     # holds change only *when* a blocked round ends, never how it scores (see endgame._key).
