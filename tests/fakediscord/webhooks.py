@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 import discord
 from aiohttp import web
 
+from . import flags
 from .models import JSON, VIEW_CHANNEL, FakeChannel, FakeMessage, FakeUser, _walk_components
 from .server import ApiError, Call, json_response
 
@@ -229,7 +230,7 @@ class Webhooks:
             channel_id=target.id,
             guild_id=target.guild_id,
             author=hook.author,
-            flags=int(body.get("flags") or 0) & (4 | 4096),
+            flags=flags.settable(body, flags.EXECUTE_WEBHOOK),  # V2 included
             webhook_id=hook.id,
             application_id=hook.application_id,
         )
@@ -271,6 +272,7 @@ class Webhooks:
         body = dict(call.body or {})
         if hook.application_id is None and not call.flag("with_components"):
             body.pop("components", None)
+        fake._edit_flags(message, body)
         fake._apply(message, body, call.files, creating=False)
         fake._mark_edited(message)
         return json_response(message.to_payload())
