@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Any
 
 from .limits import COMPONENTS_V2, FormError
-from .limits import check as check_limits
 from .models import EPHEMERAL, JSON, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, FakeMessage
 
 IS_VOICE_MESSAGE = 1 << 13
@@ -43,13 +42,22 @@ INTERACTION_MESSAGE = CREATE_MESSAGE | EPHEMERAL
 DEFERRAL = EPHEMERAL
 EDIT = SUPPRESS_EMBEDS | COMPONENTS_V2
 LEGACY_FIELDS = ("content", "embeds")
-EDIT_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
 def settable(body: JSON | None, allowed: int) -> int:
     """The flags of a new message: those of ``body`` that the route lets a sender set."""
     raw = (body or {}).get("flags")
     return int(raw or 0) & allowed
+
+
+def as_edited(body: Any, message: FakeMessage | None) -> Any:
+    """``body`` as Discord's limits check it: an edit of a V2 message (``message``, None when
+    the route edits none) is a V2 body whatever its ``flags`` say, since the flag stays."""
+    if message is None or not message.flags & COMPONENTS_V2 or not isinstance(body, dict):
+        return body
+    if body.get("type") == 7 and isinstance(body.get("data"), dict):  # an UPDATE_MESSAGE answer
+        return {**body, "data": as_edited(body["data"], message)}
+    return {**body, "flags": int(body.get("flags") or 0) | COMPONENTS_V2}
 
 
 def edit(message: FakeMessage, body: JSON) -> None:
@@ -73,12 +81,6 @@ def edit(message: FakeMessage, body: JSON) -> None:
                         }
                     ]
                 }
-        if "components" in body and not (wanted or 0) & COMPONENTS_V2:
-            # The body says nothing of V2, the message is: its layout is checked as one.
-            try:
-                check_limits(EDIT_MESSAGE, {**body, "flags": COMPONENTS_V2}, [])
-            except FormError as error:
-                errors.update(error.errors)
     if errors:
         raise FormError(errors)
     if wanted is not None:

@@ -895,7 +895,9 @@ class FakeDiscord:
             elif (fault := self.refusals.take(record)) is not None:
                 raise fault
             else:
-                _check_form(f"{request.method} {template}", body, files)  # Discord's limits
+                route = f"{request.method} {template}"
+                checked = flags.as_edited(body, self._edited_message(route, params, body))
+                _check_form(route, checked, files)  # Discord's limits
                 response = await handler(Call(request, params, body, files, record))
         except ApiError as error:
             record.error_code = error.code
@@ -912,6 +914,23 @@ class FakeDiscord:
         record.status = response.status
         self.notify(*self._touched(params))
         return response
+
+    def _edited_message(self, route: str, params: dict[str, str], body: Any) -> FakeMessage | None:
+        """The message an edit route (or an UPDATE_MESSAGE answer) would change, if known: its
+        flags decide how the body is checked (a V2 message's edit is a layout)."""
+        raw = params.get("message_id", "")
+        if route == "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}":
+            if raw == "@original":
+                record = self._find_by_token(params["webhook_token"])
+                return record.original if record is not None else None
+        elif route == "PATCH /channels/{channel_id}/messages/{message_id}":
+            pass
+        elif route.endswith("/callback") and isinstance(body, dict) and body.get("type") == 7:
+            record = self.interactions.get(int(params["interaction_id"]))
+            return record.source if record is not None else None
+        else:
+            return None
+        return self.messages.get(int(raw)) if raw.isdigit() else None
 
     def _touched(self, params: dict[str, str]) -> list[WaitKey]:
         """What a call to a route with these parameters may have changed, as wait keys."""
