@@ -20,7 +20,10 @@ https://docs.discord.com/developers/topics/rate-limits):
   returns the message, else 204. ``thread_id`` posts in a thread of the webhook's channel and
   unarchives it (a locked one refuses). "Application-owned webhooks can always send
   components"; another webhook's components are dropped unless ``with_components`` is set,
-  and even then it may not send interactive ones.
+  and even then it may not send interactive ones. ``flags``: "only SUPPRESS_EMBEDS,
+  SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 can be set" (kept; a V2 post holds only
+  components, and an edit may set V2 for good: ``flags.py``); ``username`` is a webhook name,
+  1-80 characters (``limits.py``).
 - The message has ``webhook_id``, ``application_id`` (for an application's webhook) and the
   webhook as its author; the bot token cannot edit it (50005: another author's message), the
   webhook's token can (Edit/Delete/Get Webhook Message), as long as the message is the
