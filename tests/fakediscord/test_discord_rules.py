@@ -401,6 +401,12 @@ async def test_no_edit_reaches_an_archived_thread_not_even_with_a_token(
     assert isinstance(thread, FakeThread)
     click = await answered_in(fake, thread)
     mine = await posted(fake, thread, {"content": "table"})
+    hook = fake.webhooks.make(fake.channel("games"), "TrainBot")
+    hooked = f"/webhooks/{hook.id}/{hook.token}"
+    status, theirs = await rest(
+        fake, "POST", hooked, {"content": "hook"}, wait="true", thread_id=str(thread.id)
+    )
+    assert status == 200
     thread.archived = True
     fake.threads.changed(thread)
     archived = (400, {"message": "Thread is archived", "code": 50083})
@@ -408,8 +414,12 @@ async def test_no_edit_reaches_an_archived_thread_not_even_with_a_token(
     assert await rest(fake, "PATCH", original, {"content": "edited"}) == archived
     bot_edit = f"/channels/{thread.id}/messages/{mine.id}"
     assert await rest(fake, "PATCH", bot_edit, {"content": "edited"}) == archived
+    hook_edit = f"{hooked}/messages/{theirs['id']}"
+    assert await rest(fake, "PATCH", hook_edit, {"content": "x"}, thread_id=str(thread.id)) == (
+        archived
+    )
     assert thread.archived
-    assert [m.content for m in thread.messages()] == ["a card", "ok", "table"]
+    assert [m.content for m in thread.messages()] == ["a card", "ok", "table", "hook"]
     assert (await rest(fake, "DELETE", original))[0] == 204  # deleting is allowed
 
 
