@@ -320,7 +320,7 @@ class FakeDiscord:
         self.ids = Snowflakes(self.clock)
         #: Messages sent with ``enforce_nonce``, by nonce, with when (see _post_message);
         #: ``nonce_repeats`` counts the sends answered with the message already sent.
-        self._nonces: dict[str, tuple[FakeMessage, float]] = {}
+        self._nonces: dict[str, tuple[FakeMessage, datetime.datetime]] = {}
         self.nonce_repeats = 0
         from .refusals import Refusals  # refusals.py builds on this module
 
@@ -1156,7 +1156,7 @@ class FakeDiscord:
             # (docs/outbox.md cites it.) The author here is always the bot user.
             # (A nonce over 25 characters was refused with the form: limits.py.)
             seen = self._nonces.get(str(nonce))
-            if seen is not None and time.monotonic() - seen[1] <= NONCE_WINDOW:
+            if seen is not None and (self.clock() - seen[1]).total_seconds() <= NONCE_WINDOW:
                 self.nonce_repeats += 1
                 return json_response(seen[0].to_payload())
         can_embed = self._check_can_post(channel, body, call.files)
@@ -1167,7 +1167,7 @@ class FakeDiscord:
         self._apply(message, body, call.files, creating=True, can_embed=can_embed)
         self.messages[message.id] = message
         if nonce is not None and body.get("enforce_nonce"):
-            self._nonces[str(nonce)] = (message, time.monotonic())
+            self._nonces[str(nonce)] = (message, self.clock())
         self._publish("MESSAGE_CREATE", message)
         return json_response(message.to_payload())
 

@@ -456,6 +456,25 @@ async def test_timestamps_and_ids_are_on_the_fakes_clock(
     assert (archived_at - wall).total_seconds() > 23 * 3600
 
 
+async def test_a_nonce_is_remembered_for_minutes_of_the_fakes_clock(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """Message resource, Create Message, "JSON/Form Params"
+    (https://docs.discord.com/developers/resources/message#create-message-json/form-params):
+    ``enforce_nonce``: "If true and nonce is present, it will be checked for uniqueness in the
+    past few minutes" — minutes of Discord's time, the fake's clock (five, ours): a repeat
+    within them returns the first message, a repeat after a skipped hour posts anew."""
+    fake = fake_discord
+    games = fake.channel("games")
+    path = f"/channels/{games.id}/messages"
+    body = {"content": "Bob to play", "nonce": "mt1.7.0", "enforce_nonce": True}
+    first = await rest(fake, "POST", path, body)
+    assert await rest(fake, "POST", path, body) == first and len(games.messages()) == 1
+    fake.advance(3600)
+    status, again = await rest(fake, "POST", path, body)
+    assert status == 200 and again["id"] != first[1]["id"] and len(games.messages()) == 2
+
+
 # ---------------------------------------------------------------------------- g. ordered refusals
 
 
