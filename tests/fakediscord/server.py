@@ -1224,7 +1224,14 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _get_message(self, call: Call) -> web.Response:
+        # Message resource, Get Channel Message: "requires the current user to have the
+        # VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions" (the code is not given: 50001
+        # "Missing Access", as for any read of a channel it cannot see).
         channel = self._get_channel_or_404(call.params["channel_id"])
+        if not channel.is_dm:
+            perms = self.permissions_for(self.bot_user, channel)
+            if not perms & VIEW_CHANNEL or not perms & READ_MESSAGE_HISTORY:
+                raise ApiError(403, 50001, "Missing Access")
         return json_response(
             self._get_message_or_404(channel, call.params["message_id"]).to_payload()
         )

@@ -266,6 +266,23 @@ async def test_the_message_list_needs_view_channel_and_shows_nothing_without_his
     assert await rest(fake, "GET", path) == (403, {"message": "Missing Access", "code": 50001})
 
 
+async def test_one_message_needs_view_channel_and_read_message_history(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """Message resource, "Get Channel Message"
+    (https://docs.discord.com/developers/resources/message#get-channel-message): "this endpoint
+    requires the current user to have the VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions";
+    the page names no code: the fake answers 403 50001 "Missing access" (Opcodes and Status
+    Codes, #json-json-error-codes), as for a channel it cannot see."""
+    fake = fake_discord
+    games = fake.channel("games")
+    message = await posted(fake, games, {"content": "one"})
+    path = f"/channels/{games.id}/messages/{message.id}"
+    assert (await rest(fake, "GET", path))[0] == 200
+    games.set_permissions(fake.bot_user, deny=READ_MESSAGE_HISTORY)
+    assert await rest(fake, "GET", path) == (403, {"message": "Missing Access", "code": 50001})
+
+
 async def test_the_message_list_takes_a_limit_of_1_to_100(
     fake_discord: FakeDiscord, demo: DemoBot
 ) -> None:
