@@ -389,19 +389,19 @@ async def test_every_message_sent_into_an_archived_thread_unarchives_it(
     assert (await rest(fake, "POST", path, {"content": "hook"}, thread_id=str(thread.id)))[0] == 204
     assert not thread.archived
 
-    thread = fake.channel("games").start_thread("Game #2", by=fake.user("alice"))
-    assert isinstance(thread, FakeThread)
-    click = await answered_in(fake, thread)
-    thread.archived = True
-    fake.threads.changed(thread)
+    opened = fake.channel("games").start_thread("Game #2", by=fake.user("alice"))
+    assert isinstance(opened, FakeThread)
+    click = await answered_in(fake, opened)
+    opened.archived = True
+    fake.threads.changed(opened)
     status, _ = await rest(fake, "POST", token_path(fake, click), {"content": "f"})
-    assert status == 204 and not thread.archived
-    assert thread.messages()[-1].content == "f"
+    assert status == 204 and not opened.archived
+    assert opened.messages()[-1].content == "f"
 
-    thread.archived = thread.locked = True
+    opened.archived = opened.locked = True
     status, refused = await rest(fake, "POST", token_path(fake, click), {"content": "g"})
     assert (status, refused) == (400, {"message": "Thread is archived", "code": 50083})
-    assert thread.archived and thread.messages()[-1].content == "f"
+    assert opened.archived and opened.messages()[-1].content == "f"
 
 
 async def test_no_edit_reaches_an_archived_thread_not_even_with_a_token(
