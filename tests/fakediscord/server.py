@@ -1600,7 +1600,7 @@ def _page_limit(raw: str) -> int:
     try:
         limit = int(raw)
     except ValueError:
-        problem = ("NUMBER_TYPE_COERCE", f"Value \"{raw}\" is not int.")
+        problem = ("NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')
     else:
         if limit > MESSAGES_PER_PAGE:
             problem = ("NUMBER_TYPE_MAX", "int value should be less than or equal to 100.")
