@@ -44,6 +44,13 @@ CHOICE_TEXT = 100
 ATTACHMENTS = 10
 ATTACHMENT_DESCRIPTION = 1024
 MENTION_IDS = 100
+#: Create Message's ``nonce``: "up to 25 characters" (Message resource, Create Message).
+NONCE = 25
+#: Execute Webhook's ``username`` is the webhook's name for one message: "webhook names can be
+#: up to 80 characters" (Webhook resource, Create Webhook).
+WEBHOOK_NAME = 80
+CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
+EXECUTE_WEBHOOK = "POST /webhooks/{webhook_id}/{webhook_token}"
 #: Components V2 (message flag IS_COMPONENTS_V2): Discord's "Component Reference".
 COMPONENTS_V2 = 1 << 15
 V2_COMPONENTS = 40  # in all, nested ones included
@@ -149,6 +156,10 @@ def check(route: str, body: Any, files: list[FakeFile]) -> None:
     elif route in MESSAGE_ROUTES:
         if isinstance(body, dict):
             _message(form, [], body, files)
+            if route == CREATE_MESSAGE and body.get("nonce") is not None:
+                form.length(["nonce"], str(body["nonce"]), NONCE)
+            if route == EXECUTE_WEBHOOK:
+                form.length(["username"], body.get("username"), WEBHOOK_NAME, low=1)
     elif isinstance(body, dict):
         # Routes this module does not name (a thread's first message, a forum post): the
         # same limits wherever a message travels.

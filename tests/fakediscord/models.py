@@ -87,10 +87,6 @@ class Snowflakes:
         return self._last
 
 
-def iso_now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat()
-
-
 def as_permission_value(value: discord.Permissions | int | None, **flags: bool) -> int:
     """Accepts ``discord.Permissions``, a raw int or keyword flags, like discord.py does."""
     if isinstance(value, discord.Permissions):
@@ -451,7 +447,9 @@ class FakeMessage:
     #: The application whose webhook sent it (a channel webhook's; None for a person's).
     application_id: int | None = None
     interaction_metadata: JSON | None = None
-    timestamp: str = field(default_factory=iso_now)
+    #: When it was sent, on Discord's time: the time its id carries (both on the fake's clock,
+    #: as a message's ``timestamp`` and its snowflake agree on Discord).
+    timestamp: str = ""
     edited_timestamp: str | None = None
     deleted: bool = False
     edits: int = 0
@@ -464,6 +462,10 @@ class FakeMessage:
     #: A system message's reference (a thread's starter message, "started a thread").
     message_reference: JSON | None = None
     referenced: FakeMessage | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.timestamp:
+            self.timestamp = discord.utils.snowflake_time(self.id).isoformat()
 
     @property
     def ephemeral(self) -> bool:

@@ -22,7 +22,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import discord
 import yarl
@@ -30,6 +30,7 @@ from aiohttp import BodyPartReader, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from . import flags
 from .clock import Clock, DiscordClock, snowflake_time
 from .gateway import Gateway, GatewaySession, guild_payload, guild_roles
 from .limits import FormError
@@ -44,7 +45,6 @@ from .models import (
     LOADING,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
-    SUPPRESS_EMBEDS,
     VIEW_CHANNEL,
     FakeAttachment,
     FakeChannel,
@@ -54,10 +54,12 @@ from .models import (
     FakeRole,
     FakeUser,
     Snowflakes,
-    iso_now,
 )
 from .pings import Ping, notified
 from .ratelimit import GLOBAL_PER_SECOND, RateLimiter, Storm, Violation
+
+if TYPE_CHECKING:
+    from .refusals import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,9 @@ API_PREFIX = "/api/v10"
 POLL_INTERVAL = 0.01
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 EMBED_LINKS = discord.Permissions(embed_links=True).value
+READ_MESSAGE_HISTORY = discord.Permissions(read_message_history=True).value
+#: Get Channel Messages' most messages in one answer.
+MESSAGES_PER_PAGE = 100
 # What a DM allows a bot: no roles, no overwrites.
 DM_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -79,8 +84,6 @@ DM_PERMISSIONS = discord.Permissions(
 ).value
 # Which answers each interaction type accepts (Discord's table, minus activities).
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
-# Message flags a bot may set when it posts; everything else is Discord's to set.
-SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | 4096 | 32768
 
 
 class ApiError(Exception):
@@ -317,11 +320,12 @@ class FakeDiscord:
         self.ids = Snowflakes(self.clock)
         #: Messages sent with ``enforce_nonce``, by nonce, with when (see _post_message);
         #: ``nonce_repeats`` counts the sends answered with the message already sent.
-        self._nonces: dict[str, tuple[FakeMessage, float]] = {}
+        self._nonces: dict[str, tuple[FakeMessage, datetime.datetime]] = {}
         self.nonce_repeats = 0
-        #: Server errors to answer with, by (method, route): see fail_next.
-        self._faults: dict[tuple[str, str], list[Any]] = {}
-        self.faults_served = 0
+        from .refusals import Refusals  # refusals.py builds on this module
+
+        #: Errors a test orders for the next requests to a route (``refuse``, ``fail_next``).
+        self.refusals = Refusals()
 
         # Applications made since 2020 share their id with their bot user.
         self.application_id = self.ids.next()
@@ -598,16 +602,28 @@ class FakeDiscord:
         """Answer the next ``times`` requests to ``method route`` (a template, e.g.
         ``/channels/{channel_id}/messages``) with a server error, as Discord does in an
         incident; 503 is one discord.py does not retry itself."""
-        self._faults[(method, route)] = [times, ApiError(status, code, "Service Unavailable")]
+        self.refuse(method, route, ApiError(status, code, "Service Unavailable"), times=times)
 
-    def _take_fault(self, method: str, route: str) -> ApiError | None:
-        fault = self._faults.get((method, route))
-        if fault is None or fault[0] <= 0:
-            return None
-        fault[0] -= 1
-        self.faults_served += 1
-        error: ApiError = fault[1]
-        return error
+    def refuse(
+        self,
+        method: str,
+        route: str,
+        error: ApiError,
+        *,
+        times: int | None = 1,
+        when: Callable[[RecordedRequest], bool] | None = None,
+    ) -> Refusal:
+        """Answer the next ``times`` requests to ``method route`` that ``when`` accepts (None:
+        every one; ``times=None``: until ``.lift()``) with ``error`` before the route runs:
+        Discord's refusals that hang on state the fake does not model (refusals.py:
+        ``NO_MUTUAL_GUILDS`` 50278, ``TWO_FACTOR_REQUIRED`` 60003, ``AUTOMOD_BLOCKED``
+        200000)."""
+        return self.refusals.add(method, route, error, times=times, when=when)
+
+    @property
+    def faults_served(self) -> int:
+        """How many requests an ordered refusal answered."""
+        return self.refusals.served
 
     @property
     def sessions(self) -> dict[str, GatewaySession]:
@@ -876,10 +892,12 @@ class FakeDiscord:
             limited = admission.refusal or self._take_rate_limit(request.method, template)
             if limited is not None:
                 response = limited
-            elif (fault := self._take_fault(request.method, template)) is not None:
+            elif (fault := self.refusals.take(record)) is not None:
                 raise fault
             else:
-                _check_form(f"{request.method} {template}", body, files)  # Discord's limits
+                route = f"{request.method} {template}"
+                checked = flags.as_edited(body, self._edited_message(route, params, body))
+                _check_form(route, checked, files)  # Discord's limits
                 response = await handler(Call(request, params, body, files, record))
         except ApiError as error:
             record.error_code = error.code
@@ -896,6 +914,23 @@ class FakeDiscord:
         record.status = response.status
         self.notify(*self._touched(params))
         return response
+
+    def _edited_message(self, route: str, params: dict[str, str], body: Any) -> FakeMessage | None:
+        """The message an edit route (or an UPDATE_MESSAGE answer) would change, if known: its
+        flags decide how the body is checked (a V2 message's edit is a layout)."""
+        raw = params.get("message_id", "")
+        if route == "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}":
+            if raw == "@original":
+                record = self._find_by_token(params["webhook_token"])
+                return record.original if record is not None else None
+        elif route == "PATCH /channels/{channel_id}/messages/{message_id}":
+            pass
+        elif route.endswith("/callback") and isinstance(body, dict) and body.get("type") == 7:
+            record = self.interactions.get(int(params["interaction_id"]))
+            return record.source if record is not None else None
+        else:
+            return None
+        return self.messages.get(int(raw)) if raw.isdigit() else None
 
     def _touched(self, params: dict[str, str]) -> list[WaitKey]:
         """What a call to a route with these parameters may have changed, as wait keys."""
@@ -1046,9 +1081,6 @@ class FakeDiscord:
             message.embeds = embeds if can_embed else []
         if "components" in body:
             message.components = body["components"] or []
-        if not creating and "flags" in body and body["flags"] is not None:
-            keep = message.flags & ~SUPPRESS_EMBEDS
-            message.flags = keep | (int(body["flags"]) & SUPPRESS_EMBEDS)
         if "attachments" in body and body["attachments"] is not None:
             kept: list[FakeAttachment] = []
             existing = {a.id: a for a in message.attachments}
@@ -1122,20 +1154,20 @@ class FakeDiscord:
             # past few minutes. If another message was created by the same author with the
             # same nonce, that message will be returned and no new message will be created."
             # (docs/outbox.md cites it.) The author here is always the bot user.
-            if len(str(nonce)) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body: nonce is at most 25 characters")
+            # (A nonce over 25 characters was refused with the form: limits.py.)
             seen = self._nonces.get(str(nonce))
-            if seen is not None and time.monotonic() - seen[1] <= NONCE_WINDOW:
+            if seen is not None and (self.clock() - seen[1]).total_seconds() <= NONCE_WINDOW:
                 self.nonce_repeats += 1
                 return json_response(seen[0].to_payload())
         can_embed = self._check_can_post(channel, body, call.files)
         kind = 19 if body.get("message_reference") else 0
-        flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | 4096 | 32768)
-        message = self._new_message(channel, flags=flags, kind=kind)
+        message = self._new_message(
+            channel, flags=flags.settable(body, flags.CREATE_MESSAGE), kind=kind
+        )
         self._apply(message, body, call.files, creating=True, can_embed=can_embed)
         self.messages[message.id] = message
         if nonce is not None and body.get("enforce_nonce"):
-            self._nonces[str(nonce)] = (message, time.monotonic())
+            self._nonces[str(nonce)] = (message, self.clock())
         self._publish("MESSAGE_CREATE", message)
         return json_response(message.to_payload())
 
@@ -1152,6 +1184,7 @@ class FakeDiscord:
         can_embed = channel.is_dm or bool(
             self.permissions_for(self.bot_user, channel) & EMBED_LINKS
         )
+        self._edit_flags(message, call.body or {})
         self._apply(message, call.body or {}, call.files, creating=False, can_embed=can_embed)
         self._mark_edited(message)
         return json_response(message.to_payload())
@@ -1170,8 +1203,16 @@ class FakeDiscord:
             )
         self.old_edits[message.channel_id] = [*made, now]
 
+    def _edit_flags(self, message: FakeMessage, body: JSON) -> None:
+        """An edit's ``flags`` (flags.py: SUPPRESS_EMBEDS both ways, IS_COMPONENTS_V2 set once
+        and for good, with no content or embeds left), or Discord's 400/50035."""
+        try:
+            flags.edit(message, body)
+        except FormError as error:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=error.errors) from None
+
     def _mark_edited(self, message: FakeMessage) -> None:
-        message.edited_timestamp = iso_now()
+        message.edited_timestamp = self.clock().isoformat()
         message.edits += 1
         self._publish("MESSAGE_UPDATE", message)
 
@@ -1183,19 +1224,37 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _get_message(self, call: Call) -> web.Response:
+        # Message resource, Get Channel Message: "requires the current user to have the
+        # VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions" (the code is not given: 50001
+        # "Missing Access", as for any read of a channel it cannot see).
         channel = self._get_channel_or_404(call.params["channel_id"])
+        if not channel.is_dm:
+            perms = self.permissions_for(self.bot_user, channel)
+            if not perms & VIEW_CHANNEL or not perms & READ_MESSAGE_HISTORY:
+                raise ApiError(403, 50001, "Missing Access")
         return json_response(
             self._get_message_or_404(channel, call.params["message_id"]).to_payload()
         )
 
     async def _list_messages(self, call: Call) -> web.Response:
+        # Discord's Message resource, Get Channel Messages: "limit: Max number of messages to
+        # return (1-100)", default 50; "requires the current user to have the VIEW_CHANNEL
+        # permission" (else 403/50001, as every read of a channel it cannot see); "If the
+        # current user is missing the READ_MESSAGE_HISTORY permission in the channel, then no
+        # messages will be returned" (an empty list, not an error).
         channel = self._get_channel_or_404(call.params["channel_id"])
+        limit = _page_limit(call.query.get("limit", "50"))
+        if not channel.is_dm:
+            perms = self.permissions_for(self.bot_user, channel)
+            if not perms & VIEW_CHANNEL:
+                raise ApiError(403, 50001, "Missing Access")
+            if not perms & READ_MESSAGE_HISTORY:
+                return json_response([])
         found = list(reversed(channel.messages()))  # Discord lists newest first
         if "before" in call.query:
             found = [m for m in found if m.id < int(call.query["before"])]
         if "after" in call.query:
             found = [m for m in found if m.id > int(call.query["after"])]
-        limit = int(call.query.get("limit", "50"))
         return json_response([m.to_payload() for m in found[:limit]])
 
     async def _get_channel(self, call: Call) -> web.Response:
@@ -1229,12 +1288,13 @@ class FakeDiscord:
         if kind == 8:
             record.choices = data.get("choices") or []
         elif kind in (4, 5):
-            flags = int(data.get("flags") or 0) & SETTABLE_FLAGS
+            # A deferral keeps EPHEMERAL only (flags.py); its answer may set V2.
+            given = flags.settable(data, flags.DEFERRAL if kind == 5 else flags.INTERACTION_MESSAGE)
             message = self._new_message(
                 record.channel,
-                flags=flags | (LOADING if kind == 5 else 0),
+                flags=given | (LOADING if kind == 5 else 0),
                 kind=20 if record.type == 2 else 0,
-                visible_to=record.user.id if flags & EPHEMERAL else None,
+                visible_to=record.user.id if given & EPHEMERAL else None,
             )
             message.webhook_id = message.application_id = self.application_id
             message.interaction_metadata = {
@@ -1252,6 +1312,7 @@ class FakeDiscord:
             message = record.original = record.source
             record.source_edits_at_answer = message.edits if message is not None else 0
             if kind == 7 and message is not None:
+                self._edit_flags(message, data)
                 self._apply(message, data, call.files, creating=False)
                 self._mark_edited(message)
         elif kind == 9:
@@ -1307,11 +1368,15 @@ class FakeDiscord:
             self.notify_all()
             raise ApiError(400, 0, "Answer a deferral by editing @original, not with a followup")
         else:
-            flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
+            if record.channel.is_thread:
+                # "Sending a message will automatically unarchive the thread, unless the
+                # thread has been locked by a moderator" (Threads topic): a followup too.
+                self.threads.check_followup(record.channel)
+            given = flags.settable(body, flags.INTERACTION_MESSAGE)
             message = self._new_message(
                 record.channel,
-                flags=flags,
-                visible_to=record.user.id if flags & EPHEMERAL else None,
+                flags=given,
+                visible_to=record.user.id if given & EPHEMERAL else None,
             )
             message.webhook_id = message.application_id = self.application_id
             self._apply(message, body, call.files, creating=True)
@@ -1336,8 +1401,13 @@ class FakeDiscord:
         if message.id in self.edit_refusals:
             raise self.edit_refusals[message.id]
         was_loading = message.loading
+        if record.channel.is_thread:
+            # "Users cannot edit messages [...] in archived threads" (Threads topic): the
+            # token's edits too, the answer to a deferral included (an edit of @original).
+            self.threads.check_edit(record.channel)
         if not was_loading:
             self._check_old_edit(message)
+        self._edit_flags(message, call.body or {})  # the deferral's EPHEMERAL stays
         message.flags &= ~LOADING
         self._apply(message, call.body or {}, call.files, creating=was_loading)
         if was_loading:
@@ -1522,6 +1592,24 @@ class FakeDiscord:
         store, key = self._command_by_id(call)
         del store[key]
         return web.Response(status=204)
+
+
+def _page_limit(raw: str) -> int:
+    """Get Channel Messages' ``limit`` (1-100), or Discord's 400/50035 naming it."""
+    problem = None
+    try:
+        limit = int(raw)
+    except ValueError:
+        problem = ("NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')
+    else:
+        if limit > MESSAGES_PER_PAGE:
+            problem = ("NUMBER_TYPE_MAX", "int value should be less than or equal to 100.")
+        elif limit < 1:
+            problem = ("NUMBER_TYPE_MIN", "int value should be greater than or equal to 1.")
+    if problem is not None:
+        errors = {"limit": {"_errors": [{"code": problem[0], "message": problem[1]}]}}
+        raise ApiError(400, 50035, "Invalid Form Body", errors=errors)
+    return limit
 
 
 def _check_form(route: str, body: Any, files: list[FakeFile]) -> None:

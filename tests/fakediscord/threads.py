@@ -34,7 +34,6 @@ from .models import (
     FakeFile,
     FakeMessage,
     FakeUser,
-    iso_now,
 )
 from .server import ApiError, Call, json_response
 
@@ -63,8 +62,10 @@ class FakeThread(FakeChannel):
     archived: bool = False
     locked: bool = False
     auto_archive_duration: int = 1440
-    archive_timestamp: str = field(default_factory=iso_now)
-    created_timestamp: str = field(default_factory=iso_now)
+    #: Both on Discord's time (the fake's clock): made when its id was, archived or
+    #: unarchived when the fake's clock said.
+    archive_timestamp: str = ""
+    created_timestamp: str = ""
     rate_limit_per_user: int = 0
     #: The message it was started from (None: started on its own).
     starter: FakeMessage | None = field(default=None, repr=False)
@@ -76,6 +77,11 @@ class FakeThread(FakeChannel):
     @property
     def is_thread(self) -> bool:
         return True
+
+    def __post_init__(self) -> None:
+        made = snowflake_time(self.id).isoformat()  # the id carries the fake's clock
+        self.created_timestamp = self.created_timestamp or made
+        self.archive_timestamp = self.archive_timestamp or made
 
     def set_permissions(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("threads have no overwrites of their own: set them on the parent")
@@ -191,6 +197,8 @@ class Threads:
             rate_limit_per_user=rate_limit_per_user,
             starter=source,
             member_ids={owner.id},
+            created_timestamp=fake.clock().isoformat(),  # not its id's time: a message's
+            archive_timestamp=fake.clock().isoformat(),
         )
         fake.channels[thread.id] = thread
         fake.gateway.broadcast("THREAD_CREATE", {**thread.to_payload(), "newly_created": True})
@@ -347,7 +355,7 @@ class Threads:
             thread.locked = bool(body["locked"])
         if "archived" in body and bool(body["archived"]) != thread.archived:
             thread.archived = bool(body["archived"])
-            thread.archive_timestamp = iso_now()
+            thread.archive_timestamp = self.fake.clock().isoformat()
             if not thread.archived:
                 thread.reopened = fake.clock()
         self.changed(thread)
@@ -405,11 +413,21 @@ class Threads:
             self.unarchive_for_post(thread)
         return bool(perms & EMBED_LINKS)
 
+    def check_followup(self, thread: FakeChannel) -> None:
+        """An interaction's followup lands in ``thread`` (an interaction's answers are not
+        checked against the channel's permissions): an archived thread is unarchived by it,
+        or refuses it when locked (400/50083), as for any message sent there."""
+        assert isinstance(thread, FakeThread)
+        if thread.archived:
+            if thread.locked:
+                raise ApiError(400, 50083, "Thread is archived")
+            self.unarchive_for_post(thread)
+
     def unarchive_for_post(self, thread: FakeChannel) -> None:
         """A message (the bot's, or a webhook's) unarchives an unlocked archived thread."""
         assert isinstance(thread, FakeThread)
         thread.archived = False
-        thread.archive_timestamp = iso_now()
+        thread.archive_timestamp = self.fake.clock().isoformat()
         thread.reopened = self.fake.clock()
         self.changed(thread)
 

@@ -20,7 +20,10 @@ https://docs.discord.com/developers/topics/rate-limits):
   returns the message, else 204. ``thread_id`` posts in a thread of the webhook's channel and
   unarchives it (a locked one refuses). "Application-owned webhooks can always send
   components"; another webhook's components are dropped unless ``with_components`` is set,
-  and even then it may not send interactive ones.
+  and even then it may not send interactive ones. ``flags``: "only SUPPRESS_EMBEDS,
+  SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 can be set" (kept; a V2 post holds only
+  components, and an edit may set V2 for good: ``flags.py``); ``username`` is a webhook name,
+  1-80 characters (``limits.py``).
 - The message has ``webhook_id``, ``application_id`` (for an application's webhook) and the
   webhook as its author; the bot token cannot edit it (50005: another author's message), the
   webhook's token can (Edit/Delete/Get Webhook Message), as long as the message is the
@@ -38,6 +41,7 @@ from typing import TYPE_CHECKING
 import discord
 from aiohttp import web
 
+from . import flags
 from .models import JSON, VIEW_CHANNEL, FakeChannel, FakeMessage, FakeUser, _walk_components
 from .server import ApiError, Call, json_response
 
@@ -229,7 +233,7 @@ class Webhooks:
             channel_id=target.id,
             guild_id=target.guild_id,
             author=hook.author,
-            flags=int(body.get("flags") or 0) & (4 | 4096),
+            flags=flags.settable(body, flags.EXECUTE_WEBHOOK),  # V2 included
             webhook_id=hook.id,
             application_id=hook.application_id,
         )
@@ -271,6 +275,7 @@ class Webhooks:
         body = dict(call.body or {})
         if hook.application_id is None and not call.flag("with_components"):
             body.pop("components", None)
+        fake._edit_flags(message, body)
         fake._apply(message, body, call.files, creating=False)
         fake._mark_edited(message)
         return json_response(message.to_payload())
