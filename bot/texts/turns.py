@@ -148,4 +148,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Send Messages in Threads",
         "fr": "Envoyer des messages dans les fils",
     },
+    "perm.read_message_history": {
+        "en": "Read Message History",
+        "fr": "Voir les anciens messages",
+    },
+    "perm.manage_webhooks": {"en": "Manage Webhooks", "fr": "Gérer les webhooks"},
 }

@@ -36,9 +36,6 @@ from bot.ui.posts import Editor
 
 log = logging.getLogger(__name__)
 
-#: Permissions the bot does without but asks for in its invite link: Manage Webhooks lets it
-#: post turn posts through its webhook, off its global request budget (docs/discord.md).
-RECOMMENDED = ("manage_webhooks",)
 #: Discord's "Unknown Webhook": deleted (by an admin), or its channel was.
 UNKNOWN_WEBHOOK = 10015
 #: A webhook's token does not expire: its editor is good for as long as the process runs.
