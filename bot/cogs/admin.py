@@ -397,10 +397,14 @@ async def settings_text(
 def webhooks_note(interaction: Interaction) -> str:
     """A line for the server's admin where they look (``/mt settings``), never per move nor to
     the players: without Manage Webhooks in this channel the turns of moves made from DMs
-    are the bot's own posts, about twice the rate-limited requests (docs/discord.md)."""
-    if interaction.app_permissions.manage_webhooks:
-        return ""
-    return "\n" + tr("settings.no-webhooks", locale_of(interaction))
+    are the bot's own posts, about twice the rate-limited requests (docs/discord.md); with
+    it, on a server that requires 2FA the owner's lack of it is refused as 60003 (the same
+    posts; docs/admin.md)."""
+    if not interaction.app_permissions.manage_webhooks:
+        return "\n" + tr("settings.no-webhooks", locale_of(interaction))
+    if interaction.guild_id in bot_of(interaction).hooks.owner_2fa_needed:
+        return "\n" + tr("settings.webhooks-2fa", locale_of(interaction))
+    return ""
 
 
 def _server_language_name(bot: GameBot, guild_id: int, locale: str | None) -> str:

@@ -140,6 +140,17 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "moins de requêtes limitées, et je suis plus réactif quand beaucoup de parties sont "
         "jouées.",
     },
+    #: Manage Webhooks refused with 60003 (bot/ui/hooks.py): the server requires 2FA for
+    #: moderation and the bot's owner has none.
+    "settings.webhooks-2fa": {
+        "en": "🪝 This server requires 2FA for moderation and my owner's account has none, "
+        "so Discord refuses me a webhook (60003): the turns of moves made from DMs are my own "
+        "posts here. My owner can turn on 2FA, then restart me.",
+        "fr": "🪝 Ce serveur exige la 2FA pour la modération et le compte de mon propriétaire "
+        "ne l'a pas, donc Discord me refuse un webhook (60003) : les tours joués depuis les MP "
+        "sont mes propres messages ici. Mon propriétaire peut activer la 2FA, puis me "
+        "redémarrer.",
+    },
     "perm.create_public_threads": {
         "en": "Create Public Threads",
         "fr": "Créer des fils publics",
