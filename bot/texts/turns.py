@@ -1,5 +1,5 @@
 """Texts of the turn cycle's pings and threads (issues 24 and 29): the link from a turn DM to
-the table, ``/mt me ping:``, ``/mt new thread:`` and ``/mt settings threads:``, and what a
+the table, ``/mt me ping:``, ``/mt new thread:`` and ``/mt-admin settings threads:``, and what a
 thread game says in its parent channel.
 """
 
@@ -129,7 +129,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "New games open in their own thread: {value}",
         "fr": "Les nouvelles parties s'ouvrent dans leur propre fil : {value}",
     },
-    #: Said to whoever looks at /mt settings (Manage Server), never per move: the one place a
+    #: Said to whoever looks at /mt-admin settings (Manage Server), never per move: the one place a
     #: server admin looks at what the bot does in their server.
     "settings.no-webhooks": {
         "en": "🪝 I don't have Manage Webhooks in this channel: with it I post the turns of "

@@ -87,7 +87,7 @@ def channel_locale(
     guild_id: int | None = None,
 ) -> str:
     """The language for messages the whole channel reads: the server's chosen language
-    (``/mt settings language:``, kept on the bot), else the server's Discord locale, else
+    (``/mt-admin settings language:``, kept on the bot), else the server's Discord locale, else
     English."""
     if interaction is not None:
         client = client or interaction.client

@@ -55,7 +55,7 @@ async def test_server_commands_in_a_dm_say_where_to_use_them(
     async with running_bot(fake, bot):
         with caplog.at_level(logging.INFO):
             for command, options in (
-                ("mt settings", {"language": "fr"}),
+                ("mt-admin settings", {"language": "fr"}),
                 ("mt stats", {}),
                 ("mt leaderboard", {}),
             ):

@@ -46,5 +46,5 @@ async def test_a_webhook_refused_for_the_owners_2fa_falls_back_and_is_told_once(
         assert "2FA" in said_2fa[0].getMessage() and "owner" in said_2fa[0].getMessage()
         assert not fake.webhooks.of(games)
         # Where the server's admin looks: the settings answer says it, with the fix.
-        answer = await said(await fake.owner.slash("mt settings", channel=games))
+        answer = await said(await fake.owner.slash("mt-admin settings", channel=games))
         assert "requires 2FA" in answer.content and "60003" in answer.content
