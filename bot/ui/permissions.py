@@ -37,7 +37,12 @@ class Need:
 PERMISSIONS: tuple[Need, ...] = (
     Need("view_channel", "game", True, "see the game's channel at all"),
     Need("send_messages", "game", True, "the lobby card, the turn posts, reminders, results"),
-    Need("embed_links", "game", True, "the lobby card and the tables shown as embeds"),
+    Need(
+        "embed_links",
+        "game",
+        True,
+        "the lobby card and the other posts shown as embeds (round ends, catch-up, history)",
+    ),
     Need("attach_files", "game", True, "the pictures of the table and of the round's end"),
     Need(
         "read_message_history",
