@@ -36,7 +36,6 @@ from bot.ui.choices import (
 from bot.ui.host import GameBot
 from bot.ui.houserules import DEFAULT_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
-    IN_DMS,
     Interaction,
     Refusal,
     bot_of,
@@ -59,12 +58,12 @@ class Admin(GameCog):
     #: from members without its ``default_member_permissions`` (the server may change who
     #: sees it in Server Settings → Integrations) but cannot hide one subcommand of ``/mt``.
     #: Each command still checks its caller when it runs (Manage Server; the bot's owner).
-    admin = IN_DMS(
-        app_commands.Group(
-            name=ADMIN_GROUP,
-            description="Server settings and command sync (Manage Server)",
-            default_permissions=discord.Permissions(manage_guild=True),
-        )
+    #: In servers only: a server's settings have no meaning in a DM.
+    admin = app_commands.Group(
+        name=ADMIN_GROUP,
+        description="Server settings and command sync (Manage Server)",
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
     )
 
     @mt.command(name="end", description="End the game now (host or Manage Server)")
