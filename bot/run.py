@@ -29,9 +29,8 @@ from bot.app import create_bot
 from bot.config import Config, ConfigError
 from bot.ops.health import HealthServer
 from bot.store import open_store
-from bot.ui.hooks import RECOMMENDED
 from bot.ui.host import GameBot
-from bot.ui.interactions import NEEDED
+from bot.ui.permissions import invite_permissions
 
 log = logging.getLogger("bot.ops")
 
@@ -64,13 +63,11 @@ async def drain(bot: GameBot, grace: float) -> bool:
 
 
 def invite_url(application_id: int) -> str:
-    """The link that adds the bot to a server with the permissions it needs where games are
-    played, and Manage Webhooks, which it does without but which takes the turn posts of
-    moves made from DMs off its global request budget (the README's recommended integer; the
-    admin may untick it on Discord's page), and its slash commands."""
-    needed = discord.Permissions(**dict.fromkeys((*NEEDED, *RECOMMENDED), True))
+    """The link that adds the bot to a server with its slash commands and every permission
+    of :data:`bot.ui.permissions.PERMISSIONS` (what games, thread games and the optional
+    Manage Webhooks need; the admin may untick the optional one on Discord's page)."""
     return discord.utils.oauth_url(
-        application_id, permissions=needed, scopes=("bot", "applications.commands")
+        application_id, permissions=invite_permissions(), scopes=("bot", "applications.commands")
     )
 
 

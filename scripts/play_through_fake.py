@@ -145,9 +145,11 @@ async def play(
     channel = fake.channel("mexican-train")
     if args.language == "fr":  # the server's setting, before the match: not in its figures
         # Players whose Discord is in French (below), on a server its owner set to French
-        # (/mt settings language:, which needs Manage Server), as docs/admin.md tells.
-        log.action(fake.owner, "`/mt settings language:fr`")
-        await (await fake.owner.slash("mt settings", channel=channel, language="fr")).message()
+        # (/mt-admin settings language:, which needs Manage Server), as docs/admin.md tells.
+        log.action(fake.owner, "`/mt-admin settings language:fr`")
+        await (
+            await fake.owner.slash("mt-admin settings", channel=channel, language="fr")
+        ).message()
         log.collect()
     budget_before = fake.budget_report()  # the match from /mt new on, not the bot's start-up
     first_request = len(fake.requests)

@@ -34,11 +34,9 @@ def test_readme_links_to_pages_that_exist() -> None:
 
 
 def test_readme_invite_permission_integer_is_what_the_bot_needs() -> None:
-    import discord
+    from bot.ui.permissions import invite_permissions
 
-    needed = discord.Permissions(
-        view_channel=True, send_messages=True, embed_links=True, attach_files=True
-    )
+    needed = invite_permissions()
     text = README.read_text()
     assert f"permission integer `{needed.value}`" in text
     assert f"permissions={needed.value}" in text

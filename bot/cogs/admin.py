@@ -1,9 +1,10 @@
-"""``/mt`` for hosts and admins, and each player's own settings: ``end``, ``kick``, ``undo``,
-``settings`` (server defaults), ``me`` (a player's settings) and ``sync`` (the bot's owner).
+"""``/mt`` for hosts, and each player's own settings: ``end``, ``kick``, ``undo``, ``me`` (a
+player's settings); and ``/mt-admin``, shown only to Manage Server: ``settings`` (server
+defaults) and ``sync`` (the bot's owner).
 
-The commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). A change to a game goes
-through the service under the game's posting lock and is told by :mod:`bot.ui.announcer`; the
-settings answers are only for the person who asked.
+The ``/mt`` commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). A change to a
+game goes through the service under the game's posting lock and is told by
+:mod:`bot.ui.announcer`; the settings answers are only for the person who asked.
 """
 
 from __future__ import annotations
@@ -47,11 +48,23 @@ from bot.ui.interactions import (
     server_of,
 )
 from bot.ui.language import remember_client_language, server_language, set_server_language
-from bot.ui.mt import GameCog
+from bot.ui.mt import ADMIN_GROUP, GameCog
 
 
 class Admin(GameCog):
-    """``/mt`` end, kick, undo, settings, me and sync."""
+    """``/mt`` end, kick, undo and me; ``/mt-admin`` settings and sync."""
+
+    #: The server admin's commands, a top-level group of their own: Discord hides a command
+    #: from members without its ``default_member_permissions`` (the server may change who
+    #: sees it in Server Settings → Integrations) but cannot hide one subcommand of ``/mt``.
+    #: Each command still checks its caller when it runs (Manage Server; the bot's owner).
+    #: In servers only: a server's settings have no meaning in a DM.
+    admin = app_commands.Group(
+        name=ADMIN_GROUP,
+        description="Server settings and command sync (Manage Server)",
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
+    )
 
     @mt.command(name="end", description="End the game now (host or Manage Server)")
     @app_commands.guild_only()
@@ -93,7 +106,7 @@ class Admin(GameCog):
                     # The computer now in the seat moves first if it is its turn: one post.
                     await announcer.announce(bot, [out], interaction, answer=text)
 
-    @mt.command(name="settings", description="Server defaults (Manage Server only)")
+    @admin.command(name="settings", description="Server defaults (Manage Server only)")
     @app_commands.guild_only()
     @app_commands.describe(
         preset="Default preset for new games",
@@ -272,7 +285,7 @@ class Admin(GameCog):
                 + timing_text,
             )
 
-    @mt.command(name="sync", description="Push the slash commands (bot owner only)")
+    @admin.command(name="sync", description="Push the slash commands (bot owner only)")
     async def sync(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
         async with guarded(interaction):
@@ -358,7 +371,7 @@ async def settings_text(
     policy: str | None,
     stall_days: int | None,
 ) -> str:
-    """Apply the server-default options of ``/mt settings`` and describe them."""
+    """Apply the server-default options of ``/mt-admin settings`` and describe them."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     guild_id = interaction.guild_id or 0
@@ -395,12 +408,16 @@ async def settings_text(
 
 
 def webhooks_note(interaction: Interaction) -> str:
-    """A line for the server's admin where they look (``/mt settings``), never per move nor to
+    """A line for the server's admin where they look (``/mt-admin settings``), never per move nor to
     the players: without Manage Webhooks in this channel the turns of moves made from DMs
-    are the bot's own posts, about twice the rate-limited requests (docs/discord.md)."""
-    if interaction.app_permissions.manage_webhooks:
-        return ""
-    return "\n" + tr("settings.no-webhooks", locale_of(interaction))
+    are the bot's own posts, about twice the rate-limited requests (docs/discord.md); with
+    it, on a server that requires 2FA the owner's lack of it is refused as 60003 (the same
+    posts; docs/admin.md)."""
+    if not interaction.app_permissions.manage_webhooks:
+        return "\n" + tr("settings.no-webhooks", locale_of(interaction))
+    if interaction.guild_id in bot_of(interaction).hooks.owner_2fa_needed:
+        return "\n" + tr("settings.webhooks-2fa", locale_of(interaction))
+    return ""
 
 
 def _server_language_name(bot: GameBot, guild_id: int, locale: str | None) -> str:

@@ -1,5 +1,5 @@
 """Playing across time zones on Discord: the scheduler loop and ``/mt nudge``, ``/mt away``,
-``/mt mygames``. (The options ``/mt new``, ``/mt me``, ``/mt settings`` and ``/mt status``
+``/mt mygames``. (The options ``/mt new``, ``/mt me``, ``/mt-admin settings`` and ``/mt status``
 gain live in the lobby and admin cogs, over the same
 :class:`~bot.service.schedule.ScheduleService`, which the bot owns: ``GameBot.schedule``.)
 
@@ -61,7 +61,7 @@ def link(game: GameSummary, message: MessageRow | None) -> str:
 
 def _guild_locale(bot: GameBot, guild_id: int) -> str:
     """The language for messages the loop posts in a server's channel (no interaction): the
-    server's choice (``/mt settings language:``) like every channel post, else its Discord
+    server's choice (``/mt-admin settings language:``) like every channel post, else its Discord
     locale. (It read the Discord locale only: a French server's reminders came in English.)"""
     return channel_locale(None, client=bot, guild_id=guild_id)
 

@@ -28,8 +28,14 @@ async def tree_payload(
     tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None = None
 ) -> list[dict[str, Any]]:
     """What ``tree.sync(guild=guild)`` would send, translations included (discord.py builds
-    it the same way: the translator's payload when there is one, else ``to_dict``)."""
-    commands = tree.get_commands(guild=guild)
+    it the same way: the translator's payload when there is one, else ``to_dict``), the
+    top-level commands by type and name: Discord keeps no order among them (its bulk
+    overwrite matches them by name), while the tree's order is the order the cogs loaded in,
+    which a reload changes — and a reload must not make a sync."""
+    slash = discord.AppCommandType.chat_input  # (commands and groups carry no ``type``)
+    commands = sorted(
+        tree.get_commands(guild=guild), key=lambda c: (getattr(c, "type", slash).value, c.name)
+    )
     translator = tree.translator
     if translator is not None:
         return [await command.get_translated_payload(tree, translator) for command in commands]

@@ -111,7 +111,8 @@ class Settings:
         return await extras_sql.has_user_settings(self.store, user_id)
 
     async def server_languages(self) -> dict[int, str]:
-        """Every server's chosen language for channel messages (``/mt settings language:``)."""
+        """Every server's chosen language for channel messages (``/mt-admin settings
+        language:``)."""
         return await extras_sql.all_guild_languages(self.store)
 
     async def server_language(self, guild_id: int) -> str | None:

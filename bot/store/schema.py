@@ -204,7 +204,7 @@ _V6_STATS_LANGUAGE = (
     CREATE INDEX player_stats_by_player ON player_stats (guild_id, user_id, finished_at)
         WHERE user_id IS NOT NULL
     """,
-    # The language of a server's channel messages (/mt settings language:); absent: the
+    # The language of a server's channel messages (/mt-admin settings language:); absent: the
     # server's Discord locale decides.
     """
     CREATE TABLE guild_language (

@@ -37,6 +37,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         {
             # groups and commands
             "mt": "mt",
+            "mt-admin": "mt-admin",
             "new": "nouvelle",
             "join": "rejoindre",
             "leave": "quitter",
@@ -90,6 +91,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
         {
             "…": "…",
             "Mexican Train games": "Parties de Train mexicain",
+            "Server settings and command sync (Manage Server)": (
+                "Réglages du serveur et envoi des commandes (Gérer le serveur)"
+            ),
             "Open a Mexican Train lobby in this channel": (
                 "Ouvrir une partie de Train mexicain dans ce salon"
             ),
@@ -134,7 +138,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
                 "Heures par tour pour chaque joueur (aucune limite par défaut)"
             ),
             "Show where tiles fit in hand DMs": "Montrer où vont les dominos dans les MP",
-            # /mt settings
+            # /mt-admin settings
             "Default preset for new games": "Préréglage par défaut des nouvelles parties",
             "Allow games in this channel (once any is set, only those)": (
                 "Autoriser les parties dans ce salon (dès qu'un salon est choisi, "

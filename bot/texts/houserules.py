@@ -1,8 +1,8 @@
-"""The house-rule options of ``/mt new`` and ``/mt settings``, in one table.
+"""The house-rule options of ``/mt new`` and ``/mt-admin settings``, in one table.
 
 Each row is one slash option that sets a house rule (a :class:`bot.engine.Rules` field): its
 name, what it says in ``/mt new`` and, for the rules a server may set as its default, in
-``/mt settings``, its choices, in English and French. The cogs build their option
+``/mt-admin settings``, its choices, in English and French. The cogs build their option
 descriptions and choices from it (:mod:`bot.ui.houserules`), and :mod:`bot.texts.commands`
 builds the French catalogue entries from it, so adding a rule is one row here and one
 parameter in each command's signature (a test checks they agree).

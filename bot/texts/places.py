@@ -1,6 +1,7 @@
 """A game whose place is gone: its channel or thread deleted, or the bot removed from its
 server. Each human player is told by DM, in one line (bot/cogs/places.py). And the ping a
-turn's DM carried, when Discord kept refusing it (bot/ui/dmlater.py)."""
+turn's DM carried, when Discord kept refusing it (bot/ui/dmlater.py), or refused it because
+the player left the server (50278)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,23 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{mention}, it's your turn in game #{game} (Discord would not let me DM you).",
         "fr": "{mention}, c'est ton tour dans la partie n°{game} (Discord m'a empêché de "
         "t'écrire en MP).",
+    },
+    # A turn's DM Discord refused with 50278, "no mutual guilds": the player left every server
+    # the bot is in (bot/ui/announcer.py). Said once: their DMs are then remembered as closed.
+    "dm.left.channel": {
+        "en": "{mention} is no longer on this server, so I can't DM them and won't try again. "
+        "Their turns are announced here; the host can give their seat to a computer with "
+        "`/mt kick`.",
+        "fr": "{mention} n'est plus sur ce serveur : je ne peux plus lui écrire en MP et je "
+        "n'essaierai plus. Ses tours sont annoncés ici ; l'hôte peut donner sa place à "
+        "l'ordinateur avec `/mt exclure`.",
+    },
+    "dm.left.you": {
+        "en": "I can't DM you any more: Discord says we share no server (you left it), so I "
+        "won't try again. Your turns are announced in the game's channel.",
+        "fr": "Je ne peux plus t'écrire en MP : Discord dit que nous n'avons plus de serveur "
+        "en commun (tu l'as quitté), je n'essaierai plus. Tes tours sont annoncés dans le "
+        "salon de la partie.",
     },
     "gone.server": {
         "en": "🛑 Mexican Train game #{game} in {server} has ended: the bot was removed from "

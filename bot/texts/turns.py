@@ -1,5 +1,5 @@
 """Texts of the turn cycle's pings and threads (issues 24 and 29): the link from a turn DM to
-the table, ``/mt me ping:``, ``/mt new thread:`` and ``/mt settings threads:``, and what a
+the table, ``/mt me ping:``, ``/mt new thread:`` and ``/mt-admin settings threads:``, and what a
 thread game says in its parent channel.
 """
 
@@ -129,7 +129,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "New games open in their own thread: {value}",
         "fr": "Les nouvelles parties s'ouvrent dans leur propre fil : {value}",
     },
-    #: Said to whoever looks at /mt settings (Manage Server), never per move: the one place a
+    #: Said to whoever looks at /mt-admin settings (Manage Server), never per move: the one place a
     #: server admin looks at what the bot does in their server.
     "settings.no-webhooks": {
         "en": "🪝 I don't have Manage Webhooks in this channel: with it I post the turns of "
@@ -140,6 +140,17 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "moins de requêtes limitées, et je suis plus réactif quand beaucoup de parties sont "
         "jouées.",
     },
+    #: Manage Webhooks refused with 60003 (bot/ui/hooks.py): the server requires 2FA for
+    #: moderation and the bot's owner has none.
+    "settings.webhooks-2fa": {
+        "en": "🪝 This server requires 2FA for moderation and my owner's account has none, "
+        "so Discord refuses me a webhook (60003): the turns of moves made from DMs are my own "
+        "posts here. My owner can turn on 2FA, then restart me.",
+        "fr": "🪝 Ce serveur exige la 2FA pour la modération et le compte de mon propriétaire "
+        "ne l'a pas, donc Discord me refuse un webhook (60003) : les tours joués depuis les MP "
+        "sont mes propres messages ici. Mon propriétaire peut activer la 2FA, puis me "
+        "redémarrer.",
+    },
     "perm.create_public_threads": {
         "en": "Create Public Threads",
         "fr": "Créer des fils publics",
@@ -148,4 +159,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Send Messages in Threads",
         "fr": "Envoyer des messages dans les fils",
     },
+    "perm.read_message_history": {
+        "en": "Read Message History",
+        "fr": "Voir les anciens messages",
+    },
+    "perm.manage_webhooks": {"en": "Manage Webhooks", "fr": "Gérer les webhooks"},
 }

@@ -468,11 +468,12 @@ async def tell_next_player(
         if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
             dmlater.turn_dm_later(bot, game, ping, send_turn_dm, post)
             return None
-        if exc.code != 50007:
+        if exc.code not in dmlater.REFUSED:
             log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)
             return None
         await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
-        return await dms_closed_notice(bot, game, ping.user_id, route.interaction)
+        left = exc.code == dmlater.NO_MUTUAL_GUILDS
+        return await dms_closed_notice(bot, game, ping.user_id, route.interaction, left=left)
     except (discord.HTTPException, *PASSING) as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
         note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
@@ -505,15 +506,17 @@ async def send_turn_dm(
 
 
 async def dms_closed_notice(
-    bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None
+    bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None, *, left: bool
 ) -> str | None:
     """Say once that the hand will not come by DM: privately if they are the one acting
     (returned, for their answer), else with a short mention in the channel — the ping they
-    would have had by DM."""
+    would have had by DM. ``left``: Discord said they share no server with the bot (50278):
+    the channel hears they left, and what the host may do with their seat."""
     if interaction is not None and interaction.user.id == uid:
-        return tr("dm.closed.you", locale_of(interaction))
+        return tr("dm.left.you" if left else "dm.closed.you", locale_of(interaction))
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    await post(bot, game.channel_id, tr("dm.closed.channel", locale, mention=f"<@{uid}>"))
+    key = "dm.left.channel" if left else "dm.closed.channel"
+    await post(bot, game.channel_id, tr(key, locale, mention=f"<@{uid}>"))
     return None
 
 
@@ -566,7 +569,7 @@ async def dm(bot: GameBot, user_id: int, text: str) -> bool:
         if exc.code == dmlater.TOO_FAST:  # not refused: sent later (dmlater)
             dmlater.dm_later(bot, user_id, text)
             return True
-        if exc.code == 50007:
+        if exc.code in dmlater.REFUSED:
             await bot.service.update_user_settings(user_id, bot.now(), dms_open=False)
         else:
             log.warning("DM to %s refused: %s", user_id, exc)

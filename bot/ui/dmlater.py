@@ -1,5 +1,6 @@
 """DMs Discord turns away for now: "You are opening direct messages too fast" (403, code
-40003) says later, not never — unlike 50007 (the player closed their DMs), which is final.
+40003) says later, not never — unlike 50007 (the player closed their DMs) and 50278 (they
+share no server with the bot: they left), which are final.
 
 Such a DM is sent again after a pause (``GameBot.dm_retry_delays``: a minute, growing to an hour),
 keeping what it meant: a turn's DM is rebuilt at each try (the hand as it is then) and sent
@@ -28,6 +29,11 @@ log = logging.getLogger(__name__)
 
 #: Discord's code for opening DMs too fast.
 TOO_FAST = 40003
+#: Discord's final refusals of a DM: the player closed their DMs (50007), or shares no server
+#: with the bot any more (50278, "no mutual guilds": they left). Remembered, never retried.
+DMS_CLOSED = 50007
+NO_MUTUAL_GUILDS = 50278
+REFUSED = (DMS_CLOSED, NO_MUTUAL_GUILDS)
 
 
 #: ``send(bot, game, ping)``: the turn's DM, built afresh; ``post(bot, channel_id, text)``: a

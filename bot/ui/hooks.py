@@ -36,11 +36,11 @@ from bot.ui.posts import Editor
 
 log = logging.getLogger(__name__)
 
-#: Permissions the bot does without but asks for in its invite link: Manage Webhooks lets it
-#: post turn posts through its webhook, off its global request budget (docs/discord.md).
-RECOMMENDED = ("manage_webhooks",)
 #: Discord's "Unknown Webhook": deleted (by an admin), or its channel was.
 UNKNOWN_WEBHOOK = 10015
+#: Discord's "Two factor is required for this operation": the server requires 2FA for
+#: moderation and the bot's owner has none, so Manage Webhooks is refused there (docs/admin.md).
+NEEDS_OWNER_2FA = 60003
 #: A webhook's token does not expire: its editor is good for as long as the process runs.
 NEVER = dt.datetime.max.replace(tzinfo=dt.UTC)
 
@@ -56,6 +56,9 @@ class ChannelHooks:
         self._finding: dict[int, asyncio.Lock] = {}
         #: Webhook executions made (for the curious and the tests).
         self.sent = 0
+        #: Servers that refused a webhook with 60003: the bot posts as itself there until the
+        #: process restarts (told once in the log; ``/mt-admin settings`` says it there).
+        self.owner_2fa_needed: set[int] = set()
 
     def where(self, channel_id: int) -> tuple[discord.TextChannel, discord.abc.Snowflake] | None:
         """The parent text channel whose webhook posts in ``channel_id`` and the thread to
@@ -68,6 +71,8 @@ class ChannelHooks:
         if not isinstance(place, discord.TextChannel):
             return None
         if not place.permissions_for(place.guild.me).manage_webhooks:
+            return None
+        if place.guild.id in self.owner_2fa_needed:
             return None
         return place, thread
 
@@ -104,6 +109,9 @@ class ChannelHooks:
             name = webhook_name(bot.user.name if bot.user is not None else "")
             return await parent.create_webhook(name=name[:80], reason="Mexican Train turn posts")
         except discord.HTTPException as exc:
+            if exc.code == NEEDS_OWNER_2FA:
+                self._owner_needs_2fa(parent.guild)
+                return None
             log.info(
                 "channel %s: no webhook (%s %s); posting as the bot",
                 parent.id,
@@ -111,6 +119,20 @@ class ChannelHooks:
                 exc.code,
             )
             return None
+
+    def _owner_needs_2fa(self, guild: discord.Guild) -> None:
+        """Remember the server (no other channel of it asks again) and say it once, where the
+        admin who runs the bot looks, with the fix."""
+        if guild.id in self.owner_2fa_needed:
+            return
+        self.owner_2fa_needed.add(guild.id)
+        log.warning(
+            "server %s (%r) requires 2FA for moderation and the bot's owner has none: "
+            "Discord refuses its webhook (60003), so turn posts there go as the bot; turn on "
+            "2FA on the owner's Discord account and restart (docs/admin.md)",
+            guild.id,
+            guild.name,
+        )
 
     def forget(self, channel_id: int) -> None:
         """The channel is gone (or its webhook was deleted): find or make one afresh.

@@ -160,7 +160,7 @@ class GameBot(commands.Bot):
         self.hooks = ChannelHooks(self)
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage()
-        #: Each server's chosen language for channel messages (``/mt settings language:``),
+        #: Each server's chosen language for channel messages (``/mt-admin settings language:``),
         #: by guild id: every table message needs it, so it is read at start-up, not per
         #: message (:mod:`bot.ui.language`).
         self.languages: dict[int, str] = {}

@@ -1,4 +1,4 @@
-"""The house-rule options of ``/mt new`` and ``/mt settings``, built from one table.
+"""The house-rule options of ``/mt new`` and ``/mt-admin settings``, built from one table.
 
 :data:`bot.texts.houserules.HOUSE_OPTIONS` says each option's name, descriptions and choices
 (the French come from the same rows through the catalogue); this module turns the table into
@@ -24,7 +24,7 @@ _BY_NAME: dict[str, HouseOption] = {o.name.en: o for o in HOUSE_OPTIONS}
 
 #: ``/mt new``'s description of each house-rule option.
 NEW_DESCRIPTIONS: dict[str, str] = {o.name.en: o.new.en for o in HOUSE_OPTIONS}
-#: ``/mt settings``' description of each house rule a server may set as its default.
+#: ``/mt-admin settings``' description of each house rule a server may set as its default.
 DEFAULT_DESCRIPTIONS: dict[str, str] = {
     o.name.en: o.default.en for o in HOUSE_OPTIONS if o.default is not None
 }

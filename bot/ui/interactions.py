@@ -31,6 +31,7 @@ from bot.service.queries import Look
 from bot.ui import limits
 from bot.ui.host import SHED_AFTER, GameBot
 from bot.ui.limits import quote_input
+from bot.ui.permissions import NEEDED, POST_NEEDED, THREAD_NEEDED
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ def channel_locale(
     guild_id: int | None = None,
 ) -> str:
     """The language for messages the whole channel reads: the server's chosen language
-    (``/mt settings language:``, kept on the bot), else the server's Discord locale, else
+    (``/mt-admin settings language:``, kept on the bot), else the server's Discord locale, else
     English."""
     if interaction is not None:
         client = client or interaction.client
@@ -525,12 +526,13 @@ async def _beside_the_thread(interaction: Interaction, game_id: int) -> bool:
 
 # ---------------------------------------------------------------------- permissions
 
-#: The permissions the bot needs where a game is played, and why (for the host).
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
 
-
-def missing_permissions(perms: discord.Permissions) -> list[str]:
-    return [name for name in NEEDED if not getattr(perms, name)]
+def missing_permissions(
+    perms: discord.Permissions, needed: Sequence[str] = POST_NEEDED
+) -> list[str]:
+    """Which of ``needed`` (bot.ui.permissions: by default those a post fails without) the
+    bot lacks."""
+    return [name for name in needed if not getattr(perms, name)]
 
 
 def channel_permissions(channel: object) -> discord.Permissions | None:
@@ -544,13 +546,9 @@ def permission_names(missing: Sequence[str], locale: str | None) -> str:
     return ", ".join(tr(f"perm.{name}", locale) for name in missing)
 
 
-#: What the bot needs, beside :data:`NEEDED`, to run a game in a thread it opens.
-THREAD_NEEDED = ("create_public_threads", "send_messages_in_threads")
-
-
 def check_thread_permissions(interaction: Interaction) -> None:
     """Refuse, naming what is missing, when the bot may not open a game's thread here."""
-    missing = [n for n in THREAD_NEEDED if not getattr(interaction.app_permissions, n)]
+    missing = missing_permissions(interaction.app_permissions, THREAD_NEEDED)
     if missing:
         raise Refusal("error.thread-perms", perms=permission_names(missing, locale_of(interaction)))
 
@@ -562,7 +560,7 @@ def lobby_channel(interaction: Interaction) -> tuple[discord.Guild, discord.abc.
     channel = interaction.channel
     if interaction.guild is None or not isinstance(channel, discord.abc.Messageable):
         raise Refusal("error.guild-only")
-    missing = missing_permissions(interaction.app_permissions)
+    missing = missing_permissions(interaction.app_permissions, NEEDED)
     if missing:
         raise Refusal(
             "error.missing-perms", perms=permission_names(missing, locale_of(interaction))

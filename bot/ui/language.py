@@ -2,7 +2,7 @@
 player's language for their DMs.
 
 * **Channel messages** (lobby cards, table messages, their buttons and pictures) are in the
-  server's language: the one chosen with ``/mt settings language:``, else the server's own
+  server's language: the one chosen with ``/mt-admin settings language:``, else the server's own
   Discord locale, else English (:func:`bot.ui.interactions.channel_locale`). The choices are
   kept in memory on the bot (``GameBot.languages``: loaded at start-up, updated by the
   setting), because every table message needs them and must not wait on a read.
@@ -27,7 +27,7 @@ async def load(bot: GameBot, service: GameService) -> None:
 
 async def refresh(bot: GameBot, service: GameService, guild_id: int) -> None:
     """Read one server's choice again: in a cluster the server's own process changes it
-    (``/mt settings`` arrives there), and another process posting in that server (its
+    (``/mt-admin settings`` arrives there), and another process posting in that server (its
     scheduler took the work) must not use what it read at start-up."""
     language = await service.server_language(guild_id)
     if language is None:

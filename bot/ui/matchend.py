@@ -24,6 +24,7 @@ from bot.i18n import tr, tr_count
 from bot.service import GameSummary, Outcome, Standing, errors
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
+from bot.ui import dmlater
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT
@@ -186,7 +187,7 @@ async def _dm(
             route=route,
         )
     except discord.Forbidden as exc:
-        if exc.code == 50007:
+        if exc.code in dmlater.REFUSED:
             await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
         else:
             log.warning("game %s: end DM to %s refused: %s", game.id, ping.user_id, exc)

@@ -34,6 +34,9 @@ from bot.ui.options import check_options
 
 NAME = "mt"
 DESCRIPTION = "Mexican Train games"
+#: The server admin's group (bot/cogs/admin.py): a top-level command of its own, because
+#: ``default_member_permissions`` hides a whole command, never one subcommand of ``/mt``.
+ADMIN_GROUP = "mt-admin"
 
 #: The subcommands of ``/mt`` in the order Discord is sent them (the order they had when one
 #: cog declared the group and the others appended theirs: lobby, admin, history, catch-up,
@@ -42,7 +45,7 @@ ORDER = (
     # bot/cogs/lobby.py
     "new", "join", "leave", "start", "cancel", "computer", "status", "scores", "hint", "rules",
     # bot/cogs/admin.py
-    "end", "kick", "undo", "settings", "me", "sync",
+    "end", "kick", "undo", "me",
     # bot/cogs/history.py
     "history", "export", "replay",
     # bot/cogs/catchup.py

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from discord import app_commands
 
@@ -106,6 +107,24 @@ async def test_the_group_lives_as_long_as_a_cog_has_a_subcommand_in_it(
     # /mt came back after /play in the tree: as at start-up once /play is reloaded after it.
     await bot.reload_extension("bot.cogs.play")
     assert _text(await tree_payload(bot.tree)) == FIXTURE.read_text(encoding="utf-8")
+
+
+async def test_the_admin_commands_are_a_group_shown_only_to_manage_server(
+    bot: MexicanTrainBot,
+) -> None:
+    """Discord hides a command from members without its ``default_member_permissions`` but
+    cannot hide one subcommand: the Manage Server commands are ``/mt-admin``, none in ``/mt``."""
+    payload = {c["name"]: c for c in await tree_payload(bot.tree)}
+    admin = payload[mt.ADMIN_GROUP]
+    manage_guild = discord.Permissions(manage_guild=True).value
+    assert admin["default_member_permissions"] == manage_guild
+    assert [o["name"] for o in admin["options"]] == ["settings", "sync"]
+    assert payload["mt"].get("default_member_permissions") is None
+    assert not {"settings", "sync"} & {o["name"] for o in payload["mt"]["options"]}
+    # Every command the Manage Server check guards lives in /mt-admin.
+    for cmd in bot.tree.walk_commands():
+        if isinstance(cmd, app_commands.Command) and "Manage Server only" in cmd.description:
+            assert cmd.parent is not None and cmd.parent.name == mt.ADMIN_GROUP, cmd.qualified_name
 
 
 class _Stray(mt.GameCog):

@@ -1,5 +1,5 @@
 """The house-rule options come from one table (:mod:`bot.texts.houserules`): ``/mt new`` and
-``/mt settings`` declare what the table says, in both languages, and the values they receive
+``/mt-admin settings`` declare what the table says, in both languages, and the values they receive
 become the rules the table names."""
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import running_bot
 
 
-def _command(tree: app_commands.CommandTree[Any], name: str) -> app_commands.Command[Any, ..., Any]:
-    group = tree.get_command("mt")
+def _command(
+    tree: app_commands.CommandTree[Any], name: str, group_name: str = "mt"
+) -> app_commands.Command[Any, ..., Any]:
+    group = tree.get_command(group_name)
     assert isinstance(group, app_commands.Group)
     command = group.get_command(name)
     assert isinstance(command, app_commands.Command)
@@ -35,7 +37,7 @@ async def test_both_commands_declare_what_the_table_says(
     bot = create_bot(config, rng=random.Random(1))
     async with running_bot(fake_discord, bot, sync=False):
         new = {p.name: p for p in _command(bot.tree, "new").parameters}
-        settings = {p.name: p for p in _command(bot.tree, "settings").parameters}
+        settings = {p.name: p for p in _command(bot.tree, "settings", "mt-admin").parameters}
     defaults = 0
     for option in HOUSE_OPTIONS:
         name = option.name.en

@@ -235,9 +235,9 @@ def catalogue() -> list[Entry]:
         ("mt new", {"on_timeout": LONG}),
         ("mt computer", {"level": LONG}),
         ("mt away", {"state": LONG}),
-        ("mt settings", {"preset": LONG}),
-        ("mt settings", {"language": LONG}),
-        ("mt settings", {"on_timeout": LONG}),
+        ("mt-admin settings", {"preset": LONG}),
+        ("mt-admin settings", {"language": LONG}),
+        ("mt-admin settings", {"on_timeout": LONG}),
     ]
     for path, options in long_options:
         where = (
@@ -280,9 +280,9 @@ def catalogue() -> list[Entry]:
         ("mt away", "games", "alice", {"state": "maybe"}),
         ("mt me", "games", "mallory", {"language": "xx"}),
         ("mt me", "games", "mallory", {"tiles": "braille"}),
-        ("mt settings", "games", "alice", {"language": "klingon"}),
-        ("mt settings", "games", "alice", {"preset": "../../etc"}),
-        ("mt settings", "games", "alice", {"deadline_hours": -24}),
+        ("mt-admin settings", "games", "alice", {"language": "klingon"}),
+        ("mt-admin settings", "games", "alice", {"preset": "../../etc"}),
+        ("mt-admin settings", "games", "alice", {"deadline_hours": -24}),
     ]
     for path, where, user, options in bad_choices:
         add("forged choice", f"/{path} {options}", "refuse", _forged(user, path, where, **options))
@@ -302,7 +302,7 @@ def catalogue() -> list[Entry]:
         ("mt history", "games", {"game": 2**70}),
         ("mt export", "games", {"game": 0}),
         ("mt replay", "games", {"round": 31}),
-        ("mt settings", "games", {"stall_days": 366}),
+        ("mt-admin settings", "games", {"stall_days": 366}),
         ("play", "games", {"tile": 125}),
         ("play", "games", {"tile": ["12", "5"]}),
         ("mt new", "quiet", {"rounds": "ten"}),
@@ -418,11 +418,11 @@ def catalogue() -> list[Entry]:
     )
     add(
         "wrong user",
-        "/mt settings by a stranger",
+        "/mt-admin settings by a stranger",
         "refuse",
-        _slash("mallory", "mt settings", preset="standard"),
+        _forged("mallory", "mt-admin settings", preset="standard"),  # (not shown to them)
     )
-    add("wrong user", "/mt sync by a stranger", "refuse", _slash("mallory", "mt sync"))
+    add("wrong user", "/mt-admin sync by a stranger", "refuse", _forged("mallory", "mt-admin sync"))
     add("wrong user", "/mt leave by a stranger", "refuse", _slash("mallory", "mt leave"))
     add("wrong user", "/draw by a stranger", "refuse", _slash("mallory", "draw"))
     add("wrong user", "/pass by the one waiting", "refuse", _slash("waiter", "pass"))

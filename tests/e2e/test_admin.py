@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+import pytest
+
 from bot.app import MexicanTrainBot
 from bot.store import GameStatus
 from tests.e2e.helpers import game_here, last_public, open_game, pick, said, settled, to_move
@@ -64,12 +66,17 @@ async def test_admin_commands(
         assert "was ended" in last_public(games).embeds[0]["description"]
 
         # Server settings: Manage Server only; channels and a host role limit who opens games.
-        refused = await said(await carol.slash("mt settings", channel=games, knock=True))
+        # /mt-admin is not even shown to a member without Manage Server (its
+        # default_member_permissions); a client that sends it anyway is refused by the bot.
+        with pytest.raises(PermissionError, match="default_member_permissions"):
+            await carol.slash("mt-admin settings", channel=games, knock=True)
+        refused = await said(await carol.forge_slash("mt-admin settings", channel=games,
+                                                     knock=True))  # fmt: skip
         assert "Manage Server" in refused.content
         owner = fake.owner  # the guild owner has every permission
         other = fake.channel("elsewhere")
         answer = await said(
-            await owner.slash("mt settings", channel=games, allow_channel=games, knock=True)
+            await owner.slash("mt-admin settings", channel=games, allow_channel=games, knock=True)
         )
         assert "knock=True" in answer.content and f"<#{games.id}>" in answer.content
         refused = await said(await alice.slash("mt new", channel=other))
@@ -79,14 +86,16 @@ async def test_admin_commands(
         assert (await game_here(bot, games)).rules.knock  # the server's default house rule
         await said(await alice.slash("mt cancel", channel=games))
         assert await bot.service.game_in_channel(games.id) is None
-        answer = await said(await owner.slash("mt settings", channel=games, all_channels=True))
+        answer = await said(
+            await owner.slash("mt-admin settings", channel=games, all_channels=True)
+        )
         assert "every channel" in answer.content
 
         # Sync is the bot owner's alone.
-        refused = await said(await alice.slash("mt sync", channel=games))
+        refused = await said(await alice.forge_slash("mt-admin sync", channel=games))
         assert "owner" in refused.content
         puts = len(fake.requests_to("PUT /applications/{app_id}/commands"))
-        answer = await said(await owner.slash("mt sync", channel=games))
+        answer = await said(await owner.slash("mt-admin sync", channel=games))
         assert "synced" in answer.content
         assert len(fake.requests_to("PUT /applications/{app_id}/commands")) == puts + 1
 
@@ -126,14 +135,14 @@ async def test_mt_settings_tells_the_admin_that_manage_webhooks_is_missing_and_n
         for _ in range(4):
             uid, view = await to_move(bot, game.id)
             await slash_move(users[uid], games, str(pick(view.legal)))
-        answer = await said(await fake.owner.slash("mt settings", channel=games))
+        answer = await said(await fake.owner.slash("mt-admin settings", channel=games))
         assert answer.ephemeral and answer.content.endswith("\n" + line), answer.content
         assert answer.content.count("Manage Webhooks") == 1
         told = [m for m in fake.messages.values() if "Manage Webhooks" in (m.content or "")]
         assert told == [answer], [m.content for m in told]
 
         games.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
-        answer = await said(await fake.owner.slash("mt settings", channel=games))
+        answer = await said(await fake.owner.slash("mt-admin settings", channel=games))
         assert answer.ephemeral and "Manage Webhooks" not in answer.content, answer.content
         assert answer.content.startswith("Server settings: preset ")
 

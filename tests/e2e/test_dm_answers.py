@@ -54,11 +54,10 @@ async def test_server_commands_in_a_dm_say_where_to_use_them(
     bot = make_bot()
     async with running_bot(fake, bot):
         with caplog.at_level(logging.INFO):
-            for command, options in (
-                ("mt settings", {"language": "fr"}),
-                ("mt stats", {}),
-                ("mt leaderboard", {}),
-            ):
+            # (/mt-admin is a server's: not offered in DMs at all.)
+            with pytest.raises(PermissionError, match="cannot be used in DMs"):
+                await alice.slash("mt-admin settings", language="fr")
+            for command, options in (("mt stats", {}), ("mt leaderboard", {})):
                 answer = await said(await alice.slash(command, **options))  # no channel: a DM
                 assert "use it in one of the server's channels" in answer.content, answer.content
                 assert IN_A_DM in answer.content

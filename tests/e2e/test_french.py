@@ -41,7 +41,9 @@ async def test_a_french_game_from_lobby_to_rematch(
         assert {o["name_localizations"]["fr"] for o in play["options"]} >= {"domino", "train"}
 
         # The server's channel messages in French (set by someone with Manage Server).
-        answer = await said(await fake.owner.slash("mt settings", channel=games, language="fr"))
+        answer = await said(
+            await fake.owner.slash("mt-admin settings", channel=games, language="fr")
+        )
         assert "Language of channel messages: Français" in answer.content
 
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
@@ -148,13 +150,15 @@ async def test_the_server_language_survives_a_restart_and_can_go_back_to_auto(
     games = fake.channel("games")
     alice = fake.user("alice")  # an English client
     async with running_bot(fake, make_bot()):
-        await said(await fake.owner.slash("mt settings", channel=games, language="fr"))
+        await said(await fake.owner.slash("mt-admin settings", channel=games, language="fr"))
     async with running_bot(fake, make_bot()):
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
         assert "is open" in opened.content  # her own answer: her client's language
         assert last_public(games).button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]
         await said(await alice.slash("mt cancel", channel=games))
-        answer = await said(await fake.owner.slash("mt settings", channel=games, language="auto"))
+        answer = await said(
+            await fake.owner.slash("mt-admin settings", channel=games, language="auto")
+        )
         assert "the server's Discord language" in answer.content
         await said(await alice.slash("mt new", channel=games, preset="quick"))
         assert last_public(games).button_labels == ["Join", "Leave", "Start", "Cancel"]
@@ -170,14 +174,14 @@ async def test_computer_players_get_french_names_in_a_french_server(
     jeux, games = fake.channel("jeux"), fake.channel("games")
     alice = fake.user("alice", locale="fr")
     async with running_bot(fake, bot):
-        await said(await fake.owner.slash("mt settings", channel=jeux, language="fr"))
+        await said(await fake.owner.slash("mt-admin settings", channel=jeux, language="fr"))
         await said(await alice.slash("mt new", channel=jeux, preset="quick"))
         for _ in range(2):
             await said(await alice.slash("mt computer", channel=jeux, level="easy"))
         names = [p.name for p in (await game_here(bot, jeux)).players]
         assert names == ["Alice", "Ordi 1", "Ordi 2"]
         assert "Ordi 2" in last_public(jeux).embeds[0]["fields"][0]["value"]
-        await said(await fake.owner.slash("mt settings", channel=games, language="en"))
+        await said(await fake.owner.slash("mt-admin settings", channel=games, language="en"))
         await said(await alice.slash("mt new", channel=games, preset="quick"))
         await said(await alice.slash("mt computer", channel=games, level="easy"))
         assert [p.name for p in (await game_here(bot, games)).players] == ["Alice", "CPU 1"]

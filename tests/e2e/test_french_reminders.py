@@ -1,5 +1,5 @@
 """Every sentence in the reader's language (issue 34, item 8): on a server set to French with
-``/mt settings language:`` (its Discord locale left English), what the scheduler posts without
+``/mt-admin settings language:`` (its Discord locale left English), what the scheduler posts without
 any interaction — the 12-hour reminder, the timeout's post — is French, like the rest of the
 match; and French sentences name the French commands."""
 
@@ -42,7 +42,7 @@ async def test_reminders_and_timeouts_follow_the_servers_chosen_language(
     alice, bob = fake.user("alice", locale="fr"), fake.user("bob", locale="fr")
     bot = make_bot()
     async with running_bot(fake, bot):
-        await said(await fake.owner.slash("mt settings", channel=games, language="fr"))
+        await said(await fake.owner.slash("mt-admin settings", channel=games, language="fr"))
         await said(await bob.slash("mt me", channel=games, reminder_dms=False))
         await said(await alice.slash("mt new", channel=games, preset="quick", deadline_hours=24))
         lobby = last_public(games)

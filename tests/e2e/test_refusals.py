@@ -230,6 +230,22 @@ async def test_missing_channel_permissions_are_explained(
         assert len(games.messages()) == posted
 
 
+async def test_a_game_needs_read_message_history_and_mt_new_names_it(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Without Read Message History Discord lists no messages (not an error), so the check
+    after a crash for a post already made would see nothing: ``/mt new`` names it, as the
+    invite link asks for it (bot/ui/permissions.py)."""
+    fake = fake_discord
+    bot = make_bot()
+    blind, alice = fake.channel("blind"), fake.user("alice")
+    blind.set_permissions(fake.bot_user, deny=discord.Permissions(read_message_history=True))
+    async with running_bot(fake, bot):
+        answer = await said(await alice.slash("mt new", channel=blind))
+        assert answer.ephemeral and "Read Message History" in answer.content
+        assert await bot.service.game_in_channel(blind.id) is None and not blind.messages()
+
+
 def games_perms(bot: MexicanTrainBot, channel_id: int) -> bool:
     channel = bot.get_channel(channel_id)
     assert isinstance(channel, discord.TextChannel)

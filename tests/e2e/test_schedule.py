@@ -345,11 +345,17 @@ async def test_server_defaults_and_a_stalled_lobby(
     games = fake.channel("games")
     alice = fake.user("alice")
     async with running_bot(fake, bot):
-        refused = await said(await alice.slash("mt settings", channel=games, stall_days=3))
+        refused = await said(
+            await alice.forge_slash("mt-admin settings", channel=games, stall_days=3)
+        )
         assert "Manage Server" in refused.content
         answer = await said(
             await fake.owner.slash(
-                "mt settings", channel=games, deadline_hours=12, on_timeout="skip", stall_days=3
+                "mt-admin settings",
+                channel=games,
+                deadline_hours=12,
+                on_timeout="skip",
+                stall_days=3,
             )
         )
         assert "turn deadline 12 h" in answer.content and "skipped" in answer.content

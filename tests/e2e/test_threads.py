@@ -96,7 +96,9 @@ async def test_the_server_default_and_the_permissions_a_thread_needs(
     alice = fake.user("alice")
     bot = make_bot()
     async with running_bot(fake, bot):
-        answer = await said(await fake.owner.slash("mt settings", channel=games, threads=True))
+        answer = await said(
+            await fake.owner.slash("mt-admin settings", channel=games, threads=True)
+        )
         assert "own thread: on" in answer.content
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
         assert "own thread" in opened.content and len(games.threads()) == 1

@@ -282,8 +282,24 @@ async def run_slash(
     fake = user.fake
     where = channel or fake.dm_channel(user)
     data = _command_data(fake, path, where, options, forged=forged)
+    _check_shown(fake, user, where, path, forged=forged)
     record = fake.start_interaction(2, user, where, data, name=f"/{path}")
     return Invocation(fake, record)
+
+
+def _check_shown(
+    fake: FakeDiscord, user: FakeUser, channel: FakeChannel, path: str, *, forged: bool
+) -> None:
+    """A server member's client shows a command only with every permission of its
+    ``default_member_permissions`` ("the set of permissions a user needs in order to use the
+    command", https://docs.discord.com/developers/interactions/application-commands#permissions);
+    a forged call (``forge_slash``) skips the client, to reach the bot's own check."""
+    name = path.split()[0]
+    needed = int(_find_command(fake, name, channel).get("default_member_permissions") or 0)
+    if forged or channel.is_dm or not needed:
+        return
+    if fake.permissions_for(user, channel) & needed != needed:
+        raise PermissionError(f"/{name} is not shown to {user.name}: default_member_permissions")
 
 
 async def run_autocomplete(

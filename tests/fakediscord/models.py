@@ -208,6 +208,8 @@ class FakeUser:
     bot: bool = False
     locale: str = "en-US"
     dms_open: bool = True
+    #: False once they left every server the bot is in (FakeDiscord.leave_servers).
+    shares_guild: bool = True
     role_ids: list[int] = field(default_factory=list)
     dm_channel: FakeChannel | None = field(default=None, repr=False)
 

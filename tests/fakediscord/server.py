@@ -538,6 +538,12 @@ class FakeDiscord:
     def open_dms(self, user: FakeUser) -> None:
         user.dms_open = True
 
+    def leave_servers(self, user: FakeUser) -> None:
+        """The user leaves every server the bot is in: the bot's DMs get 403/50278 ("no
+        mutual guilds", https://docs.discord.com/developers/topics/opcodes-and-status-codes).
+        Only the DMs model it: the member lists and their commands are left as they were."""
+        user.shares_guild = False
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         if user.dm_channel is None:
             user.dm_channel = FakeChannel(self, self.ids.next(), user.name, None, recipient=user)
@@ -1132,6 +1138,8 @@ class FakeDiscord:
             return self.threads.check_post(channel, files)
         if channel.is_dm:
             assert channel.recipient is not None
+            if not channel.recipient.shares_guild:
+                raise ApiError(403, 50278, "Cannot send messages to this user: no mutual guilds")
             if not channel.recipient.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             self._check_dm_pace()

@@ -93,6 +93,9 @@ class Webhooks:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self.hooks: dict[int, FakeWebhook] = {}
+        #: Servers that require 2FA for moderation while the bot's owner has none
+        #: (:meth:`require_2fa`).
+        self.owner_lacks_2fa: set[int] = set()
 
     def add_routes(self) -> None:
         add = self.fake.routes.add
@@ -122,6 +125,15 @@ class Webhooks:
             {"guild_id": str(channel.guild_id), "channel_id": str(channel.id)},
         )
         return hook
+
+    def require_2fa(self, guild_id: int) -> None:
+        """The server requires 2FA for moderation actions and the bot's owner has none:
+        creating a webhook there answers 403/60003 "Two factor is required for this
+        operation" even with Manage Webhooks (Manage Webhooks is one of the permissions that
+        "require the owner account to use two-factor authentication when used on a guild
+        that has server-wide 2FA enabled",
+        https://docs.discord.com/developers/topics/permissions#permissions-bitwise-permission-flags)."""
+        self.owner_lacks_2fa.add(guild_id)
 
     def delete(self, hook: FakeWebhook) -> None:
         """An admin deletes the webhook (Server Settings → Integrations): 10015 since."""
@@ -167,6 +179,8 @@ class Webhooks:
         lowered = name.lower()
         if not 1 <= len(name) <= 80 or "clyde" in lowered or "discord" in lowered:
             raise ApiError(400, 50035, "Invalid Form Body: name")
+        if channel.guild_id in self.owner_lacks_2fa:
+            raise ApiError(403, 60003, "Two factor is required for this operation")
         if len(self.of(channel)) >= MAX_PER_CHANNEL:
             raise ApiError(400, 30007, "Maximum number of webhooks reached (15)")
         hook = self.make(channel, name)

@@ -136,8 +136,9 @@ async def test_start_up_says_who_the_bot_is_where_and_how_to_invite_it(
     assert proc.stderr is not None
     log = (await proc.stderr.read()).decode()
     ready = [line for line in log.splitlines() if "ready: logged in as" in line]
-    needed = discord.Permissions(  # (Manage Webhooks: optional, recommended)
+    needed = discord.Permissions(  # bot/ui/permissions.py (Manage Webhooks: optional)
         view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+        read_message_history=True, create_public_threads=True, send_messages_in_threads=True,
         manage_webhooks=True,
     )  # fmt: skip
     assert len(ready) == 1, log
