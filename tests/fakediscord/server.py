@@ -1139,7 +1139,9 @@ class FakeDiscord:
         if channel.is_dm:
             assert channel.recipient is not None
             if not channel.recipient.shares_guild:
-                raise ApiError(403, 50278, "Cannot send messages to this user: no mutual guilds")
+                from .refusals import NO_MUTUAL_GUILDS  # refusals.py builds on this module
+
+                raise NO_MUTUAL_GUILDS
             if not channel.recipient.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             self._check_dm_pace()

@@ -43,6 +43,7 @@ from aiohttp import web
 
 from . import flags
 from .models import JSON, VIEW_CHANNEL, FakeChannel, FakeMessage, FakeUser, _walk_components
+from .refusals import TWO_FACTOR_REQUIRED
 from .server import ApiError, Call, json_response
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class Webhooks:
         if not 1 <= len(name) <= 80 or "clyde" in lowered or "discord" in lowered:
             raise ApiError(400, 50035, "Invalid Form Body: name")
         if channel.guild_id in self.owner_lacks_2fa:
-            raise ApiError(403, 60003, "Two factor is required for this operation")
+            raise TWO_FACTOR_REQUIRED
         if len(self.of(channel)) >= MAX_PER_CHANNEL:
             raise ApiError(400, 30007, "Maximum number of webhooks reached (15)")
         hook = self.make(channel, name)
