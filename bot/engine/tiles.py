@@ -12,6 +12,8 @@ import functools
 import re
 from typing import NamedTuple
 
+from bot.digits import DIGIT
+
 #: Set sizes the product supports (docs/rules.md, "Equipment").
 SUPPORTED_SETS: tuple[int, ...] = (9, 12, 15, 18)
 #: The largest pip count any supported set uses; tiles are interned up to it.
@@ -137,7 +139,9 @@ def plain_dashes(text: str) -> str:
     return text.translate(_DASH_TABLE)
 
 
-_TILE_RE = re.compile(r"\[?\s*(\d{1,2})\s*(?:-|\||:|/|\s)\s*(\d{1,2})\s*\]?")
+# ASCII digits only (DIGIT): a pattern's \d would read Arabic-Indic or fullwidth digits.
+_END = f"({DIGIT}{{1,2}})"
+_TILE_RE = re.compile(rf"\[?\s*{_END}\s*(?:-|\||:|/|\s)\s*{_END}\s*\]?")
 
 #: ``TILES[high][low]`` is the interned tile; the engine never builds tiles in its loops.
 TILES: tuple[tuple[Tile, ...], ...] = tuple(

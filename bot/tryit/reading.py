@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from bot.digits import DIGIT
 from bot.engine import plain_dashes
 from bot.i18n import LANGUAGES, tr
 from bot.ui.interactions import Refusal
@@ -42,8 +43,9 @@ ALIASES = {
 #: Train words the engine does not know, in the player's own words.
 OWN_TRAIN_WORDS = ("moi", "mien", "mon")
 
-_TILE = re.compile(r"\[?\d{1,2}[-|:/]\d{1,2}\]?")
-_NUMBER = re.compile(r"\d{1,2}")
+_D = DIGIT  # ASCII digits only: Arabic-Indic or fullwidth digits make no tile
+_TILE = re.compile(rf"\[?{_D}{{1,2}}[-|:/]{_D}{{1,2}}\]?")
+_NUMBER = re.compile(rf"{_D}{{1,2}}")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ def read(line: str) -> Command | None:
     if len(line) > MAX_LINE:
         raise Refusal("try.too-long", count=len(line.rstrip("\n")))
     # Any dash a phone or keyboard types is the notation's "-", and "12 - 5" is "12-5".
-    words = re.sub(r"(\d)\s*-\s*(\d)", r"\1-\2", plain_dashes(line)).lower().split()
+    words = re.sub(rf"({_D})\s*-\s*({_D})", r"\1-\2", plain_dashes(line)).lower().split()
     if not words:
         return None
     first = WORDS.get(words[0])

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.digits import ID
 from bot.engine import DRAW, PASS, SeatView
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
@@ -45,7 +46,7 @@ DM_ACTIONS = ("draw", "pass")
 
 class DmTurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):dm:(?P<action>draw|pass)",
+    template=rf"mt:(?P<game>{ID}):(?P<version>{ID}):dm:(?P<action>draw|pass)",
 ):
     """Draw or Pass, on a turn DM."""
 

@@ -54,6 +54,8 @@ import discord
 from discord import app_commands
 from discord.http import Route
 
+from bot.digits import read_decimal
+
 log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------- the limits
@@ -436,10 +438,10 @@ def _retry_after(exc: discord.HTTPException) -> float:
     """The wait a 429 asked for (discord.py keeps the JSON body on the exception's response
     only as text), else :data:`STORM_PAUSE`."""
     header = exc.response.headers.get("Retry-After") if exc.response is not None else None
-    try:
-        return max(0.05, float(header)) if header else STORM_PAUSE
-    except ValueError:
-        return STORM_PAUSE
+    # Read strictly (float() takes "inf", "1e9", other scripts' digits) and never longer
+    # than the storm's whole limit: a header is outside text too.
+    seconds = read_decimal(str(header).strip()) if header else None
+    return STORM_PAUSE if seconds is None else min(max(0.05, seconds), STORM_LIMIT)
 
 
 # ---------------------------------------------------------------------- what was typed, shown
