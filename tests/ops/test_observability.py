@@ -59,6 +59,8 @@ def test_a_value_never_breaks_or_forges_a_log_line(breaker: str) -> None:
     assert line.isprintable() and breaker not in line, line
     assert line.startswith('game=1 command="mt:1:2:draw\\') and line.endswith(" outcome=ok")
     assert json.loads(line.split("command=", 1)[1].rsplit(" outcome=", 1)[0]) == forged
+    bare = key_values({"command": f"mt:1:2:draw{breaker}CRITICAL"})  # no space to quote it
+    assert bare.isprintable() and breaker not in bare and json.loads(bare[8:]).endswith("CRITICAL")
     # Any message, in the text format: one line, every such character escaped.
     record = logging.LogRecord("bot.ui", logging.INFO, "", 0, "custom_id %s", (forged,), None)
     text = TextFormatter().format(record)
