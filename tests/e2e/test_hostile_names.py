@@ -54,7 +54,7 @@ def texts(body: Any, key: str = "") -> Iterator[str]:
         for k, v in body.items():
             if k in ("components", "attachments", "footer", "author", "allowed_mentions"):
                 continue
-            if isinstance(v, str) and k in ("content", "title", "description", "value") or (
+            if (isinstance(v, str) and k in ("content", "title", "description", "value")) or (
                 k == "name" and key == "fields" and isinstance(v, str)
             ):
                 yield v
