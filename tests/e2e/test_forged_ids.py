@@ -1,9 +1,9 @@
 """A button's ``custom_id`` is outside text: a modified client can send one with other
-scripts' digits (``²``, an Arabic-Indic or a fullwidth digit), huge numbers, or a newline and a forged log line in it.
-Each is answered like any button the bot does not know ("this button no longer works; here is
-the game now"), changes nothing, and leaves one line per record in the text log, no
-traceback (issue 50: ``mt:²:1:dm:draw`` went unanswered with a traceback from ``int("²")``,
-and a newline in an id started a forged ``CRITICAL`` line in the log)."""
+scripts' digits (``²``, an Arabic-Indic or a fullwidth digit), huge numbers, or a newline and
+a forged log line in it. Each is answered like any button the bot does not know ("this button
+no longer works; here is the game now"), changes nothing, and leaves one line per record in
+the text log, no traceback (issue 50: ``mt:²:1:dm:draw`` went unanswered with a traceback
+from ``int("²")``, and a newline in an id started a forged ``CRITICAL`` line in the log)."""
 
 from __future__ import annotations
 
