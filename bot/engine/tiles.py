@@ -139,9 +139,10 @@ def plain_dashes(text: str) -> str:
     return text.translate(_DASH_TABLE)
 
 
-# ASCII digits only (DIGIT): a pattern's \d would read Arabic-Indic or fullwidth digits.
+# ASCII digits only (DIGIT): a pattern's \d would read Arabic-Indic or fullwidth digits. Spaces
+# inside a tile are plain spaces: a newline or a tab between its ends is no spelling of it.
 _END = f"({DIGIT}{{1,2}})"
-_TILE_RE = re.compile(rf"\[?\s*{_END}\s*(?:-|\||:|/|\s)\s*{_END}\s*\]?")
+_TILE_RE = re.compile(rf"\[? *{_END} *(?:-|\||:|/| ) *{_END} *\]?")
 
 #: ``TILES[high][low]`` is the interned tile; the engine never builds tiles in its loops.
 TILES: tuple[tuple[Tile, ...], ...] = tuple(
