@@ -186,7 +186,7 @@ async def check_turn(interaction: Interaction, game_id: int, version: int | None
     if game.status is not GameStatus.ACTIVE or game.turn is None:
         raise errors.WrongPhase("the game is over", code="game-over")
     if game.turn.user_id != interaction.user.id:
-        raise Refusal("error.not-your-turn", name=game.turn.name)
+        raise Refusal("error.not-your-turn", name=limits.shown(game.turn.name))
     if version is not None and game.version != version:
         raise errors.TableChanged()
     return look
