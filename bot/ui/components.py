@@ -525,7 +525,9 @@ async def unclaimed(interaction: Interaction) -> None:
         return
     async with guarded(interaction):
         data: Any = interaction.data or {}
-        log.info("a click nothing handles: custom_id %r", str(data.get("custom_id", ""))[:120])
+        # The interaction's own line (refused:stale-button) is the one an admin reads; the
+        # whole id, quoted, only when debugging (a forged one is one line either way).
+        log.debug("a click nothing handles: custom_id %r", str(data.get("custom_id", ""))[:120])
         game = await _game_now(interaction, str(data.get("custom_id", "")))
         if game is None:
             raise Refusal("error.stale-button-none")

@@ -83,7 +83,7 @@ async def test_forged_ids_are_answered_as_unknown_buttons_in_one_log_line_each(
             lines = text_log.read().splitlines()
             text_log.seek(0, io.SEEK_END)
             mine = [line for line in lines if " bot.interactions: " in line]
-            assert len(mine) == 1, (custom_id, lines)
+            assert len(mine) == 1 and len(lines) == 1, (custom_id, lines)  # one line in all
             assert "outcome=refused:stale-button" in mine[0], mine
             assert all(line[:4].isdigit() and "Z " in line[:30] for line in lines), lines
             assert not any(line.startswith("1999-") for line in lines), lines
