@@ -453,9 +453,9 @@ def scores_table(
         f"{tr('scores.round-col', locale, n=i + 1):>5}" for i in range(len(round_scores))
     )
     out = [f"{'':<{width}}{head}{tr('scores.total', locale):>7}"]
-    for p in players:
+    for p, name in zip(players, names, strict=True):
         cells = "".join(f"{r[p.seat]:>5}" for r in round_scores)
-        out.append(f"{names[players.index(p)][:width]:<{width}}{cells}{totals[p.seat]:>7}")
+        out.append(f"{name[:width]:<{width}}{cells}{totals[p.seat]:>7}")
     return "```\n" + "\n".join(out) + "\n```"
 
 
