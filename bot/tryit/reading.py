@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 
 from bot.digits import DIGIT
 from bot.engine import plain_dashes
@@ -74,8 +75,11 @@ WORDS = _words()
 
 
 def quote(line: str) -> str:
-    """A typed line as it is quoted back: the start of it, never all of a long one."""
-    line = " ".join(line.split())
+    """A typed line as it is quoted back: the start of it, never all of a long one, and
+    without control or invisible characters (an escape sequence typed or piped in would
+    act on the terminal as it is printed back)."""
+    kept = (c for c in line if c.isspace() or unicodedata.category(c) not in ("Cc", "Cf"))
+    line = " ".join("".join(kept).split())
     return line if len(line) <= QUOTE else line[: QUOTE - 1] + "…"
 
 

@@ -180,3 +180,11 @@ def test_every_custom_id_pattern_takes_ascii_digits_only() -> None:
                     continue
                 hits = [t.pattern for t in templates if t.fullmatch(forged)]
                 assert not hits, (forged, hits)
+
+
+def test_a_refused_typed_line_is_quoted_without_controls() -> None:
+    for line in ("12\x1b[2J-5", "\x1b]0;owned\x07 draw", "\u202enope", "a\x00b"):
+        with pytest.raises(Refusal) as refused:
+            reading.read(line)
+        quoted = str(refused.value.params["text"])
+        assert quoted and quoted.isprintable(), (line, quoted)
