@@ -38,6 +38,7 @@ from bot.config import (
     config_error_policy,
     parse_database,
 )
+from bot.digits import whole_number
 from bot.engine import PRESETS
 from bot.engine.ai import Level
 from bot.ops.backup import BackupError, backup
@@ -88,7 +89,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "draw, pass); a picture of the table is saved after every move.",
     )
     game.add_argument(
-        "--players", type=int, default=3, metavar="N",
+        "--players", type=whole_number, default=3, metavar="N",
         help=f"players at the table, you included (default 3): {players_limits()}",
     )  # fmt: skip
     game.add_argument(
@@ -99,7 +100,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "--preset", choices=sorted(PRESETS), default="standard",
         help="the rules (default standard: 13 rounds; quick: one round)",
     )  # fmt: skip
-    game.add_argument("--seed", type=int, help="the same seed deals the same game")
+    game.add_argument("--seed", type=whole_number, help="the same seed deals the same game")
     game.add_argument("--name", help="your name at the table (default Player, in French Joueur)")
     game.add_argument("--language", choices=["en", "fr"], default="en", help="en or fr")
     game.add_argument(

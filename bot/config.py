@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import quote, unquote, urlsplit
 
+from bot.digits import read_decimal, read_int
+
 #: Where the games live unless ``MT_DATABASE`` says otherwise (relative to the working dir).
 DEFAULT_DATABASE = Path("data/mexican-train.sqlite3")
 #: How many games stay replayed in memory (``MT_GAME_CACHE``).
@@ -385,10 +387,9 @@ def _health_port(raw: str | None) -> int | None:
         return DEFAULT_HEALTH_PORT
     if value in ("0", "off", "no", "false"):
         return None
-    try:
-        port = int(value)
-    except ValueError:
-        raise ConfigError(f"MT_HEALTH_PORT must be a port number or off, not {raw!r}") from None
+    port = read_int(value, max_digits=5)
+    if port is None:
+        raise ConfigError(f"MT_HEALTH_PORT must be a port number or off, not {raw!r}")
     if not 0 < port < 65536:
         raise ConfigError(f"MT_HEALTH_PORT must be between 1 and 65535 (or off), not {port}")
     return port
@@ -400,10 +401,9 @@ def _shards(raw: str | None) -> int | Literal["auto"] | None:
         return None
     if value == "auto":
         return "auto"
-    try:
-        count = int(value)
-    except ValueError:
-        raise ConfigError(f"MT_SHARDS must be auto or a number of shards, not {raw!r}") from None
+    count = read_int(value, signed=True)
+    if count is None:
+        raise ConfigError(f"MT_SHARDS must be auto or a number of shards, not {raw!r}")
     if count < 1:
         raise ConfigError(f"MT_SHARDS must be auto or at least 1, not {count}")
     return count
@@ -429,24 +429,21 @@ def _shard_plan(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | N
             "set either MT_SHARDS (one process runs every shard) or MT_SHARD_COUNT (with "
             "MT_SHARD_IDS: a cluster of processes), not both"
         )
-    try:
-        count = int(raw_count)
-    except ValueError:
-        raise ConfigError(f"MT_SHARD_COUNT must be a number of shards, not {raw_count!r}") from None
+    count = read_int(raw_count, signed=True)
+    if count is None:
+        raise ConfigError(f"MT_SHARD_COUNT must be a number of shards, not {raw_count!r}")
     if count < 1:
         raise ConfigError(f"MT_SHARD_COUNT must be at least 1, not {count}")
     if not raw_ids or raw_ids.lower() == "all":
         return count, None
     ids: list[int] = []
     for part in raw_ids.split(","):
-        text = part.strip()
-        try:
-            shard = int(text)
-        except ValueError:
+        shard = read_int(part.strip(), signed=True)
+        if shard is None:
             raise ConfigError(
                 f"MT_SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not "
                 f"{raw_ids!r}"
-            ) from None
+            )
         if not 0 <= shard < count:
             raise ConfigError(
                 f"MT_SHARD_IDS has shard {shard}, but with MT_SHARD_COUNT={count} shards are "
@@ -462,10 +459,9 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     raw = env.get(name)
     if raw is None or not raw.strip():
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}") from None
+    value = read_decimal(raw.strip(), signed=True)
+    if value is None:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}")
     if not math.isfinite(value) or value < 0:
         raise ConfigError(f"{name} must be zero or more seconds, not {raw!r}")
     return value
@@ -475,12 +471,9 @@ def _rate(raw: str | None) -> float | None:
     """``MT_DISCORD_RATE``: requests per second, more than 0 and at most Discord's 50."""
     if raw is None or not raw.strip():
         return None
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigError(
-            f"MT_DISCORD_RATE must be a number of requests per second, not {raw!r}"
-        ) from None
+    value = read_decimal(raw.strip(), signed=True)
+    if value is None:
+        raise ConfigError(f"MT_DISCORD_RATE must be a number of requests per second, not {raw!r}")
     if not math.isfinite(value) or not 0 < value <= DISCORD_GLOBAL_RATE:
         raise ConfigError(
             f"MT_DISCORD_RATE must be more than 0 and at most {DISCORD_GLOBAL_RATE:g} (Discord's "
@@ -511,10 +504,9 @@ def _int(env: Mapping[str, str], name: str, default: int, *, low: int) -> int:
     raw = env.get(name)
     if raw is None or not raw.strip():
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    value = read_int(raw.strip(), signed=True)
+    if value is None:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}")
     if value < low:
         raise ConfigError(f"{name} must be at least {low}, not {value}")
     return value

@@ -28,6 +28,8 @@ MAX_LINES = 600
 #: shared machinery, the cogs, start-up and the process entry.
 LAYERS: dict[str, tuple[str, int]] = {
     "bot": ("package", 0),
+    # Numbers read from outside text, strictly: below everything, so every layer reads alike.
+    "bot.digits": ("digits", -1),
     "bot.engine": ("engine", 0),
     "bot.config": ("config", 0),
     "bot.i18n": ("words", 1),

@@ -48,6 +48,7 @@ from bot.ui.interactions import (
     server_of,
 )
 from bot.ui.language import remember_client_language, server_language, set_server_language
+from bot.ui.limits import shown
 from bot.ui.mt import ADMIN_GROUP, GameCog
 
 
@@ -99,7 +100,8 @@ class Admin(GameCog):
                     computer_moves=0,
                 )
                 await announcer.refresh_lobby(bot, out.game, interaction)
-                text = tr("lobby.did.kick", locale_of(interaction), name=player.display_name)
+                name = shown(player.display_name)
+                text = tr("lobby.did.kick", locale_of(interaction), name=name)
                 if out.game.status is GameStatus.LOBBY:
                     await reply(interaction, text)
                 else:

@@ -78,7 +78,7 @@ async def find_game(interaction: Interaction, game_id: int | None) -> GameSummar
 
 def history_lines(entries: list[story.Entry], locale: str | None) -> list[tuple[int | None, str]]:
     """(round, line) per entry, in the reader's language; names are escaped for markdown."""
-    esc = discord.utils.escape_markdown
+    esc = limits.shown
     out: list[tuple[int | None, str]] = []
     for e in entries:
         if e.kind == "round":

@@ -206,7 +206,7 @@ class Lobby(GameCog):
             view = await self.bot.service.seat_view(game.id, interaction.user.id)
             if not view.my_turn:
                 turn = view.current
-                name = view.names[turn] if turn is not None else "—"
+                name = shown(view.names[turn]) if turn is not None else "—"
                 raise Refusal("hint.not-your-turn", name=name)
             advice = await self.bot.thinker.advise(view, game_id=game.id)
             await reply(interaction, hint_text(view, locale, advice))
@@ -377,7 +377,7 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
             old=game_id,
             mentions=mentions,
             computers=tr("rematch.computers", public) if any_computer else "",
-            host=mention(user.id, user.display_name),
+            host=mention(user.id, shown(user.display_name)),
         )
         card = await announcer.post_lobby(
             bot, channel, game, public, ended_by=user.id, content=text

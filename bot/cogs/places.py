@@ -23,6 +23,7 @@ from bot.i18n import tr
 from bot.service import ServiceError
 from bot.ui.announcer import dm
 from bot.ui.host import GameBot
+from bot.ui.limits import shown
 from bot.ui.mt import GameCog
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ class Places(GameCog):
                 if player.user_id is None:
                     continue
                 language = (await bot.service.user_settings(player.user_id)).language
-                text = tr(f"gone.{what}", language, game=game.id, server=server)
+                text = tr(f"gone.{what}", language, game=game.id, server=shown(server))
                 await dm(bot, player.user_id, text)
 
 

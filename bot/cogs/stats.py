@@ -21,6 +21,7 @@ from bot.ui import mt
 from bot.ui.alt_text import describe_chart, picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
+from bot.ui.limits import shown
 from bot.ui.mt import GameCog
 from renderers.chart import ChartGame
 
@@ -93,7 +94,7 @@ class Stats(GameCog):
         async with guarded(interaction):
             who = player or interaction.user
             summary = await bot.service.player_stats(server_of(interaction), who.id)
-            text = stats_text(summary, who.display_name, locale)
+            text = stats_text(summary, shown(who.display_name), locale)
             if not summary.games:
                 await reply(interaction, text)
                 return

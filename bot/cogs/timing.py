@@ -260,31 +260,35 @@ async def _nudge(interaction: Interaction) -> None:
             text = tr(
                 "schedule.nudge.dm",
                 lang,
-                by_name=n.by.name,
+                by_name=limits.shown(n.by.name),
                 game=game.id,
                 channel=f"<#{game.channel_id}>",
                 by=_by(n.game, lang),
                 link=tr("schedule.link", lang, url=url),
             )
             if await cog.dm(target.user_id, text):
-                await reply(interaction, tr("schedule.nudge.done", locale, name=target.name))
+                await reply(
+                    interaction, tr("schedule.nudge.done", locale, name=limits.shown(target.name))
+                )
                 return
         public = _guild_locale(bot, game.guild_id)
         text = tr(
             "schedule.nudge.channel",
             public,
             mention=f"<@{target.user_id}>",
-            by_name=n.by.name,
+            by_name=limits.shown(n.by.name),
             game=game.id,
             by=_by(n.game, public),
         )
         await cog.post(game.channel_id, text, ping=n.quiet_until is None)
         if n.quiet_until is not None:
             when = f"<t:{int(n.quiet_until.timestamp())}:t>"
-            text = tr("schedule.nudge.quiet", locale, name=target.name, when=when)
+            text = tr("schedule.nudge.quiet", locale, name=limits.shown(target.name), when=when)
             await reply(interaction, text)
         else:
-            await reply(interaction, tr("schedule.nudge.done", locale, name=target.name))
+            await reply(
+                interaction, tr("schedule.nudge.done", locale, name=limits.shown(target.name))
+            )
 
 
 async def _away(interaction: Interaction, state: str) -> None:

@@ -14,6 +14,7 @@ import sys
 import time  # noqa: TID251 - the command line times the run; the engine itself never does
 from typing import Any
 
+from bot.digits import read_int, whole_number
 from bot.engine.rules import PRESETS, Rules, RulesError
 from bot.engine.simulate import Summary, play_match, simulate_rounds
 
@@ -26,8 +27,8 @@ def _house_rule(text: str) -> tuple[str, Any]:
     value: Any = raw
     if raw.lower() in ("true", "false"):
         value = raw.lower() == "true"
-    elif raw.isdigit():
-        value = int(raw)
+    elif (number := read_int(raw)) is not None:
+        value = number
     elif raw.lower() == "none":
         value = None
     return name.strip(), value
@@ -37,9 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.engine")
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play random legal games and print a JSON summary")
-    sim.add_argument("--players", type=int, default=4)
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", type=whole_number, default=4)
+    sim.add_argument("--games", type=whole_number, default=100)
+    sim.add_argument("--seed", type=whole_number, default=1)
     sim.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     sim.add_argument(
         "--house-rule",

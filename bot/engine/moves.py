@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from bot.digits import DIGIT
 from bot.engine.errors import EngineError
 from bot.engine.tiles import Tile, TileError
 
@@ -131,7 +132,7 @@ _WORDS: dict[str, Move] = {
 #: "mexicain" is what the French pictures tell French players to type.
 _MEXICAN_WORDS = {"mexican", "mexicain", "mex", "mx", "m", "mexican-train", "mt"}
 _OWN_WORDS = {"own", "mine", "me", "my"}
-_SEAT_RE = re.compile(r"@?(\d{1,2})")
+_SEAT_RE = re.compile(rf"@?({DIGIT}{{1,2}})")  # ASCII digits only: "@٢" is no train
 
 
 def parse_train(text: str, seat: int | None = None, players: int | None = None) -> int:

@@ -12,6 +12,7 @@ import functools
 import re
 from typing import NamedTuple
 
+from bot.digits import DIGIT
 from bot.engine.errors import EngineError
 
 #: Set sizes the product supports (docs/rules.md, "Equipment").
@@ -136,7 +137,10 @@ def plain_dashes(text: str) -> str:
     return text.translate(_DASH_TABLE)
 
 
-_TILE_RE = re.compile(r"\[?\s*(\d{1,2})\s*(?:-|\||:|/|\s)\s*(\d{1,2})\s*\]?")
+# ASCII digits only (DIGIT): a pattern's \d would read Arabic-Indic or fullwidth digits. Spaces
+# inside a tile are plain spaces: a newline or a tab between its ends is no spelling of it.
+_END = f"({DIGIT}{{1,2}})"
+_TILE_RE = re.compile(rf"\[? *{_END} *(?:-|\||:|/| ) *{_END} *\]?")
 
 #: ``TILES[high][low]`` is the interned tile; the engine never builds tiles in its loops.
 TILES: tuple[tuple[Tile, ...], ...] = tuple(

@@ -19,9 +19,29 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import Any
+
+#: What would break a text log's line or disguise it: C0 and C1 controls (a newline, a carriage
+#: return, a tab, an escape), the Unicode line and paragraph separators, and the invisible
+#: format characters (zero-width ones, bidirectional overrides that reorder what follows).
+_UNSAFE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
+)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character :data:`_UNSAFE` written as its escape (``\\n``,
+    ``\\t``, ``\\u2028``): outside text (a forged ``custom_id``, a name) cannot start a line
+    of its own in the log, nor forge a timestamp and a level at the start of one."""
+    return _UNSAFE.sub(lambda found: json.dumps(found[0])[1:-1], text)
+
+
+def unsafe(text: str) -> bool:
+    """Whether :func:`one_line` would change ``text``."""
+    return _UNSAFE.search(text) is not None
 
 
 class JsonFormatter(logging.Formatter):
@@ -42,8 +62,15 @@ class JsonFormatter(logging.Formatter):
 
 
 class TextFormatter(logging.Formatter):
+    """``time LEVEL logger: message``, the message always on one line (:func:`one_line`);
+    only a traceback, when there is one, takes the lines after it."""
+
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = one_line(record.message)  # set by format() from getMessage(), each time
+        return super().formatMessage(record)
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         return (

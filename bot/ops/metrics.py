@@ -41,6 +41,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 from bot.config import Config
+from bot.digits import read_id
 
 # The ``_created`` series (one timestamp per counter) double every counter's lines for
 # nothing a dashboard of this bot reads.
@@ -352,6 +353,8 @@ class Metrics:
 
 log = logging.getLogger("bot.interactions")
 
+#: The longest ``custom_id`` Discord sends (a longer forged one is cut for the log line).
+CUSTOM_ID = 100
 #: The fields of an interaction line, in order.
 FIELDS = ("game", "user", "command", "outcome", "latency_ms")
 
@@ -377,10 +380,11 @@ def command_of(interaction: Any) -> tuple[str, int | None]:
     custom_id = str(data.get("custom_id", "")) if isinstance(data, dict) else ""
     if not custom_id:
         return "unknown", None
-    parts = custom_id.split(":")
-    numbers = [p for p in parts if p.isdigit()]
-    game = int(numbers[0]) if numbers and custom_id.startswith("mt:") else None
-    return ":".join(p for p in parts if not p.isdigit()), game
+    # Any client can send any custom_id (up to 100 characters): only ASCII digits are a
+    # number (int("²") raises, int("٣") is 3), and the line quotes the rest (key_values).
+    parts = custom_id[:CUSTOM_ID].split(":")
+    game = read_id(parts[1]) if len(parts) > 1 and parts[0] == "mt" else None  # mt:<game>:…
+    return ":".join(p for p in parts if read_id(p) is None), game
 
 
 class InteractionRecord:
@@ -433,11 +437,14 @@ def track(interaction: Any) -> InteractionRecord:
 
 
 def key_values(fields: Mapping[str, object]) -> str:
-    """``key=value`` pairs; values with spaces, quotes or ``=`` are JSON-quoted."""
+    """``key=value`` pairs on one line; a value with a space, a quote, ``=``, a backslash or
+    any control, separator or invisible character (a newline or tab in a forged
+    ``custom_id``) is JSON-quoted, every such character escaped: a value never starts a
+    line of its own nor reads as another field."""
     out = []
     for key, value in fields.items():
         text = "-" if value is None else str(value)
-        if not text or any(c in text for c in ' "=\\'):
+        if not text or any(c in text for c in ' "=\\') or not text.isprintable():
             text = json.dumps(text)
         out.append(f"{key}={text}")
     return " ".join(out)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 
+from bot.digits import DIGIT
 from bot.engine import plain_dashes
 from bot.i18n import LANGUAGES, tr
 from bot.ui.interactions import Refusal
@@ -42,8 +44,9 @@ ALIASES = {
 #: Train words the engine does not know, in the player's own words.
 OWN_TRAIN_WORDS = ("moi", "mien", "mon")
 
-_TILE = re.compile(r"\[?\d{1,2}[-|:/]\d{1,2}\]?")
-_NUMBER = re.compile(r"\d{1,2}")
+_D = DIGIT  # ASCII digits only: Arabic-Indic or fullwidth digits make no tile
+_TILE = re.compile(rf"\[?{_D}{{1,2}}[-|:/]{_D}{{1,2}}\]?")
+_NUMBER = re.compile(rf"{_D}{{1,2}}")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -72,8 +75,11 @@ WORDS = _words()
 
 
 def quote(line: str) -> str:
-    """A typed line as it is quoted back: the start of it, never all of a long one."""
-    line = " ".join(line.split())
+    """A typed line as it is quoted back: the start of it, never all of a long one, and
+    without control or invisible characters (an escape sequence typed or piped in would
+    act on the terminal as it is printed back)."""
+    kept = (c for c in line if c.isspace() or unicodedata.category(c) not in ("Cc", "Cf"))
+    line = " ".join("".join(kept).split())
     return line if len(line) <= QUOTE else line[: QUOTE - 1] + "…"
 
 
@@ -88,7 +94,7 @@ def read(line: str) -> Command | None:
     if len(line) > MAX_LINE:
         raise Refusal("try.too-long", count=len(line.rstrip("\n")))
     # Any dash a phone or keyboard types is the notation's "-", and "12 - 5" is "12-5".
-    words = re.sub(r"(\d)\s*-\s*(\d)", r"\1-\2", plain_dashes(line)).lower().split()
+    words = re.sub(rf"({_D})\s*-\s*({_D})", r"\1-\2", plain_dashes(line)).lower().split()
     if not words:
         return None
     first = WORDS.get(words[0])

@@ -54,7 +54,7 @@ from bot.ui.interactions import (
     missing_permissions,
     permission_names,
 )
-from bot.ui.limits import CONTENT, fit
+from bot.ui.limits import CONTENT, fit, shown
 from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
@@ -530,11 +530,11 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     game = out.game
     bot.posts.take_held(game.id)  # a draw not yet told was the last move: taken back too
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    host = interaction.user.display_name
+    host = shown(interaction.user.display_name)
     moves = ", ".join(out.moves)
     own = out.player.user_id == interaction.user.id  # a player taking back their own turn
     key = "undo.channel.own" if own else "undo.channel"
-    lines = [tr(key, locale, host=host, name=out.player.name, moves=moves)]
+    lines = [tr(key, locale, host=host, name=shown(out.player.name), moves=moves)]
     if out.computer_moves:
         lines.append(messages.count_text("undo.computers", out.computer_moves, locale))
     back = Outcome(

@@ -20,11 +20,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from discord.utils import escape_markdown
-
 from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
 from bot.i18n import tr, tr_count
 from bot.service.digest import Digest, SeenMove
+from bot.ui.limits import shown
 
 #: What a caller that does not say gets: room for the digest beside a few other lines.
 DEFAULT_BUDGET = 1000
@@ -191,8 +190,8 @@ class _Words:
     def name(self, seat: int, *, robot: bool = False) -> str:
         if seat == self.d.seat:
             return self.tr("catchup.you")
-        shown = escape_markdown(self.d.names[seat])
-        return f"{shown} 🤖" if robot else shown
+        name = shown(self.d.names[seat])
+        return f"{name} 🤖" if robot else name
 
     def names(self, items: Sequence[str], shown: int = NAMES_SHOWN) -> str:
         """ "A", "A and B", "A, B and C", "A, B, C and 4 others"."""
@@ -214,7 +213,7 @@ class _Words:
         name = self.d.names[ref]
         # French elides before a vowel: "le train d'Alice" (English reads the same either way).
         key = "catchup.train.of-vowel" if name[:1].lower() in VOWELS else "catchup.train.of"
-        return self.tr(key, name=escape_markdown(name))
+        return self.tr(key, name=shown(name))
 
     def bit(self, m: SeenMove) -> str:
         """One move, short: "5-3 on the Mexican Train", "drew", "passed (train open)"."""
@@ -312,7 +311,7 @@ class _Words:
     def undone(self) -> _Part:
         """Their own turn taken back by the host: said first, it changes what they hold."""
         lines = [
-            self.tr("catchup.undone.by" if by else "catchup.undone", name=by,
+            self.tr("catchup.undone.by" if by else "catchup.undone", name=by and shown(by),
                     moves=", ".join(moves))
             for by, moves in self.d.undone
         ]  # fmt: skip

@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
+from bot.digits import ID, read_int
 from bot.engine import Play, SeatView
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
@@ -132,7 +133,7 @@ async def clicked(interaction: Interaction, item: _Control) -> None:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mt:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)",
+    template=rf"mt:(?P<game>{ID}):lobby:(?P<action>join|leave|start|cancel)",
 ):
     place: ClassVar[str] = "channel"
 
@@ -162,7 +163,7 @@ class LobbyButton(
 
 
 class ComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mt:(?P<game>\d+):lobby:cpu"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mt:(?P<game>{ID}):lobby:cpu"
 ):
     """Add a computer player of the chosen level (host only)."""
 
@@ -196,7 +197,7 @@ class ComputerSelect(
 
 
 class RemoveComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mt:(?P<game>\d+):lobby:uncpu"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mt:(?P<game>{ID}):lobby:uncpu"
 ):
     """Take a computer player out of the lobby (host only): one option per computer seat.
 
@@ -237,8 +238,8 @@ class RemoveComputerSelect(
         """(seat, name) of the computer picked, as the lobby message showed it (seat -1 when
         unreadable: the service refuses it)."""
         seat, _, name = one_pick(interaction).partition(":")
-        number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
-        return number, name
+        number = read_int(seat, max_digits=3)
+        return -1 if number is None else number, name
 
     async def callback(self, interaction: Interaction) -> None:
         await _clicked(interaction, self)
@@ -246,7 +247,7 @@ class RemoveComputerSelect(
 
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<action>play|draw|pass|hand|knock)",
+    template=rf"mt:(?P<game>{ID}):(?P<version>{ID}):(?P<action>play|draw|pass|hand|knock)",
 ):
     place: ClassVar[str] = "channel"
     #: Play opens the clicker's move list: their seat is read with the place check.
@@ -275,7 +276,7 @@ class TurnButton(
 
 class MoveSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):(?P<dm>dm:)?pick",
+    template=rf"mt:(?P<game>{ID}):(?P<version>{ID}):(?P<dm>dm:)?pick",
 ):
     """The legal moves as a list: the second tap of "Play" on a phone, or the list on a turn
     DM (``dm``: ``mt:<game>:<version>:dm:pick``, which may act from a DM to one of the
@@ -322,7 +323,7 @@ class MoveSelect(
 
 class HistoryPage(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mt:(?P<game>\d+):hist:(?P<page>\d+):(?P<dir>older|newer)",
+    template=rf"mt:(?P<game>{ID}):hist:(?P<page>{ID}):(?P<dir>older|newer)",
 ):
     """Older / Newer on a history answer: shows page ``page`` of game ``game``."""
 
@@ -358,7 +359,7 @@ class HistoryPage(
 
 
 class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mt:(?P<game>\d+):rematch"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):rematch"
 ):
     """On a finished game's last table message: a new lobby with the same players and rules."""
 
@@ -386,7 +387,7 @@ class RematchButton(
 
 
 class CatchUpButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mt:(?P<game>\d+):catchup"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):catchup"
 ):
     """Catch me up: what happened since your last turn, the table and your hand, answered
     privately. It goes on turn posts (the game's channel) and on turn DMs, so it may act in
@@ -492,7 +493,7 @@ def rematch_view(game_id: int, locale: str | None) -> discord.ui.View:
 # ---------------------------------------------------------------------- clicks nothing claims
 
 #: The game a ``custom_id`` of ours names, if it names one (``mt:<game>:…``).
-_GAME_IN_ID = re.compile(r"mt:(?P<game>\d{1,18})(?::|$)")
+_GAME_IN_ID = re.compile(rf"mt:(?P<game>{ID})(?::|$)")
 
 
 def claimed(client: discord.Client, interaction: Interaction) -> bool:
@@ -524,7 +525,9 @@ async def unclaimed(interaction: Interaction) -> None:
         return
     async with guarded(interaction):
         data: Any = interaction.data or {}
-        log.info("a click nothing handles: custom_id %r", str(data.get("custom_id", ""))[:120])
+        # The interaction's own line (refused:stale-button) is the one an admin reads; the
+        # whole id, quoted, only when debugging (a forged one is one line either way).
+        log.debug("a click nothing handles: custom_id %r", str(data.get("custom_id", ""))[:120])
         game = await _game_now(interaction, str(data.get("custom_id", "")))
         if game is None:
             raise Refusal("error.stale-button-none")

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.digits import ID
 from bot.engine import DRAW, PASS, SeatView
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
@@ -36,7 +37,7 @@ from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
-from bot.ui.limits import CONTENT
+from bot.ui.limits import CONTENT, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
 
@@ -45,7 +46,7 @@ DM_ACTIONS = ("draw", "pass")
 
 class DmTurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mt:(?P<game>\d+):(?P<version>\d+):dm:(?P<action>draw|pass)",
+    template=rf"mt:(?P<game>{ID}):(?P<version>{ID}):dm:(?P<action>draw|pass)",
 ):
     """Draw or Pass, on a turn DM."""
 
@@ -119,7 +120,7 @@ async def stale_dm(
     if game.status is not GameStatus.ACTIVE or game.turn is None:
         return Refusal("dm.over", game=game.id, link=link), dm_view(game, None, link, lang)
     if game.turn.user_id != interaction.user.id:
-        refusal = Refusal("dm.not-now", name=game.turn.name, link=link)
+        refusal = Refusal("dm.not-now", name=shown(game.turn.name), link=link)
         return refusal, dm_view(game, None, link, lang)
     if game.version != version:
         controls = await turn_dm_view(bot, game, interaction.user.id, lang)
@@ -182,7 +183,7 @@ def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -
     leader = standings[0]
     if leader.player.seat == seat:
         return tr("dm.standing.lead", lang, place=place, pts=pts)
-    return tr("dm.standing", lang, place=place, pts=pts, leader=leader.player.name,
+    return tr("dm.standing", lang, place=place, pts=pts, leader=shown(leader.player.name),
               total=leader.total)  # fmt: skip
 
 
@@ -203,8 +204,9 @@ def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
             by_train.setdefault(train, []).append(f"`{tile}`")
     if by_train:
         lines.append(tr("hand.playable", lang))
+        names = [shown(n) for n in view.names]
         for train, tiles in by_train.items():
-            where = messages.train_label(view.names, train, view.seat, lang)
+            where = messages.train_label(names, train, view.seat, lang)
             lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
     else:
         moves = " / ".join(messages.move_text(m, lang) for m in view.legal)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -53,6 +54,8 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 from discord.http import Route
+
+from bot.digits import read_decimal
 
 log = logging.getLogger(__name__)
 
@@ -436,10 +439,10 @@ def _retry_after(exc: discord.HTTPException) -> float:
     """The wait a 429 asked for (discord.py keeps the JSON body on the exception's response
     only as text), else :data:`STORM_PAUSE`."""
     header = exc.response.headers.get("Retry-After") if exc.response is not None else None
-    try:
-        return max(0.05, float(header)) if header else STORM_PAUSE
-    except ValueError:
-        return STORM_PAUSE
+    # Read strictly (float() takes "inf", "1e9", other scripts' digits) and never longer
+    # than the storm's whole limit: a header is outside text too.
+    seconds = read_decimal(str(header).strip()) if header else None
+    return STORM_PAUSE if seconds is None else min(max(0.05, seconds), STORM_LIMIT)
 
 
 # ---------------------------------------------------------------------- what was typed, shown
@@ -469,8 +472,43 @@ def quote_input(text: object, limit: int = QUOTE_LIMIT) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
 
 
+#: Characters that reorder or hide the text after them (bidirectional controls), dropped from
+#: a name in a message: a name's override would run on into the sentence around it.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Line breaks and tabs: a name in a message is one line, so each is a space.
+_BREAKS = frozenset("\r\n\t\x0b\x0c\x85\u2028\u2029")
+#: Unicode categories never shown from a name: controls, surrogates, private use, unassigned.
+_HIDDEN = frozenset(("Cc", "Cs", "Co", "Cn"))
+#: An opening bracket nothing escaped yet (after an even run of backslashes, each pair one
+#: written backslash): ``escape_markdown`` escapes a masked link only when it is whole, so a
+#: cut name ("[click](https://ev…") would leave it open for the text after.
+_OPEN_BRACKET = re.compile(r"(?<!\\)((?:\\\\)*)\[")
+
+
+def _plain(name: str) -> str:
+    """``name`` on one line, without controls or bidirectional overrides."""
+    return "".join(
+        " " if ch in _BREAKS else ch
+        for ch in name
+        if ch not in _BIDI and (ch in _BREAKS or unicodedata.category(ch) not in _HIDDEN)
+    )
+
+
 def shown(name: str) -> str:
     """A player's name as a message shows it: as written, whatever it holds — a ``<@&role>``
     or ``@everyone`` is text, not a mention (rendered or pinging), ``*stars*`` are stars,
-    not markdown. Pictures draw names as they are; only text needs this."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    ``[a](link)`` is not a link, ``# name`` opening a line is no heading: markdown made
+    inert, after control characters and bidirectional overrides are dropped (a line break is
+    a space), so what they hid cannot turn back into markdown. Pictures draw names as they
+    are; only text needs this."""
+    # A backslash is written as one (doubled), so it cannot escape what follows the name.
+    escaped = discord.utils.escape_markdown(_plain(name).replace("\\", "\\\\"))
+    return discord.utils.escape_mentions(_OPEN_BRACKET.sub(r"\1\\[", escaped))
+
+
+def in_code(name: str) -> str:
+    """A name inside a code block (a monospace table), where markdown and mentions show as
+    written and escapes would show their backslashes: only a backtick could end the block,
+    so it becomes a look-alike (U+02CB); controls and overrides are dropped as in
+    :func:`shown`."""
+    return _plain(name).replace("`", "\u02cb")

@@ -27,7 +27,7 @@ from bot.service.timing import TurnPing
 from bot.ui import dmlater
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
-from bot.ui.limits import CONTENT
+from bot.ui.limits import CONTENT, shown
 from bot.ui.roundend import result_link, scores_text, size
 from bot.ui.route import (
     DM_TRIES,
@@ -74,7 +74,7 @@ def end_dm(
     # The sole winner's first line says "you won": the sheet's last line, "Bob won the match",
     # would tell them again, of themselves, in the third person. A shared win keeps it: it
     # names whom they share it with.
-    named = tr("match.winner", lang, names=mine.player.name)
+    named = tr("match.winner", lang, names=shown(mine.player.name))
     if mine.won and len(report.winners) == 1 and sheet.endswith("\n" + named):
         sheet = sheet[: -len(named) - 1]
     if size(sheet) > room:

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
-from discord.utils import escape_markdown
-
 from bot.engine import (
     MEXICAN,
     Applied,
@@ -42,7 +40,7 @@ from bot.service import (
     Step,
 )
 from bot.service.turn import Drawn
-from bot.ui.limits import shown
+from bot.ui.limits import in_code, shown
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
 MAX_DESCRIPTION = 3800
@@ -76,7 +74,7 @@ def played_for_line(params: dict[str, object], locale: str | None) -> str:
     no choice (autoplay): it joins the turn post of whoever moves next, whether the scheduler
     or the announcer played it."""
     what = _what_was_played(params, locale)
-    name = params.get("name", "?")
+    name = shown(str(params.get("name", "?")))  # a public post: the name inert
     if params.get("reason") == "away":
         return tr("schedule.away.played", locale, name=name, what=what)
     if params.get("reason") == "autoplay":
@@ -222,7 +220,7 @@ def round_start_line(outcome: Outcome, round_no: int, locale: str | None) -> str
         round=round_no + 1,
         rounds=outcome.game.rules.rounds_total,
         engine=fact.get("engine", "?"),
-        name=fact.get("name", "?"),
+        name=shown(str(fact.get("name", "?"))),
     )
 
 
@@ -411,10 +409,11 @@ def played_for_lines(
 
 
 def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
+    name = shown(str(params.get("name", "?")))
     if code == "computer-took-over":
-        return tr("fact.took-over", locale, name=params.get("name", "?"))
+        return tr("fact.took-over", locale, name=name)
     if code in ("kicked", "left"):
-        return tr(f"fact.{code}", locale, name=params.get("name", "?"))
+        return tr(f"fact.{code}", locale, name=name)
     if code == "game-abandoned":
         return tr("fact.abandoned", locale)
     return tr("fact.ended", locale)
@@ -448,14 +447,15 @@ def scores_table(
     locale: str | None = None,
 ) -> str:
     """A monospace table: a row per player, a column per round, then the total."""
-    width = max([len(p.name) for p in players] + [6])
+    names = [in_code(p.name) for p in players]  # a code block: only a backtick could end it
+    width = max([len(n) for n in names] + [6])
     head = "".join(
         f"{tr('scores.round-col', locale, n=i + 1):>5}" for i in range(len(round_scores))
     )
     out = [f"{'':<{width}}{head}{tr('scores.total', locale):>7}"]
-    for p in players:
+    for p, name in zip(players, names, strict=True):
         cells = "".join(f"{r[p.seat]:>5}" for r in round_scores)
-        out.append(f"{p.name[:width]:<{width}}{cells}{totals[p.seat]:>7}")
+        out.append(f"{name[:width]:<{width}}{cells}{totals[p.seat]:>7}")
     return "```\n" + "\n".join(out) + "\n```"
 
 
@@ -473,7 +473,7 @@ def standings_text(
                 key,
                 locale,
                 place=s.place,
-                name=f"{medal}{s.player.name}",
+                name=f"{medal}{shown(s.player.name)}",
                 total=tr_count("re.pts", s.total, locale),
                 won=tr_count("count.rounds-won", s.rounds_won, locale),
             )
@@ -504,6 +504,7 @@ def seats_text(summary: GameSummary, locale: str | None) -> str:
 def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
     """The viewer's tiles in notation and where each can go (legal now, or a hint)."""
     hand = sorted(view.hand or (), reverse=True)
+    names = [shown(n) for n in view.names]
     lines = [
         tr(
             "hand.title",
@@ -520,7 +521,7 @@ def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
         if playable:
             lines.append(tr("hand.playable", locale))
             for tile, trains in playable.items():
-                where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
+                where = ", ".join(train_label(names, t, view.seat, locale) for t in trains)
                 lines.append(f"• `{tile}` → {where}")
         else:
             lines.append(
@@ -534,9 +535,9 @@ def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
         hinted = [(t, fits(view, t)) for t in hand]
         hinted = [(t, trains) for t, trains in hinted if trains]
         key = "hand.waiting" if hinted else "hand.waiting-none"
-        lines.append(tr(key, locale, name=view.names[view.current]))
+        lines.append(tr(key, locale, name=names[view.current]))
         for tile, trains in hinted[:12]:
-            where = ", ".join(train_label(view.names, t, view.seat, locale) for t in trains)
+            where = ", ".join(train_label(names, t, view.seat, locale) for t in trains)
             lines.append(f"• `{tile}` → {where}")
     return "\n".join(lines)
 
@@ -564,7 +565,7 @@ def open_hands_text(view: SeatView, locale: str | None) -> str:
     for seat, hand in enumerate(view.visible_hands):
         if hand is not None:
             tiles = " ".join(f"`{t}`" for t in sorted(hand, reverse=True)) or "—"
-            lines.append(f"**{escape_markdown(view.names[seat])}**: {tiles}")
+            lines.append(f"**{shown(view.names[seat])}**: {tiles}")
     return "\n".join(lines)
 
 

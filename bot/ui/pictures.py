@@ -48,7 +48,7 @@ from bot.engine import SeatView, TrainView
 from bot.i18n import language_of, tr
 from bot.ops.metrics import Metrics
 from bot.service import Player
-from bot.ui.limits import ATTACHMENT_DESCRIPTION
+from bot.ui.limits import ATTACHMENT_DESCRIPTION, in_code
 from renderers import TableOptions
 from renderers.round_end import RoundEndOptions
 from renderers.table import plural
@@ -363,7 +363,8 @@ def laid_tiles(train: TrainView, engine: int) -> str:
 def table_text(view: SeatView, players: Sequence[Player], language: str | None) -> str:
     """:func:`table_lines` as a monospaced block that fits an embed field, for a post whose
     picture could not be made."""
-    body = "\n".join(table_lines(view, players, language))
+    # A code block shows names as written; only a backtick could end it (in_code).
+    body = "\n".join(in_code(line) for line in table_lines(view, players, language))
     if len(body) > TEXT_LIMIT - 8:
         body = body[: TEXT_LIMIT - 9] + "…"
     return f"```\n{body}\n```"

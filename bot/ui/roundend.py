@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.engine import MEXICAN, SeatView
 from bot.i18n import tr, tr_count
@@ -36,6 +35,7 @@ from bot.ui.limits import (
     EMBED_TOTAL,
     FIELD_VALUE,
     embed_size,
+    shown,
 )
 from bot.ui.sheet import code_block, sheet_tables
 
@@ -70,11 +70,16 @@ def clip_lines(lines: Sequence[str], room: int) -> str:
 # ---------------------------------------------------------------------- the scores as text
 
 
+def winners_line(report: RoundReport, locale: str | None) -> str:
+    """ "Bob won the match", the winners' names inert (a public post)."""
+    return tr("match.winner", locale, names=", ".join(shown(p.name) for p in report.winners))
+
+
 def _name(standing: Standing, keep: int) -> str:
     name = " ".join(standing.player.name.split()) or f"#{standing.player.seat + 1}"
     if len(name) > keep:
         name = name[: max(1, keep - 1)].rstrip() + "…"
-    return escape_markdown(name)
+    return shown(name)
 
 
 def _head_line(
@@ -262,7 +267,7 @@ def round_end_embed(
         embed.add_field(name=name, value=block, inline=False)
     told = list(lines)
     if final and report.winners:
-        told.append(tr("match.winner", locale, names=", ".join(p.name for p in report.winners)))
+        told.append(winners_line(report, locale))
     room = min(EMBED_DESCRIPTION, EMBED_TOTAL - embed_size(embed, size)) - 16
     embed.description = clip_lines(told, room) or None
     return embed
@@ -344,7 +349,7 @@ def scores_text(game_id: int, report: RoundReport, locale: str | None) -> str:
     if blocks and size("\n".join([*lines, *blocks])) <= CONTENT - 200:
         lines += blocks
     if final and report.winners:
-        lines.append(tr("match.winner", locale, names=", ".join(p.name for p in report.winners)))
+        lines.append(winners_line(report, locale))
     return _first_lines(lines, CONTENT)
 
 

@@ -212,6 +212,9 @@ class FakeUser:
     shares_guild: bool = True
     role_ids: list[int] = field(default_factory=list)
     dm_channel: FakeChannel | None = field(default=None, repr=False)
+    #: The server nickname (what ``display_name`` shows first), set as Discord lets a member
+    #: write it: any text up to 32 characters, markdown and mentions included.
+    nick: str | None = None
 
     def to_payload(self) -> JSON:
         return {
@@ -229,7 +232,7 @@ class FakeUser:
             "user": self.to_payload(),
             "roles": [str(r) for r in self.role_ids],
             "joined_at": "2024-01-01T00:00:00+00:00",
-            "nick": None,
+            "nick": self.nick,
             "avatar": None,
             "deaf": False,
             "mute": False,

@@ -13,7 +13,7 @@ import pytest
 from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
 from bot.ops.health import HealthServer, parse_metrics
-from bot.ops.logs import JsonFormatter, TextFormatter
+from bot.ops.logs import JsonFormatter, TextFormatter, one_line
 from bot.ops.metrics import GAME_READS, Metrics, command_of, key_values, percentile
 from tests.fakediscord import FakeDiscord, running_bot
 
@@ -46,6 +46,52 @@ def test_log_lines_are_key_value_or_json() -> None:
     assert TextFormatter().format(plain).endswith("Z WARNING discord: hello you")
 
 
+#: What a forged custom_id or a name may carry into a log line to start a line of its own,
+#: or to hide or reorder what follows.
+BREAKERS = ["\n", "\r", "\r\n", "\t", "\x00", "\x1b[2J", "\x7f", "\x85", "\x9b", "\u2028",
+            "\u2029", "\u200b", "\u202e", "\u2066", "\ufeff", "\x0b", "\x0c", "\x1c"]  # fmt: skip
+
+
+@pytest.mark.parametrize("breaker", BREAKERS)
+def test_a_value_never_breaks_or_forges_a_log_line(breaker: str) -> None:
+    forged = f"mt:1:2:draw{breaker}1999-12-31T23:59:59.000Z CRITICAL bot.run: gone"
+    line = key_values({"game": 1, "command": forged, "outcome": "ok"})
+    assert line.isprintable() and breaker not in line, line
+    assert line.startswith('game=1 command="mt:1:2:draw\\') and line.endswith(" outcome=ok")
+    assert json.loads(line.split("command=", 1)[1].rsplit(" outcome=", 1)[0]) == forged
+    bare = key_values({"command": f"mt:1:2:draw{breaker}CRITICAL"})  # no space to quote it
+    assert bare.isprintable() and breaker not in bare and json.loads(bare[8:]).endswith("CRITICAL")
+    # Any message, in the text format: one line, every such character escaped.
+    record = logging.LogRecord("bot.ui", logging.INFO, "", 0, "custom_id %s", (forged,), None)
+    text = TextFormatter().format(record)
+    assert text.isprintable() and "\n" not in text and breaker not in text, text
+    assert text.endswith(one_line(forged)) and "Z INFO bot.ui: custom_id mt:1:2:draw\\" in text
+    assert "1999-12-31T23:59:59.000Z CRITICAL" in text  # still there, inside the one line
+    json_line = JsonFormatter().format(record)
+    assert "\n" not in json_line and json.loads(json_line)["msg"] == f"custom_id {forged}"
+
+
+def test_a_traceback_still_follows_its_one_line_message() -> None:
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        import sys
+
+        record = logging.LogRecord(
+            "bot", logging.ERROR, "", 0, "failed on %s", ("a\nb",), sys.exc_info()
+        )
+    first, *rest = TextFormatter().format(record).splitlines()
+    assert first.endswith("ERROR bot: failed on a\\nb")
+    assert rest[0] == "Traceback (most recent call last):" and rest[-1] == "ValueError: boom"
+
+
+def test_plain_values_stay_plain() -> None:
+    assert (
+        key_values({"user": "Zoé", "command": "mt:lobby:join"}) == "user=Zoé command=mt:lobby:join"
+    )
+    assert key_values({"command": "a b"}) == 'command="a b"'
+
+
 def test_buttons_name_their_action_and_game() -> None:
     class Click:
         command = None
@@ -55,6 +101,12 @@ def test_buttons_name_their_action_and_game() -> None:
 
     assert command_of(Click("mt:12:345:play")) == ("mt:play", 12)
     assert command_of(Click("mt:7:lobby:join")) == ("mt:lobby:join", 7)
+    # A forged id: only ASCII digits right after "mt:" name a game; nothing raises.
+    assert command_of(Click("mt:²:1:dm:draw")) == ("mt:²:dm:draw", None)
+    assert command_of(Click("mt:\u0663:1:draw")) == ("mt:\u0663:draw", None)
+    assert command_of(Click("mt:\uff11:lobby:join")) == ("mt:\uff11:lobby:join", None)
+    assert command_of(Click("mt:" + "9" * 5000 + ":1:draw"))[1] is None
+    assert command_of(Click("x:5:draw")) == ("x:draw", None)
 
 
 @pytest.fixture
