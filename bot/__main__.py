@@ -362,7 +362,7 @@ def _wait_for_stop() -> int:
 
 def _start(args: argparse.Namespace) -> int:
     try:
-        config = Config.from_env()
+        config = Config.from_env(token=True)  # every bad setting named at once
         token = config.require_token()
         if config.database_url is None:
             check_database_dir(config.database)
