@@ -40,8 +40,8 @@ from bot.config import (
 )
 from bot.engine import PRESETS
 from bot.engine.ai import Level
-from bot.ops.backup import BackupError, backup
 from bot.exits import EXIT_FIX, EXIT_INTERRUPTED, EXIT_OK, EXIT_RETRY
+from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
 
 #: Exit code for a configuration the operator must fix (the table: bot/exits.py).

@@ -19,8 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = (
-    "pip install --help >/dev/null && sh -c 'echo $$ > job.pid; exec sleep 120' "
-    "&& python -m pytest"
+    "pip install --help >/dev/null && sh -c 'echo $$ > job.pid; exec sleep 120' && python -m pytest"
 )
 
 
@@ -63,9 +62,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize(
-    ("how", "code"), [("ctrl-c", 130), ("sigterm", 143), ("sighup", 129)]
-)
+@pytest.mark.parametrize(("how", "code"), [("ctrl-c", 130), ("sigterm", 143), ("sighup", 129)])
 def test_a_stopped_run_leaves_no_environment_and_no_job(
     tmp_path: Path, how: str, code: int
 ) -> None:

@@ -21,9 +21,9 @@ def plain(text: str) -> str:
 #: Windows console or redirect in cp1252, ``PYTHONIOENCODING=ascii``): ASCII of about the
 #: same width, so the table's columns still line up. Anything else becomes ``?``.
 ASCII_GLYPHS = {
-    "→": "->", "─": "-", "—": "-", "–": "-", "·": ".", "•": "*", "…": "...", "▶": ">",
-    "🤖": "AI", "✋": "!", "💡": "*", "🖼": "#", "’": "'", "«": '"', "»": '"', "\u00a0": " ",
-    "\u202f": " ",
+    "→": "->", "─": "-", "—": "-", "\u2013": "-", "·": ".", "•": "*", "…": "...", "▶": ">",
+    "🤖": "AI", "✋": "!", "💡": "*", "🖼": "#", "\u2019": "'", "«": '"', "»": '"',
+    "\u00a0": " ", "\u202f": " ",
 }  # fmt: skip
 
 #: The codec error handler :func:`degrade_gracefully` installs.

@@ -66,8 +66,10 @@ def test_the_bot_names_them_all_in_one_line_with_the_token(tmp_path: Path) -> No
         assert name in lines[0], name
 
 
-@pytest.mark.parametrize(("raw", "ok"), [("0", False), ("0.5", False), ("1", True),
-                                         ("3600", True), ("3601", False), ("60", True)])  # fmt: skip
+LEASES = [("0", False), ("0.5", False), ("1", True), ("3600", True), ("3601", False), ("60", True)]
+
+
+@pytest.mark.parametrize(("raw", "ok"), LEASES)
 def test_the_schedule_lease_has_a_range(raw: str, ok: bool) -> None:
     if ok:
         assert Config.from_env({"MT_SCHEDULE_LEASE": raw}).schedule_lease == float(raw)
