@@ -38,6 +38,7 @@ from bot.config import (
     config_error_policy,
     parse_database,
 )
+from bot.console import degrade_gracefully
 from bot.engine import PRESETS
 from bot.engine.ai import Level
 from bot.exits import EXIT_FIX, EXIT_INTERRUPTED, EXIT_OK, EXIT_RETRY
@@ -312,8 +313,6 @@ def no_answer(exc: OSError) -> str:
 def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
     """The ``mexican-train-bot`` console script (``python -m bot`` passes its own ``prog``)."""
     args = _parser(prog).parse_args(argv)
-    from bot.tryit.text import degrade_gracefully
-
     degrade_gracefully(sys.stdout, sys.stderr)  # a cp1252 console: "->" for "→", no crash
     if args.command != "try":  # (which first loads the game: see _try)
         _python_sigint()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.tryit.text import ASCII_GLYPHS, degrade_gracefully
+from bot.console import ASCII_GLYPHS, degrade_gracefully
 from tests.ops.helpers import ROOT
 
 #: Seed 3 deals the human 12-2 and 12-8 (both playable): a refusal, a move, the help, a hint.
