@@ -38,17 +38,16 @@ from bot.config import (
     config_error_policy,
     parse_database,
 )
+from bot.console import degrade_gracefully
 from bot.digits import whole_number
 from bot.engine import PRESETS
 from bot.engine.ai import Level
+from bot.exits import EXIT_FIX, EXIT_INTERRUPTED, EXIT_OK, EXIT_RETRY
 from bot.ops.backup import BackupError, backup
 from bot.ops.logs import setup_logging
 
-#: The exit code after Ctrl-C in the terminal game (128 + SIGINT), as a shell reports it.
-EXIT_INTERRUPTED = 130
-
-#: Exit code for a configuration the operator must fix.
-EXIT_CONFIG = 2
+#: Exit code for a configuration the operator must fix (the table: bot/exits.py).
+EXIT_CONFIG = EXIT_FIX
 
 
 def _fail(message: str) -> int:
@@ -71,7 +70,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "MT_DATABASE (the SQLite file, default data/mexican-train.sqlite3, or a "
         "postgresql:// URL), MT_SYNC_COMMANDS, MT_HEALTH_PORT, MT_LOG_LEVEL… (the README's "
         "Configuration table lists them all). Exit codes: 0 stopped on request, 1 Discord or "
-        "the database server unreachable (try again later), 2 a setting to fix.",
+        "the database server unreachable (try again later), 2 a setting to fix, 130 "
+        "interrupted; health exits only 0 (healthy) or 1 (docs/admin.md#exit-codes).",
     )
     parser.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start-up"
@@ -144,8 +144,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="ask the running bot's /healthz; exit 0 if it is healthy (for HEALTHCHECK)",
         description="Ask the bot running on this machine (MT_HEALTH_HOST, MT_HEALTH_PORT) "
         "whether it is healthy: its Discord gateway connected and its database answering. "
-        "Prints the answer; exit 0 when healthy, 1 when unhealthy or not answering, 2 when "
-        "MT_HEALTH_PORT is off. It is the Docker image's HEALTHCHECK.",
+        "Prints the answer; exit 0 when healthy, 1 otherwise (unhealthy, not answering, "
+        "MT_HEALTH_PORT off). It is the Docker image's HEALTHCHECK.",
     )
     store = commands.add_parser(
         "store",
@@ -206,7 +206,7 @@ def _init(args: argparse.Namespace) -> int:
         report = asyncio.run(init_database(Config.from_env(env), full=args.full))
     except StoreUnreachable as exc:
         print(f"mexican-train-bot: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_RETRY
     except (ConfigError, StoreError) as exc:
         return _fail(str(exc))
     print(report.line())
@@ -257,17 +257,24 @@ def players_limits() -> str:
     return "; ".join(parts)
 
 
+#: How long ``health`` waits for the bot's answer (Docker's HEALTHCHECK allows more).
+HEALTH_TIMEOUT_S = 5.0
+
+
 def _health() -> int:
-    """1 when the bot answers unhealthy or not at all; 2 when the endpoint is off."""
+    """0 when healthy; 1 for anything else, the endpoint off included: Docker's HEALTHCHECK
+    reserves 2 (bot/exits.py)."""
     import urllib.error
     import urllib.request
 
     try:
         config = Config.from_env()
     except ConfigError as exc:
-        return _fail(str(exc))
+        _fail(str(exc))
+        return EXIT_RETRY
     if config.health_port is None:
-        return _fail("MT_HEALTH_PORT is off: there is no health endpoint to ask")
+        _fail("MT_HEALTH_PORT is off: there is no health endpoint to ask")
+        return EXIT_RETRY
     host = config.health_host
     if host in ("0.0.0.0", "::", ""):  # listening everywhere: ask on loopback
         host = "127.0.0.1" if host != "::" else "::1"
@@ -275,19 +282,39 @@ def _health() -> int:
         host = f"[{host}]"
     url = f"http://{host}:{config.health_port}/healthz"
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT_S) as response:
             print(response.read().decode().strip())
-            return 0
+            return EXIT_OK
     except urllib.error.HTTPError as exc:
         print(exc.read().decode().strip(), file=sys.stderr)
     except OSError as exc:
-        print(f"mexican-train-bot: {url} did not answer ({exc})", file=sys.stderr)
-    return 1
+        print(f"mexican-train-bot: {url} did not answer: {no_answer(exc)}", file=sys.stderr)
+    return EXIT_RETRY
+
+
+def no_answer(exc: OSError) -> str:
+    """Why ``health`` got no answer, in our words (not ``<urlopen error [Errno 111] …>``)."""
+    import urllib.error
+
+    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+    if isinstance(reason, ConnectionRefusedError):
+        return (
+            "nothing listens there (is the bot running, with this MT_HEALTH_HOST and "
+            "MT_HEALTH_PORT?)"
+        )
+    if isinstance(reason, TimeoutError):
+        return f"no answer within {HEALTH_TIMEOUT_S:g} s (the bot may be stuck or overloaded)"
+    if isinstance(reason, ConnectionResetError):
+        return "the connection was dropped before an answer"
+    if isinstance(reason, str):
+        return reason
+    return (getattr(reason, "strerror", None) or type(reason).__name__).lower()
 
 
 def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
     """The ``mexican-train-bot`` console script (``python -m bot`` passes its own ``prog``)."""
     args = _parser(prog).parse_args(argv)
+    degrade_gracefully(sys.stdout, sys.stderr)  # a cp1252 console: "->" for "→", no crash
     if args.command != "try":  # (which first loads the game: see _try)
         _python_sigint()
     if args.command == "backup":
@@ -302,7 +329,7 @@ def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
         from bot.service.storecopy import copy_main
 
         code, line = copy_main(args.source, args.destination, replace=args.replace)
-        print(line, file=sys.stderr if code == 2 else sys.stdout)
+        print(line, file=sys.stderr if line.startswith("mexican-train-bot: ") else sys.stdout)
         return code
     try:
         policy = config_error_policy(os.environ)
@@ -335,7 +362,7 @@ def _wait_for_stop() -> int:
 
 def _start(args: argparse.Namespace) -> int:
     try:
-        config = Config.from_env()
+        config = Config.from_env(token=True)  # every bad setting named at once
         token = config.require_token()
         if config.database_url is None:
             check_database_dir(config.database)

@@ -137,6 +137,11 @@ class Config:
         token = (self.token or "").strip()
         if not token:
             raise ConfigError("DISCORD_TOKEN is not set: put the bot's token in the environment")
+        if len(token) > 1 and token[0] == token[-1] and token[0] in "\"'":  # --env-file keeps them
+            raise ConfigError(
+                "DISCORD_TOKEN is wrapped in quotes, which are then part of the value: remove "
+                "them (in an --env-file or .env, write DISCORD_TOKEN=the-token, no quotes)"
+            )
         if token.lower().startswith("bot "):
             token = token[4:].strip()
         parts = token.split(".")
@@ -157,8 +162,32 @@ class Config:
         return token
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+    def from_env(cls, env: Mapping[str, str] | None = None, *, token: bool = False) -> Config:
+        """The settings in ``env`` (default: os.environ); every bad one named at once, in one
+        :class:`ConfigError` line (``token``: the token's problem too)."""
         env = os.environ if env is None else env
+        problems: list[str] = []
+        left = dict(env)
+        while True:
+            try:
+                config = cls._read(left)
+                break
+            except ConfigError as exc:
+                problems.append(str(exc))
+                if (name := str(exc).split(" ", 1)[0]) not in left:  # not one setting's
+                    raise ConfigError(_all(problems)) from None
+                del left[name]  # read the others as if this one were unset
+        if token:
+            try:
+                config.require_token()
+            except ConfigError as exc:
+                problems.insert(0, str(exc))
+        if problems:
+            raise ConfigError(_all(problems))
+        return config
+
+    @classmethod
+    def _read(cls, env: Mapping[str, str]) -> Config:
         sync = env.get("MT_SQLITE_SYNCHRONOUS", "FULL").strip().upper()
         if sync not in ("NORMAL", "FULL"):
             raise ConfigError(f"MT_SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {sync!r}")
@@ -186,7 +215,7 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             shutdown_grace=_seconds(env, "MT_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE),
-            schedule_lease=max(0.5, _seconds(env, "MT_SCHEDULE_LEASE", 60.0)),
+            schedule_lease=_lease(env),
             discord_api_base=_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
             discord_gateway=_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
             render_workers=(
@@ -201,6 +230,20 @@ class Config:
                 else None
             ),
         )
+
+
+def _all(problems: list[str]) -> str:
+    """Several settings' problems as one line: "3 settings to fix: …; …; …"."""
+    many = f"{len(problems)} settings to fix: " if len(problems) > 1 else ""
+    return many + "; ".join(problems)
+
+
+def _lease(env: Mapping[str, str]) -> float:
+    """``MT_SCHEDULE_LEASE``, 1 s (a shorter lease than a delivery lets two processes take one
+    reminder) to an hour (a dead process's reminders wait that long)."""
+    if not 1 <= (value := _seconds(env, "MT_SCHEDULE_LEASE", 60.0)) <= 3600:
+        raise ConfigError(f"MT_SCHEDULE_LEASE must be 1 to 3600 seconds, not {value:g}")
+    return value
 
 
 def config_error_policy(env: Mapping[str, str]) -> Literal["exit", "wait"]:
@@ -335,6 +378,12 @@ def check_database_dir(database: Path) -> None:
     mount) is one clear line instead of a SQLite traceback at the first move.
     """
     directory = database.parent
+    blocker = next((p for p in (directory, *directory.parents) if p.is_file()), None)
+    if blocker is not None:
+        raise ConfigError(
+            f"cannot create the database directory {directory}: a file is in the way at "
+            f"{blocker}; move it, or set MT_DATABASE to another place"
+        )
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -29,6 +29,7 @@ from bot.app import create_bot
 from bot.config import Config, ConfigError
 from bot.ops.health import HealthServer
 from bot.store import open_store
+from bot.store.schema import upgrade_lines
 from bot.ui.host import GameBot
 from bot.ui.permissions import invite_permissions
 
@@ -114,6 +115,8 @@ async def serve(config: Config, token: str) -> None:
     # or a PostgreSQL server that is down is reported as such, not as a login or network
     # problem, and without a token ever having been sent.
     store = await open_store(config, check=True)
+    for line in upgrade_lines(store.migrated):  # an upgrade says what it changed
+        log.info("database %s upgraded, %s", store, line)
     point_at_test_discord(config)
     # The bot never joins voice: do not warn at every start that voice libraries are missing.
     discord.VoiceClient.warn_nacl = False

@@ -167,8 +167,11 @@ def _pins() -> dict[str, str]:
     pins = {}
     for line in (ROOT / "constraints.txt").read_text().splitlines():
         if line and not line.startswith("#"):
-            name, sep, version = line.partition("==")
+            pin, _, marker = line.partition(";")
+            name, sep, version = pin.strip().partition("==")
             assert sep and version, f"constraints.txt: {line!r} is not pinned with =="
+            # From requires-python on: an older Python gets pip's clear refusal (issue 50).
+            assert marker.strip() == 'python_version >= "3.11"', line
             pins[re.sub(r"[-_.]+", "-", name).lower()] = version
     return pins
 

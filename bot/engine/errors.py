@@ -14,6 +14,8 @@ catches ``ValueError`` around a parse keeps working.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class EngineError(ValueError):
     """Something the engine refuses; ``code`` names why, ``params`` holds the facts."""
@@ -24,4 +26,4 @@ class EngineError(ValueError):
     def __init__(self, message: str, code: str | None = None, **params: object) -> None:
         super().__init__(message)
         self.code = code or self.default_code
-        self.params = params
+        self.params: Mapping[str, object] = params

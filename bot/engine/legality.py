@@ -10,7 +10,7 @@ the rule it breaks. Nothing here changes the round; applying a move is :mod:`bot
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from bot.engine.errors import EngineError
 from bot.engine.moves import (
@@ -41,12 +41,15 @@ _ANY = 3
 class IllegalMove(EngineError):
     """A move the rules do not allow now; the message says why in a player's words.
 
-    ``code`` names the reason for translation and tests; ``str()`` is the English sentence.
-    The code comes first here, as every rule check raises it with one (``"not-your-turn"``).
+    ``code`` names the reason for translation and tests; ``str()`` is the English sentence;
+    ``params`` are its facts (a tile, a train's index, a pip, the legal moves…), so another
+    language says as much (``refusal.<code>`` in the catalog takes them all). The code comes
+    first here, as every rule check raises it with one (``"not-your-turn"``).
     """
 
-    def __init__(self, code: str, message: str, **params: object) -> None:
+    def __init__(self, code: str, message: str, **params: str | int) -> None:
         super().__init__(message, code, **params)
+        self.params: Mapping[str, str | int] = params
 
 
 class LegalMoves(Sequence[Move]):
@@ -206,7 +209,8 @@ def check_turn(r: RoundState, seat: int) -> None:
     if r.result is not None:
         raise IllegalMove("round-over", "this round is over")
     if seat != r.current:
-        raise IllegalMove("not-your-turn", f"it's {r.names[r.current]}'s turn")
+        who = r.names[r.current]
+        raise IllegalMove("not-your-turn", f"it's {who}'s turn", name=who)
 
 
 def check(r: RoundState, move: Move, seat: int) -> None:
@@ -214,7 +218,7 @@ def check(r: RoundState, move: Move, seat: int) -> None:
     if r.result is not None:
         raise IllegalMove("round-over", "this round is over")
     if not 0 <= seat < r.players:
-        raise IllegalMove("no-seat", f"there is no seat {seat + 1} at this table")
+        raise IllegalMove("no-seat", f"there is no seat {seat + 1} at this table", seat=seat + 1)
     if isinstance(move, Knock | Catch):
         _check_side(r, move, seat)
         return
@@ -230,7 +234,9 @@ def check(r: RoundState, move: Move, seat: int) -> None:
             )
         if plays:
             raise IllegalMove(
-                "must-play", "you hold a playable tile, so you may not draw: " + _some(plays)
+                "must-play",
+                "you hold a playable tile, so you may not draw: " + _some(plays),
+                moves=_some(plays),
             )
         if not r.boneyard:
             raise IllegalMove("boneyard-empty", "the boneyard is empty: pass instead")
@@ -242,7 +248,9 @@ def check(r: RoundState, move: Move, seat: int) -> None:
             raise IllegalMove("fast-start-done", "say done to end your fast start")
         if plays:
             raise IllegalMove(
-                "must-play", "you hold a playable tile, so you may not pass: " + _some(plays)
+                "must-play",
+                "you hold a playable tile, so you may not pass: " + _some(plays),
+                moves=_some(plays),
             )
         if _may_draw(r):
             raise IllegalMove("must-draw", "you cannot play, so draw first")
@@ -251,7 +259,7 @@ def check(r: RoundState, move: Move, seat: int) -> None:
         if not (r.fast and r.turn_plays):
             raise IllegalMove("not-fast-start", "done only ends a fast start after you have played")
         return
-    raise IllegalMove("unknown-move", f"{move!r} is not a move")
+    raise IllegalMove("unknown-move", f"{move!r} is not a move", move=repr(move))
 
 
 def _check_side(r: RoundState, move: Knock | Catch, seat: int) -> None:
@@ -267,24 +275,30 @@ def _check_side(r: RoundState, move: Knock | Catch, seat: int) -> None:
         return
     target = move.seat
     if not 0 <= target < r.players:
-        raise IllegalMove("no-seat", f"there is no seat {target + 1} at this table")
+        raise IllegalMove(
+            "no-seat", f"there is no seat {target + 1} at this table", seat=target + 1
+        )
     if target == seat:
         raise IllegalMove("catch-self", "you cannot catch yourself")
     if target not in r.catchable:
         who = r.names[target]
         if len(r.hands[target]) != 1:
-            raise IllegalMove("catch-miss", f"{who} does not hold one tile")
+            raise IllegalMove("catch-miss", f"{who} does not hold one tile", name=who)
         if r.knocked[target]:
-            raise IllegalMove("catch-miss", f"{who} knocked in time")
-        raise IllegalMove("catch-early", f"{who} may still knock until the next player acts")
+            raise IllegalMove("catch-miss", f"{who} knocked in time", name=who)
+        raise IllegalMove(
+            "catch-early", f"{who} may still knock until the next player acts", name=who
+        )
 
 
 def _check_play(r: RoundState, move: Play, seat: int) -> None:
     tile, train = move.tile, move.train
     if tile not in r.hands[seat]:
-        raise IllegalMove("not-in-hand", f"you do not hold {tile}")
+        raise IllegalMove("not-in-hand", f"you do not hold {tile}", tile=str(tile))
     if train != MEXICAN and not 0 <= train < r.players:
-        raise IllegalMove("no-train", f"there is no train {train_name(train)}")
+        raise IllegalMove(
+            "no-train", f"there is no train {train_name(train)}", ref=train_name(train)
+        )
     targets = dict(_targets(r, seat))
     label = r.train_label(train)
     end = r.trains[train].end
@@ -297,6 +311,9 @@ def _check_play(r: RoundState, move: Play, seat: int) -> None:
             f"{tile} doesn't fit {label}: it ends in {end}"
             if r.trains[train].started
             else f"{tile} can't start {label}: it must match the engine, {end}",
+            **_on(r, seat, train),
+            tile=str(tile),
+            end=end,
         )
     if kinds == _SINGLES and tile.is_double:
         raise IllegalMove("need-single", "after a double your next tile must be a non-double")
@@ -305,6 +322,7 @@ def _check_play(r: RoundState, move: Play, seat: int) -> None:
             "chain-target",
             f"after your doubles, a non-double goes on the Mexican Train, the train of your "
             f"first double, or a train not ending in your double — not {label}",
+            **_on(r, seat, train),
         )
 
 
@@ -315,20 +333,45 @@ def _explain_target(r: RoundState, seat: int, train: int, tile: Tile) -> None:
     if bound is not None:
         d = r.trains[bound.train].tiles[-1]
         if bound.code == "satisfy-own":
-            raise IllegalMove(bound.code, f"you must satisfy your double {d} first")
-        raise IllegalMove(bound.code, f"an open double on {d} must be satisfied first")
+            raise IllegalMove(bound.code, f"you must satisfy your double {d} first", double=str(d))
+        raise IllegalMove(
+            bound.code, f"an open double on {d} must be satisfied first", double=str(d)
+        )
     if r.fast:
         raise IllegalMove("fast-start-own", "on a fast start you play on your own train only")
     if r.turns_taken[seat] == 0 and not rules.mexican_train_on_first_turn:
         raise IllegalMove(
             "first-turn-own",
             f"on your first turn you may play only on your own train, not {label}",
+            **_on(r, seat, train),
         )
     if train != MEXICAN and not r.trains[train].marked:
-        raise IllegalMove("train-closed", f"{label} has no marker, so only its owner plays there")
-    raise IllegalMove("no-target", f"{tile} cannot go on {label} now")
+        raise IllegalMove(
+            "train-closed",
+            f"{label} has no marker, so only its owner plays there",
+            **_on(r, seat, train),
+        )
+    raise IllegalMove(
+        "no-target", f"{tile} cannot go on {label} now", **_on(r, seat, train), tile=str(tile)
+    )
+
+
+#: How long the list of legal moves in a refusal may be (an answer quotes the engine's sentence
+#: up to 200 characters): every move when they fit, which is nearly always.
+MOVES_SHOWN = 120
 
 
 def _some(plays: list[Move]) -> str:
-    shown = ", ".join(str(p) for p in plays[:3])
-    return shown + (" …" if len(plays) > 3 else "")
+    """The legal moves, all of them when they fit in :data:`MOVES_SHOWN` characters."""
+    shown = ", ".join(str(p) for p in plays)
+    if len(shown) <= MOVES_SHOWN:
+        return shown
+    cut = shown[: MOVES_SHOWN - 2].rsplit(", ", 1)[0]
+    return cut + " …"
+
+
+def _on(r: RoundState, seat: int, train: int) -> dict[str, str | int]:
+    """A refusal's facts about a train: its index, its owner's name, whether it is the
+    mover's own (another language names it as the channel does: ``ton train (@1)``)."""
+    owner = "" if train == MEXICAN else r.names[train]
+    return {"train": train, "owner": owner, "own": train == seat}

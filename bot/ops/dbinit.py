@@ -17,6 +17,7 @@ import time
 from bot.config import Config, check_database_dir
 from bot.store import SCHEMA_VERSION, StoreError, open_store
 from bot.store.pgschema import PG_SCHEMA_VERSION
+from bot.store.schema import upgrade_lines
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -27,14 +28,19 @@ class InitReport:
     schema_version: int
     games: int
     seconds: float
+    #: The migrations this run applied, by number (an upgrade; empty when current).
+    migrated: tuple[int, ...] = ()
 
     def line(self) -> str:
-        what = "created" if self.created else "checked"
+        """What is there, in one line — after one line per migration an upgrade applied."""
+        upgrades = upgrade_lines(self.migrated)
+        what = "upgraded" if upgrades else "created" if self.created else "checked"
         games = "1 game" if self.games == 1 else f"{self.games} games"
-        return (
-            f"database {what}: {self.where} (schema version {self.schema_version}, {games}, "
-            f"{self.seconds:.2f} s)"
-        )
+        version = f"schema version {self.schema_version}"
+        if upgrades:
+            version = f"schema version {self.migrated[0] - 1} -> {self.schema_version}"
+        summary = f"database {what}: {self.where} ({version}, {games}, {self.seconds:.2f} s)"
+        return "\n".join([*upgrades, summary])
 
 
 async def init_database(config: Config, *, full: bool = False) -> InitReport:
@@ -67,4 +73,5 @@ async def init_database(config: Config, *, full: bool = False) -> InitReport:
         schema_version=version,
         games=games,
         seconds=time.perf_counter() - started,
+        migrated=store.migrated,
     )

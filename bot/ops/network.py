@@ -24,10 +24,12 @@ from urllib.parse import urlsplit
 import aiohttp
 import discord
 
+from bot.exits import EXIT_RETRY
+
 #: discord.py's logger for the reconnect loop (``Client.connect``).
 RECONNECT_LOGGER = "discord.client"
 #: The exit code when Discord could not be reached at start: worth retrying later.
-EXIT_UNREACHABLE = 1
+EXIT_UNREACHABLE = EXIT_RETRY
 
 #: What no network to Discord raises out of ``Client.start`` (login, then the gateway).
 NETWORK_ERRORS: tuple[type[BaseException], ...] = (

@@ -39,7 +39,8 @@ def turn_refusal(exc: IllegalMove, match: Match) -> errors.MoveRefused:
     seat = match.current_seat
     if exc.code == "not-your-turn" and seat is not None:
         return errors.MoveRefused(str(exc), code=exc.code, name=match.names[seat])
-    return errors.MoveRefused(str(exc), code=exc.code)
+    # The engine's facts go with it, so another language says as much (bot/ui/refusals.py).
+    return errors.MoveRefused(str(exc), code=exc.code, **exc.params)
 
 
 def who_may_act(match: Match, seat: int) -> None:

@@ -22,9 +22,10 @@ from typing import Any
 
 from bot.config import ConfigError, is_postgres_url, parse_database
 from bot.engine.position import to_position
+from bot.exits import EXIT_FIX, EXIT_OK, EXIT_RETRY
 from bot.service import errors
 from bot.service.games import GameService
-from bot.store import Store, StoreError, open_store
+from bot.store import Store, StoreError, StoreUnreachable, open_store
 from bot.store.store import COPY_TABLES
 
 #: Rows per INSERT batch: large enough to be quick, small enough to keep memory flat.
@@ -207,6 +208,8 @@ def copy_main(source: str, destination: str, *, replace: bool) -> tuple[int, str
         # Each read as MT_DATABASE is: a path, or a postgresql:// URL checked the same way.
         src, dst = _target(source, "SOURCE"), _target(destination, "DESTINATION")
         report = asyncio.run(copy_store(src, dst, replace=replace))
+    except StoreUnreachable as exc:  # it may pass: try again later (bot/exits.py)
+        return EXIT_RETRY, f"mexican-train-bot: store copy: {exc}"
     except (CopyError, StoreError, ConfigError) as exc:
-        return 2, f"mexican-train-bot: store copy: {exc}"
-    return (0 if report.ok else 1), report.line()
+        return EXIT_FIX, f"mexican-train-bot: store copy: {exc}"
+    return (EXIT_OK if report.ok else EXIT_RETRY), report.line()

@@ -200,11 +200,13 @@ class PgStore(Store):
                 f"cannot open the PostgreSQL database {where}: {scrub(str(exc), url)}"
             ) from None
         try:
-            await _migrate(pool, where)
+            migrated = await _migrate(pool, where)
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        store = cls(pool, url)
+        store.migrated = migrated
+        return store
 
     def __str__(self) -> str:
         return self.url
@@ -383,9 +385,10 @@ async def _open(target: str | Path, options: OpenOptions) -> Store:
 OPENERS["postgresql"] = _open
 
 
-async def _migrate(pool: asyncpg.Pool, where: str) -> None:
+async def _migrate(pool: asyncpg.Pool, where: str) -> tuple[int, ...]:
     """Apply the missing migrations, each in its own transaction under an advisory lock, so
-    processes starting together apply each one exactly once."""
+    processes starting together apply each one exactly once; the numbers this call applied."""
+    applied: list[int] = []
     async with pool.acquire() as conn:
         for number, statements in enumerate(PG_MIGRATIONS, start=1):
             async with conn.transaction():
@@ -404,7 +407,7 @@ async def _migrate(pool: asyncpg.Pool, where: str) -> None:
                         "newer release. Run that release (or newer), or use another database."
                     )
                 if found >= PG_SCHEMA_VERSION:
-                    return
+                    break
                 if found < number:
                     for sql in statements:
                         await conn.execute(sql)
@@ -413,3 +416,5 @@ async def _migrate(pool: asyncpg.Pool, where: str) -> None:
                         number,
                         to_db_time(datetime.now(UTC)),
                     )
+                    applied.append(number)
+    return tuple(applied)

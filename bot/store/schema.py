@@ -479,3 +479,30 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V14_OUTBOX_HELD,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+#: What each migration does, in one line (``MIGRATION_NOTES[n - 1]`` for migration *n*, the
+#: same on PostgreSQL): ``init`` prints, and start-up logs, one line per migration applied.
+MIGRATION_NOTES: Final[tuple[str, ...]] = (
+    "the games, seats and event log",
+    "server and channel settings",
+    "turn deadlines and statistics",
+    "round snapshots (quicker loading of long games)",
+    "reminders, deadlines and stalled games scheduled",
+    "statistics kept per language",
+    "installation facts (the hash of the last command sync)",
+    "each player's tile style (pips or numerals)",
+    "DM channels kept, turn pings, game threads, the Expert level",
+    "forced turns that play themselves (autoplay)",
+    "finished matches' logs archived in one row each",
+    "the outbox: what a committed move still owes the players",
+    "the end of a match in the outbox",
+    "a draw held for the next post",
+)
+
+
+def upgrade_lines(migrated: tuple[int, ...]) -> list[str]:
+    """One line per migration an upgrade applied (``migration 10: forced turns …``); none for
+    a new database (every migration from 1, nothing to tell) or one already current."""
+    if not migrated or migrated[0] == 1:
+        return []
+    return [f"migration {number}: {MIGRATION_NOTES[number - 1]}" for number in migrated]

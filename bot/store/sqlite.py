@@ -157,7 +157,7 @@ class SQLiteStore(Store):
                 raise StoreError(f"{path}: SQLite refused WAL mode (journal_mode is {mode})")
             await writer.execute(f"PRAGMA synchronous = {synchronous}")
             await writer.execute("PRAGMA foreign_keys = ON")
-            await _migrate(writer, path)
+            migrated = await _migrate(writer, path)
             reader = await aiosqlite.connect(path, isolation_level=None)
             await reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await reader.execute("PRAGMA query_only = ON")
@@ -166,7 +166,9 @@ class SQLiteStore(Store):
             if reader is not None:
                 await reader.close()
             raise
-        return cls(path, writer, reader)
+        store = cls(path, writer, reader)
+        store.migrated = migrated
+        return store
 
     def __str__(self) -> str:
         return str(self.path)
@@ -358,12 +360,16 @@ async def _user_version(conn: aiosqlite.Connection) -> int:
     return int(await _scalar(conn, "PRAGMA user_version"))
 
 
-async def _migrate(conn: aiosqlite.Connection, path: Path, upto: int = SCHEMA_VERSION) -> None:
-    """Apply the missing migrations, each in its own ``BEGIN IMMEDIATE`` transaction.
+async def _migrate(
+    conn: aiosqlite.Connection, path: Path, upto: int = SCHEMA_VERSION
+) -> tuple[int, ...]:
+    """Apply the missing migrations, each in its own ``BEGIN IMMEDIATE`` transaction; the
+    numbers of those this call applied.
 
     The version is re-read inside the transaction, so two processes opening one old file at
     once apply each migration exactly once.
     """
+    applied: list[int] = []
     for number, statements in enumerate(MIGRATIONS[:upto], start=1):
         await conn.execute("BEGIN IMMEDIATE")
         try:
@@ -374,8 +380,10 @@ async def _migrate(conn: aiosqlite.Connection, path: Path, upto: int = SCHEMA_VE
                 for sql in statements:
                     await conn.execute(sql)
                 await conn.execute(f"PRAGMA user_version = {number}")
+                applied.append(number)
             await conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 await conn.execute("ROLLBACK")
             raise
+    return tuple(applied)

@@ -99,6 +99,9 @@ class Store(abc.ABC):
     #: Which database this is ("sqlite" or "postgresql"), for messages and metrics only: the
     #: service must not branch on it.
     kind: StoreKind
+    #: The migrations opening it applied, by number (empty when it was already current):
+    #: ``init`` and start-up say each one (:func:`migration_lines`).
+    migrated: tuple[int, ...] = ()
 
     @classmethod
     async def open(

@@ -225,8 +225,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ("round-in-progress", "The round is not over.", "La manche n'est pas finie."),
             ("no-round", "No round has been dealt yet.", "Aucune manche n'a été distribuée."),
             ("round-over", "This round is over.", "Cette manche est finie."),
-            ("no-seat", "There is no such seat.", "Cette place n'existe pas."),
-            ("not-your-turn", "It's not your turn.", "Ce n'est pas ton tour."),
+            (
+                "no-seat",
+                "There is no seat {seat} at this table.",
+                "Il n'y a pas de place {seat} à cette table.",
+            ),
+            ("not-your-turn", "It's {name}'s turn.", "C'est au tour de {name}."),
             (
                 "fast-start-no-draw",
                 "You have played this turn: play on or say done.",
@@ -234,8 +238,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ),
             (
                 "must-play",
-                "You hold a playable tile, so you must play it.",
-                "Tu as un domino jouable : tu dois le poser.",
+                "You hold a playable tile, so you must play it: {moves}.",
+                "Tu as un domino jouable, tu dois le poser : {moves}.",
             ),
             (
                 "boneyard-empty",
@@ -258,7 +262,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
                 "Done only ends a fast start after you have played.",
                 "On ne finit un départ rapide qu'après avoir joué.",
             ),
-            ("unknown-move", "That is not a move.", "Ce n'est pas un coup."),
+            ("unknown-move", "{move} is not a move.", "{move} n'est pas un coup."),
             (
                 "no-knock-rule",
                 "This game is not using the knock rule.",
@@ -278,16 +282,16 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ("catch-self", "You cannot catch yourself.", "Tu ne peux pas te surprendre toi-même."),
             (
                 "catch-miss",
-                "That player is not caught: they knocked, or hold more than one tile.",
-                "Ce joueur n'est pas en faute : il a frappé, ou a plus d'un domino.",
+                "{name} is not caught: they knocked, or hold more than one tile.",
+                "{name} n'est pas en faute : il a frappé, ou a plus d'un domino.",
             ),
             (
                 "catch-early",
-                "That player may still knock until the next player acts.",
-                "Ce joueur peut encore frapper jusqu'au coup suivant.",
+                "{name} may still knock until the next player acts.",
+                "{name} peut encore frapper jusqu'au coup suivant.",
             ),
-            ("not-in-hand", "You do not hold that tile.", "Tu n'as pas ce domino."),
-            ("no-train", "There is no such train.", "Ce train n'existe pas."),
+            ("not-in-hand", "You do not hold {tile}.", "Tu n'as pas le {tile}."),
+            ("no-train", "There is no train {ref}.", "Il n'y a pas de train {ref}."),
             (
                 "need-single",
                 "After a double your next tile must be a non-double.",
@@ -295,18 +299,20 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ),
             (
                 "chain-target",
-                "After your doubles, that train is not allowed.",
-                "Après tes doubles, ce train n'est pas permis.",
+                "After your doubles, a non-double goes on the Mexican Train, the train of your "
+                "first double, or a train not ending in your double — not {train}.",
+                "Après tes doubles, un domino simple va sur le Train mexicain, le train de ton "
+                "premier double, ou un train qui ne finit pas par ton double — pas sur {train}.",
             ),
             (
                 "satisfy-own",
-                "You must satisfy your double first.",
-                "Tu dois d'abord compléter ton double.",
+                "You must satisfy your double {double} first.",
+                "Tu dois d'abord compléter ton double {double}.",
             ),
             (
                 "open-double",
-                "An open double must be satisfied first.",
-                "Un double ouvert doit d'abord être complété.",
+                "The open double {double} must be satisfied first.",
+                "Le double ouvert {double} doit d'abord être complété.",
             ),
             (
                 "fast-start-own",
@@ -315,16 +321,27 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ),
             (
                 "first-turn-own",
-                "On your first turn you may play only on your own train.",
-                "Au premier tour, tu ne peux jouer que sur ton propre train.",
+                "On your first turn you may play only on your own train, not {train}.",
+                "Au premier tour, tu ne peux jouer que sur ton propre train, pas sur {train}.",
             ),
             (
                 "train-closed",
-                "That train has no marker, so only its owner plays there.",
-                "Ce train n'a pas de marqueur : seul son propriétaire y joue.",
+                "No marker on {train}: only its owner plays there.",
+                "Pas de marqueur sur {train} : seul son propriétaire y joue.",
             ),
-            ("no-target", "That tile cannot go there now.", "Ce domino ne peut pas aller là."),
-            ("no-fit", "That tile doesn't fit that train.", "Ce domino ne va pas sur ce train."),
+            (
+                "no-target",
+                "{tile} cannot go on {train} now.",
+                "Le {tile} ne peut pas aller sur {train} maintenant.",
+            ),
+            (
+                "no-fit",
+                "{tile} doesn't fit {train}: it needs a {end}.",
+                "Le {tile} ne va pas sur {train} : il y faut un {end}.",
+            ),
+            ("train.own", "your train ({ref})", "ton train ({ref})"),
+            ("train.other", "{name}'s train ({ref})", "le train de {name} ({ref})"),
+            ("train.mexican", "the Mexican Train", "le Train mexicain"),
             (
                 "bad-rules",
                 "Those rules can't be played.",

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-#: What works in a DM, said wherever something that does not is used there.
+#: What works in a DM, said wherever something that does not is used there (not /table:
+#: Discord offers it in servers only; tests/e2e/test_dm_advice.py runs each one in a DM).
 _IN_A_DM = {
-    "en": "In a DM you can use /hand, /table, /mt catchup, /mt me and /mt mygames.",
-    "fr": "En MP, tu peux utiliser /main, /table, /mt résumé, /mt moi et /mt mesparties.",
+    "en": "In a DM you can use /hand, /mt catchup, /mt me and /mt mygames.",
+    "fr": "En MP, tu peux utiliser /main, /mt résumé, /mt moi et /mt mesparties.",
 }
 
 TEXTS: dict[str, Mapping[str, str]] = {

@@ -44,6 +44,13 @@ ALIASES = {
 #: Train words the engine does not know, in the player's own words.
 OWN_TRAIN_WORDS = ("moi", "mien", "mon")
 
+#: The Discord forms the README and the players' guide show, typed here as they are written
+#: there (``/draw``, ``/play 12-5 mexican``, ``/play tile:12-5 train:mexican``, ``/mt hint``):
+#: the slash, ``mt``, the play command's name and the option names are dropped (English and
+#: French names, as bot/texts/commands.py gives them).
+_DISCORD = re.compile(r"^\s*/\s*(?:mt\s+)?(?:(?:play|jouer)(?:\s+|$))?", re.IGNORECASE)
+_OPTION = re.compile(r"\b(?:tile|domino|train):\s*", re.IGNORECASE)
+
 _D = DIGIT  # ASCII digits only: Arabic-Indic or fullwidth digits make no tile
 _TILE = re.compile(rf"\[?{_D}{{1,2}}[-|:/]{_D}{{1,2}}\]?")
 _NUMBER = re.compile(rf"{_D}{{1,2}}")
@@ -93,6 +100,8 @@ def read(line: str) -> Command | None:
     """The command in ``line`` (None for a blank line); :class:`Refusal` for anything else."""
     if len(line) > MAX_LINE:
         raise Refusal("try.too-long", count=len(line.rstrip("\n")))
+    if line.lstrip().startswith("/"):
+        line = _OPTION.sub("", _DISCORD.sub("", line, count=1))
     # Any dash a phone or keyboard types is the notation's "-", and "12 - 5" is "12-5".
     words = re.sub(rf"({_D})\s*-\s*({_D})", r"\1-\2", plain_dashes(line)).lower().split()
     if not words:

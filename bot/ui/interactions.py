@@ -32,6 +32,7 @@ from bot.ui import limits
 from bot.ui.host import SHED_AFTER, GameBot
 from bot.ui.limits import quote_input
 from bot.ui.permissions import NEEDED, POST_NEEDED, THREAD_NEEDED
+from bot.ui.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +133,8 @@ def error_text(error: BaseException, locale: str | None) -> str:
         # The engine and service write their detailed sentences in English; another language
         # gets the reason's own sentence rather than English in the middle of French.
         if language_of(locale) != DEFAULT_LANGUAGE and f"refusal.{error.code}" in CATALOG:
-            return tr(f"refusal.{error.code}", locale)
+            with contextlib.suppress(KeyError, IndexError):  # (a fact missing: the source's)
+                return refusal_text(error.code, error.params, locale)
         return tr("error.generic", locale, detail=quote_input(error, DETAIL_LIMIT))
     if isinstance(error, MoveError | TileError):
         # The same rule for what a player typed: the engine's English sentence (quoted

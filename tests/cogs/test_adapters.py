@@ -112,8 +112,9 @@ def test_refusals_are_short_and_translated() -> None:
     moved = errors.MoveRefused("it's Bob's turn", code="not-your-turn")
     assert error_text(moved, "en") == "Not possible: it's Bob's turn."
     # French readers get the reason in French, English readers the engine's detailed sentence.
-    no_fit = IllegalMove("no-fit", "5-3 does not fit")
-    assert error_text(no_fit, "fr") == "Ce domino ne va pas sur ce train."
+    facts = {"tile": "5-3", "train": 0, "owner": "Ann", "own": 1, "end": 12}
+    no_fit = IllegalMove("no-fit", "5-3 does not fit", **facts)
+    assert error_text(no_fit, "fr") == "Le 5-3 ne va pas sur ton train (@1) : il y faut un 12."
     assert error_text(no_fit, "en") == "Not possible: 5-3 does not fit."
     assert error_text(errors.MoveRefused("x", code="must-draw"), "fr").startswith("Tu ne peux")
     assert "can't read" in error_text(MoveError("bad"), "en")

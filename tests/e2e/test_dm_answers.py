@@ -41,7 +41,7 @@ async def test_a_refused_deferral_is_one_error_line(
     assert invocation is not None
 
 
-IN_A_DM = "In a DM you can use /hand, /table, /mt catchup, /mt me and /mt mygames."
+IN_A_DM = "In a DM you can use /hand, /mt catchup, /mt me and /mt mygames."
 
 
 async def test_server_commands_in_a_dm_say_where_to_use_them(

@@ -1,0 +1,59 @@
+"""``scripts/fuzz.py`` reports even when it is stopped (issue 50: it printed only at its end,
+so a run under ``timeout`` said nothing): SIGTERM, and the ``--seconds`` budget, end it with
+its one JSON line saying what was done so far and why it stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FUZZ = [sys.executable, str(ROOT / "scripts" / "fuzz.py"), "--steps", "1000000",
+        "--per-example", "5"]  # fmt: skip
+
+
+def _env() -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
+
+
+def _report(out: str) -> dict[str, object]:
+    lines = out.strip().splitlines()
+    assert len(lines) == 1, out
+    report = json.loads(lines[0])
+    assert isinstance(report, dict)
+    return report
+
+
+def test_a_time_budget_ends_the_run_with_its_report() -> None:
+    result = subprocess.run(
+        [*FUZZ, "--seconds", "3"], cwd=ROOT, env=_env(), capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = _report(result.stdout)
+    assert report["stopped"] == "time budget" and report["failures"] == 0, report
+    assert isinstance(report["steps"], int) and report["steps"] > 0
+
+
+def test_sigterm_ends_the_run_with_its_report() -> None:
+    proc = subprocess.Popen(
+        FUZZ, cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        time.sleep(6)  # started, and fuzzing
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    report = _report(out)
+    assert report["stopped"] == "SIGTERM", report
+    assert "Traceback" not in err, err
