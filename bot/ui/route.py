@@ -54,6 +54,8 @@ DEAD_TOKEN = (10015, 50027, 10062)
 NOT_AUTHOR = 50005
 #: Discord's "Unknown Webhook" (an interaction's token is a webhook too).
 UNKNOWN_WEBHOOK = 10015
+#: Discord's "Unknown Channel": the channel (or thread) is gone.
+UNKNOWN_CHANNEL = 10003
 
 
 def token_alive(interaction: Interaction) -> bool:
@@ -395,6 +397,18 @@ def passing(exc: BaseException) -> bool:
     if isinstance(exc, discord.HTTPException):
         return exc.status >= 500
     return isinstance(exc, PASSING)
+
+
+def note_gone(bot: GameBot, channel_id: int, exc: BaseException) -> bool:
+    """A post in a game's channel answered 404 Unknown Channel (10003): the channel or thread
+    was deleted and no delete event reached the bot (missed while it was away past a
+    resume). Its game ends as a delete event ends it (``mt_channel_gone``, heard by
+    :mod:`bot.cogs.places`), so it stops being reminded, retried and holding its players.
+    True when that was the failure."""
+    if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+        bot.dispatch("mt_channel_gone", channel_id)
+        return True
+    return False
 
 
 def note_failure(route: Route, part: str, exc: BaseException) -> None:
