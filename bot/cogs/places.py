@@ -47,7 +47,7 @@ class Places(GameCog):
     @commands.Cog.listener()
     async def on_mt_channel_gone(self, channel_id: int) -> None:
         """A post in a game's channel was answered 404 Unknown Channel (10003,
-        :func:`bot.ui.route.note_gone`): it was deleted and its delete event never reached
+        :func:`bot.ui.route.gone`): it was deleted and its delete event never reached
         the bot. The game ends as if the event had come."""
         self.bot.hooks.forget(channel_id)
         try:

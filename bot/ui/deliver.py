@@ -39,7 +39,7 @@ from bot.ui.hooks import is_own_post
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.matchend import tell_the_end
-from bot.ui.route import DM_TRIES, Route, note_gone, passing, settle
+from bot.ui.route import DM_TRIES, Route, gone, passing, settle
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +173,7 @@ class Deliverer:
                             return True
         except discord.HTTPException as exc:
             log.info("game %s: could not read the channel (%s)", game.id, exc)
-            note_gone(self.bot, game.channel_id, exc)
+            gone(self.bot, game.channel_id, exc)
         return False
 
     async def run(self, *, all_due_first: bool) -> None:

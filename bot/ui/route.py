@@ -22,10 +22,12 @@ connection) is left for :mod:`bot.ui.deliver` to retry with backoff. A refusal t
 pass (missing permissions, a 4xx) is not retried: the actor was told, and retrying would only
 spend invalid requests.
 
-Every post and turn DM carries a ``nonce`` derived from the debt (the game, its version, the
-post's place), sent with ``enforce_nonce``: Discord answers a second send with the same nonce,
-within a few minutes, with the message already sent instead of a new one. So a retry after a
-crash between Discord's answer and the clearing posts nothing twice.
+Every post carries a ``nonce`` derived from the debt (the game, its version, the post's
+place), and every turn DM one naming the turn it tells (:func:`dm_nonce`: not the version,
+which may move before the debt is paid), sent with ``enforce_nonce``: Discord answers a
+second send with the same nonce, within a few minutes, with the message already sent instead
+of a new one. So a retry after a crash between Discord's answer and the clearing posts and
+pings nothing twice.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import aiohttp
 import discord
 from discord.utils import MISSING
 
+from bot.engine import SeatView
 from bot.service import GameSummary
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, answered
@@ -399,7 +402,7 @@ def passing(exc: BaseException) -> bool:
     return isinstance(exc, PASSING)
 
 
-def note_gone(bot: GameBot, channel_id: int, exc: BaseException) -> bool:
+def gone(bot: GameBot, channel_id: int, exc: BaseException) -> bool:
     """A post in a game's channel answered 404 Unknown Channel (10003): the channel or thread
     was deleted and no delete event reached the bot (missed while it was away past a
     resume). Its game ends as a delete event ends it (``mt_channel_gone``, heard by
@@ -424,9 +427,22 @@ def post_nonce(game: GameSummary, index: int) -> str:
     return f"mt{game.id}.{game.version}.{index}"[:NONCE]
 
 
-def dm_nonce(game: GameSummary) -> str:
-    """The nonce of the turn DM owed for the game as it stands."""
-    return f"mt{game.id}.{game.version}.dm"[:NONCE]
+def dm_nonce(game: GameSummary, user_id: int, view: SeatView | None) -> str:
+    """The nonce of the turn DM telling ``user_id`` (``view``: their seat's view) that this
+    turn is theirs: the same for as long as the turn lasts, whatever else moves the game's
+    version meanwhile (a draw played for them, a player leaving, a restart's delivery), so a
+    DM sent again for it is answered by Discord with the first (issue 50: a version in the
+    nonce pinged a player twice for one turn after a crash). The turn is named by its round,
+    where it starts in the round's log (after the last move of another seat), and when it
+    began (an undo gives a turn back anew); hashed to fit in 25 characters, and naming the
+    player, since Discord checks a nonce per author and the bot writes every DM."""
+    log, seat = (view.log, view.seat) if view is not None else ((), None)
+    start = len(log)
+    while start and log[start - 1].seat == seat:
+        start -= 1  # this turn's own moves (a draw, a double) come after its start
+    since = game.turn_since.isoformat() if game.turn_since is not None else ""
+    key = f"{game.id}:{user_id}:{game.round_no}:{seat}:{start}:{since}"
+    return f"mtt{hashlib.blake2b(key.encode(), digest_size=11).hexdigest()}"
 
 
 def end_nonce(game_id: int, user_id: int) -> str:

@@ -4,7 +4,14 @@ everything that tells two messages apart, in at most 25 characters."""
 
 from __future__ import annotations
 
-from bot.ui.route import end_mentions_nonce, end_nonce
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import cast
+
+from bot.engine import SeatView
+from bot.engine.state import LogEntry
+from bot.service import GameSummary
+from bot.ui.route import dm_nonce, end_mentions_nonce, end_nonce
 
 BIG = 2**63 - 1  # the largest Discord id
 
@@ -23,3 +30,24 @@ def test_a_later_mention_of_another_player_is_a_post_of_its_own() -> None:
     assert first != later and len(first) <= 25 and len(later) <= 25
     assert end_mentions_nonce(5, (22, 11)) == end_mentions_nonce(5, (11, 22))
     assert end_mentions_nonce(5, (BIG, 11, 22)) != end_nonce(5, BIG)
+
+
+def test_a_turn_dm_nonce_names_the_turn_not_the_version() -> None:
+    """Issue 50: the same turn keeps its nonce while the version moves (a draw played for the
+    player, someone leaving); the next turn, another player or an undo's turn get another."""
+    since = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def nonce(
+        version: int, log: list[tuple[int, str]], *, user: int = 22, at: datetime = since
+    ) -> str:
+        game = SimpleNamespace(id=7, version=version, round_no=0, turn_since=at)
+        view = SimpleNamespace(seat=1, log=tuple(LogEntry(s, m) for s, m in log))  # type: ignore[arg-type]
+        return dm_nonce(cast(GameSummary, game), user, cast(SeatView, view))
+
+    turn = [(0, "12-1"), (1, "draw"), (0, "1-5")]  # seat 1's turn begins after 1-5
+    first = nonce(10, turn)
+    assert len(first) <= 25
+    assert nonce(11, [*turn, (1, "draw")]) == first  # a draw in the same turn, a new version
+    assert nonce(12, [*turn, (1, "draw"), (1, "pass"), (0, "5-5")]) != first  # the next turn
+    assert nonce(10, turn, user=BIG) != first
+    assert nonce(10, turn, at=since + timedelta(seconds=1)) != first  # an undo: begun anew
