@@ -41,7 +41,7 @@ import aiohttp
 import discord
 from discord.utils import MISSING
 
-from bot.engine import SeatView
+from bot.engine import Draw, Pass, SeatView
 from bot.service import GameSummary
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, answered
@@ -433,13 +433,14 @@ def dm_nonce(game: GameSummary, user_id: int, view: SeatView | None) -> str:
     version meanwhile (a draw played for them, a player leaving, a restart's delivery), so a
     DM sent again for it is answered by Discord with the first (issue 50: a version in the
     nonce pinged a player twice for one turn after a crash). The turn is named by its round,
-    where it starts in the round's log (after the last move of another seat), and when it
-    began (an undo gives a turn back anew); hashed to fit in 25 characters, and naming the
+    where it starts in the round's log (after the last move of another seat, or a tile the
+    player played: a double, then a draw played for them after a restart, is news), and when
+    it began (an undo gives a turn back anew); hashed to fit in 25 characters, and naming the
     player, since Discord checks a nonce per author and the bot writes every DM."""
     log, seat = (view.log, view.seat) if view is not None else ((), None)
     start = len(log)
-    while start and log[start - 1].seat == seat:
-        start -= 1  # this turn's own moves (a draw, a double) come after its start
+    while start and log[start - 1].seat == seat and isinstance(log[start - 1].move, Draw | Pass):
+        start -= 1  # a draw played for them is the same news; a tile they played is not
     since = game.turn_since.isoformat() if game.turn_since is not None else ""
     key = f"{game.id}:{user_id}:{game.round_no}:{seat}:{start}:{since}"
     return f"mtt{hashlib.blake2b(key.encode(), digest_size=11).hexdigest()}"

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import cast
 
-from bot.engine import SeatView
+from bot.engine import DRAW, PASS, Move, SeatView
 from bot.engine.state import LogEntry
 from bot.service import GameSummary
 from bot.ui.route import dm_nonce, end_mentions_nonce, end_nonce
@@ -34,20 +34,21 @@ def test_a_later_mention_of_another_player_is_a_post_of_its_own() -> None:
 
 def test_a_turn_dm_nonce_names_the_turn_not_the_version() -> None:
     """Issue 50: the same turn keeps its nonce while the version moves (a draw played for the
-    player, someone leaving); the next turn, another player or an undo's turn get another."""
+    player, someone leaving); the next turn, a tile the player played in it (a double: what
+    the bot plays for them after it is news), another player or an undo's turn get another."""
     since = datetime(2026, 1, 1, tzinfo=UTC)
 
-    def nonce(
-        version: int, log: list[tuple[int, str]], *, user: int = 22, at: datetime = since
-    ) -> str:
-        game = SimpleNamespace(id=7, version=version, round_no=0, turn_since=at)
-        view = SimpleNamespace(seat=1, log=tuple(LogEntry(s, m) for s, m in log))  # type: ignore[arg-type]
+    def nonce(log: list[tuple[int, object]], *, user: int = 22, at: datetime = since) -> str:
+        game = SimpleNamespace(id=7, round_no=0, turn_since=at)
+        entries = tuple(LogEntry(seat, cast(Move, move)) for seat, move in log)
+        view = SimpleNamespace(seat=1, log=entries)
         return dm_nonce(cast(GameSummary, game), user, cast(SeatView, view))
 
-    turn = [(0, "12-1"), (1, "draw"), (0, "1-5")]  # seat 1's turn begins after 1-5
-    first = nonce(10, turn)
+    turn: list[tuple[int, object]] = [(0, "12-1"), (1, DRAW), (1, PASS), (0, "1-5")]
+    first = nonce(turn)  # seat 1's turn begins after 1-5
     assert len(first) <= 25
-    assert nonce(11, [*turn, (1, "draw")]) == first  # a draw in the same turn, a new version
-    assert nonce(12, [*turn, (1, "draw"), (1, "pass"), (0, "5-5")]) != first  # the next turn
-    assert nonce(10, turn, user=BIG) != first
-    assert nonce(10, turn, at=since + timedelta(seconds=1)) != first  # an undo: begun anew
+    assert nonce([*turn, (1, DRAW)]) == first  # a draw played for them: the same turn
+    assert nonce([*turn, (1, "5-5"), (1, DRAW)]) != first  # after their own double
+    assert nonce([*turn, (1, DRAW), (1, PASS), (0, "5-5")]) != first  # their next turn
+    assert nonce(turn, user=BIG) != first
+    assert nonce(turn, at=since + timedelta(seconds=1)) != first  # an undo: begun anew
