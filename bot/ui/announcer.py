@@ -499,7 +499,7 @@ async def send_turn_dm(
     text, files = await turn_news(bot, game, news, lang, tiles)
     view = dm_view(game, news.view, await live_link(bot, game), lang)
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
-    nonce = dm_nonce(game, ping.user_id, news.view)  # this turn's: one DM for it (issue 50)
+    nonce = dm_nonce(game, ping.user_id, news)  # this turn's: one DM for it (issue 50)
     await send_dm(
         bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
         allowed_mentions=PING_NOBODY, nonce=nonce, route=route,

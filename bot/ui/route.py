@@ -41,8 +41,9 @@ import aiohttp
 import discord
 from discord.utils import MISSING
 
-from bot.engine import Draw, Pass, SeatView
+from bot.engine import Draw, Pass
 from bot.service import GameSummary
+from bot.service.turn import TurnNews
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, answered
 from bot.ui.limits import NONCE, fit
@@ -427,22 +428,25 @@ def post_nonce(game: GameSummary, index: int) -> str:
     return f"mt{game.id}.{game.version}.{index}"[:NONCE]
 
 
-def dm_nonce(game: GameSummary, user_id: int, view: SeatView | None) -> str:
-    """The nonce of the turn DM telling ``user_id`` (``view``: their seat's view) that this
+def dm_nonce(game: GameSummary, user_id: int, news: TurnNews) -> str:
+    """The nonce of the turn DM telling ``user_id`` (``news``: what it tells them) that this
     turn is theirs: the same for as long as the turn lasts, whatever else moves the game's
     version meanwhile (a draw played for them, a player leaving, a restart's delivery), so a
     DM sent again for it is answered by Discord with the first (issue 50: a version in the
     nonce pinged a player twice for one turn after a crash). The turn is named by its round,
     where it starts in the round's log (after the last move of another seat, or a tile the
-    player played: a double, then a draw played for them after a restart, is news), and when
-    it began (an undo gives a turn back anew); hashed to fit in 25 characters, and naming the
-    player, since Discord checks a nonce per author and the bot writes every DM."""
+    player played: a double, then a draw played for them after a restart, is news), when it
+    began, and the turns of theirs taken back since their last (an undo gives a turn back
+    anew); hashed to fit in 25 characters, and naming the player, since Discord checks a
+    nonce per author and the bot writes every DM."""
+    view = news.view
     log, seat = (view.log, view.seat) if view is not None else ((), None)
     start = len(log)
     while start and log[start - 1].seat == seat and isinstance(log[start - 1].move, Draw | Pass):
         start -= 1  # a draw played for them is the same news; a tile they played is not
     since = game.turn_since.isoformat() if game.turn_since is not None else ""
-    key = f"{game.id}:{user_id}:{game.round_no}:{seat}:{start}:{since}"
+    undone = news.digest.undone if news.digest is not None else ()
+    key = f"{game.id}:{user_id}:{game.round_no}:{seat}:{start}:{since}:{undone}"
     return f"mtt{hashlib.blake2b(key.encode(), digest_size=11).hexdigest()}"
 
 

@@ -11,6 +11,7 @@ from typing import cast
 from bot.engine import DRAW, PASS, Move, SeatView
 from bot.engine.state import LogEntry
 from bot.service import GameSummary
+from bot.service.turn import TurnNews
 from bot.ui.route import dm_nonce, end_mentions_nonce, end_nonce
 
 BIG = 2**63 - 1  # the largest Discord id
@@ -41,8 +42,8 @@ def test_a_turn_dm_nonce_names_the_turn_not_the_version() -> None:
     def nonce(log: list[tuple[int, object]], *, user: int = 22, at: datetime = since) -> str:
         game = SimpleNamespace(id=7, round_no=0, turn_since=at)
         entries = tuple(LogEntry(seat, cast(Move, move)) for seat, move in log)
-        view = SimpleNamespace(seat=1, log=entries)
-        return dm_nonce(cast(GameSummary, game), user, cast(SeatView, view))
+        view = cast(SeatView, SimpleNamespace(seat=1, log=entries))
+        return dm_nonce(cast(GameSummary, game), user, TurnNews(view))
 
     turn: list[tuple[int, object]] = [(0, "12-1"), (1, DRAW), (1, PASS), (0, "1-5")]
     first = nonce(turn)  # seat 1's turn begins after 1-5
