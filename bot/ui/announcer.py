@@ -125,6 +125,7 @@ async def announce(
         await route.tell_actor(f"{answer}\n{trouble}")
     await after_the_match(bot, route, played.last)
     await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
+    await route.answer_owed()  # an answer Discord failed to show (issue 50)
     return trouble
 
 
@@ -166,6 +167,7 @@ async def publish(
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
     await settle(bot, route, outs[-1].game)
+    await route.answer_owed()
     return problem
 
 

@@ -42,10 +42,11 @@ import discord
 from discord.utils import MISSING
 
 from bot.engine import Draw, Pass
+from bot.i18n import tr
 from bot.service import GameSummary
 from bot.service.turn import TurnNews
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, answered
+from bot.ui.interactions import Interaction, answered, locale_of
 from bot.ui.limits import NONCE, fit
 from bot.ui.posts import TOKEN_MARGIN, Editor
 
@@ -103,6 +104,10 @@ class Route:
         #: acknowledgement), so a later word edits it instead of adding another.
         self._answer: discord.WebhookMessage | None = None
         self._told = False
+        #: The actor's answer Discord failed to show (a 5xx or a timeout, after discord.py's
+        #: own retries): said by the next word instead of a bare ✅, else by
+        #: :meth:`answer_owed` at the announcement's end.
+        self._unsaid: str | None = None
         #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
         #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
         self.undelivered: set[str] = set()
@@ -163,8 +168,41 @@ class Route:
                     **fit("answer", content=text, files=list(files), view=view or MISSING),
                 )
             self._told = True
-        except discord.HTTPException as exc:
+            self._unsaid = None
+        except (discord.HTTPException, *PASSING) as exc:
             log.warning("could not answer interaction %s: %s", i.id, exc)
+            if passing(exc):
+                self._unsaid = text
+
+    async def answer_owed(self) -> None:
+        """The announcement's last word to the actor: an answer Discord failed to show and no
+        later word carried (issue 50) is tried once more as it was (an edit that landed after
+        all is made again, unchanged); failing again, and not already on screen (read back),
+        it comes apart: a private followup where the answer was to replace a message of its
+        own, else (a "thinking…" only an edit may replace) by DM. Never twice."""
+        i, text = self.interaction, self._unsaid
+        if i is None or text is None or not token_alive(i):
+            return
+        await self.tell_actor(text)
+        if self._unsaid is None:
+            return
+        self._unsaid = None
+        try:
+            shown = await i.original_response()
+            if shown.content == text:
+                return  # the failed edit landed: nothing more to say
+        except (discord.HTTPException, *PASSING) as exc:
+            log.info("interaction %s: could not read its answer back: %s", i.id, exc)
+        kind = i.response.type
+        try:
+            if kind is discord.InteractionResponseType.deferred_message_update:
+                await i.followup.send(ephemeral=True, **fit("answer", content=text))
+            else:
+                said = tr("answer.by-dm", locale_of(i), channel=i.channel_id, answer=text)
+                await send_dm(self.bot, i.user.id, said)
+            log.info("interaction %s: its answer came apart after failed edits", i.id)
+        except (discord.HTTPException, *PASSING) as exc:
+            log.warning("interaction %s: its answer could not be given: %s", i.id, exc)
 
     @staticmethod
     def _answers_in_place(i: Interaction) -> bool:
@@ -222,10 +260,11 @@ class Route:
             view=view or MISSING,
             allowed_mentions=mentions,
         )
-        if i is not None and self.rides(channel_id):
-            if not self._told:
-                # The first followup after a private "thinking…" would replace it, privately.
-                await self.tell_actor("✅")
+        if i is not None and self.rides(channel_id) and not self._told:
+            # The first followup after a private "thinking…" would replace it, privately;
+            # an answer Discord failed to show is said now instead (issue 50).
+            await self.tell_actor(self._unsaid or "✅")
+        if i is not None and self.rides(channel_id) and self._told:  # (else: as the bot)
             try:
                 sent = await i.followup.send(
                     wait=True, **{**payload, "content": payload["content"] or MISSING}
