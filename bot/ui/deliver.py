@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
@@ -108,6 +109,12 @@ class Deliverer:
     async def _deliver(self, row: Owed) -> None:
         bot = self.bot
         game = await bot.service.game(row.game_id)
+        # A ping owed by a commit made by nobody (a computer, a turn with no choice) to the
+        # user whose change began that cycle: they were answering, and were told with their
+        # answer (issue 50). A DM that failed and is retried (attempts) is still owed.
+        told = row.ping_user is not None and row.attempts == 0
+        if told and row.ping_user == await bot.service.outbox.looking(row.game_id):
+            row = dataclasses.replace(row, ping_user=None)
         if row.post_owed and not await self.already_posted(game):
             out = await bot.service.owed_outcome(row.game_id, row.from_seq)
             if out is not None:
