@@ -179,12 +179,19 @@ class Route:
         later word carried (issue 50) is tried once more as it was (an edit that landed after
         all is made again, unchanged); failing again, and not already on screen (read back),
         it comes apart: a private followup where the answer was to replace a message of its
-        own, else (a "thinking…" only an edit may replace) by DM. Never twice."""
+        own, else (a "thinking…" only an edit may replace) by DM. Never twice: an answer that
+        was to be a message of its own (a followup) is not sent again, since a 5xx does not
+        say it was not made, and Discord takes no nonce there."""
         i, text = self.interaction, self._unsaid
         if i is None or text is None or not token_alive(i):
             return
+        in_place = self._answer is None and self._answers_in_place(i)
+        if self._answer is None and not in_place:
+            self._unsaid = None
+            return
         await self.tell_actor(text)
-        if self._unsaid is None:
+        if self._unsaid is None or not in_place:
+            self._unsaid = None
             return
         self._unsaid = None
         try:
