@@ -486,9 +486,11 @@ def dm_nonce(game: GameSummary, user_id: int, news: TurnNews) -> str:
     anew); hashed to fit in 25 characters, and naming the player, since Discord checks a
     nonce per author and the bot writes every DM."""
     view = news.view
-    log, seat = (view.log, view.seat) if view is not None else ((), None)
-    start = len(log)
-    while start and log[start - 1].seat == seat and isinstance(log[start - 1].move, Draw | Pass):
+    moves, seat = (view.log, view.seat) if view is not None else ((), None)
+    start = len(moves)
+    while (
+        start and moves[start - 1].seat == seat and isinstance(moves[start - 1].move, Draw | Pass)
+    ):
         start -= 1  # a draw played for them is the same news; a tile they played is not
     since = game.turn_since.isoformat() if game.turn_since is not None else ""
     undone = news.digest.undone if news.digest is not None else ()
