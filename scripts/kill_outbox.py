@@ -344,6 +344,8 @@ class Run:
     def explain_pings(self, due_log: list[tuple[int, str]]) -> None:
         """Per user, on stderr: the turns a ping was expected for, then the pings got (when,
         how, the message's first line), each list oldest first, to set side by side."""
+        # The nonce each message was sent with (a DM sent twice for one turn carried two).
+        nonces = {m.id: n for n, (m, _) in self.fake._nonces.items()}
         for u, user in self.users.items():
             print(f"== {user.name} ({u})", file=sys.stderr)
             for who, line in due_log:
@@ -352,7 +354,10 @@ class Run:
             for ping in self.fake.pings_for(user):
                 message = self.fake.messages[ping.message_id]
                 first = (message.content or str(message.embeds[:1])).splitlines()[:1]
-                print(f"  got  {message.timestamp} {ping.how:7} {first}", file=sys.stderr)
+                nonce = nonces.get(message.id, "-")
+                print(
+                    f"  got  {message.timestamp} {ping.how:7} {nonce:25} {first}", file=sys.stderr
+                )
         starts = ", ".join(r.time().isoformat() for r in self.restarts)
         print(f"== bot started at {starts}", file=sys.stderr)
 

@@ -46,6 +46,23 @@ class Places(GameCog):
         await self.gone([payload.thread_id], "channel", guild.name if guild else "?")
 
     @commands.Cog.listener()
+    async def on_mt_channel_gone(self, channel_id: int) -> None:
+        """A post in a game's channel was answered 404 Unknown Channel (10003,
+        :func:`bot.ui.route.gone`): it was deleted and its delete event never reached
+        the bot. The game ends as if the event had come."""
+        self.bot.hooks.forget(channel_id)
+        try:
+            game = await self.bot.service.game_in_channel(channel_id)
+        except Exception:
+            log.exception("channel %s: could not check for its game", channel_id)
+            return
+        if game is None:
+            return  # ended already (the event came after all, or a second refused post)
+        guild = self.bot.get_guild(game.guild_id)
+        log.info("channel %s: Discord says it is gone (10003)", channel_id)
+        await self.gone([channel_id], "channel", guild.name if guild else "?")
+
+    @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         places = [c.id for c in guild.channels] + [t.id for t in guild.threads]
         await self.gone(places, "server", guild.name)
@@ -113,7 +130,11 @@ class Places(GameCog):
                 if game is None:
                     continue
                 async with bot.game_lock(game.id):
-                    await bot.service.place_gone(game.id, bot.now(), REASONS[what])
+                    out = await bot.service.place_gone(game.id, bot.now(), REASONS[what])
+                    # Nothing it owes can reach a place that is gone: no retry (issue 50).
+                    await bot.service.outbox.delivered(
+                        game.id, out.game.version, post=True, ping=True, now=bot.now()
+                    )
                 bot.posts.forget(game.id)
                 log.info("game %s ended: its %s is gone", game.id, what)
             except ServiceError as exc:  # ended meanwhile by someone else: nothing to do

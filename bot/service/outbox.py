@@ -112,6 +112,32 @@ class Outbox(OutboxStore):
             for user_id, channel_id in dm_channels.items():
                 await tx.put_dm_channel(user_id, channel_id, now)
 
+    async def looking(self, game_id: int) -> int | None:
+        """Who the game's last change was made by, as far as its ping goes (see
+        :func:`looking`; None: no game)."""
+        record = await self.store.load(game_id)
+        return None if record is None else looking(record.events)
+
+
+#: Events made by nobody that belong to the cycle of the change before them: a computer's
+#: move, a turn with no choice played for its player, a round dealt.
+_SAME_CYCLE = frozenset({"move", "round", AUTOPLAY_KIND})
+
+
+def looking(events: tuple[EventRow, ...]) -> int | None:
+    """The user who made the newest change someone made (a move, an undo, a Start…) when
+    everything after it was played by nobody in the same cycle (computer moves, a turn with
+    no choice): on the live path that user was answering, and a turn it brought back to them
+    was said with their answer, never pinged (the announcer's rule). A ping the commits owed
+    them is not one to deliver after a crash (issue 50: the restarted bot DMed them too).
+    None after a turn the scheduler played (a timeout, an away turn): news to everyone."""
+    for e in reversed(events):
+        if e.actor is not None:
+            return e.actor
+        if e.kind not in _SAME_CYCLE:
+            return None
+    return None
+
 
 def owed_outcome(record: GameRecord, from_seq: int) -> Outcome:
     """The outcome a post of the events from ``from_seq`` on tells: the game as it stands,

@@ -38,6 +38,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Tu ne joues plus dans cette partie : un joueur ordinateur a ta place, et sa "
         "main ne se montre plus qu'à lui.",
     },
+    # The actor's answer Discord kept failing to show in place (bot/ui/route.py, issue 50).
+    "answer.by-dm": {
+        "en": "Discord could not show my answer in <#{channel}>, so here it is:\n{answer}",
+        "fr": "Discord n'a pas pu afficher ma réponse dans <#{channel}>, la voici :\n{answer}",
+    },
     "dm.failed.channel": {
         "en": "{mention}, it is your turn in game #{game} (Discord would not take my DM).",
         "fr": "{mention}, c'est ton tour dans la partie n°{game} (Discord n'a pas pris mon MP).",

@@ -69,7 +69,7 @@ from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
 from bot.ui.posts import Post, is_old
 from bot.ui.roundend import round_end_post
-from bot.ui.route import PASSING, Route, dm_nonce, note_failure, post_nonce, send_dm, settle
+from bot.ui.route import PASSING, Route, dm_nonce, gone, note_failure, post_nonce, send_dm, settle
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,7 @@ async def announce(
         await route.tell_actor(f"{answer}\n{trouble}")
     await after_the_match(bot, route, played.last)
     await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
+    await route.answer_owed()  # an answer Discord failed to show (issue 50)
     return trouble
 
 
@@ -166,6 +167,7 @@ async def publish(
         await route.tell_actor(f"{answer}\n{problem}")
     await after_the_match(bot, route, outs[-1])
     await settle(bot, route, outs[-1].game)
+    await route.answer_owed()
     return problem
 
 
@@ -320,6 +322,7 @@ async def send_post(
     except (discord.HTTPException, *PASSING) as exc:
         log.warning("game %s: could not post the table: %s", game.id, exc)
         note_failure(route, "post", exc)
+        gone(bot, game.channel_id, exc)
         detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
         return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
     await quieten(bot, route, game.id)
@@ -499,9 +502,10 @@ async def send_turn_dm(
     text, files = await turn_news(bot, game, news, lang, tiles)
     view = dm_view(game, news.view, await live_link(bot, game), lang)
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
+    nonce = dm_nonce(game, ping.user_id, news)  # this turn's: one DM for it (issue 50)
     await send_dm(
         bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
-        allowed_mentions=PING_NOBODY, nonce=dm_nonce(game), route=route,
+        allowed_mentions=PING_NOBODY, nonce=nonce, route=route,
     )  # fmt: skip
 
 
@@ -559,6 +563,7 @@ async def post(bot: GameBot, channel_id: int, text: str, *, ping: bool = True) -
         await channel.send(**fit("channel post", content=text, allowed_mentions=mentions))
     except discord.HTTPException as exc:
         log.warning("could not post in channel %s: %s", channel_id, exc)
+        gone(bot, channel_id, exc)
 
 
 async def dm(bot: GameBot, user_id: int, text: str) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
@@ -39,7 +40,7 @@ from bot.ui.hooks import is_own_post
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.matchend import tell_the_end
-from bot.ui.route import DM_TRIES, Route, passing, settle
+from bot.ui.route import DM_TRIES, Route, gone, passing, settle
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,12 @@ class Deliverer:
     async def _deliver(self, row: Owed) -> None:
         bot = self.bot
         game = await bot.service.game(row.game_id)
+        # A ping owed by a commit made by nobody (a computer, a turn with no choice) to the
+        # user whose change began that cycle: they were answering, and were told with their
+        # answer (issue 50). A DM that failed and is retried (attempts) is still owed.
+        told = row.ping_user is not None and row.attempts == 0
+        if told and row.ping_user == await bot.service.outbox.looking(row.game_id):
+            row = dataclasses.replace(row, ping_user=None)
         if row.post_owed and not await self.already_posted(game):
             out = await bot.service.owed_outcome(row.game_id, row.from_seq)
             if out is not None:
@@ -173,6 +180,7 @@ class Deliverer:
                             return True
         except discord.HTTPException as exc:
             log.info("game %s: could not read the channel (%s)", game.id, exc)
+            gone(self.bot, game.channel_id, exc)
         return False
 
     async def run(self, *, all_due_first: bool) -> None:

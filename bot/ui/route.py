@@ -22,10 +22,12 @@ connection) is left for :mod:`bot.ui.deliver` to retry with backoff. A refusal t
 pass (missing permissions, a 4xx) is not retried: the actor was told, and retrying would only
 spend invalid requests.
 
-Every post and turn DM carries a ``nonce`` derived from the debt (the game, its version, the
-post's place), sent with ``enforce_nonce``: Discord answers a second send with the same nonce,
-within a few minutes, with the message already sent instead of a new one. So a retry after a
-crash between Discord's answer and the clearing posts nothing twice.
+Every post carries a ``nonce`` derived from the debt (the game, its version, the post's
+place), and every turn DM one naming the turn it tells (:func:`dm_nonce`: not the version,
+which may move before the debt is paid), sent with ``enforce_nonce``: Discord answers a
+second send with the same nonce, within a few minutes, with the message already sent instead
+of a new one. So a retry after a crash between Discord's answer and the clearing posts and
+pings nothing twice.
 """
 
 from __future__ import annotations
@@ -39,9 +41,12 @@ import aiohttp
 import discord
 from discord.utils import MISSING
 
+from bot.engine import Draw, Pass
+from bot.i18n import tr
 from bot.service import GameSummary
+from bot.service.turn import TurnNews
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, answered
+from bot.ui.interactions import Interaction, answered, locale_of
 from bot.ui.limits import NONCE, fit
 from bot.ui.posts import TOKEN_MARGIN, Editor
 
@@ -54,6 +59,8 @@ DEAD_TOKEN = (10015, 50027, 10062)
 NOT_AUTHOR = 50005
 #: Discord's "Unknown Webhook" (an interaction's token is a webhook too).
 UNKNOWN_WEBHOOK = 10015
+#: Discord's "Unknown Channel": the channel (or thread) is gone.
+UNKNOWN_CHANNEL = 10003
 
 
 def token_alive(interaction: Interaction) -> bool:
@@ -97,6 +104,10 @@ class Route:
         #: acknowledgement), so a later word edits it instead of adding another.
         self._answer: discord.WebhookMessage | None = None
         self._told = False
+        #: The actor's answer Discord failed to show (a 5xx or a timeout, after discord.py's
+        #: own retries): said by the next word instead of a bare ✅, else by
+        #: :meth:`answer_owed` at the announcement's end.
+        self._unsaid: str | None = None
         #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
         #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
         self.undelivered: set[str] = set()
@@ -157,8 +168,48 @@ class Route:
                     **fit("answer", content=text, files=list(files), view=view or MISSING),
                 )
             self._told = True
-        except discord.HTTPException as exc:
+            self._unsaid = None
+        except (discord.HTTPException, *PASSING) as exc:
             log.warning("could not answer interaction %s: %s", i.id, exc)
+            if passing(exc):
+                self._unsaid = text
+
+    async def answer_owed(self) -> None:
+        """The announcement's last word to the actor: an answer Discord failed to show and no
+        later word carried (issue 50) is tried once more as it was (an edit that landed after
+        all is made again, unchanged); failing again, and not already on screen (read back),
+        it comes apart: a private followup where the answer was to replace a message of its
+        own, else (a "thinking…" only an edit may replace) by DM. Never twice: an answer that
+        was to be a message of its own (a followup) is not sent again, since a 5xx does not
+        say it was not made, and Discord takes no nonce there."""
+        i, text = self.interaction, self._unsaid
+        if i is None or text is None or not token_alive(i):
+            return
+        in_place = self._answer is None and self._answers_in_place(i)
+        if self._answer is None and not in_place:
+            self._unsaid = None
+            return
+        await self.tell_actor(text)
+        if self._unsaid is None or not in_place:
+            self._unsaid = None
+            return
+        self._unsaid = None
+        try:
+            shown = await i.original_response()
+            if shown.content == text:
+                return  # the failed edit landed: nothing more to say
+        except (discord.HTTPException, *PASSING) as exc:
+            log.info("interaction %s: could not read its answer back: %s", i.id, exc)
+        kind = i.response.type
+        try:
+            if kind is discord.InteractionResponseType.deferred_message_update:
+                await i.followup.send(ephemeral=True, **fit("answer", content=text))
+            else:
+                said = tr("answer.by-dm", locale_of(i), channel=i.channel_id, answer=text)
+                await send_dm(self.bot, i.user.id, said)
+            log.info("interaction %s: its answer came apart after failed edits", i.id)
+        except (discord.HTTPException, *PASSING) as exc:
+            log.warning("interaction %s: its answer could not be given: %s", i.id, exc)
 
     @staticmethod
     def _answers_in_place(i: Interaction) -> bool:
@@ -216,10 +267,11 @@ class Route:
             view=view or MISSING,
             allowed_mentions=mentions,
         )
-        if i is not None and self.rides(channel_id):
-            if not self._told:
-                # The first followup after a private "thinking…" would replace it, privately.
-                await self.tell_actor("✅")
+        if i is not None and self.rides(channel_id) and not self._told:
+            # The first followup after a private "thinking…" would replace it, privately;
+            # an answer Discord failed to show is said now instead (issue 50).
+            await self.tell_actor(self._unsaid or "✅")
+        if i is not None and self.rides(channel_id) and self._told:  # (else: as the bot)
             try:
                 sent = await i.followup.send(
                     wait=True, **{**payload, "content": payload["content"] or MISSING}
@@ -397,6 +449,18 @@ def passing(exc: BaseException) -> bool:
     return isinstance(exc, PASSING)
 
 
+def gone(bot: GameBot, channel_id: int, exc: BaseException) -> bool:
+    """A post in a game's channel answered 404 Unknown Channel (10003): the channel or thread
+    was deleted and no delete event reached the bot (missed while it was away past a
+    resume). Its game ends as a delete event ends it (``mt_channel_gone``, heard by
+    :mod:`bot.cogs.places`), so it stops being reminded, retried and holding its players.
+    True when that was the failure."""
+    if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+        bot.dispatch("mt_channel_gone", channel_id)
+        return True
+    return False
+
+
 def note_failure(route: Route, part: str, exc: BaseException) -> None:
     """Remember that ``part`` (``post``, ``ping``) of this announcement is still owed, when the
     failure is one that passes."""
@@ -410,9 +474,28 @@ def post_nonce(game: GameSummary, index: int) -> str:
     return f"mt{game.id}.{game.version}.{index}"[:NONCE]
 
 
-def dm_nonce(game: GameSummary) -> str:
-    """The nonce of the turn DM owed for the game as it stands."""
-    return f"mt{game.id}.{game.version}.dm"[:NONCE]
+def dm_nonce(game: GameSummary, user_id: int, news: TurnNews) -> str:
+    """The nonce of the turn DM telling ``user_id`` (``news``: what it tells them) that this
+    turn is theirs: the same for as long as the turn lasts, whatever else moves the game's
+    version meanwhile (a draw played for them, a player leaving, a restart's delivery), so a
+    DM sent again for it is answered by Discord with the first (issue 50: a version in the
+    nonce pinged a player twice for one turn after a crash). The turn is named by its round,
+    where it starts in the round's log (after the last move of another seat, or a tile the
+    player played: a double, then a draw played for them after a restart, is news), when it
+    began, and the turns of theirs taken back since their last (an undo gives a turn back
+    anew); hashed to fit in 25 characters, and naming the player, since Discord checks a
+    nonce per author and the bot writes every DM."""
+    view = news.view
+    moves, seat = (view.log, view.seat) if view is not None else ((), None)
+    start = len(moves)
+    while (
+        start and moves[start - 1].seat == seat and isinstance(moves[start - 1].move, Draw | Pass)
+    ):
+        start -= 1  # a draw played for them is the same news; a tile they played is not
+    since = game.turn_since.isoformat() if game.turn_since is not None else ""
+    undone = news.digest.undone if news.digest is not None else ()
+    key = f"{game.id}:{user_id}:{game.round_no}:{seat}:{start}:{since}:{undone}"
+    return f"mtt{hashlib.blake2b(key.encode(), digest_size=11).hexdigest()}"
 
 
 def end_nonce(game_id: int, user_id: int) -> str:

@@ -286,3 +286,100 @@ async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
         to_ping = now.turn.user_id
         got = {u: len(fake.pings_for(users[u])) - pings_before[u] for u in users}
         assert got == {u: int(u == to_ping) for u in users}, (uid, to_ping, got)
+
+
+async def test_a_turn_dm_sent_again_after_the_version_moved_pings_once(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 50: the turn DM went out, the process died before clearing it, and the game's
+    version moved before the debt was paid (the mover left: a computer took the seat; the
+    turn is still the same player's). The restarted bot sends the DM again: it names the
+    turn, not the version, so Discord answers it with the first and the player is pinged
+    once. With the version in the nonce they were pinged twice for one turn."""
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        uid, view = await to_move(bot, game.id)
+        mover = users[uid]
+        other = bob if mover is alice else alice
+
+        async def killed(*args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError  # dies after the post and the DM, before clearing
+
+        monkeypatch.setattr(announcer, "settle", killed)
+        await (await type_move(mover, room, str(pick(view.legal)))).message()
+        await idle(fake)
+        monkeypatch.undo()
+        dms = [p for p in fake.pings_for(other) if p.how == "dm"]
+        assert dms, "the player to move was told by DM"
+        before = (await bot.service.game(game.id)).version
+        # The version moves, the turn stays: the mover leaves (no announcement: dead).
+        await bot.service.leave(game.id, mover.id, bot.now(), computer_moves=0)
+        now = await bot.service.game(game.id)
+        assert now.version > before and now.turn is not None and now.turn.user_id == other.id
+        owed = await bot.service.outbox.owed(game.id)
+        assert owed is not None and owed.ping_user == other.id
+
+    bot = make_bot()  # the restart pays the debt: the post, and the DM once more
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        assert [p for p in fake.pings_for(other) if p.how == "dm"] == dms
+        assert fake.nonce_repeats >= 1  # Discord answered the DM sent again with the first
+
+
+async def test_a_turn_back_to_the_mover_told_with_their_answer_is_not_pinged_after_a_crash(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[..., MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 50: a stuck double, then the draw played for its mover (no choice) leaves them to
+    move: the live path pings nobody (they are looking: their answer and the post tell it, as
+    for any mover who moves again). The process dies after that, before clearing; the draw's
+    commit owed the ping of whoever was then to move (it was made by nobody). The restarted
+    bot must not DM the mover: kill_outbox counted it as a ping too many."""
+    fake = fake_discord
+    room = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = make_bot(3)
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, room, alice, [bob], preset="quick")
+        for _ in range(300):
+            uid, view = await to_move(bot, game.id)
+            double = stuck_double(view)
+            if double is not None:
+                break
+            answer = await (await type_move(users[uid], room, str(pick(view.legal)))).message()
+            assert answer.content.startswith("✅"), answer.content
+            await wait_paid(bot, game.id)
+            await idle(fake)
+        else:
+            pytest.fail("no stuck double came")
+        pings_before = {u: len(fake.pings_for(users[u])) for u in users}
+
+        async def killed(*args: Any, **kwargs: Any) -> None:
+            raise asyncio.CancelledError  # dies after the post and the hand, before clearing
+
+        monkeypatch.setattr(announcer, "settle", killed)
+        inv = await type_move(users[uid], room, str(double))
+        await inv.message()
+        await idle(fake)
+        monkeypatch.undo()
+        now = await bot.service.game(game.id)
+        assert now.turn is not None and now.turn.user_id == uid  # the draw left them to move
+        owed = await bot.service.outbox.owed(game.id)
+        assert owed is not None and owed.ping_user == uid  # owed by the draw made by nobody
+
+    bot = make_bot(3)
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        got = {u: len(fake.pings_for(users[u])) - pings_before[u] for u in users}
+        assert got == {u: 0 for u in users}, (uid, got)

@@ -11,8 +11,8 @@ from bot.app import MexicanTrainBot
 from bot.cogs.timing import cog_of
 from bot.store import GameStatus
 from tests.clock import FakeClock
-from tests.e2e.helpers import open_game, said
-from tests.fakediscord import WAIT, FakeDiscord, FakeUser, running_bot
+from tests.e2e.helpers import dm_move, open_game, pick, said, to_turn_dm
+from tests.fakediscord import WAIT, FakeChannel, FakeDiscord, FakeUser, running_bot
 
 
 async def ended(fake: FakeDiscord, bot: MexicanTrainBot, game_id: int) -> None:
@@ -128,3 +128,58 @@ async def test_a_server_outage_is_not_a_removal(
             what="the outage to reach the bot",
         )
         assert (await bot.service.game(game.id)).status is GameStatus.ACTIVE
+
+
+def vanish(fake: FakeDiscord, channel: FakeChannel) -> None:
+    """The channel is deleted and no CHANNEL_DELETE reaches the bot (missed while it was
+    away past a resume): from now on Discord answers 404/10003 Unknown Channel for it."""
+    fake.channels.pop(channel.id)
+    fake.deleted_channels.add(channel.id)
+
+
+async def test_a_channel_gone_without_a_delete_event_ends_its_game_at_the_first_refused_post(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """Issue 50: the game's first post answered 10003 ends it as the event would have: the
+    players are told and freed, and nothing more is sent there (no reminder, no retry)."""
+    fake = fake_discord
+    bot = make_bot()
+    alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
+    users = {u.id: u for u in (alice, bob)}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        user, view, dm = await to_turn_dm(bot, games, users)
+        vanish(fake, games)
+        sent_since = len(fake.requests)
+        # A move from the turn DM: its turn post is the first thing sent to the channel.
+        await dm_move(user, dm, pick(view.legal))
+        await ended(fake, bot, game.id)
+        for u in (alice, bob):
+            lines = await fake.wait_for(
+                lambda u=u: (
+                    [m.content for m in u.dms() if "channel was deleted" in m.content] or None
+                ),
+                timeout=WAIT,
+                what=f"{u.name}'s notice",
+                on=u,
+            )
+            assert len(lines) == 1 and f"#{game.id}" in lines[0], lines
+        # Freed: a new game elsewhere opens.
+        other = fake.channel("elsewhere")
+        opened = await said(await alice.slash("mt new", channel=other, preset="quick"))
+        assert "is open" in opened.content
+        # Weeks later: no reminder, no retry of what the game owed, nothing sent there again.
+        tried = [
+            r for r in fake.requests[sent_since:] if r.path.startswith(f"/channels/{games.id}")
+        ]
+        clock.tick(30 * 86400)
+        cog_of(bot).scheduler.wake()
+        assert bot.deliverer is not None
+        await bot.deliverer.drain(all_due=True)
+        await fake.wait_for(
+            lambda: len(other.messages()) > 1, timeout=WAIT, what="the scheduler", on=other
+        )
+        again = [
+            r for r in fake.requests[sent_since:] if r.path.startswith(f"/channels/{games.id}")
+        ]
+        assert again == tried, [r.path for r in again[len(tried) :]]

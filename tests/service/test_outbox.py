@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.service import GameService, GameStatus
-from bot.service.outbox import GRACE, owed_outcome
+from bot.service.outbox import GRACE, looking, owed_outcome
 from bot.service.turn import Turns
-from bot.store import Store
+from bot.store import EventRow, Store
 from bot.ui.messages import outcome_lines
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB
@@ -216,3 +216,20 @@ async def test_a_turn_played_for_someone_reads_the_same_rebuilt_from_the_log(
         assert outcome_lines(since_deal, None) == said
         told += 1
     assert told > 0, "a quick two-player match has forced turns"
+
+
+def test_who_is_looking_is_the_last_maker_of_a_change_unless_the_scheduler_played_since() -> None:
+    """Issue 50: moves made by nobody right after someone's change (a computer's, a turn
+    with no choice) are that user's cycle: its ping was theirs with their answer; a timeout
+    or an away turn is news to everyone."""
+
+    def ev(seq: int, kind: str, actor: int | None = None) -> EventRow:
+        return EventRow(1, seq, kind, "{}", actor, "")
+
+    move = ev(5, "move", ALICE)
+    assert looking((ev(4, "move", BOB), move)) == ALICE
+    assert looking((move, ev(6, "autoplay"), ev(7, "move"), ev(8, "move"))) == ALICE
+    assert looking((move, ev(6, "move"), ev(7, "round"))) == ALICE  # a computer, a deal
+    assert looking((move, ev(6, "timeout"), ev(7, "move"))) is None
+    assert looking((move, ev(6, "away"), ev(7, "move"))) is None
+    assert looking((ev(1, "round"),)) is None
