@@ -50,10 +50,11 @@ NAME_FIELDS = frozenset(
 )  # fmt: skip
 #: A name placeholder that names something else in one text: a house rule's (in code).
 NOT_A_PLAYER = frozenset({("rules.house.item", "name")})
-#: Placeholders that never do (numbers, tiles, our own words, links, what a player typed,
+#: Placeholders that never do (numbers, tiles, our own words — `answer` is an answer the bot
+#: already wrote, names made inert in it —, links, what a player typed,
 #: which ``quote_input`` makes inert where it is filled).
 OTHER_FIELDS = frozenset(
-    {"avg", "away", "best", "bits", "bone", "caught", "channel", "channels", "choices",
+    {"answer", "avg", "away", "best", "bits", "bone", "caught", "channel", "channels", "choices",
      "computers", "count", "counts", "first", "next", "players", "standings", "days",
      "deadline", "detail", "dms", "double", "doubles",
      "end", "engine", "example", "frames", "game", "game_id", "games", "got", "grace", "high",
