@@ -79,7 +79,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+#: ``--bot-tree``: the bot's process imports the bot from this checkout instead (an older
+#: release, say), while the driver and the fake Discord stay this tree's: an A/B of two bots
+#: under one harness.
+BOT_TREE = "BOT_LOAD_BOT_TREE"
+sys.path.insert(0, os.environ.get(BOT_TREE) or str(Path(__file__).resolve().parents[1]))
 
 from bot.config import Config
 from bot.engine import Play
@@ -260,20 +264,23 @@ async def serve_bot(args: argparse.Namespace) -> None:
         options["render_workers"] = args.render_workers
     if args.game_cache is not None:
         options["game_cache"] = args.game_cache
-    options["think_workers"] = args.think_workers  # None: the bot's own default
+    if "think_workers" in Config.__dataclass_fields__:  # an older tree has no thinking pool
+        options["think_workers"] = args.think_workers  # None: the bot's own default
     config = Config(database=Path(args.database), synchronous=args.synchronous, **options)  # type: ignore[arg-type]
     clock = SharedClock(args) if args.clock_file else None
     bot = create_bot(config, clock=clock, rng=random.Random(1))
     bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
     decisions: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)
-    counted = bot.thinker.on_decision
+    thinker = getattr(bot, "thinker", None)
+    counted = thinker.on_decision if thinker is not None else None
 
     def decided(level: str, where: str, cpu: float, wall: float) -> None:
         decisions[f"{level}/{where}"].append((cpu, wall))
         if counted is not None:
             counted(level, where, cpu, wall)
 
-    bot.thinker.on_decision = decided
+    if thinker is not None:
+        thinker.on_decision = decided
     await bot.login("fake-token")
     runner = asyncio.create_task(bot.connect(reconnect=True))
     ready = asyncio.create_task(bot.wait_until_ready())
@@ -287,10 +294,11 @@ async def serve_bot(args: argparse.Namespace) -> None:
     asked.clear()
     decisions.clear()
     drawn_before = bot.pictures.pool.stats["drawn"]
-    loads_before = collections.Counter(bot.service.ledger.loads)
+    ledger = getattr(bot.service, "ledger", None)  # an older tree counts no game loads
+    loads_before = collections.Counter(ledger.loads if ledger is not None else {})
     await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
     drawn = bot.pictures.pool.stats["drawn"] - drawn_before
-    loads = collections.Counter(bot.service.ledger.loads)
+    loads = collections.Counter(ledger.loads if ledger is not None else {})
     loads.subtract(loads_before)
     said = {
         "pictures_asked": dict(asked),
@@ -627,8 +635,12 @@ async def start_bot(
         command += ["--game-cache", str(args.game_cache)]
     if args.think_workers is not None:
         command += ["--think-workers", str(args.think_workers)]
+    env, cwd = dict(os.environ), None
+    if args.bot_tree:  # its workers (``python -m``) import from the working directory first
+        cwd = str(Path(args.bot_tree).resolve())
+        env[BOT_TREE] = cwd
     proc = await asyncio.create_subprocess_exec(
-        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=cwd
     )
     assert proc.stdout is not None
     line = await asyncio.wait_for(proc.stdout.readline(), 120)
@@ -860,6 +872,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "render_workers": args.render_workers,
         "computer": args.computer,
         "think_workers": args.think_workers,
+        "bot_tree": args.bot_tree,
         "decisions": drawing.get("decisions", {}),
         "game_cache": args.game_cache,
         "load_average_before": [round(x, 2) for x in load_before],
@@ -916,6 +929,11 @@ if __name__ == "__main__":
         "--match", action="store_true",
         help="every game plays its whole match (--moves is ignored); the line adds the bot's "
         "CPU per move early (rounds 1-3) and late (rounds 11-13)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--bot-tree",
+        help="run the bot from this checkout (e.g. a git worktree of an older release), "
+        "driven by this tree's driver and fake Discord",
     )  # fmt: skip
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
