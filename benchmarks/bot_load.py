@@ -79,11 +79,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-#: ``--bot-tree``: the bot's process imports the bot from this checkout instead (an older
-#: release, say), while the driver and the fake Discord stay this tree's: an A/B of two bots
-#: under one harness.
-BOT_TREE = "BOT_LOAD_BOT_TREE"
-sys.path.insert(0, os.environ.get(BOT_TREE) or str(Path(__file__).resolve().parents[1]))
+# ``--bot-tree``: the bot's process imports the bot from that checkout instead (an older
+# release, say), while the driver and the fake Discord stay this tree's: an A/B of two bots
+# under one harness.
+sys.path.insert(0, os.environ.get("BOT_LOAD_BOT_TREE") or str(Path(__file__).resolve().parents[1]))
 
 from bot.config import Config
 from bot.engine import Play
@@ -638,7 +637,7 @@ async def start_bot(
     env, cwd = dict(os.environ), None
     if args.bot_tree:  # its workers (``python -m``) import from the working directory first
         cwd = str(Path(args.bot_tree).resolve())
-        env[BOT_TREE] = cwd
+        env["BOT_LOAD_BOT_TREE"] = cwd
     proc = await asyncio.create_subprocess_exec(
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=cwd
     )
