@@ -58,15 +58,16 @@ ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 #: clock, so a host clock set fast or slow changes nothing.
 SHED_AFTER = 2.0
 
-#: How many turn posts' game work (the computers' and away players' moves, the table picture,
-#: the post itself: ``bot.ui.announcer.announce``) runs at once. The others wait for a slot,
+#: How many turn posts (the table picture and the message, ``bot.ui.announcer.announce``)
+#: are worked on at once: the heavy, unwatched part of a move. The others wait for a slot,
 #: parked outside the event loop's ready queue, so under a burst a new interaction's
 #: acknowledgement waits behind this many posts' steps, never behind the whole backlog (issue
 #: 39). Nothing a person is waiting on at that moment waits for a slot: the acknowledgement
 #: and the actor's own answer ("✅") come first, then the post queues (issue 50: a slot held
 #: from the acknowledgement to the answer made each answer wait behind every move before it,
-#: the mover's answer p50 4.55 s at 1,000 games against 0.61 s without slots). The next
-#: player's ping is sent after the slot is given back: it waits on Discord's limits, not work.
+#: the mover's answer p50 4.55 s at 1,000 games against 0.61 s without slots). Nor do the
+#: computers' choices (the thinking pool is their bound) or the next player's ping, sent
+#: after the slot is given back: it waits on Discord's limits, not on work.
 WORK_AT_ONCE = 16
 
 
