@@ -109,15 +109,12 @@ async def announce(
         await route.tell_actor(answer)  # 1. the actor sees their move at once, no slot waited
     gid = game_id if game_id is not None else outs[-1].game_id
     # 2. computers and away players move first; the service hands back all there is to say
-    # (a computer's choice waits on the thinking pool, its own bound: not in a work slot)
     played = await bot.turns.play_out(
         gid, outs, route.actor_id, bot.now(), looking=interaction is not None
     )
     if not played.outs:
         return None
-    # 3. the post (its table picture, its message), in one of the bot's work slots
-    # (WORK_AT_ONCE): under a burst posts queue here, after every actor has had their answer.
-    async with bot.working:
+    async with bot.working:  # 3. one of WORK_AT_ONCE slots: under a burst, posts queue here
         was = await bot.posts.latest_table(bot.service, gid)
         problem = await post_turn(bot, route, played, head=head, colour=colour)
     new_turn = was is None or was.turn != turn_of(played.last)
