@@ -31,6 +31,12 @@ no request and stamps no answer. They are taken off each first answer's time
 (``first_answer_*_less_stalls``: what is left is the bot's), and the set-up's objects are
 frozen out of the collector (``gc.freeze``) so its full passes stay short.
 
+The bot's own share of the first answer is measured in its process (``bot_ack_*``: from the
+interaction's gateway event to its deferral done, as ``/metrics`` counts it), with its event
+loop's lateness and its garbage collector's pauses (``bot_loop_lag_*``, ``bot_gc_pause_*``).
+``--bot-tree DIR`` runs the bot of another checkout (an older release) under this driver and
+this fake Discord, for an A/B of two bots under one harness.
+
 ``--match`` plays every game's whole 13-round match, step by step (rounds 1-3, 4-10, 11-12,
 13: every game ends a step before any starts the next), reading the bot's CPU between steps:
 ``bot_cpu_ms_per_move_early`` (rounds 1-3) against ``_late`` (rounds 11-13).
@@ -79,7 +85,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+# ``--bot-tree``: the bot's process imports the bot from that checkout instead (an older
+# release, say), while the driver and the fake Discord stay this tree's: an A/B of two bots
+# under one harness.
+sys.path.insert(0, os.environ.get("BOT_LOAD_BOT_TREE") or str(Path(__file__).resolve().parents[1]))
 
 from bot.config import Config
 from bot.engine import Play
@@ -260,20 +269,23 @@ async def serve_bot(args: argparse.Namespace) -> None:
         options["render_workers"] = args.render_workers
     if args.game_cache is not None:
         options["game_cache"] = args.game_cache
-    options["think_workers"] = args.think_workers  # None: the bot's own default
+    if "think_workers" in Config.__dataclass_fields__:  # an older tree has no thinking pool
+        options["think_workers"] = args.think_workers  # None: the bot's own default
     config = Config(database=Path(args.database), synchronous=args.synchronous, **options)  # type: ignore[arg-type]
     clock = SharedClock(args) if args.clock_file else None
     bot = create_bot(config, clock=clock, rng=random.Random(1))
     bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
     decisions: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)
-    counted = bot.thinker.on_decision
+    thinker = getattr(bot, "thinker", None)
+    counted = thinker.on_decision if thinker is not None else None
 
     def decided(level: str, where: str, cpu: float, wall: float) -> None:
         decisions[f"{level}/{where}"].append((cpu, wall))
         if counted is not None:
             counted(level, where, cpu, wall)
 
-    bot.thinker.on_decision = decided
+    if thinker is not None:
+        thinker.on_decision = decided
     await bot.login("fake-token")
     runner = asyncio.create_task(bot.connect(reconnect=True))
     ready = asyncio.create_task(bot.wait_until_ready())
@@ -284,24 +296,80 @@ async def serve_bot(args: argparse.Namespace) -> None:
     asked = count_pictures(bot)
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
+    own = BotsOwnWaits(bot)
     asked.clear()
     decisions.clear()
     drawn_before = bot.pictures.pool.stats["drawn"]
-    loads_before = collections.Counter(bot.service.ledger.loads)
+    ledger = getattr(bot.service, "ledger", None)  # an older tree counts no game loads
+    loads_before = collections.Counter(ledger.loads if ledger is not None else {})
     await asyncio.to_thread(sys.stdin.read)  # until the driver closes our stdin
+    own.stop()
     drawn = bot.pictures.pool.stats["drawn"] - drawn_before
-    loads = collections.Counter(bot.service.ledger.loads)
+    loads = collections.Counter(ledger.loads if ledger is not None else {})
     loads.subtract(loads_before)
     said = {
         "pictures_asked": dict(asked),
         "pictures_drawn": drawn,
         "game_loads": dict(loads),
         "decisions": {key: decision_figures(values) for key, values in decisions.items()},
+        "own": own.figures(),
     }
     print(json.dumps(said), flush=True)
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
         await asyncio.wait_for(runner, 10)
+
+
+class BotsOwnWaits:
+    """The bot's side of the first answer, measured in its process: each acknowledgement's
+    wait from the interaction's gateway event to the deferral done (the bot's
+    ``interaction_ack_seconds``), its event loop's lateness (a 10 ms ticker) and its garbage
+    collector's pauses. The driver's ``first_answer_*`` adds the harness's share (the fake's
+    gateway and HTTP in this loaded process); these are the bot's alone."""
+
+    def __init__(self, bot: Any) -> None:
+        self.acks: list[float] = []
+        self.lags: list[float] = []
+        self.gc_pauses: list[float] = []
+        self._gc_started = 0.0
+        metrics = bot.metrics
+        counted = metrics.acknowledged
+
+        def acknowledged(seconds: float) -> None:
+            self.acks.append(seconds)
+            counted(seconds)
+
+        metrics.acknowledged = acknowledged
+        gc.callbacks.append(self._gc)
+        self._ticker = asyncio.create_task(self._tick())
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_pauses.append(time.perf_counter() - self._gc_started)
+
+    async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + 0.01
+            await asyncio.sleep(0.01)
+            self.lags.append(loop.time() - due)
+
+    def stop(self) -> None:
+        self._ticker.cancel()
+        gc.callbacks.remove(self._gc)
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "bot_ack_p50_ms": round(pct(self.acks, 0.50), 2),
+            "bot_ack_p99_ms": round(pct(self.acks, 0.99), 2),
+            "bot_acks_after_3s": sum(1 for a in self.acks if a > 3.0),
+            "bot_loop_lag_p99_ms": round(pct(self.lags, 0.99), 2),
+            "bot_loop_lag_max_ms": round(max(self.lags, default=0.0) * 1000, 2),
+            "bot_gc_pause_ms_max": round(max(self.gc_pauses, default=0.0) * 1000, 2),
+            "bot_gc_pause_ms_total": round(sum(self.gc_pauses) * 1000, 2),
+        }
 
 
 def decision_figures(values: list[tuple[float, float]]) -> dict[str, float]:
@@ -627,8 +695,12 @@ async def start_bot(
         command += ["--game-cache", str(args.game_cache)]
     if args.think_workers is not None:
         command += ["--think-workers", str(args.think_workers)]
+    env, cwd = dict(os.environ), None
+    if args.bot_tree:  # its workers (``python -m``) import from the working directory first
+        cwd = str(Path(args.bot_tree).resolve())
+        env["BOT_LOAD_BOT_TREE"] = cwd
     proc = await asyncio.create_subprocess_exec(
-        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=cwd
     )
     assert proc.stdout is not None
     line = await asyncio.wait_for(proc.stdout.readline(), 120)
@@ -860,7 +932,9 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "render_workers": args.render_workers,
         "computer": args.computer,
         "think_workers": args.think_workers,
+        "bot_tree": args.bot_tree,
         "decisions": drawing.get("decisions", {}),
+        **drawing.get("own", {}),
         "game_cache": args.game_cache,
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],
@@ -916,6 +990,11 @@ if __name__ == "__main__":
         "--match", action="store_true",
         help="every game plays its whole match (--moves is ignored); the line adds the bot's "
         "CPU per move early (rounds 1-3) and late (rounds 11-13)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--bot-tree",
+        help="run the bot from this checkout (e.g. a git worktree of an older release), "
+        "driven by this tree's driver and fake Discord",
     )  # fmt: skip
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")

@@ -49,7 +49,6 @@ from bot.ui.interactions import (
     Interaction,
     channel_locale,
     channel_permissions,
-    done_working,
     locale_of,
     missing_permissions,
     permission_names,
@@ -107,8 +106,7 @@ async def announce(
     interaction (the outbox's delivery after a crash)."""
     route = Route(bot, interaction, actor_id=actor_id)
     if answer is not None:
-        await route.tell_actor(answer)  # 1. the actor sees their move at once
-        done_working(interaction)  # the rest waits on Discord's budget, not on game work
+        await route.tell_actor(answer)  # 1. the actor sees their move at once, no slot waited
     gid = game_id if game_id is not None else outs[-1].game_id
     # 2. computers and away players move first; the service hands back all there is to say
     played = await bot.turns.play_out(
@@ -116,8 +114,9 @@ async def announce(
     )
     if not played.outs:
         return None
-    was = await bot.posts.latest_table(bot.service, gid)
-    problem = await post_turn(bot, route, played, head=head, colour=colour)  # 3.
+    async with bot.working:  # 3. one of WORK_AT_ONCE slots: under a burst, posts queue here
+        was = await bot.posts.latest_table(bot.service, gid)
+        problem = await post_turn(bot, route, played, head=head, colour=colour)
     new_turn = was is None or was.turn != turn_of(played.last)
     note = await tell_next_player(bot, route, played, new_turn=new_turn)  # 4.
     trouble = "\n".join(t for t in (problem, note) if t) or None

@@ -58,12 +58,16 @@ ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 #: clock, so a host clock set fast or slow changes nothing.
 SHED_AFTER = 2.0
 
-#: How many acknowledged interactions may do their work (moves, reads, pictures) at once.
-#: The others wait their turn acknowledged, outside the event loop's ready queue, so a new
-#: interaction's acknowledgement only ever waits behind this many bodies' steps, never behind
-#: the whole backlog (issue 39: at 1,000 games, 19 acknowledgements came after 3 s when every
-#: move ran at once). Moves mostly wait on Discord and SQLite, so a few dozen keep the
-#: throughput; a step of game work is a few ms, so 16 of them keep the loop answering fast.
+#: How many turn posts (the table picture and the message, ``bot.ui.announcer.announce``)
+#: are worked on at once: the heavy, unwatched part of a move. The others wait for a slot,
+#: parked outside the event loop's ready queue, so under a burst a new interaction's
+#: acknowledgement waits behind this many posts' steps, never behind the whole backlog (issue
+#: 39). Nothing a person is waiting on at that moment waits for a slot: the acknowledgement
+#: and the actor's own answer ("✅") come first, then the post queues (issue 50: a slot held
+#: from the acknowledgement to the answer made each answer wait behind every move before it,
+#: the mover's answer p50 4.55 s at 1,000 games against 0.61 s without slots). Nor do the
+#: computers' choices (the thinking pool is their bound) or the next player's ping, sent
+#: after the slot is given back: it waits on Discord's limits, not on work.
 WORK_AT_ONCE = 16
 
 
@@ -170,7 +174,7 @@ class GameBot(commands.Bot):
         #: When each interaction reached the bot, for its wait (stamped by the gateway parser).
         self.arrivals = Arrivals()
         self.arrivals.install(self._connection.parsers)
-        #: Acknowledged interactions doing their work now (:data:`WORK_AT_ONCE`).
+        #: Turn posts being worked on now (:data:`WORK_AT_ONCE`).
         self.working = asyncio.Semaphore(WORK_AT_ONCE)
         self._service: GameService | None = None
         self._schedule: ScheduleService | None = None

@@ -354,50 +354,15 @@ async def guarded(
                 async with asyncio.timeout(0):
                     yield
             return
-        async with turn_to_work(interaction, acknowledged=bool(defer_first)):
-            try:
-                yield
-            except Exception as error:  # the funnel: every failure becomes one sentence
-                record.outcome = outcome_of(error)
-                await answer_error(interaction, error, record.command)
-            else:
-                bot_of(interaction).outage.recovered(record.command)
-
-
-#: ``interaction.extras`` key: this interaction holds one of the bot's work slots.
-WORKING = "mt_working"
-
-
-@contextlib.asynccontextmanager
-async def turn_to_work(interaction: Interaction, *, acknowledged: bool) -> AsyncIterator[None]:
-    """Wait for one of the bot's work slots (:data:`bot.ui.host.WORK_AT_ONCE`) before an
-    acknowledged interaction's body runs: past that many, the rest wait here, answered
-    "thinking…" already, instead of all stepping through the event loop at once and making
-    every new acknowledgement wait behind them. An interaction not acknowledged yet (its body
-    gives the first answer) does not wait: its answer is its acknowledgement. A body that
-    enters :func:`guarded` again for the same interaction keeps its slot (never waits on
-    itself). :func:`done_working` gives it back early."""
-    client = interaction.client
-    if not acknowledged or not isinstance(client, GameBot) or WORKING in interaction.extras:
-        yield
-        return
-    await client.working.acquire()
-    interaction.extras[WORKING] = client.working.release
-    try:
-        yield
-    finally:
-        done_working(interaction)
-
-
-def done_working(interaction: Interaction | None) -> None:
-    """Give the interaction's work slot back before its body ends: once a move's author has
-    their answer, what is left (the channel's post, the next player's ping) mostly waits on
-    Discord's request budget, and a slot held through those waits would hold the next
-    moves' answers behind them."""
-    if interaction is not None:
-        release = interaction.extras.pop(WORKING, None)
-        if release is not None:
-            release()
+        # No wait here: the body runs at once, so the actor's own answer never queues behind
+        # other games' posts (the turn post's work waits for a work slot in the announcer).
+        try:
+            yield
+        except Exception as error:  # the funnel: every failure becomes one sentence
+            record.outcome = outcome_of(error)
+            await answer_error(interaction, error, record.command)
+        else:
+            bot_of(interaction).outage.recovered(record.command)
 
 
 def mention(user_id: int | None, name: str) -> str:
