@@ -12,9 +12,9 @@ import aiosqlite
 import asyncpg
 import pytest
 
+from bot.service.errors import Outage
 from bot.store import StoreError
 from bot.store.outage import QuietOutages, unreachable
-from bot.ui.host import Outage
 from bot.ui.limits import quote_input
 
 
@@ -64,8 +64,10 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
         ConnectionRefusedError(111, "Connect call failed"),
     ):
         assert unreachable(error) is not None, error
-    assert "PostgreSQL: AdminShutdownError" in (
-        unreachable(asyncpg.AdminShutdownError("terminating")) or ""
+    # Our sentence first; the driver's words only as a quoted field after it.
+    assert unreachable(asyncpg.AdminShutdownError("terminating")) == (
+        "PostgreSQL: the server is shutting down or starting up; "
+        'the driver said "AdminShutdownError: terminating"'
     )
     for error in (
         sqlite3.IntegrityError("UNIQUE constraint failed"),
@@ -87,7 +89,7 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
 @pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: SQLite: the disk")
 @pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: PostgreSQL: Connection")
 def test_an_outage_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
-    outage = Outage()
+    outage = Outage(logging.getLogger("bot.ui.host"))
     with caplog.at_level(logging.DEBUG, logger="bot.ui.host"):
         outage.recovered("play")  # nothing to close
         for n in range(50):
