@@ -188,11 +188,12 @@ class PgStore(Store):
     kind: StoreKind = "postgresql"
 
     def __init__(
-        self, pool: asyncpg.Pool, url: str, deadline: float = DEFAULT_COMMAND_TIMEOUT
+        self, pool: asyncpg.Pool, url: str, deadline: float | None = DEFAULT_COMMAND_TIMEOUT
     ) -> None:
         self._pool = pool
         self.url = safe_url(url)
-        #: Seconds one operation may wait for the server (:data:`DEFAULT_COMMAND_TIMEOUT`).
+        #: Seconds one operation may wait for the server (:data:`DEFAULT_COMMAND_TIMEOUT`;
+        #: None: no limit).
         self.deadline = deadline
 
     @classmethod
@@ -277,7 +278,7 @@ class PgStore(Store):
                 raise _mapped(exc) from exc  # the server answered: refused, nothing saved
 
     @contextlib.asynccontextmanager
-    async def _acquired(self) -> AsyncIterator[_Held]:
+    async def _acquired(self, *, limit: bool = True) -> AsyncIterator[_Held]:
         """A pooled connection for one operation of at most :attr:`deadline` seconds, from
         the wait for the connection (a new one included) to the last statement's answer.
 
@@ -287,7 +288,7 @@ class PgStore(Store):
         was sent, it is :class:`CommitUnknown`, as is a connection broken there."""
         held = _Held()
         try:
-            async with asyncio.timeout(self.deadline):
+            async with asyncio.timeout(self.deadline if limit else None):
                 held.conn = await self._pool.acquire()
                 yield held
         except TimeoutError as exc:
@@ -364,14 +365,17 @@ class PgStore(Store):
 
     async def integrity_check(self) -> str:
         """The server keeps its own pages consistent; this checks what only the bot knows:
-        the schema version, and that every game's log runs 1, 2, … with no seq missing."""
+        the schema version, and that every game's log runs 1, 2, … with no seq missing
+        (a read of the whole log: not bounded by :attr:`deadline`)."""
         version = await self.schema_version()
         if version != PG_SCHEMA_VERSION:
             return f"schema version {version}, expected {PG_SCHEMA_VERSION}"
-        gaps = await self._all(
-            "SELECT game_id FROM events GROUP BY game_id HAVING count(*) <> max(seq) "
-            "ORDER BY game_id LIMIT 10"
-        )
+        async with self._acquired(limit=False) as held:
+            assert held.conn is not None
+            gaps = await PgConn(held.conn).fetch(
+                "SELECT game_id FROM events GROUP BY game_id HAVING count(*) <> max(seq) "
+                "ORDER BY game_id LIMIT 10"
+            )
         if gaps:
             return "events missing from games " + ", ".join(str(r[0]) for r in gaps)
         return "ok"

@@ -99,6 +99,11 @@ class Store(abc.ABC):
     #: Which database this is ("sqlite" or "postgresql"), for messages and metrics only: the
     #: service must not branch on it.
     kind: StoreKind
+    #: Seconds one operation may wait for a database server before it counts as unreachable
+    #: (PostgreSQL: :data:`bot.store.postgres.DEFAULT_COMMAND_TIMEOUT`); ``None``: no limit,
+    #: for administrative work over whole tables (``store copy``). SQLite's bound is its busy
+    #: timeout.
+    deadline: float | None = None
 
     @classmethod
     async def open(
