@@ -208,8 +208,8 @@ async def test_a_postgresql_server_stopped_with_sigstop_is_answered_within_5_s(
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and not errors[0].exc_info, [r.getMessage() for r in errors]
     assert len(ends) == 1
-    lasted = int(re.search(r"again after (\d+) s", ends[0]).group(1))  # type: ignore[union-attr]
-    assert lasted >= 6, ends  # stopped 6 s: not "after 0 s"
+    said = re.search(r"again after (\d+) s", ends[0])
+    assert said is not None and int(said.group(1)) >= 6, ends  # stopped 6 s: not "after 0 s"
 
 
 @pytest.mark.expect_errors(logger="bot.ui.host", match=r"did not answer a commit within 1 s")
