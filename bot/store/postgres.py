@@ -140,12 +140,20 @@ _BROKEN: tuple[type[BaseException], ...] = (
 class _Held:
     """One operation's connection and how far it got (see :meth:`PgStore._acquired`)."""
 
-    __slots__ = ("committing", "conn")
+    __slots__ = ("closed", "committing", "conn")
 
     def __init__(self) -> None:
         self.conn: asyncpg.Connection | None = None
         #: The COMMIT was sent: a failure from here on leaves its outcome unknown.
         self.committing = False
+        self.closed = False
+
+    def close(self) -> None:
+        """Close a hung or broken connection at once (it goes back to the pool closed, and
+        the server drops its transaction)."""
+        if self.conn is not None and not self.closed:
+            self.closed = True
+            self.conn.terminate()
 
 
 class PgConn:
@@ -264,7 +272,7 @@ class PgStore(Store):
                 if isinstance(exc, (asyncio.CancelledError, TimeoutError, *_BROKEN)):
                     # A hung or broken connection cannot roll back: it is closed instead,
                     # and the server drops the transaction with it.
-                    held.conn.terminate()
+                    held.close()
                 else:
                     with contextlib.suppress(Exception):
                         await tr.rollback()
@@ -287,26 +295,31 @@ class PgStore(Store):
         reset; waiting for either is what kept a player waiting a minute); after the COMMIT
         was sent, it is :class:`CommitUnknown`, as is a connection broken there."""
         held = _Held()
+        deadline = asyncio.timeout(self.deadline if limit else None)
         try:
-            async with asyncio.timeout(self.deadline if limit else None):
+            async with deadline:
                 held.conn = await self._pool.acquire()
                 yield held
-        except TimeoutError as exc:
-            if held.conn is not None:
-                held.conn.terminate()
-            if held.committing:
+        except BaseException as exc:
+            # Past the deadline, what surfaces may be the timeout or what the cancelled
+            # statement's clean-up raised (a rollback refused: "another operation is in
+            # progress"); either way the server did not answer in time.
+            late = deadline.expired() or isinstance(exc, TimeoutError)
+            if late or isinstance(exc, (asyncio.CancelledError, *_BROKEN)):
+                held.close()
+            if late and held.committing:
                 raise CommitUnknown(
                     f"the PostgreSQL server did not answer a commit within {self.deadline:g} s"
                 ) from exc
-            raise _hung(exc, self.deadline) from exc
-        except _BROKEN as exc:
-            if held.committing:
+            if late:
+                raise _hung(TimeoutError(), self.deadline) from exc
+            if held.committing and isinstance(exc, _BROKEN):
                 raise CommitUnknown(
                     f"the connection to PostgreSQL broke during a commit ({type(exc).__name__})"
                 ) from exc
             raise
         finally:
-            if held.conn is not None:
+            if held.conn is not None and not held.closed:
                 with contextlib.suppress(Exception):
                     await self._pool.release(held.conn, timeout=RELEASE_TIMEOUT)
 

@@ -360,7 +360,9 @@ async def guarded(
                 record.outcome = outcome_of(error)
                 await answer_error(interaction, error, record.command)
             else:
-                bot_of(interaction).outage.recovered(record.command, began)
+                outage = bot_of(interaction).outage
+                if outage.since is not None:  # an outage is open: does this one end it?
+                    outage.recovered(record.command, began)
 
 
 #: ``interaction.extras`` key: when its body began (``time.monotonic``), for the outage's log.
