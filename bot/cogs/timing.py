@@ -91,6 +91,7 @@ class ScheduleCog(GameCog, name="Schedule"):
             lease=timedelta(seconds=lease),
             # A row another process planned, or one whose claimer died, is seen within this.
             max_sleep=max(0.25, lease / 2) if shared else 3600.0,
+            outage=bot.outage,
         )
         self._task: asyncio.Task[None] | None = None
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from bot.store.outage import Outage as Outage  # the memory of one outage, for the log
 from bot.store.outage import log_failure as log_failure  # one line per outage, no traceback
 from bot.store.outage import unreachable as unreachable  # which driver errors are an outage
+from bot.store.outage import unsure as unsure  # a commit whose answer never came
 
 Param = str | int | None
 

@@ -19,12 +19,13 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.service.schedule import ScheduleService
 from bot.service.timing import RETRY_AFTER, Notice
-from bot.store.outage import unreachable
+from bot.store.outage import Outage, unreachable
 from bot.store.schedule import (
     DueRow,
 )
@@ -83,8 +84,11 @@ class Scheduler:
         waiter: Waiter | None = None,
         owner: str | None = None,
         lease: timedelta = DEFAULT_LEASE,
+        outage: Outage | None = None,
     ) -> None:
         self.schedule = schedule
+        #: The bot's memory of a database outage (one ERROR per outage for the whole bot).
+        self.outage = outage or Outage(log)
         self.clock = clock
         self.deliver = deliver
         self.game_lock = game_lock
@@ -172,6 +176,7 @@ class Scheduler:
         while True:
             self._wake.clear()
             self.schedule.next_look = None  # looking now: anything written is seen, or wakes
+            started = time.monotonic()
             try:
                 await self.tick()
                 delay = await self.sleep_time()
@@ -179,13 +184,15 @@ class Scheduler:
                 reason = unreachable(exc)
                 if reason is None:
                     log.exception("scheduler tick failed")
-                elif not down:
-                    log.error("scheduler: the game database is unreachable (%s); retrying", reason)
+                else:
+                    self.outage.failed(reason, "scheduler", started)
+                    if not down:
+                        log.info("scheduler: waiting for the game database; retrying")
                 down = reason is not None
                 delay = min(self.max_sleep, RETRY_AFTER.total_seconds())
             else:
                 if down:
-                    log.warning("scheduler: the game database answers again")
+                    self.outage.recovered("scheduler", started)
                 down = False
             if delay > 0:
                 self.schedule.next_look = self.clock() + timedelta(seconds=delay)

@@ -85,6 +85,7 @@ async def copy_store(
     if not is_postgres_url(str(source)) and not Path(source).is_file():
         raise CopyError(f"there is no database at {source}")
     src = await open_store(source)
+    src.deadline = None  # whole tables: no per-operation limit (a hang is the admin's to see)
     try:
         dst = await _open_destination(destination, replace)
         try:
@@ -107,6 +108,7 @@ def _name(target: str | Path) -> str:
 
 async def _open_destination(target: str | Path, replace: bool) -> Store:
     dst = await open_store(target)
+    dst.deadline = None
     if await dst.is_empty():
         return dst
     if not replace:

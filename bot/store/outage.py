@@ -19,11 +19,11 @@ import time
 
 import asyncpg
 
-from bot.store.rows import StoreError, StoreUnreachable
+from bot.store.rows import CommitUnknown, StoreError, StoreUnreachable
 
 #: SQLite's primary result codes that mean the storage, not the request, failed.
 _SQLITE_OUTAGE = {
-    5: "the database file is busy (locked by another process)",  # SQLITE_BUSY
+    5: "the database file is locked by another process",  # SQLITE_BUSY
     6: "the database file is locked",  # SQLITE_LOCKED
     7: "SQLite ran out of memory",  # SQLITE_NOMEM
     8: "the database file is read-only",  # SQLITE_READONLY
@@ -35,13 +35,14 @@ _SQLITE_OUTAGE = {
     26: "the file is not a database",  # SQLITE_NOTADB
 }
 
-#: asyncpg's exceptions for a server that is gone, going, refusing or out of resources.
-_PG_OUTAGE: tuple[type[BaseException], ...] = (
-    asyncpg.PostgresConnectionError,  # 08xxx: connection lost, refused, rejected
-    asyncpg.OperatorInterventionError,  # 57xxx: admin shutdown, crash, cannot connect now
-    asyncpg.InsufficientResourcesError,  # 53xxx: disk full, out of memory, too many clients
-    asyncpg.InterfaceError,  # the client side of a connection that died
-)
+#: asyncpg's exceptions for a server that is gone, going, refusing or out of resources,
+#: each in our words (the driver's own go in a quoted field after them).
+_PG_OUTAGE: dict[type[BaseException], str] = {
+    asyncpg.PostgresConnectionError: "the connection to the server was lost or refused",  # 08
+    asyncpg.OperatorInterventionError: "the server is shutting down or starting up",  # 57
+    asyncpg.InsufficientResourcesError: "the server is out of disk, memory or connections",
+    asyncpg.InterfaceError: "the connection to the server is broken",  # the client's side
+}
 
 _NETWORK_ERRNOS = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ETIMEDOUT, errno.ENETDOWN}
 
@@ -65,6 +66,19 @@ def unreachable(error: BaseException) -> str | None:
     return None
 
 
+def unsure(error: BaseException) -> bool:
+    """Whether ``error`` (or a cause the store wrapped) is a commit whose answer never came:
+    the change may have been saved, so the player must not be told "nothing changed"."""
+    seen: BaseException | None = error
+    for _ in range(_DEPTH):
+        if seen is None:
+            return False
+        if isinstance(seen, CommitUnknown):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def _reason(error: BaseException) -> str | None:
     if isinstance(error, StoreUnreachable):
         # The store's own word: a server that did not answer in time (a hung PostgreSQL) is
@@ -73,15 +87,16 @@ def _reason(error: BaseException) -> str | None:
     if isinstance(error, sqlite3.Error):
         code = getattr(error, "sqlite_errorcode", None)
         if isinstance(code, int) and (code & 0xFF) in _SQLITE_OUTAGE:
-            return f"SQLite: {_SQLITE_OUTAGE[code & 0xFF]} ({_first_line(error)})"
+            return f"SQLite: {_SQLITE_OUTAGE[code & 0xFF]}{_said(error)}"
         if isinstance(error, sqlite3.ProgrammingError) and "closed" in str(error):
             return "SQLite: the database connection is closed"
         return None
-    if isinstance(error, _PG_OUTAGE):
-        return f"PostgreSQL: {type(error).__name__} ({_first_line(error)})"
+    for kind, words in _PG_OUTAGE.items():
+        if isinstance(error, kind):
+            return f"PostgreSQL: {words}{_said(error)}"
     if _network(error) and not type(error).__module__.startswith("aiohttp"):
         # The server's socket: refused, reset, unreachable (aiohttp's are Discord's).
-        return f"the database server: {type(error).__name__} ({_first_line(error)})"
+        return f"the database server cannot be reached{_said(error)}"
     if isinstance(error, ValueError) and str(error) in (
         "no active connection",
         "Connection closed",
@@ -96,6 +111,12 @@ def _network(error: BaseException) -> bool:
     if isinstance(error, ConnectionError | socket.gaierror):
         return True
     return isinstance(error, OSError) and error.errno in _NETWORK_ERRNOS
+
+
+def _said(error: BaseException) -> str:
+    """The driver's own words, as a quoted field after ours (never as our sentence)."""
+    text = f"{type(error).__name__}: {_first_line(error)}".replace('"', "'")
+    return f'; the driver said "{text}"'
 
 
 def _first_line(error: BaseException) -> str:
@@ -146,3 +167,70 @@ class QuietOutages(logging.Filter):
         record.args = None
         record.exc_info = record.exc_text = None
         return True
+
+
+class Outage:
+    """Whether the game database is down, since when, and how many were turned away: one
+    memory for the whole bot (its interactions, the scheduler, the outbox), so an outage is
+    one ERROR however many parts of the bot meet it.
+
+    ``failed`` and ``recovered`` take ``what`` met the database (a command or button by
+    name, ``scheduler``, ``outbox``) and ``started``: when that attempt began
+    (``time.monotonic``). An outage can be partial (a file system remounted read-only: reads
+    work, writes fail), so it ends when a kind of request that met it gets through again,
+    not when anything at all does; and only a request *begun after the outage was seen*
+    counts: one begun earlier may have done its round trips before the database stopped
+    answering, and finishing late proves nothing (it used to close a 30 s outage 0.16 s
+    in: "answers again after 0 s"). The time said is from the start of the first request
+    that failed to the start of the first that got through again."""
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.log = logger or logging.getLogger(__name__)
+        #: When the first failed request began (``time.monotonic``), while down.
+        self.since: float | None = None
+        self.refused = 0
+        #: Outages seen since start-up (each logged once).
+        self.count = 0
+        self._failed: set[str] = set()
+        self._seen_at = 0.0  # when the outage was first seen (the first failure's end)
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def failed(self, reason: str, what: str = "", started: float | None = None) -> None:
+        """A request (``what``) begun at ``started`` met the outage: the first one is
+        logged at ERROR, in our words (the driver's only as a quoted field of ``reason``)."""
+        now = time.monotonic()
+        if what not in ("scheduler", "outbox"):
+            self.refused += 1  # an interaction: a player was told
+        self._failed.add(what)
+        if self.since is not None:
+            self.log.debug("database still unreachable (%s): %s", what or "a request", reason)
+            return
+        self.since = now if started is None else min(started, now)
+        self._seen_at = now
+        self.count += 1
+        self.log.error(
+            "the game database is unreachable: %s; players are told to try again shortly "
+            "until it answers again (logged once per outage)",
+            reason,
+        )
+
+    def recovered(self, what: str = "", started: float | None = None) -> None:
+        """A request (``what``) begun at ``started`` got through: if that kind of request had
+        met the outage and began after it was seen, the outage is over, told in one line."""
+        if self.since is None or what not in self._failed:
+            return
+        begun = time.monotonic() if started is None else started
+        if begun < self._seen_at:
+            return  # its round trips may all have come before the outage
+        lasted, refused = begun - self.since, self.refused
+        self.since, self.refused = None, 0
+        self._failed.clear()
+        self.log.warning(
+            "the game database answers again after %.0f s; %d interaction(s) were refused "
+            "meanwhile, nothing was changed by them",
+            lasted,
+            refused,
+        )

@@ -15,6 +15,7 @@ process with ``FOR UPDATE SKIP LOCKED``, taken over when the lease of a dead pro
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -31,6 +32,7 @@ from bot.store.pgschema import PG_MIGRATIONS, PG_SCHEMA_VERSION
 from bot.store.rows import (
     GAME_COLS,
     SEAT_COLS,
+    CommitUnknown,
     Conflict,
     DueRow,
     EventRow,
@@ -82,10 +84,16 @@ def _mapped(exc: asyncpg.PostgresError) -> StoreError:
     return StoreError(f"PostgreSQL refused: {exc}")
 
 
-#: Seconds a statement may wait for the server before it counts as an outage (a server that
-#: hangs: stopped, or its network gone without a reset). Far above any statement of ours.
-DEFAULT_COMMAND_TIMEOUT = 30.0
-#: Seconds to give a connection back to the pool before it is closed instead.
+#: Seconds one operation of the bot's (a read, or a whole transaction: waiting for a pooled
+#: connection or a new one, every statement, the commit) may wait for the server before it
+#: counts as an outage: a server that hangs (stopped, or its network gone silent without a
+#: reset) is answered "unreachable" within this, not after TCP gives up. A player's answer
+#: is then sent within 5 s. Our statements take milliseconds; administrative work (the
+#: migrations at start-up, ``store copy``) is not bounded by it.
+DEFAULT_COMMAND_TIMEOUT = 4.0
+#: Seconds start-up waits for the server to accept a connection.
+DEFAULT_CONNECT_TIMEOUT = 10.0
+#: Seconds to give a healthy connection back to the pool before it is closed instead.
 RELEASE_TIMEOUT = 5.0
 
 #: What a server that cannot be reached (or is starting, or full) raises while connecting.
@@ -112,11 +120,40 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-def _hung(exc: TimeoutError) -> StoreUnreachable:
-    """A server that took longer than the command timeout (or the connect timeout) to answer:
-    hung, stopped, or cut off without a reset — an outage like a refused connection. Said as
-    the store's own error, so a timeout elsewhere (Discord's) is never taken for one."""
-    return StoreUnreachable("the PostgreSQL server did not answer in time")
+def _hung(exc: TimeoutError, within: float | None = None) -> StoreUnreachable:
+    """A server that took longer than the store's deadline (or the connect timeout) to
+    answer: hung, stopped, or cut off without a reset — an outage like a refused connection.
+    Said as the store's own error, so a timeout elsewhere (Discord's) is never taken for one."""
+    if within is None:
+        return StoreUnreachable("the PostgreSQL server did not answer in time")
+    return StoreUnreachable(f"the PostgreSQL server did not answer within {within:g} s")
+
+
+#: What a connection that broke mid-statement raises (the server gone, the socket reset).
+_BROKEN: tuple[type[BaseException], ...] = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+)
+
+
+class _Held:
+    """One operation's connection and how far it got (see :meth:`PgStore._acquired`)."""
+
+    __slots__ = ("closed", "committing", "conn")
+
+    def __init__(self) -> None:
+        self.conn: asyncpg.Connection | None = None
+        #: The COMMIT was sent: a failure from here on leaves its outcome unknown.
+        self.committing = False
+        self.closed = False
+
+    def close(self) -> None:
+        """Close a hung or broken connection at once (it goes back to the pool closed, and
+        the server drops its transaction)."""
+        if self.conn is not None and not self.closed:
+            self.closed = True
+            self.conn.terminate()
 
 
 class PgConn:
@@ -158,10 +195,14 @@ class PgStore(Store):
 
     kind: StoreKind = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, url: str, deadline: float | None = DEFAULT_COMMAND_TIMEOUT
+    ) -> None:
         self._pool = pool
-        self._reads = PgConn(pool)
         self.url = safe_url(url)
+        #: Seconds one operation may wait for the server (:data:`DEFAULT_COMMAND_TIMEOUT`;
+        #: None: no limit).
+        self.deadline = deadline
 
     @classmethod
     async def connect(
@@ -169,12 +210,14 @@ class PgStore(Store):
         url: str,
         *,
         pool_size: int = 10,
-        connect_timeout: float = 10.0,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
     ) -> PgStore:
         """Connect a pool of up to ``pool_size`` connections and migrate to the current schema.
-        A statement the server has not answered in ``command_timeout`` seconds (a hung
-        server) fails as :class:`StoreUnreachable`, like a refused connection.
+        An operation (a read, or a transaction from its first wait for a connection to its
+        commit) the server has not finished in ``command_timeout`` seconds (a hung server)
+        fails as :class:`StoreUnreachable`, like a refused connection; a commit whose answer
+        did not come as :class:`CommitUnknown`.
 
         Any failure to reach or log in to the server is one :class:`StoreError` naming the
         server (never the password): :class:`StoreUnreachable` when the server could not be
@@ -189,7 +232,6 @@ class PgStore(Store):
                 min_size=min(2, pool_size),
                 max_size=pool_size,
                 timeout=connect_timeout,
-                command_timeout=command_timeout,
             )
         except _TRANSIENT as exc:
             raise StoreUnreachable(
@@ -204,7 +246,7 @@ class PgStore(Store):
         except BaseException:
             await pool.close()
             raise
-        store = cls(pool, url)
+        store = cls(pool, url, command_timeout)
         store.migrated = migrated
         return store
 
@@ -216,58 +258,91 @@ class PgStore(Store):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """One ``READ COMMITTED`` transaction on one pooled connection; any exception
-        (cancellation included) rolls it back."""
-        async with self._acquired() as conn:
-            tr = conn.transaction()
+        """One ``READ COMMITTED`` transaction on one pooled connection, within the store's
+        deadline; any exception (cancellation included) rolls it back. A failure after the
+        COMMIT was sent (no answer, a broken connection) is :class:`CommitUnknown`."""
+        async with self._acquired() as held:
+            assert held.conn is not None
+            tr = held.conn.transaction()
             try:
                 await tr.start()
             except asyncpg.PostgresError as exc:
                 raise _mapped(exc) from exc
-            except TimeoutError as exc:
-                raise _hung(exc) from exc
             try:
-                yield Tx(PgConn(conn), self.kind)
-            except BaseException:
-                # A broken connection cannot roll back; the pool discards it and the server
-                # drops the transaction with it.
-                with contextlib.suppress(Exception):
-                    await tr.rollback()
+                yield Tx(PgConn(held.conn), self.kind)
+            except BaseException as exc:
+                if isinstance(exc, (asyncio.CancelledError, TimeoutError, *_BROKEN)):
+                    # A hung or broken connection cannot roll back: it is closed instead,
+                    # and the server drops the transaction with it.
+                    held.close()
+                else:
+                    with contextlib.suppress(Exception):
+                        await tr.rollback()
                 raise
+            held.committing = True
             try:
                 await tr.commit()
+            except _BROKEN:
+                raise  # no answer to the COMMIT: CommitUnknown (see _acquired)
             except asyncpg.PostgresError as exc:
-                raise _mapped(exc) from exc
-            except TimeoutError as exc:
-                raise _hung(exc) from exc
+                raise _mapped(exc) from exc  # the server answered: refused, nothing saved
 
     @contextlib.asynccontextmanager
-    async def _acquired(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection; a server that does not answer in time (a new connection, a
-        transaction's start or end) is :class:`StoreUnreachable` (a hang, not a bug)."""
+    async def _acquired(self, *, limit: bool = True) -> AsyncIterator[_Held]:
+        """A pooled connection for one operation of at most :attr:`deadline` seconds, from
+        the wait for the connection (a new one included) to the last statement's answer.
+
+        A server that does not answer in time is :class:`StoreUnreachable` (a hang, not a
+        bug), its connection closed at once (a hung connection can neither roll back nor be
+        reset; waiting for either is what kept a player waiting a minute); after the COMMIT
+        was sent, it is :class:`CommitUnknown`, as is a connection broken there."""
+        held = _Held()
+        deadline = asyncio.timeout(self.deadline if limit else None)
         try:
-            conn = await self._pool.acquire()
-        except TimeoutError as exc:
-            raise _hung(exc) from exc
-        try:
-            yield conn
-        except TimeoutError as exc:  # only statements on this connection run in here
-            raise _hung(exc) from exc
+            async with deadline:
+                held.conn = await self._pool.acquire()
+                yield held
+        except BaseException as exc:
+            # Past the deadline, what surfaces may be the timeout or what the cancelled
+            # statement's clean-up raised (a rollback refused: "another operation is in
+            # progress"); either way the server did not answer in time.
+            late = deadline.expired() or isinstance(exc, TimeoutError)
+            if late or isinstance(exc, (asyncio.CancelledError, *_BROKEN)):
+                held.close()
+            if late and held.committing:
+                raise CommitUnknown(
+                    f"the PostgreSQL server did not answer a commit within {self.deadline:g} s"
+                ) from exc
+            if late:
+                raise _hung(TimeoutError(), self.deadline) from exc
+            if held.committing and isinstance(exc, _BROKEN):
+                raise CommitUnknown(
+                    f"the connection to PostgreSQL broke during a commit ({type(exc).__name__})"
+                ) from exc
+            raise
         finally:
-            # A connection whose server hung cannot be reset: the pool closes it instead.
-            with contextlib.suppress(Exception):
-                await self._pool.release(conn, timeout=RELEASE_TIMEOUT)
+            if held.conn is not None and not held.closed:
+                with contextlib.suppress(Exception):
+                    await self._pool.release(held.conn, timeout=RELEASE_TIMEOUT)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return await self._reads.fetch(sql, params)
+        async with self._acquired() as held:
+            assert held.conn is not None
+            return await PgConn(held.conn).fetch(sql, params)
+
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._acquired() as held:
+            assert held.conn is not None
+            return await PgConn(held.conn).execute(sql, params)
 
     async def load(self, game_id: int, *, rounds: int | None = None) -> GameRecord | None:
         """The game row, seats, events and latest snapshot from one ``REPEATABLE READ``
         snapshot, so a move committed halfway through the read is wholly absent (see
         :meth:`Store.load` for ``rounds``)."""
-        async with self._acquired() as conn:
-            c = PgConn(conn)
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
+        async with self._acquired() as held:
+            assert held.conn is not None
+            c = PgConn(held.conn)
+            async with held.conn.transaction(isolation="repeatable_read", readonly=True):
                 rows = await c.fetch(f"SELECT {GAME_COLS} FROM games WHERE id = ?", (game_id,))
                 if not rows:
                     return None
@@ -305,14 +380,17 @@ class PgStore(Store):
 
     async def integrity_check(self) -> str:
         """The server keeps its own pages consistent; this checks what only the bot knows:
-        the schema version, and that every game's log runs 1, 2, … with no seq missing."""
+        the schema version, and that every game's log runs 1, 2, … with no seq missing
+        (a read of the whole log: not bounded by :attr:`deadline`)."""
         version = await self.schema_version()
         if version != PG_SCHEMA_VERSION:
             return f"schema version {version}, expected {PG_SCHEMA_VERSION}"
-        gaps = await self._all(
-            "SELECT game_id FROM events GROUP BY game_id HAVING count(*) <> max(seq) "
-            "ORDER BY game_id LIMIT 10"
-        )
+        async with self._acquired(limit=False) as held:
+            assert held.conn is not None
+            gaps = await PgConn(held.conn).fetch(
+                "SELECT game_id FROM events GROUP BY game_id HAVING count(*) <> max(seq) "
+                "ORDER BY game_id LIMIT 10"
+            )
         if gaps:
             return "events missing from games " + ", ".join(str(r[0]) for r in gaps)
         return "ok"
@@ -346,7 +424,7 @@ class PgStore(Store):
         return sorted((due_row(r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.kind))
 
     async def release_claims(self, owner: str) -> int:
-        return await self._reads.execute(
+        return await self._run(
             "UPDATE due_work SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
             (owner,),
         )
@@ -360,7 +438,7 @@ class PgStore(Store):
         return [str(r[0]) for r in rows]
 
     async def finish_import(self) -> None:
-        await self._reads.fetch(
+        await self._all(
             "SELECT setval(pg_get_serial_sequence('games', 'id'), "
             "COALESCE((SELECT MAX(id) FROM games), 1), (SELECT MAX(id) FROM games) IS NOT NULL)"
         )

@@ -27,6 +27,14 @@ class StoreUnreachable(StoreError):
     rather than 2 (fix the settings)."""
 
 
+class CommitUnknown(StoreUnreachable):
+    """The server stopped answering (or the connection broke) after a ``COMMIT`` was sent and
+    before its answer came: the change may have been saved or not, and nobody can tell until
+    the server answers again. Everything a commit writes goes in one transaction (the events,
+    the game's version, what it owes the players in the outbox), so the database stays
+    truthful either way; only the answer to the player must not claim "nothing changed"."""
+
+
 class SchemaTooNew(StoreError):
     """The file was written by a newer version of the bot; opening it could damage it."""
 

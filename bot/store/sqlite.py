@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -96,12 +97,23 @@ class SQLiteStore(Store):
 
     kind: StoreKind = "sqlite"
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+    def __init__(
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        busy_timeout_ms: int = 5000,
+    ):
         self.path = path
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        #: The longest a write waits for the file's lock, this process's own queue included.
+        self.busy_timeout = busy_timeout_ms / 1000
+        self._busy_set = int(busy_timeout_ms)  # the writer's busy_timeout now, in ms
+        #: When the file's write lock was last refused (SQLITE_BUSY), ``time.monotonic``.
+        self._refused_at = float("-inf")
 
     @classmethod
     async def open_file(
@@ -136,7 +148,9 @@ class SQLiteStore(Store):
     async def _open(
         cls, path: Path, synchronous: Literal["NORMAL", "FULL"], busy_timeout_ms: int, check: bool
     ) -> SQLiteStore:
-        writer = await aiosqlite.connect(path, isolation_level=None)
+        # sqlite3's own ``timeout`` is its busy timeout until the PRAGMA below: the same value.
+        wait = max(0, busy_timeout_ms) / 1000
+        writer = await aiosqlite.connect(path, isolation_level=None, timeout=wait)
         reader: aiosqlite.Connection | None = None
         try:
             await writer.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -158,7 +172,7 @@ class SQLiteStore(Store):
             await writer.execute(f"PRAGMA synchronous = {synchronous}")
             await writer.execute("PRAGMA foreign_keys = ON")
             migrated = await _migrate(writer, path)
-            reader = await aiosqlite.connect(path, isolation_level=None)
+            reader = await aiosqlite.connect(path, isolation_level=None, timeout=wait)
             await reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await reader.execute("PRAGMA query_only = ON")
         except BaseException:
@@ -166,7 +180,7 @@ class SQLiteStore(Store):
             if reader is not None:
                 await reader.close()
             raise
-        store = cls(path, writer, reader)
+        store = cls(path, writer, reader, busy_timeout_ms)
         store.migrated = migrated
         return store
 
@@ -184,12 +198,29 @@ class SQLiteStore(Store):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """``BEGIN IMMEDIATE … COMMIT`` on the writer; any exception rolls everything back."""
+        """``BEGIN IMMEDIATE … COMMIT`` on the writer; any exception rolls everything back.
+
+        The busy timeout bounds a write's whole wait for the file's lock, this process's own
+        queue included: while another process holds the file, each write queued here would
+        otherwise wait its own busy timeout in turn once it got the writer (a move behind
+        three others waited 20 s). So a write that finds the file's lock refused to a write
+        queued after it waits only what is left of its own busy timeout."""
+        started = time.monotonic()
         async with self._write_lock:
+            if self._refused_at > started:
+                left = self.busy_timeout - (time.monotonic() - started)
+                await self._busy(max(0, int(left * 1000)))
+            else:
+                await self._busy(int(self.busy_timeout * 1000))
             try:
                 # Inside the try: a BEGIN whose wait is cancelled still runs on the writer's
                 # thread, and must be rolled back, or every later write is refused.
-                await self._writer.execute("BEGIN IMMEDIATE")
+                try:
+                    await self._writer.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY:
+                        self._refused_at = time.monotonic()
+                    raise
                 yield Tx(SQLiteConn(self._writer), self.kind)
                 await self._writer.execute("COMMIT")
             except BaseException:
@@ -198,6 +229,13 @@ class SQLiteStore(Store):
                 with contextlib.suppress(sqlite3.Error):
                     await self._writer.execute("ROLLBACK")
                 raise
+
+    async def _busy(self, ms: int) -> None:
+        """The writer's busy timeout, set only when it changes (never, unless the file's
+        lock was refused)."""
+        if ms != self._busy_set:
+            await self._writer.execute(f"PRAGMA busy_timeout = {ms}")
+            self._busy_set = ms
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._read_lock:

@@ -102,6 +102,11 @@ class Store(abc.ABC):
     #: The migrations opening it applied, by number (empty when it was already current):
     #: ``init`` and start-up say each one (:func:`migration_lines`).
     migrated: tuple[int, ...] = ()
+    #: Seconds one operation may wait for a database server before it counts as unreachable
+    #: (PostgreSQL: :data:`bot.store.postgres.DEFAULT_COMMAND_TIMEOUT`); ``None``: no limit,
+    #: for administrative work over whole tables (``store copy``). SQLite's bound is its busy
+    #: timeout.
+    deadline: float | None = None
 
     @classmethod
     async def open(

@@ -11,6 +11,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "La base des parties est injoignable pour l'instant ; rien n'a changé. "
         "Réessaie dans un moment.",
     },
+    "error.database-unsure": {
+        "en": "The game database stopped answering while saving this; it may or may not have "
+        "been saved. Look at the table before trying again.",
+        "fr": "La base des parties a cessé de répondre pendant l'enregistrement ; il est peut-être "
+        "enregistré, peut-être pas. Regarde la table avant de réessayer.",
+    },
     "error.stale-command": {
         "en": "This command has changed since Discord showed it to you; nothing was done. "
         "Reload Discord (Ctrl+R) and try again.",

@@ -26,6 +26,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from datetime import timedelta
 
 import discord
@@ -191,21 +192,24 @@ class Deliverer:
         while True:
             self._wake.clear()
             delay = MAX_SLEEP
+            started = time.monotonic()
             try:
                 await self.drain(all_due=all_due)
                 all_due = False
                 nxt = await self.bot.service.outbox.next_due()
                 if nxt is not None:
                     delay = min(MAX_SLEEP, max(0.0, (nxt - self.bot.now()).total_seconds()))
-                if down:
-                    log.warning("outbox: the game database answers again")
+                if down:  # the bot's one outage line (bot.store.outage.Outage)
+                    self.bot.outage.recovered("outbox", started)
                 down = False
             except Exception as exc:
                 reason = unreachable(exc)
                 if reason is None:
                     log.exception("outbox: delivery failed")
-                elif not down:
-                    log.error("outbox: the game database is unreachable (%s); retrying", reason)
+                else:
+                    self.bot.outage.failed(reason, "outbox", started)
+                    if not down:
+                        log.info("outbox: waiting for the game database; retrying")
                 down = reason is not None
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(delay, 1.0))

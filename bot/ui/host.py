@@ -8,12 +8,13 @@ bot (:class:`bot.app.MexicanTrainBot`) subclasses it and adds start-up; the impo
 way only — ``bot.app`` imports ``bot.ui`` and ``bot.cogs``, never the reverse — so the Discord
 layer can be read, and tested, without the start-up code.
 
-The bot's memory of a database outage is here too (:class:`Outage`, ``GameBot.outage``): the
-error funnel asks :func:`bot.store.outage.unreachable` whether a failure is an outage; the
-first one is logged at ERROR with its reason, the ones that follow only counted, and the
-first interaction that gets through again closes the outage with one line saying how long
-it lasted and how many players were told to try again. The players get one sentence each,
-never a traceback. See docs/faults.md.
+The bot's memory of a database outage is here too (``GameBot.outage``, a
+:class:`bot.store.outage.Outage` shared with the scheduler and the outbox): the error funnel
+asks :func:`bot.store.outage.unreachable` whether a failure is an outage; the first one is
+logged at ERROR with its reason, the ones that follow only counted, and the first
+interaction begun after it that gets through again closes the outage with one line saying
+how long it lasted and how many players were told to try again. The players get one
+sentence each, never a traceback. See docs/faults.md.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.ops.metrics import Metrics, note_game, process_label
 from bot.service import GameService
+from bot.service.errors import Outage
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.thinking.pool import Thinker
@@ -163,7 +165,7 @@ class GameBot(commands.Bot):
         #: The bot's webhook in each channel, for turn posts off the global limit (optional).
         self.hooks = ChannelHooks(self)
         #: Whether the game database is unreachable now (logged once per outage).
-        self.outage = Outage()
+        self.outage = Outage(log)
         #: Each server's chosen language for channel messages (``/mt-admin settings language:``),
         #: by guild id: every table message needs it, so it is read at start-up, not per
         #: message (:mod:`bot.ui.language`).
@@ -276,52 +278,3 @@ def _log_failure(task: asyncio.Task[None]) -> None:
     error = task.exception()  # retrieved here, so asyncio does not report it a second time
     if error is not None:
         log.error("background task %s failed", task.get_name(), exc_info=error)
-
-
-class Outage:
-    """Whether the game database is down, since when, and how many were turned away.
-
-    An outage can be partial (a file system remounted read-only: reads work, writes fail),
-    so it ends when a kind of request that met it — a command or button, by name — gets
-    through again, not when anything at all does."""
-
-    def __init__(self) -> None:
-        self.since: float | None = None
-        self.refused = 0
-        #: Outages seen since start-up (each logged once).
-        self.count = 0
-        self._failed: set[str] = set()
-
-    @property
-    def down(self) -> bool:
-        return self.since is not None
-
-    def failed(self, reason: str, what: str = "") -> None:
-        """An interaction (``what``: its command) met the outage: the first one is logged."""
-        self.refused += 1
-        self._failed.add(what)
-        if self.since is not None:
-            log.debug("database still unreachable: %s", reason)
-            return
-        self.since = time.monotonic()
-        self.count += 1
-        log.error(
-            "the game database is unreachable: %s; players are told to try again shortly "
-            "until it answers again (logged once per outage)",
-            reason,
-        )
-
-    def recovered(self, what: str = "") -> None:
-        """An interaction (``what``: its command) got through: if that kind of request had
-        met the outage, the outage is over, told in one line."""
-        if self.since is None or what not in self._failed:
-            return
-        lasted, refused = time.monotonic() - self.since, self.refused
-        self.since, self.refused = None, 0
-        self._failed.clear()
-        log.warning(
-            "the game database answers again after %.0f s; %d interaction(s) were refused "
-            "meanwhile, nothing was changed by them",
-            lasted,
-            refused,
-        )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ from bot.engine import IllegalMove, MoveError, TileError
 from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
 from bot.ops.metrics import note_game, track
 from bot.service import GameSummary, ServiceError
-from bot.service.errors import GameNotFound, unreachable
+from bot.service.errors import GameNotFound, unreachable, unsure
 from bot.service.queries import Look
 from bot.ui import limits
 from bot.ui.host import SHED_AFTER, GameBot
@@ -289,8 +290,8 @@ def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -
     if reason is not None:
         client = interaction.client
         if isinstance(client, GameBot):
-            client.outage.failed(reason, what)
-        return Refusal("error.database-down")
+            client.outage.failed(reason, what, interaction.extras.get(BEGAN))
+        return Refusal("error.database-unsure" if unsure(error) else "error.database-down")
     return error
 
 
@@ -356,13 +357,20 @@ async def guarded(
             return
         # No wait here: the body runs at once, so the actor's own answer never queues behind
         # other games' posts (the turn post's work waits for a work slot in the announcer).
+        began = interaction.extras[BEGAN] = time.monotonic()
         try:
             yield
         except Exception as error:  # the funnel: every failure becomes one sentence
             record.outcome = outcome_of(error)
             await answer_error(interaction, error, record.command)
         else:
-            bot_of(interaction).outage.recovered(record.command)
+            outage = bot_of(interaction).outage
+            if outage.since is not None:  # an outage is open: does this one end it?
+                outage.recovered(record.command, began)
+
+
+#: ``interaction.extras`` key: when its body began (``time.monotonic``), for the outage's log.
+BEGAN = "mt_began"
 
 
 def mention(user_id: int | None, name: str) -> str:

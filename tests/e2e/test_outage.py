@@ -41,12 +41,20 @@ class Relay:
         #: Cleared, the relay holds every byte (both ways) and the server seems to hang.
         self._flowing = asyncio.Event()
         self._flowing.set()
+        #: Bytes that, once seen going to the server, are passed on and then hang the relay.
+        self._trigger: bytes | None = None
 
     def hang(self) -> None:
         """PostgreSQL hung (as under SIGSTOP): connections stay open, nothing answers."""
         self._flowing.clear()
 
+    def hang_after(self, trigger: bytes) -> None:
+        """Hang as soon as ``trigger`` has gone to the server: the server acts on it (a
+        COMMIT commits), its answer never comes back."""
+        self._trigger = trigger
+
     def unhang(self) -> None:
+        self._trigger = None
         self._flowing.set()
 
     async def start(self) -> None:
@@ -70,15 +78,21 @@ class Relay:
             return
         self._writers |= {writer, up_writer}
 
-        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+        async def pump(
+            src: asyncio.StreamReader, dst: asyncio.StreamWriter, *, upstream: bool
+        ) -> None:
             with contextlib.suppress(OSError, asyncio.CancelledError):
                 while data := await src.read(65536):
                     await self._flowing.wait()
                     dst.write(data)
                     await dst.drain()
+                    if upstream and self._trigger is not None and self._trigger in data:
+                        self.hang()
             dst.transport.abort()
 
-        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+        await asyncio.gather(
+            pump(reader, up_writer, upstream=True), pump(up_reader, writer, upstream=False)
+        )
         self._writers -= {writer, up_writer}
 
 
@@ -185,7 +199,8 @@ async def test_sqlite_that_cannot_write_is_one_clear_answer_and_one_log_line(
 
 
 @pytest.mark.expect_errors(
-    logger="bot.ui.host", match=r"database is unreachable: the database server: "
+    logger="bot.ui.host",
+    match=r"database is unreachable: the database server cannot be reached; the driver said",
 )
 async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
     fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
@@ -204,7 +219,7 @@ async def test_postgresql_gone_is_one_clear_answer_and_one_log_line(
 
 
 @pytest.mark.expect_errors(
-    logger="bot.ui.host", match=r"database is unreachable: .*did not answer in time"
+    logger="bot.ui.host", match=r"database is unreachable: .*did not answer within 1 s"
 )
 async def test_postgresql_that_hangs_is_an_outage_like_one_gone(
     fake_discord: FakeDiscord, pg_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture

@@ -210,3 +210,31 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_the_writer_usable(
         async with store.transaction() as tx:  # refused before the fix
             await tx.connection.execute("CREATE TABLE after_cancel (x INTEGER)")
         assert await store._all("SELECT name FROM sqlite_master WHERE name = 'after_cancel'")
+
+
+async def test_writes_queued_behind_a_locked_file_share_one_busy_timeout(db_path: Path) -> None:
+    """Another connection holds the file's write lock: three writes queued at once all fail
+    within the busy timeout (0.5 s here), not one after the other (0.5, 1.0, 1.5 s); once
+    the lock is free, a write works and waits the full busy timeout again if it must."""
+    store = await SQLiteStore.open_file(db_path, busy_timeout_ms=500)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+
+        async def write() -> float:
+            t = asyncio.get_running_loop().time()
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                async with store.transaction() as tx:
+                    await tx.put_meta("k", "v")
+            return asyncio.get_running_loop().time() - t
+
+        waits = await asyncio.gather(write(), write(), write())
+        assert min(waits) >= 0.4 and max(waits) < 0.5 + 0.3, waits
+        other.execute("ROLLBACK")
+        async with store.transaction() as tx:
+            await tx.put_meta("k", "v")
+        assert await store.meta("k") == "v"
+        assert (await store._writer.execute_fetchall("PRAGMA busy_timeout")) == [(500,)]
+    finally:
+        other.close()
+        await store.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from pathlib import Path
 
 import aiohttp
@@ -12,9 +13,9 @@ import aiosqlite
 import asyncpg
 import pytest
 
+from bot.service.errors import Outage
 from bot.store import StoreError
 from bot.store.outage import QuietOutages, unreachable
-from bot.ui.host import Outage
 from bot.ui.limits import quote_input
 
 
@@ -64,8 +65,10 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
         ConnectionRefusedError(111, "Connect call failed"),
     ):
         assert unreachable(error) is not None, error
-    assert "PostgreSQL: AdminShutdownError" in (
-        unreachable(asyncpg.AdminShutdownError("terminating")) or ""
+    # Our sentence first; the driver's words only as a quoted field after it.
+    assert unreachable(asyncpg.AdminShutdownError("terminating")) == (
+        "PostgreSQL: the server is shutting down or starting up; "
+        'the driver said "AdminShutdownError: terminating"'
     )
     for error in (
         sqlite3.IntegrityError("UNIQUE constraint failed"),
@@ -87,7 +90,7 @@ def test_postgresql_and_network_failures_are_outages_and_bugs_are_not() -> None:
 @pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: SQLite: the disk")
 @pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: PostgreSQL: Connection")
 def test_an_outage_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
-    outage = Outage()
+    outage = Outage(logging.getLogger("bot.ui.host"))
     with caplog.at_level(logging.DEBUG, logger="bot.ui.host"):
         outage.recovered("play")  # nothing to close
         for n in range(50):
@@ -123,3 +126,41 @@ def test_a_library_retrying_through_an_outage_says_so_once_without_tracebacks() 
     assert not any(quiet.filter(record(ConnectionRefusedError(111, "x"))) for _ in range(20))
     bug = record(KeyError("not an outage"))
     assert quiet.filter(bug) and bug.exc_info is not None  # anything else passes unchanged
+
+
+@pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: PostgreSQL: the connection")
+def test_only_a_request_begun_after_the_outage_ends_it_and_the_time_is_real(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A request that began before the outage was seen and finished after it proves nothing
+    (its round trips may all have come first): it used to end a 30 s outage 0.16 s in,
+    "answers again after 0 s". The time said runs from the first failed request's start."""
+    outage = Outage(logging.getLogger("bot.ui.host"))
+    now = time.monotonic()
+    with caplog.at_level(logging.DEBUG, logger="bot.ui.host"):
+        outage.failed("PostgreSQL: the connection to the server was lost", "play", now - 30)
+        outage.recovered("play", now - 0.16)  # begun before: its answer may be old news
+        assert outage.down
+        outage.recovered("play")  # begun now, after the outage was seen: a real round trip
+        assert not outage.down
+    ends = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(ends) == 1 and "answers again after 30 s" in ends[0], ends
+
+
+@pytest.mark.expect_errors(logger="bot.ui.host", match=r"unreachable: SQLite: the disk")
+def test_the_scheduler_and_the_outbox_share_the_one_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The interactions, the scheduler and the outbox meet one outage: one ERROR, and the
+    players' count is only of interactions."""
+    outage = Outage(logging.getLogger("bot.ui.host"))
+    with caplog.at_level(logging.DEBUG):
+        outage.failed("SQLite: the disk or the database is full", "scheduler")
+        outage.failed("SQLite: the disk or the database is full", "outbox")
+        outage.failed("SQLite: the disk or the database is full", "play")
+        outage.recovered("scheduler")
+    assert [r.levelno for r in caplog.records if r.levelno >= logging.WARNING] == [
+        logging.ERROR,
+        logging.WARNING,
+    ]
+    assert "1 interaction(s) were refused" in caplog.records[-1].getMessage()
