@@ -49,13 +49,16 @@ log = logging.getLogger(__name__)
 START_MU = 25.0
 START_SIGMA = 25.0 / 3.0
 
-#: The computer levels' fixed ratings, measured from computer-only matches with
-#: ``python benchmarks/anchors.py`` (4,000 one-round matches; docs/computer-players.md).
+#: The computer levels' fixed ratings (mu, sigma), measured from computer-only matches with
+#: ``python benchmarks/anchors.py`` (defaults: 4,000 one-round matches, the Expert at one table
+#: in 50; docs/computer-players.md), copied from its line as it printed them. That run could
+#: not tell the Expert from Hard (80 Expert matches: 28.97 ± 2.49 against 30.43 ± 1.59; the
+#: Expert's measured margin over Hard is 1.65 points a round), so the Expert sits just below.
 ANCHORS: Mapping[str, tuple[float, float]] = {
-    Level.EASY.value: (0.0, 0.0),
-    Level.NORMAL.value: (0.0, 0.0),
-    Level.HARD.value: (0.0, 0.0),
-    Level.EXPERT.value: (0.0, 0.0),
+    Level.EASY.value: (19.256, 1.593),
+    Level.NORMAL.value: (24.147, 1.527),
+    Level.HARD.value: (30.433, 1.585),
+    Level.EXPERT.value: (28.971, 2.49),
 }
 
 #: A rating stays provisional until this many rated matches.

@@ -1,9 +1,10 @@
 """A writer to be killed: plays moves in a loop and prints each acknowledged one.
 
-``python -m tests.service.kill_child DB SEED [ROUNDS]`` opens the store (migrating a new file), keeps
-three games going (starting new ones as games finish) and, after every call that returned,
-prints one JSON line: the game, its version and the seq and notation of every move the call
-appended. A line is printed only after the commit, so every printed move must be in the file.
+``python -m tests.service.kill_child DB SEED [ROUNDS]`` opens the store (migrating a new
+file), keeps three games going (starting new ones as games finish) and, after every call
+that returned, prints one JSON line: the game, its version and the seq and notation of
+every move the call appended. A line is printed only after the commit, so every printed
+move must be in the file.
 """
 
 from __future__ import annotations
