@@ -5,9 +5,10 @@ Twelve hidden "people" are computer players (by default 4 Easy, 4 Normal and 4 H
 Expert thinks for seconds a move, too slow for a season in minutes; ``--levels`` changes
 it). Each match seats 3 to 5 of them, those with the fewest matches first, and at one table in
 three a computer seat too (Easy, Normal or Hard), rated as the bot rates it: a fixed anchor.
-Every match is played with the engine (``benchmarks/ratingsim.py``, the ``quick`` preset by
-default: one round, as the anchors were measured) and folded with the bot's own fold
-(:func:`bot.service.ratings.fold`) until every person has played ``--games`` (30) matches.
+Every match is played with the engine (``benchmarks/ratingsim.py``, the ``standard``
+preset by default: 13 rounds, as the anchors were measured and as people play) and folded
+with the bot's own fold (:func:`bot.service.ratings.fold`) until every person has played
+``--games`` (30) matches.
 
 * ``kendall_tau``: Kendall's tau-b between the people's true levels and their ratings
   (:func:`bot.service.ratings.points`). Equal true levels are ties, so with four people at
@@ -121,7 +122,7 @@ def main() -> None:
     parser.add_argument(
         "--levels", default="easy:4,normal:4,hard:4", help="the hidden people: LEVEL:COUNT,…"
     )
-    parser.add_argument("--preset", default="quick", choices=sorted(PRESETS))
+    parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=48)
     args = parser.parse_args()
     levels: list[Level] = []

@@ -17,8 +17,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "rating.games": {"en": "**Rated matches:** {games}", "fr": "**Parties classées :** {games}"},
     "rating.provisional": {
-        "en": "Provisional until {n} rated matches: {left} to go.",
-        "fr": "Provisoire jusqu'à {n} parties classées : encore {left}.",
+        "en": "Provisional until {n} {n:rated match|rated matches}: {left} to go.",
+        "fr": "Provisoire jusqu'à {n} {n:partie classée|parties classées} : encore {left}.",
     },
     "rating.between": {
         "en": "Plays between the {below} and the {above} computer.",
