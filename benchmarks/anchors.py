@@ -2,12 +2,14 @@
 
 Plays computer-only matches with the engine (``benchmarks/ratingsim.py``): each match seats 2
 to 4 distinct levels drawn at random (seat order shuffled); the Expert sits at one table in
-``--expert-every`` (it thinks for seconds a move, the others for microseconds). Each level is
+``--expert-every`` (0, the default: never; it thinks for up to 0.8 s a move, about 80 s a
+13-round match, the others for microseconds). Each level is
 one player of the bot's rating model (:func:`bot.service.ratings.model`, openskill's
 Plackett-Luce with its default parameters), rated match after match from the finishing
 places exactly as a server's players are. The final ``mu`` and ``sigma`` of each level are the
 anchors the bot uses (``bot/service/ratings.py``: ``ANCHORS``), copied from this line of
-``python benchmarks/anchors.py`` (defaults: 4,000 matches of one round, the ``quick`` preset).
+``python benchmarks/anchors.py`` (defaults: 1,000 matches of the ``standard`` 13 rounds; the
+Expert's anchor is Hard's until it is measured, see docs/computer-players.md).
 
 ``order_ok`` says whether the levels came out in their expected order (Easy < Normal < Hard <
 Expert by ``mu``).

@@ -73,7 +73,7 @@ def season(levels: list[Level], games: int, preset: str, seed: int) -> dict[str,
     while min(played.values()) < games:
         size = rng.randint(3, 5)
         order = sorted(people, key=lambda u: (played[u], rng.random()))
-        table = [u for u in order[:size] if played[u] < games] or order[:size]
+        table = order[:size]  # the last tables may give a few a 31st match to fill a table
         seats: list[tuple[int | None, Level]] = [(u, levels[u - 1]) for u in table]
         if rng.random() < 1 / 3 and len(seats) < 5:
             seats.insert(rng.randrange(len(seats) + 1), (None, rng.choice(list(Level)[:3])))
@@ -102,6 +102,7 @@ def season(levels: list[Level], games: int, preset: str, seed: int) -> dict[str,
         "people": len(people),
         "levels": {lv: len(v) for lv, v in by_level.items()},
         "games_each": games,
+        "games_min_max": [min(played.values()), max(played.values())],
         "matches": len(matches),
         "preset": preset,
         "seed": seed,
