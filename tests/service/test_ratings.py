@@ -3,7 +3,9 @@ again from the event log (``rebuild``, an upgrade from before ratings), the stat
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -157,5 +159,28 @@ async def test_an_upgrade_from_before_ratings_computes_them(
         assert await svc.rebuild_ratings() == 1  # what the bot's start-up runs
         assert await _state(store) == incremental
         assert await svc.rebuild_ratings() == 0
+    finally:
+        await store.close()
+
+
+async def test_the_rebuild_command_gives_the_same_numbers(db_path: Path, clock: FakeClock) -> None:
+    store = await Store.open(db_path, synchronous="NORMAL")
+    svc = GameService(store, cache_size=8)
+    gid = (await new_game(svc, clock, humans=(ALICE, BOB), computers=1)).game.id
+    await _finish(svc, gid, clock)
+    before = await _state(store)
+    await store.close()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "rebuild", "--database", str(db_path),
+        cwd=Path(__file__).resolve().parents[2], stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, _ = await proc.communicate()
+    assert proc.returncode == 0
+    assert out.decode().strip() == (
+        "rebuilt: statistics of 1 finished game(s), ratings of 1 server(s)"
+    )
+    store = await Store.open(db_path, synchronous="NORMAL")
+    try:
+        assert await _state(store) == before and before[1]
     finally:
         await store.close()
