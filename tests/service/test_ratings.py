@@ -9,6 +9,8 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.service import GameService
 from bot.service import ratings as fold_
 from bot.service.ratings import ANCHORS, Entrant, RatedMatch, entrants_of, fold
@@ -184,3 +186,37 @@ async def test_the_rebuild_command_gives_the_same_numbers(db_path: Path, clock: 
         assert await _state(store) == before and before[1]
     finally:
         await store.close()
+
+
+async def test_the_rating_is_written_with_the_end_or_not_at_all(
+    service: GameService, store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fold is in the transaction of the match's last move: when that transaction fails
+    after the rating was written (here: what the move owes the players), neither the end nor
+    the rating is kept; the move made again ends the match and rates it once."""
+    from bot.service import commit
+
+    real = commit.outbox.owe
+
+    async def failing(tx: object, game_id: int, seq: int, version: int, status: GameStatus,
+                      *rest: object) -> None:  # fmt: skip
+        if status is GameStatus.FINISHED:
+            raise RuntimeError("the process dies here")
+        await real(tx, game_id, seq, version, status, *rest)  # type: ignore[arg-type]
+
+    gid = (await new_game(service, clock, humans=(ALICE, BOB))).game.id
+    monkeypatch.setattr(commit.outbox, "owe", failing)
+    for _ in range(3000):
+        try:
+            await play_turn(service, gid, clock)
+        except RuntimeError:
+            break
+    else:
+        raise AssertionError("the match did not end")
+    assert (await service.game(gid)).status is GameStatus.ACTIVE
+    assert await rows_sql.game_changes(store, gid) == []
+    assert await rows_sql.all_ratings(store) == []
+    monkeypatch.setattr(commit.outbox, "owe", real)
+    await _finish(service, gid, clock)
+    assert len(await rows_sql.game_changes(store, gid)) == 2
+    assert {r.user_id: r.games for r in await rows_sql.all_ratings(store)} == {ALICE: 1, BOB: 1}
