@@ -79,7 +79,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"{CONSOLE_SCRIPT} {bot.__version__}"
     )
-    commands = parser.add_subparsers(dest="command", metavar="{try,init,backup,health,store}")
+    commands = parser.add_subparsers(
+        dest="command", metavar="{try,init,backup,health,store,rebuild}"
+    )
     game = commands.add_parser(
         "try",
         help="play a game in this terminal against computer players (no token, no network)",
@@ -147,6 +149,16 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "Prints the answer; exit 0 when healthy, 1 otherwise (unhealthy, not answering, "
         "MT_HEALTH_PORT off). It is the Docker image's HEALTHCHECK.",
     )
+    rebuild = commands.add_parser(
+        "rebuild",
+        help="recompute the statistics and the ratings from the event log",
+        description="Recompute every finished match's statistics and every server's ratings "
+        "from the event log (derived data: the same numbers again). Safe while the bot runs: "
+        "each server's ratings are refolded under its rating lock.",
+    )
+    rebuild.add_argument(
+        "--database", help="the SQLite file or postgresql:// URL (default: MT_DATABASE)"
+    )
     store = commands.add_parser(
         "store",
         help="move the games between databases",
@@ -210,6 +222,34 @@ def _init(args: argparse.Namespace) -> int:
     except (ConfigError, StoreError) as exc:
         return _fail(str(exc))
     print(report.line())
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    """``rebuild``: statistics and ratings again from the log; one line of what was done."""
+    from bot.service import GameService
+    from bot.store import Store, StoreError, StoreUnreachable
+
+    async def run(target: str | Path) -> str:
+        async with await Store.open(target) as store:
+            svc = GameService(store)
+            games = await svc.rebuild_stats(only_missing=False)
+            servers = await svc.rebuild_ratings(only_missing=False)
+        return f"rebuilt: statistics of {games} finished game(s), ratings of {servers} server(s)"
+
+    try:
+        if args.database is None:
+            config = Config.from_env()
+            target: str | Path = config.database_url or config.database
+        else:
+            source, url = parse_database(args.database, "--database")
+            target = url or source
+        print(asyncio.run(run(target)))
+    except StoreUnreachable as exc:
+        print(f"mexican-train-bot: {exc}", file=sys.stderr)
+        return 1
+    except (ConfigError, StoreError) as exc:
+        return _fail(str(exc))
     return 0
 
 
@@ -325,6 +365,8 @@ def main(argv: Sequence[str] | None = None, prog: str = CONSOLE_SCRIPT) -> int:
         return _init(args)
     if args.command == "try":
         return _try(args)
+    if args.command == "rebuild":
+        return _rebuild(args)
     if args.command == "store":
         from bot.service.storecopy import copy_main
 

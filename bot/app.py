@@ -54,6 +54,7 @@ EXTENSIONS = (
     "bot.cogs.history",
     "bot.cogs.catchup",
     "bot.cogs.stats",
+    "bot.cogs.rating",
     "bot.cogs.schedule",
     "bot.cogs.places",
 )

@@ -438,6 +438,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "pictures",
     "commands",
     "extras",
+    "ratings",
     "schedule",
     "channel",
     "turns",

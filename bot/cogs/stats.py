@@ -9,11 +9,13 @@ finished before statistics existed get theirs once, in the background, at start-
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.rating import rating_board_text
 from bot.drawing import RenderFailed, draw_chart
 from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
@@ -117,15 +119,19 @@ class Stats(GameCog):
 
     @mt.command(name="leaderboard", description="The best players of this server")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: Interaction) -> None:
+    @app_commands.describe(view="Rank by rating (default) or by wins")
+    async def leaderboard(
+        self, interaction: Interaction, view: Literal["rating", "wins"] = "rating"
+    ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
-            people = await bot.service.leaderboard(server_of(interaction))
-            await reply(
-                interaction,
-                leaderboard_text(people, locale),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            if view == "rating":  # issue 48: the rating view (bot/cogs/rating.py)
+                board = await bot.service.rating_board(server_of(interaction))
+                text = rating_board_text(board, locale)
+            else:
+                people = await bot.service.leaderboard(server_of(interaction))
+                text = leaderboard_text(people, locale)
+            await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _backfill_stats(bot: GameBot) -> None:

@@ -119,6 +119,15 @@ def draw_chart(name: str, games: Sequence[ChartGame], language: str) -> bytes:
     return to_png(render_stats_chart(name, games, language=language))
 
 
+def draw_rating_chart(
+    name: str, course: Sequence[int], anchors: Sequence[tuple[str, int]], language: str
+) -> bytes:
+    """A player's rating course as PNG bytes (issue 48)."""
+    from renderers.ratingchart import render_rating_chart
+
+    return to_png(render_rating_chart(name, course, anchors, language=language))
+
+
 def sample_views(players: int = 4, seed: int = 7, moves: int = 12) -> tuple[SeatView, SeatView]:
     """A table and a hand view from a short seeded playout (warm-up, tests, benchmarks)."""
     from bot.engine.simulate import random_move

@@ -54,7 +54,7 @@ from bot.engine import (
     view_for,
 )
 from bot.engine.ai import Level
-from bot.service import computers, errors, outbox, stats
+from bot.service import computers, errors, outbox, ratings, stats
 from bot.service.gameload import complete_events, load_game
 from bot.service.outcome import (
     Fact,
@@ -337,6 +337,7 @@ class Ledger:
                     await tx.write_results(game_id, results, now)
                     assert m is not None
                     await stats.record(tx, g.row, batch.seats, m, now)
+                    await ratings.on_match_end(tx, g.row, batch.seats, m, now)  # issue 48
                     if self.compact_finished and g.row.status is not GameStatus.FINISHED:
                         await tx.archive_events(game_id)
                 after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)

@@ -21,7 +21,7 @@ from datetime import datetime
 
 from bot.engine import Match
 from bot.engine.ai import Level
-from bot.service import stats
+from bot.service import ratings, ratingviews, stats
 from bot.service.commit import CommitHook, CommittedHook, Ledger
 from bot.service.computers import Chooser
 from bot.service.lobby import Lobbies
@@ -166,6 +166,20 @@ class GameService:
     async def rebuild_stats(self, *, only_missing: bool = True) -> int:
         """Recompute statistics from the event log; returns how many games were done."""
         return await stats.rebuild(self.store, only_missing=only_missing)
+
+    # Ratings (issue 48): bot.service.ratings folds them, bot.service.ratingviews shows them.
+    async def player_rating(self, guild_id: int, user_id: int) -> ratingviews.PlayerRating | None:
+        return await ratingviews.player(self.store, guild_id, user_id)
+
+    async def rating_board(self, guild_id: int, limit: int = 10) -> list[ratingviews.PlayerRating]:
+        return await ratingviews.board(self.store, guild_id, limit)
+
+    async def rating_changes(self, game_id: int) -> list[ratingviews.RatingChange]:
+        return await ratingviews.match_changes(self.store, game_id)
+
+    async def rebuild_ratings(self, *, only_missing: bool = True) -> int:
+        """Refold ratings from the event log; returns how many servers were refolded."""
+        return await ratings.rebuild(self.store, only_missing=only_missing)
 
     async def owed_outcome(self, game_id: int, from_seq: int) -> Outcome | None:
         """What a post owed since ``from_seq`` tells, rebuilt from the log (None: no game)."""

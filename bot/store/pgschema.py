@@ -450,6 +450,52 @@ _V13_OUTBOX_END = ("ALTER TABLE outbox ADD COLUMN end_users TEXT",)
 #: A draw held for the next post (issue 34): as SQLite's migration 14.
 _V14_OUTBOX_HELD = ("ALTER TABLE outbox ADD COLUMN held_from INTEGER",)
 
+#: Ratings (issue 48): derived from the event log by the fold of ``bot/service/ratings.py``
+#: (rebuildable at any time; see ``bot/store/ratings.py``). ``rating_changes``: one row per
+#: rated seat of a rated match, the fold's input (who, the rank) and its result (mu and sigma
+#: before and after; a computer's are its level's fixed anchor). ``ratings``: each player's
+#: rating now in a server. ``rating_games``: the finished matches the fold has looked at,
+#: rated or not (the start-up backfill reads only the others).
+_V15_RATINGS = (
+    """
+    CREATE TABLE rating_changes (
+        game_id      BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        guild_id     BIGINT NOT NULL,
+        user_id      BIGINT,
+        computer     TEXT,
+        finished_at  TEXT NOT NULL,
+        rank         INTEGER NOT NULL,
+        mu_before    DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu_after     DOUBLE PRECISION NOT NULL,
+        sigma_after  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+    "CREATE INDEX rating_changes_by_guild ON rating_changes (guild_id, finished_at, game_id)",
+    """
+    CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, user_id, finished_at)
+        WHERE user_id IS NOT NULL
+    """,
+    """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        user_id  BIGINT NOT NULL,
+        mu       DOUBLE PRECISION NOT NULL,
+        sigma    DOUBLE PRECISION NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    """
+    CREATE TABLE rating_games (
+        game_id  BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL
+    )
+    """,
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -466,5 +512,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V12_OUTBOX,
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
+    _V15_RATINGS,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

@@ -461,6 +461,52 @@ _V13_OUTBOX_END = ("ALTER TABLE outbox ADD COLUMN end_users TEXT",)
 #: restart too. The seq, not the words: the post re-derives them from the log.
 _V14_OUTBOX_HELD = ("ALTER TABLE outbox ADD COLUMN held_from INTEGER",)
 
+#: Ratings (issue 48): derived from the event log by the fold of ``bot/service/ratings.py``
+#: (rebuildable at any time; see ``bot/store/ratings.py``). ``rating_changes``: one row per
+#: rated seat of a rated match, the fold's input (who, the rank) and its result (mu and sigma
+#: before and after; a computer's are its level's fixed anchor). ``ratings``: each player's
+#: rating now in a server. ``rating_games``: the finished matches the fold has looked at,
+#: rated or not (the start-up backfill reads only the others).
+_V15_RATINGS = (
+    """
+    CREATE TABLE rating_changes (
+        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        guild_id     INTEGER NOT NULL,
+        user_id      INTEGER,
+        computer     TEXT,
+        finished_at  TEXT NOT NULL,
+        rank         INTEGER NOT NULL,
+        mu_before    REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after     REAL NOT NULL,
+        sigma_after  REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+    "CREATE INDEX rating_changes_by_guild ON rating_changes (guild_id, finished_at, game_id)",
+    """
+    CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, user_id, finished_at)
+        WHERE user_id IS NOT NULL
+    """,
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    """
+    CREATE TABLE rating_games (
+        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL
+    )
+    """,
+)
+
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V1_CORE,
@@ -477,6 +523,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V12_OUTBOX,
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
+    _V15_RATINGS,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -497,6 +544,7 @@ MIGRATION_NOTES: Final[tuple[str, ...]] = (
     "the outbox: what a committed move still owes the players",
     "the end of a match in the outbox",
     "a draw held for the next post",
+    "players' ratings (rated matches, each server's ratings)",
 )
 
 

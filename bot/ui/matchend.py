@@ -24,7 +24,7 @@ from bot.i18n import tr, tr_count
 from bot.service import GameSummary, Outcome, Standing, errors
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
-from bot.ui import dmlater
+from bot.ui import dmlater, ratings
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT, shown
@@ -49,7 +49,12 @@ def ordinal(place: int, lang: str | None) -> str:
 
 
 def end_dm(
-    game: GameSummary, report: RoundReport, mine: Standing, link: str, lang: str | None
+    game: GameSummary,
+    report: RoundReport,
+    mine: Standing,
+    link: str,
+    lang: str | None,
+    rating: str = "",
 ) -> str:
     """One player's DM at the match's end: their place (or that they won) and total, the
     final standings with the sheet, the winner (unless it is the reader alone), and the link
@@ -64,6 +69,8 @@ def end_dm(
         head = tr(
             "end.dm", lang, game=game.id, channel=channel, place=place, players=players, total=total
         )
+    if rating:  # issue 48: "Your rating: +23 → 1,412."
+        head = f"{head}\n{rating}"
     tail = tr("end.link", lang, link=link)
     room = CONTENT - size(head) - size(tail) - 4
     sheet = scores_text(game.id, report, lang)
@@ -174,7 +181,10 @@ async def _dm(
     """The end by DM; False when it will not be delivered (closed DMs: remembered, and the
     player is mentioned instead); None when it failed for a reason that passes (retried)."""
     assert ping.settings is not None
-    text = end_dm(game, report, mine, link, ping.settings.language)
+    lang = ping.settings.language
+    changes = await bot.service.rating_changes(game.id)  # issue 48
+    rating = ratings.mine_line(changes, ping.user_id, lang)
+    text = end_dm(game, report, mine, link, lang, rating)
     try:
         await send_dm(
             bot,

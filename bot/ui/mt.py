@@ -54,6 +54,8 @@ ORDER = (
     "stats", "leaderboard",
     # bot/cogs/timing.py
     "nudge", "away", "mygames",
+    # bot/cogs/rating.py (issue 48)
+    "rating",
 )  # fmt: skip
 
 _MARK = "__mt_command__"

@@ -24,6 +24,7 @@ from bot.engine import MEXICAN, SeatView
 from bot.i18n import tr, tr_count
 from bot.service import GameSummary, Standing, errors
 from bot.service.roundend import RoundReport
+from bot.ui import ratings
 from bot.ui.alt_text import picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
@@ -286,6 +287,8 @@ async def round_end_post(
     match's end when it was the last): :func:`round_end_embed` with the round-end picture
     and its alt text, or without a picture when it could not be made."""
     report = await bot.service.round_report(game.id, round_no)
+    if report.match_over:  # issue 48: each player's rating change ("+23 → 1,412")
+        lines = [*lines, *await ratings.end_line(bot, game.id, report.players, locale)]
     embed = round_end_embed(game.id, report, locale, lines=lines, colour=colour)
     png = await bot.pictures.round_end(report.board, report.players, locale)
     if png is None:

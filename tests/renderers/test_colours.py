@@ -21,6 +21,7 @@ from bot.engine import MEXICAN
 from renderers import HandOptions, TableOptions, render_hand, render_table, text_inks
 from renderers.chart import ChartGame, render_stats_chart
 from renderers.paint import TILE_MODES, half_layout
+from renderers.ratingchart import render_rating_chart
 from renderers.replay import render_replay
 from renderers.table import tile_size
 from renderers.theme import (
@@ -138,6 +139,9 @@ def _pictures() -> dict[str, Image.Image]:
         out[f"waiting-{name}"] = render_hand(spectator_hand(), HandOptions(theme=th, language="fr"))
         out[f"chart-{name}"] = render_stats_chart(
             "Zoë", [ChartGame(1, (3, 0), True), ChartGame(2, (40, 12), False)], theme_name=th
+        )
+        out[f"rating-{name}"] = render_rating_chart(  # issue 48
+            "Zoë", [613, 900, 1450, 1620], [("Normal", 1500)], theme_name=th
         )
     return out
 

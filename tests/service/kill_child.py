@@ -1,9 +1,10 @@
 """A writer to be killed: plays moves in a loop and prints each acknowledged one.
 
-``python -m tests.service.kill_child DB SEED`` opens the store (migrating a new file), keeps
-three games going (starting new ones as games finish) and, after every call that returned,
-prints one JSON line: the game, its version and the seq and notation of every move the call
-appended. A line is printed only after the commit, so every printed move must be in the file.
+``python -m tests.service.kill_child DB SEED [ROUNDS]`` opens the store (migrating a new
+file), keeps three games going (starting new ones as games finish) and, after every call
+that returned, prints one JSON line: the game, its version and the seq and notation of
+every move the call appended. A line is printed only after the commit, so every printed
+move must be in the file.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from bot.store import Store
 
 CHANNELS = (501, 502, 503)
 HUMANS = ((1, "Ann"), (2, "Ben"))
+#: Rounds a match (argv[3]; 1 ends matches often: the ratings' kill test, issue 48).
+ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 
 
 def ack(out: Outcome) -> None:
@@ -42,7 +45,7 @@ async def ensure_game(svc: GameService, channel: int, now: datetime) -> int:
             display_name="Ann",
             now=now,
             preset_name="standard",
-            house_rules={"rounds": 2},
+            house_rules={"rounds": ROUNDS},
         )
         ack(out)
         found = out.game

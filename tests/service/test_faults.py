@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 KILLS_PER_FILE = 10  # two files killed side by side: 20 kills
 
 
-async def _run_and_kill(db: Path, seed: int, rng: random.Random) -> list[dict[str, Any]]:
+async def _run_and_kill(
+    db: Path, seed: int, rng: random.Random, rounds: int = 2, late: float = 0.3
+) -> list[dict[str, Any]]:
     """Start a writer, kill it (SIGKILL) at a random moment, return what it acknowledged."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -32,6 +34,7 @@ async def _run_and_kill(db: Path, seed: int, rng: random.Random) -> list[dict[st
         "tests.service.kill_child",
         str(db),
         str(seed),
+        str(rounds),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
     )
@@ -51,7 +54,7 @@ async def _run_and_kill(db: Path, seed: int, rng: random.Random) -> list[dict[st
         await asyncio.sleep(rng.uniform(0.0, 0.6))  # maybe while opening or migrating
     else:
         await asyncio.wait_for(ready.wait(), 10)
-        await asyncio.sleep(rng.uniform(0.01, 0.3))
+        await asyncio.sleep(rng.uniform(0.01, late))
     proc.kill()
     await proc.wait()
     await reader
