@@ -9,25 +9,31 @@ finished before statistics existed get theirs once, in the background, at start-
 from __future__ import annotations
 
 import logging
-from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.rating import rating_board_text
 from bot.drawing import RenderFailed, draw_chart
 from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
 from bot.ui import mt
 from bot.ui.alt_text import describe_chart, picture_file
+from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
 from bot.ui.limits import shown
 from bot.ui.mt import GameCog
+from bot.ui.ratings import rating_board_text
 from renderers.chart import ChartGame
 
 log = logging.getLogger(__name__)
+
+#: ``/mt leaderboard view:``: by rating (issue 48), or by wins as before ratings.
+VIEW_CHOICES = [
+    app_commands.Choice(name="rating", value="rating"),
+    app_commands.Choice(name="wins", value="wins"),
+]
 
 
 def _rate(value: float | None) -> str:
@@ -120,9 +126,8 @@ class Stats(GameCog):
     @mt.command(name="leaderboard", description="The best players of this server")
     @app_commands.guild_only()
     @app_commands.describe(view="Rank by rating (default) or by wins")
-    async def leaderboard(
-        self, interaction: Interaction, view: Literal["rating", "wins"] = "rating"
-    ) -> None:
+    @app_commands.choices(view=VIEW_CHOICES)
+    async def leaderboard(self, interaction: Interaction, view: ChoiceText = "rating") -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             if view == "rating":  # issue 48: the rating view (bot/cogs/rating.py)

@@ -326,8 +326,8 @@ def catalogue() -> list[Entry]:
         ("mt new", "quiet", {"deadline_hours": "\uff12\uff14"}),
         ("mt new", "quiet", {"remind_hours": 2**64}),
         ("mt me", "games", {"quiet_start": "\u0662"}),
-        ("mt settings", "games", {"stall_days": "\u0663"}),
-        ("mt settings", "games", {"deadline_hours": 10**30}),
+        ("mt-admin settings", "games", {"stall_days": "\u0663"}),
+        ("mt-admin settings", "games", {"deadline_hours": 10**30}),
     ]
     for path, where, options in out_of_range:
         add(

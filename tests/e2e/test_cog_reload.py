@@ -43,9 +43,13 @@ async def test_every_command_answers_after_every_cog_is_reloaded(
         for name in EXTENSIONS:
             await bot.reload_extension(name)
         typed = [t for name, spec in fake.commands().items() for t in _typed(name, spec, bob)]
-        assert len(typed) == 25 + 7  # /mt's subcommands, /play, /draw, /pass, /knock, …
+        assert len(typed) == 24 + 2 + 7  # /mt's and /mt-admin's subcommands, /play, /draw, …
         for command, options in typed:
-            invocation = await alice.slash(command, channel=games, **options)
+            try:
+                invocation = await alice.slash(command, channel=games, **options)
+            except PermissionError:  # /mt-admin, hidden from her: typed by a modified client,
+                # it must still be found (and refused by the bot's own check)
+                invocation = await alice.forge_slash(command, channel=games, **options)
             answer = await invocation.answer()
             assert answer.type in (4, 5), command  # a message, or "thinking…" first
             message = await said(invocation)

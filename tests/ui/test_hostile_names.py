@@ -46,7 +46,7 @@ HOSTILE = [
 #: Placeholders that carry a player's name (or names, or a mention).
 NAME_FIELDS = frozenset(
     {"name", "names", "owner", "catcher", "host", "leader", "leaders", "by", "by_name", "who",
-     "a", "b", "list", "mention", "mentions"}
+     "a", "b", "list", "mention", "mentions", "changes"}
 )  # fmt: skip
 #: A name placeholder that names something else in one text: a house rule's (in code).
 NOT_A_PLAYER = frozenset({("rules.house.item", "name")})
@@ -54,7 +54,8 @@ NOT_A_PLAYER = frozenset({("rules.house.item", "name")})
 #: already wrote, names made inert in it —, links, what a player typed,
 #: which ``quote_input`` makes inert where it is filled).
 OTHER_FIELDS = frozenset(
-    {"answer", "avg", "away", "best", "bits", "bone", "caught", "channel", "channels", "choices",
+    {"above", "answer", "avg", "away", "below", "best", "bits", "change", "left", "provisional",
+     "rating", "spread", "bone", "caught", "channel", "channels", "choices",
      "computers", "count", "counts", "first", "next", "players", "standings", "days",
      "deadline", "detail", "dms", "double", "doubles",
      "end", "engine", "example", "frames", "game", "game_id", "games", "got", "grace", "high",
