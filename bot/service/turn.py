@@ -33,6 +33,7 @@ from bot.service.commit import Batch, utc
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
+from bot.service.outbox import pinged
 from bot.service.outcome import Outcome, Standing, played_for, players_of
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
@@ -326,18 +327,21 @@ class Turns:
         return None
 
     async def ping(self, last: Outcome, actor_id: int | None, now: datetime) -> TurnPing | None:
-        """How the human now to move hears of it — the one place that decides it. Nobody for
-        a computer or a game not being played; the actor who moves again is already looking
-        (``here``: their hand comes with their answer, drawn as their settings say); anyone
-        else as their settings and quiet hours say (:func:`~bot.service.timing.turn_ping`)."""
-        game, nxt = last.game, last.next_player
-        if game.status is not GameStatus.ACTIVE or nxt is None or nxt.user_id is None:
+        """How the human now to move hears of it. Who, by the one ping rule
+        (:func:`~bot.service.outbox.pinged`, which the commit's debt and the match's end ask
+        too): nobody for a computer or a game not being played; the actor who moves again is
+        already looking (``here``: their hand comes with their answer, drawn as their settings
+        say); anyone else as their settings and quiet hours say
+        (:func:`~bot.service.timing.turn_ping`)."""
+        game = last.game
+        heard = pinged(game.status, game.players, last.next_player, actor_id)
+        if heard.turn is None:
             return None
-        if nxt.user_id == actor_id:
-            settings = await self.games.user_settings(nxt.user_id)
+        if heard.looking:
+            settings = await self.games.user_settings(heard.turn)
             return TurnPing(
-                nxt.user_id, dm=False, mention=False, quiet_until=None, here=True, settings=settings
+                heard.turn, dm=False, mention=False, quiet_until=None, here=True, settings=settings
             )
         if self.schedule is None:
             return None
-        return await self.schedule.turn_ping(nxt.user_id, now)
+        return await self.schedule.turn_ping(heard.turn, now)

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import tr, tr_count
-from bot.service import GameSummary, Outcome, Standing, errors
+from bot.service import GameSummary, MatchEnd, Outcome, Standing, errors
+from bot.service.outbox import pinged
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
 from bot.ui import dmlater
@@ -101,6 +102,20 @@ def mentions_post(
     return tr("end.mentions", locale, game=game_id, places=places), allowed
 
 
+def who_hears_the_end(
+    game: GameSummary, end: MatchEnd, owed: Sequence[int]
+) -> tuple[tuple[Standing, ...], tuple[int, ...]]:
+    """Who is told of the match's end, in the standings' order, by the one ping rule
+    (:func:`bot.service.outbox.pinged`, which wrote the debt with the match's last move): the
+    humans of the standings still owed it (``owed``: the outbox's); and those owed it who are
+    no longer in the standings as a human (nothing to tell them, crossed off)."""
+    heard = pinged(game.status, [s.player for s in end.standings], None, None).end
+    to_tell = tuple(
+        s for s in end.standings if s.player.user_id in heard and s.player.user_id in owed
+    )
+    return to_tell, tuple(u for u in owed if u not in heard)
+
+
 async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     """Tell every human of the game that its match is over, once each (see the module's
     docstring). Call it before the game's posts are forgotten: the link is to its last.
@@ -123,15 +138,13 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
         await bot.service.outbox.told_end(game.id, debt.end_users)
         return
     link = await result_link(bot, game)
-    seated = {s.player.user_id for s in end.standings if not s.player.is_computer}
-    gone = tuple(u for u in debt.end_users if u not in seated)
+    to_tell, gone = who_hears_the_end(game, end, debt.end_users)
     if gone:  # no longer in the standings as a human: nothing to tell them, never retried
         await bot.service.outbox.told_end(game.id, gone)
     by_mention: list[tuple[Standing, TurnPing]] = []
-    for s in end.standings:
+    for s in to_tell:
         uid = s.player.user_id
-        if uid is None or s.player.is_computer or uid not in debt.end_users:
-            continue
+        assert uid is not None
         ping = await bot.schedule.turn_ping(uid, bot.now())
         if ping.dm and ping.settings is not None and debt.attempts < DM_TRIES:
             told = await _dm(bot, route, game, report, s, ping, link)
