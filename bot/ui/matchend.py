@@ -15,6 +15,7 @@ crashes and Discord's passing failures.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 
@@ -34,8 +35,6 @@ from bot.ui.route import (
     DM_TRIES,
     PASSING,
     Route,
-    end_mentions_nonce,
-    end_nonce,
     passing,
     send_dm,
 )
@@ -47,6 +46,23 @@ def ordinal(place: int, lang: str | None) -> str:
     """A place as a reader says it: "1st", "3rd" ("1er", "3e")."""
     key = {1: "end.first", 2: "end.second", 3: "end.third"}.get(place, "end.nth")
     return tr(key, lang, n=place)
+
+
+def end_nonce(game_id: int, user_id: int) -> str:
+    """The nonce of the DM telling ``user_id`` how the match ended. Discord checks a nonce per
+    author, and the bot writes every DM: so it names the player, hashed to fit in 25
+    characters (a user id alone has up to 20 digits)."""
+    digest = hashlib.blake2b(f"{game_id}:{user_id}".encode(), digest_size=11).hexdigest()
+    return f"mte{digest}"
+
+
+def end_mentions_nonce(game_id: int, user_ids: tuple[int, ...]) -> str:
+    """The nonce of the post mentioning these players, told of the match's end in the
+    channel: it names them (a later post for another player, whose DM kept failing, must not
+    be answered with the first one)."""
+    named = ",".join(str(u) for u in sorted(user_ids))
+    digest = hashlib.blake2b(f"{game_id}:{named}".encode(), digest_size=11).hexdigest()
+    return f"mtm{digest}"
 
 
 def end_dm(
