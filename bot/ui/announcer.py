@@ -126,19 +126,19 @@ async def announce(
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
-    await after_the_match(bot, route, played.last)  # 5.
+    await after_the_match(bot, route, played)  # 5.
     await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
     await route.answer_owed()  # an answer Discord failed to show (issue 50)
     return trouble
 
 
-async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
+async def after_the_match(bot: GameBot, route: Route, played: PlayedOut) -> None:
     """Once a game is over, every human is told how it ended (:mod:`bot.ui.matchend`: before
     memory lets its posts go, for the link to the last); a game played in a thread says its
     result where the thread was opened from before that (the DMs link there, to its
     Rematch), and the thread is archived after. The DMs stay the outbox's (owed, told once
     each); the result post was never owed, so going first changes no crash guarantee."""
-    game = last.game
+    last, game = played.last, played.last.game
     if game.status is GameStatus.ACTIVE:
         return
     if last.match_over is not None:  # first: the end DMs link to it (its Rematch)
@@ -146,7 +146,7 @@ async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
         rounds = game.rules.rounds_total
         standings = messages.standings_text(last.match_over.standings, locale, rounds=rounds)
         await thread_result(bot, game, standings, locale)
-    await tell_the_end(bot, route, last)
+    await tell_the_end(bot, route, played)
     bot.posts.forget(game.id)
     if last.match_over is not None:
         await close_thread(bot, game)
@@ -159,8 +159,7 @@ async def publish(
     *,
     answer: str | None = None,
 ) -> str | None:
-    """Tell the actor ``answer``, then post these outcomes as they are (no computer catches
-    up, nobody is pinged: ``/mt end``)."""
+    """Tell the actor ``answer``, then post these outcomes as they are (``/mt end``)."""
     route = Route(bot, interaction)
     if answer is not None:
         await route.tell_actor(answer)
@@ -168,7 +167,7 @@ async def publish(
     problem = await TurnPost(bot, route, outs[-1].game_id).tell(played)
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
-    await after_the_match(bot, route, outs[-1])
+    await after_the_match(bot, route, played)
     await settle(bot, route, outs[-1].game)
     await route.answer_owed()
     return problem
@@ -230,7 +229,7 @@ class TurnPost:
                     parts[-1] = (parts[-1][0] + lines, end)
                 else:
                     parts.append((lines, end))
-        posts = await round_end_posts(bot, last, parts, locale, colour)
+        posts = await round_end_posts(bot, played, parts, locale, colour)
         open_lines = parts[-1][0] if parts[-1][1] is None else []
         nxt = last.next_player
         turn = turn_of(last) if ping is not None else None
@@ -385,14 +384,15 @@ class TablePost:
 
 async def round_end_posts(
     bot: GameBot,
-    last: Outcome,
+    played: PlayedOut,
     parts: Sequence[tuple[list[str], RoundEnd | None]],
     locale: str,
     colour: discord.Colour | None,
 ) -> list[TablePost]:
     """A post per round that ended: its last moves, its picture (every leftover hand, the
     points, the totals) and the scores; the match's end adds the final standings and the
-    Rematch button (:mod:`bot.ui.roundend`)."""
+    Rematch button (:mod:`bot.ui.roundend`); each round as the turn's result holds it."""
+    last, reports = played.last, {r.round_no: r for r in played.rounds}
     game = last.game
     ends = [(lines, end) for lines, end in parts if end is not None]
     final = max((end.round_no for _, end in ends), default=-1)
@@ -400,8 +400,9 @@ async def round_end_posts(
     here = last.match_over is not None and not await in_thread(bot, game)
     posts = []
     for lines, end in ends:
+        report = reports.get(end.round_no)
         embed, files = await round_end_post(
-            bot, game, end.round_no, locale, lines=lines, colour=colour
+            bot, game, end.round_no, locale, lines=lines, colour=colour, report=report
         )
         rematch = here and end.round_no == final
         view = components.rematch_view(game.id, locale) if rematch else None

@@ -152,7 +152,8 @@ class Deliverer:
             # The final post is in the channel; who was not yet told how the match ended is.
             ended = await bot.service.owed_outcome(game.id, row.from_seq)
             if ended is not None:
-                await tell_the_end(bot, route, ended)
+                told = await bot.turns.told([ended], None, bot.now(), ping=False)
+                await tell_the_end(bot, route, told)
         route.undelivered.discard("post")
         await settle(bot, route, game)
 

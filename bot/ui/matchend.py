@@ -22,10 +22,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import tr, tr_count
-from bot.service import GameSummary, MatchEnd, Outcome, Standing, errors
+from bot.service import GameSummary, MatchEnd, Standing
 from bot.service.outbox import pinged
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
+from bot.service.turn import PlayedOut
 from bot.ui import dmlater
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
@@ -132,7 +133,7 @@ def who_hears_the_end(
     return to_tell, tuple(u for u in owed if u not in heard)
 
 
-async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
+async def tell_the_end(bot: GameBot, route: Route, played: PlayedOut) -> None:
     """Tell every human of the game that its match is over, once each (see the module's
     docstring). Call it before the game's posts are forgotten: the link is to its last.
 
@@ -141,18 +142,21 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     the first, tells the rest at the restart (the deliverer calls this again) and nobody twice;
     each DM and the mentions' post carry a nonce Discord enforces, for a crash between a send
     and its crossing off. A DM that failed for a reason that passes (a 5xx, a timeout) stays
-    owed and is retried; after :data:`~bot.ui.route.DM_TRIES` failed tries, the mention."""
-    game, end = last.game, last.match_over
+    owed and is retried; after :data:`~bot.ui.route.DM_TRIES` failed tries, the mention.
+
+    What it tells came with the turn's result (``played``: the final report, and each
+    player's ping by the one ping rule), so this asks the service only what the outbox owes."""
+    game, end = played.last.game, played.last.match_over
     if end is None:
         return
     debt = await bot.service.outbox.owed(game.id)
     if debt is None or not debt.end_users:
         return  # told already
-    try:
-        report = await bot.service.round_report(game.id)
-    except errors.WrongPhase:  # ended before any round was over: nothing to tell
+    report = played.final
+    if report is None:  # ended before any round was over: nothing to tell
         await bot.service.outbox.told_end(game.id, debt.end_users)
         return
+    pings = {p.user_id: p for p in played.end}
     link = await result_link(bot, game)
     to_tell, gone = who_hears_the_end(game, end, debt.end_users)
     if gone:  # no longer in the standings as a human: nothing to tell them, never retried
@@ -160,8 +164,9 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     by_mention: list[tuple[Standing, TurnPing]] = []
     for s in to_tell:
         uid = s.player.user_id
-        assert uid is not None
-        ping = await bot.schedule.turn_ping(uid, bot.now())
+        ping = pings.get(uid) if uid is not None else None
+        if uid is None or ping is None:
+            continue  # no ping asked for them (a front end without a schedule)
         if ping.dm and ping.settings is not None and debt.attempts < DM_TRIES:
             told = await _dm(bot, route, game, report, s, ping, link)
             if told is None:
