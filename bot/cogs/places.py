@@ -21,10 +21,10 @@ from discord.ext import commands
 
 from bot.i18n import tr
 from bot.service import ServiceError
-from bot.ui.announcer import dm
 from bot.ui.host import GameBot
 from bot.ui.limits import shown
 from bot.ui.mt import GameCog
+from bot.ui.notices import dm
 
 log = logging.getLogger(__name__)
 

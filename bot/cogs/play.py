@@ -37,7 +37,7 @@ from bot.ui.interactions import (
 )
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
-from bot.ui.route import click_editor
+from bot.ui.posts import click_editor
 
 
 class Play_(GameCog, name="Play"):

@@ -29,7 +29,7 @@ from bot.i18n import tr, tr_count
 from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
-from bot.ui import announcer, language, limits, messages, mt
+from bot.ui import announcer, language, limits, messages, mt, notices
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -144,11 +144,11 @@ class ScheduleCog(GameCog, name="Schedule"):
             await self._stall_closed(notice)
 
     async def post(self, channel_id: int, text: str, *, ping: bool = True) -> None:
-        await announcer.post(self.bot, channel_id, text, ping=ping)
+        await notices.post(self.bot, channel_id, text, ping=ping)
 
     async def dm(self, user_id: int, text: str) -> bool:
         """DM a player; False (and remembered, never retried) when their DMs are closed."""
-        return await announcer.dm(self.bot, user_id, text)
+        return await notices.dm(self.bot, user_id, text)
 
     async def link_for(self, game: GameSummary) -> str:
         stored = (await self.schedule.rows.messages_of([game.id]))[game.id].get("table")

@@ -14,8 +14,9 @@ Nothing here knows Discord; time comes in as ``now``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
@@ -39,7 +40,9 @@ from bot.service.replay import decode_event
 from bot.store import EventRow, GameRecord, GameStatus, SeatRow, Tx
 from bot.store.outbox import OutboxStore, OutboxTx, Owed
 
-__all__ = ["GRACE", "Outbox", "OutboxStore", "Owed", "backoff", "owe", "owed_outcome"]
+__all__ = [
+    "GRACE", "Outbox", "OutboxStore", "Owed", "Pinged", "backoff", "owe", "owed_outcome", "pinged"
+]  # fmt: skip
 
 #: How long the committing process has to deliver a debt before another deliverer may: the
 #: live path posts within a second or two; this only matters for a process that died.
@@ -56,6 +59,44 @@ def backoff(attempts: int) -> timedelta:
     return min(MAX_BACKOFF, wait)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pinged:
+    """Who hears of a change, by the one ping rule (:func:`pinged`): the human now to move
+    (``turn``; None: nobody — a computer, no turn, a game not being played), whether that is
+    the actor (``looking``: they move again and are already looking, so their hand comes
+    with their answer and nothing pings them), and at the match's end every human who played
+    it (``end``). How each hears (a DM, a mention, quiet hours) is their settings'
+    (:func:`bot.service.timing.turn_ping`)."""
+
+    turn: int | None = None
+    looking: bool = False
+    end: tuple[int, ...] = ()
+
+    @property
+    def owed(self) -> int | None:
+        """The turn's ping a commit owes: the player to move, unless they are looking."""
+        return None if self.looking else self.turn
+
+
+def pinged(
+    status: GameStatus,
+    players: Sequence[Player],
+    to_move: Player | None,
+    actor: int | None,
+) -> Pinged:
+    """The ping rule, the one place that decides who hears of a change: the commit's debt
+    (:func:`owe`), the turn's ping (:meth:`bot.service.turn.Turns.ping`) and the match's end
+    (:mod:`bot.ui.matchend`) all ask it. ``players``: the game's seats; ``to_move``: whose
+    turn it is now; ``actor``: who made the change (None: the scheduler, start-up)."""
+    turn = None
+    if status is GameStatus.ACTIVE and to_move is not None and not to_move.is_computer:
+        turn = to_move.user_id
+    end: tuple[int, ...] = ()
+    if status is GameStatus.FINISHED:
+        end = tuple(p.user_id for p in players if not p.is_computer and p.user_id is not None)
+    return Pinged(turn, turn is not None and turn == actor, end)
+
+
 async def owe(
     tx: Tx,
     game_id: int,
@@ -68,18 +109,14 @@ async def owe(
     now: datetime,
 ) -> None:
     """Inside the move's transaction: the channel is owed a post of the events from
-    ``first_seq`` on, and the human to move (if one is) the ping of their turn — unless they
-    are the ``actor``, who moves again and is already looking (the announcer's rule). The
-    match's last move owes every human still seated the news of its end (a DM, or the
-    mention they chose or their closed DMs leave)."""
-    ping = None
-    if status is GameStatus.ACTIVE and turn_seat is not None and 0 <= turn_seat < len(seats):
-        seat = seats[turn_seat]
-        ping = seat.user_id if seat.computer is None and seat.user_id != actor else None
-    end: tuple[int, ...] = ()
-    if status is GameStatus.FINISHED:
-        end = tuple(s.user_id for s in seats if s.computer is None and s.user_id is not None)
-    await OutboxTx(tx).owe(game_id, first_seq, version, ping, now + GRACE, end)
+    ``first_seq`` on, and who hears of it by the ping rule (:func:`pinged`) their ping: the
+    human to move the ping of their turn (not the ``actor``, who moves again and is already
+    looking), and after the match's last move every human still seated the news of its end
+    (a DM, or the mention they chose or their closed DMs leave)."""
+    players = players_of(seats)
+    to_move = players[turn_seat] if turn_seat is not None and 0 <= turn_seat < len(seats) else None
+    heard = pinged(status, players, to_move, actor)
+    await OutboxTx(tx).owe(game_id, first_seq, version, heard.owed, now + GRACE, heard.end)
 
 
 #: No DM channel learned.

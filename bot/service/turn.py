@@ -29,11 +29,14 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 
 from bot.engine import DONE, DRAW, KNOCK, PASS, Move, Play, SeatView, Tile, view_for
+from bot.service import errors
 from bot.service.commit import Batch, utc
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
+from bot.service.outbox import pinged
 from bot.service.outcome import Outcome, Standing, played_for, players_of
+from bot.service.roundend import RoundReport
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
 from bot.store import GameStatus
@@ -86,12 +89,18 @@ class TurnNews:
 class PlayedOut:
     """A turn played out up to the next present human, with all the announcer needs to tell
     it: every outcome in order, the table as it now stands (the spectator's view; None before
-    a deal), the ping (None: nobody to tell) and what the pinged player reads."""
+    a deal), the ping (None: nobody to tell) and what the pinged player reads; each round that
+    ended on the way as everyone may now see it (``rounds``, in order); and once the match is
+    over, its final report (``final``; None: it ended before any round was over) and how each
+    human who played it hears of its end (``end``, by the ping rule)."""
 
     outs: tuple[Outcome, ...]
     ping: TurnPing | None = None
     table: SeatView | None = None
     news: TurnNews | None = None
+    rounds: tuple[RoundReport, ...] = ()
+    final: RoundReport | None = None
+    end: tuple[TurnPing, ...] = ()
 
     @property
     def last(self) -> Outcome:
@@ -295,8 +304,9 @@ class Turns:
     async def told(
         self, outs: Sequence[Outcome], actor_id: int | None, now: datetime, *, ping: bool = True
     ) -> PlayedOut:
-        """``outs`` as the announcer tells them, nothing played: the table as it stands, and
-        (``ping``) the ping of the player to move with what they read (:meth:`news`)."""
+        """``outs`` as the announcer tells them, nothing played: the table as it stands, the
+        rounds that ended and the match's end (:meth:`ends`), and (``ping``) the ping of the
+        player to move with what they read (:meth:`news`)."""
         if not outs:
             return PlayedOut(())
         last = outs[-1]
@@ -308,7 +318,31 @@ class Turns:
         news = None
         if turn_ping is not None and game.round_no is not None:
             news = await self.news(game.id, turn_ping)
-        return PlayedOut(tuple(outs), turn_ping, table, news)
+        rounds, final, end = await self.ends(outs, now)
+        return PlayedOut(tuple(outs), turn_ping, table, news, rounds, final, end)
+
+    async def ends(
+        self, outs: Sequence[Outcome], now: datetime
+    ) -> tuple[tuple[RoundReport, ...], RoundReport | None, tuple[TurnPing, ...]]:
+        """The rounds ``outs`` ended, as reports; and once the match is over its final report
+        (None when no round was over) and the pings of its end: every human who played it, by
+        the one ping rule (:func:`~bot.service.outbox.pinged`), as their settings say."""
+        games, last = self.games, outs[-1]
+        game = last.game
+        rounds = [
+            await games.round_report(game.id, e.round_no) for o in outs for e in o.rounds_ended
+        ]
+        if last.match_over is None:
+            return tuple(rounds), None, ()
+        try:
+            final: RoundReport | None = await games.round_report(game.id)
+        except errors.WrongPhase:
+            final = None
+        heard = pinged(game.status, [s.player for s in last.match_over.standings], None, None)
+        end = []
+        if self.schedule is not None:
+            end = [await self.schedule.turn_ping(uid, now) for uid in heard.end]
+        return tuple(rounds), final, tuple(end)
 
     async def news(self, game_id: int, ping: TurnPing) -> TurnNews | None:
         """What the pinged player reads (see :class:`TurnNews`), as far as their ping carries
@@ -326,18 +360,21 @@ class Turns:
         return None
 
     async def ping(self, last: Outcome, actor_id: int | None, now: datetime) -> TurnPing | None:
-        """How the human now to move hears of it — the one place that decides it. Nobody for
-        a computer or a game not being played; the actor who moves again is already looking
-        (``here``: their hand comes with their answer, drawn as their settings say); anyone
-        else as their settings and quiet hours say (:func:`~bot.service.timing.turn_ping`)."""
-        game, nxt = last.game, last.next_player
-        if game.status is not GameStatus.ACTIVE or nxt is None or nxt.user_id is None:
+        """How the human now to move hears of it. Who, by the one ping rule
+        (:func:`~bot.service.outbox.pinged`, which the commit's debt and the match's end ask
+        too): nobody for a computer or a game not being played; the actor who moves again is
+        already looking (``here``: their hand comes with their answer, drawn as their settings
+        say); anyone else as their settings and quiet hours say
+        (:func:`~bot.service.timing.turn_ping`)."""
+        game = last.game
+        heard = pinged(game.status, game.players, last.next_player, actor_id)
+        if heard.turn is None:
             return None
-        if nxt.user_id == actor_id:
-            settings = await self.games.user_settings(nxt.user_id)
+        if heard.looking:
+            settings = await self.games.user_settings(heard.turn)
             return TurnPing(
-                nxt.user_id, dm=False, mention=False, quiet_until=None, here=True, settings=settings
+                heard.turn, dm=False, mention=False, quiet_until=None, here=True, settings=settings
             )
         if self.schedule is None:
             return None
-        return await self.schedule.turn_ping(nxt.user_id, now)
+        return await self.schedule.turn_ping(heard.turn, now)

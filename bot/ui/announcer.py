@@ -2,19 +2,22 @@
 
 Cogs, the scheduler cog and start-up hand it an :class:`~bot.service.Outcome` (or an undo, a
 new lobby) and it posts, edits and DMs; nothing else in the bot writes to a channel about a
-game. :func:`announce` is the turn cycle, top to bottom:
+game (plain reminders and notices: :mod:`bot.ui.notices`). :func:`announce` is the turn
+cycle, top to bottom:
 
 1. the actor's private answer, at once;
-2. the turns nobody present will take — computer players', away players' — are played
-   (:meth:`~bot.service.turn.Turns.until_human`), so that
-3. the channel gets ONE turn post for everything since the last present human's turn (a line
-   per move, the table picture, the mention of the player to move and the turn buttons), a
-   round's end a post of its own before it; a draw that leaves the same player to move grows
-   the live post instead (told with the next move where that edit would cost a request);
-   the post before goes quiet where a token makes it free (its buttons act on the table as
-   it is when pressed, so the edit is only for looks);
-4. the player to move hears of it ONCE, as they chose (``/mt me ping:``: a DM where one can
-   be delivered, else the mention; silently in their quiet hours), with their hand.
+2. the rest of the turn, one call to the service (:meth:`~bot.service.turn.Turns.play_out`:
+   computer players' and away players' turns, the ping, what the pinged player reads);
+3. the turn's post (:class:`TurnPost`, from its first send to its last edit): ONE turn post
+   for everything since the last present human's turn (a line per move, the table picture,
+   the mention of the player to move and the turn buttons), a round's end a post of its own
+   before it; a draw that leaves the same player to move grows the live post instead (held
+   for the next move where that edit would cost a request); the post before goes quiet
+   where a token makes it free (its buttons act on the table as it is when pressed);
+4. the player to move hears of it ONCE, as they chose (``/mt me ping:``), with their hand
+   (:func:`bot.ui.dmturn.tell_next_player`);
+5. once the match is over, every human hears how it ended (:mod:`bot.ui.matchend`); then
+   what the commit owed is cleared (:func:`bot.ui.route.settle`).
 
 Every message takes the cheapest way Discord allows (:mod:`bot.ui.route`): what follows a
 player's own action rides on that action's interaction — free of the bot's global limit of 50
@@ -40,10 +43,10 @@ from bot.engine import SeatView
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, Outcome, RoundEnd
 from bot.service.timing import TurnPing
-from bot.service.turn import PlayedOut, TurnNews
+from bot.service.turn import PlayedOut
 from bot.service.undo import Undone
-from bot.ui import components, dmlater, messages
-from bot.ui.dmturn import dm_view, live_link, since_your_turn, turn_news
+from bot.ui import components, messages
+from bot.ui.dmturn import since_your_turn, tell_next_player
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -53,7 +56,7 @@ from bot.ui.interactions import (
     missing_permissions,
     permission_names,
 )
-from bot.ui.limits import CONTENT, fit, shown
+from bot.ui.limits import CONTENT, shown
 from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
@@ -66,9 +69,9 @@ from bot.ui.lobbycard import (
 from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
-from bot.ui.posts import Post, is_old
+from bot.ui.posts import Editor, Post, is_old
 from bot.ui.roundend import round_end_post
-from bot.ui.route import PASSING, Route, dm_nonce, gone, note_failure, post_nonce, send_dm, settle
+from bot.ui.route import PASSING, Route, gone, note_failure, post_nonce, settle
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +87,7 @@ PING_NOBODY = discord.AllowedMentions.none()
 
 
 async def run_computers(bot: GameBot, game_id: int, interaction: Interaction | None = None) -> None:
-    """Computer players move until a human is to play, then one post tells it all (start-up
-    resumes games with this)."""
+    """Computer players move until a human is to play, then one post tells it all (start-up)."""
     await announce(bot, [], interaction, game_id=game_id)
 
 
@@ -114,27 +116,28 @@ async def announce(
     )
     if not played.outs:
         return None
+    post = TurnPost(bot, route, gid)
     async with bot.working:  # 3. one of WORK_AT_ONCE slots: under a burst, posts queue here
-        was = await bot.posts.latest_table(bot.service, gid)
-        problem = await post_turn(bot, route, played, head=head, colour=colour)
+        was = await post.live()
+        problem = await post.tell(played, head=head, colour=colour)
     new_turn = was is None or was.turn != turn_of(played.last)
     note = await tell_next_player(bot, route, played, new_turn=new_turn)  # 4.
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{trouble}")
-    await after_the_match(bot, route, played.last)
+    await after_the_match(bot, route, played)  # 5.
     await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
     await route.answer_owed()  # an answer Discord failed to show (issue 50)
     return trouble
 
 
-async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
+async def after_the_match(bot: GameBot, route: Route, played: PlayedOut) -> None:
     """Once a game is over, every human is told how it ended (:mod:`bot.ui.matchend`: before
     memory lets its posts go, for the link to the last); a game played in a thread says its
     result where the thread was opened from before that (the DMs link there, to its
     Rematch), and the thread is archived after. The DMs stay the outbox's (owed, told once
     each); the result post was never owed, so going first changes no crash guarantee."""
-    game = last.game
+    last, game = played.last, played.last.game
     if game.status is GameStatus.ACTIVE:
         return
     if last.match_over is not None:  # first: the end DMs link to it (its Rematch)
@@ -142,7 +145,7 @@ async def after_the_match(bot: GameBot, route: Route, last: Outcome) -> None:
         rounds = game.rules.rounds_total
         standings = messages.standings_text(last.match_over.standings, locale, rounds=rounds)
         await thread_result(bot, game, standings, locale)
-    await tell_the_end(bot, route, last)
+    await tell_the_end(bot, route, played)
     bot.posts.forget(game.id)
     if last.match_over is not None:
         await close_thread(bot, game)
@@ -155,84 +158,208 @@ async def publish(
     *,
     answer: str | None = None,
 ) -> str | None:
-    """Tell the actor ``answer``, then post these outcomes as they are (no computer catches
-    up, nobody is pinged: ``/mt end``)."""
+    """Tell the actor ``answer``, then post these outcomes as they are (``/mt end``)."""
     route = Route(bot, interaction)
     if answer is not None:
         await route.tell_actor(answer)
     played = await bot.turns.told(outs, route.actor_id, bot.now(), ping=False)
-    problem = await post_turn(bot, route, played)
+    problem = await TurnPost(bot, route, outs[-1].game_id).tell(played)
     if problem is not None and answer is not None:
         await route.tell_actor(f"{answer}\n{problem}")
-    await after_the_match(bot, route, outs[-1])
+    await after_the_match(bot, route, played)
     await settle(bot, route, outs[-1].game)
     await route.answer_owed()
     return problem
 
 
-async def post_turn(
-    bot: GameBot,
-    route: Route,
-    played: PlayedOut,
-    *,
-    head: Sequence[str] = (),
-    colour: discord.Colour | None = None,
-) -> str | None:
-    """Step 3: the round ends' posts, then the turn post (or the live post grown), the post
-    before it quietened; returns a problem to tell the actor."""
-    outs, ping, table = played.outs, played.ping, played.table
-    last = outs[-1]
-    game = last.game
-    locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
-    problem = cannot_post(bot, game, route.interaction, locale)
-    if problem is not None:
-        return problem
-    # The moves in order, cut after each round's end: those parts get a post of their own.
-    # A draw held back (PostBook.hold_if_paid) is told first, with what followed it.
-    held = await bot.posts.held_lines(bot.service, game.id, outs, locale, head=head)
-    parts: list[tuple[list[str], RoundEnd | None]] = [([*head, *held], None)]
-    for o in outs:
-        for i, (lines, end) in enumerate(messages.outcome_parts(o, locale)):
-            if i == 0:
-                parts[-1] = (parts[-1][0] + lines, end)
-            else:
-                parts.append((lines, end))
-    posts = await round_end_posts(bot, last, parts, locale, colour)
-    open_lines = parts[-1][0] if parts[-1][1] is None else []
-    nxt = last.next_player
-    turn = turn_of(last) if ping is not None else None
-    # The same turn may go on (a draw): then its post grows instead of a new one.
-    if turn is not None and not posts:
-        # A move's lines may wait for the next move; an undo's (``head``) never.
-        free = route.edits_free
-        if not head and await bot.posts.hold_if_paid(bot.service, game.id, turn, open_lines, free):
-            route.held = True  # the outbox keeps where it starts (PostBook.held_lines)
-            return None
-        if await grow_turn_post(bot, route, game, table, turn, open_lines, locale):
-            return None
-    if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
-        embed = game_embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
-        buttons = None
-        if turn is not None:
-            buttons = components.turn_view(game.id, game.version, locale, knock=False)
-        content = turn_line(game, nxt, locale)
-        if ping is not None and ping.mention and not ping.dm and not ping.here:
-            # The mention is their one notification: it tells them what changed too.
-            # What is left of one message once the turn line is in, less a margin for the
-            # newline and the mention's own words.
-            room = CONTENT - 100 - len(content)
-            since = since_your_turn(played.news, locale, room)
-            content = "\n".join(t for t in (content, since) if t)
-        posts.append(TablePost(content or None, embed, True, buttons))
-    for i, post in enumerate(posts):
-        told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
-        nonce = post_nonce(game, i)
-        problem = await send_post(
-            bot, route, game, table, post, locale, mentions_for(ping), told, nonce
-        )
+# ---------------------------------------------------------------------- the turn's post
+
+
+class TurnPost:
+    """A turn's post, from its first send to its last edit: step 3 of the cycle, in one place.
+
+    Which posts go out (a round's end each, then the turn post), or whether the live post of
+    the same turn grows instead (a draw) or is held for the next post (where that edit would
+    cost a request); each goes by its :class:`~bot.ui.route.Route` (the click's own answer, a
+    followup, the channel webhook or the bot's message); the post before goes quiet. The live
+    post is read once (:meth:`live`) and kept as this one sends, grows and quietens."""
+
+    def __init__(self, bot: GameBot, route: Route, game_id: int) -> None:
+        self.bot, self.route, self.game_id = bot, route, game_id
+        self._live: Post | None = None
+        self._read = False
+
+    async def live(self) -> Post | None:
+        """The game's live post as this announcement knows it (read once)."""
+        if not self._read:
+            self._live = await self.bot.posts.latest_table(self.bot.service, self.game_id)
+            self._read = True
+        return self._live
+
+    def _note(self, post: Post, editor: Editor | None = None) -> None:
+        self.bot.posts.note_table(self.game_id, post, editor)  # recorded in a batch
+        self._live, self._read = post, True
+
+    async def tell(
+        self,
+        played: PlayedOut,
+        *,
+        head: Sequence[str] = (),
+        colour: discord.Colour | None = None,
+    ) -> str | None:
+        """The round ends' posts, then the turn post (or the live post grown, or held), the
+        post before it quietened; returns a problem to tell the actor."""
+        bot, route = self.bot, self.route
+        outs, ping, table = played.outs, played.ping, played.table
+        last = outs[-1]
+        game = last.game
+        locale = channel_locale(route.interaction, client=bot, guild_id=game.guild_id)
+        problem = cannot_post(bot, game, route.interaction, locale)
         if problem is not None:
             return problem
-    return None
+        # The moves in order, cut after each round's end: those parts get a post of their
+        # own. A draw held back (PostBook.hold_if_paid) is told first, with what followed it.
+        live = await self.live()
+        held = await bot.posts.held_lines(bot.service, game.id, live, outs, locale, head=head)
+        parts: list[tuple[list[str], RoundEnd | None]] = [([*head, *held], None)]
+        for o in outs:
+            for i, (lines, end) in enumerate(messages.outcome_parts(o, locale)):
+                if i == 0:
+                    parts[-1] = (parts[-1][0] + lines, end)
+                else:
+                    parts.append((lines, end))
+        posts = await round_end_posts(bot, played, parts, locale, colour)
+        open_lines = parts[-1][0] if parts[-1][1] is None else []
+        nxt = last.next_player
+        turn = turn_of(last) if ping is not None else None
+        # The same turn may go on (a draw): then its post grows instead of a new one.
+        if turn is not None and not posts:
+            # A move's lines may wait for the next move; an undo's (``head``) never.
+            free = route.edits_free
+            if not head and bot.posts.hold_if_paid(game.id, live, turn, open_lines, free):
+                route.held = True  # the outbox keeps where it starts (PostBook.held_lines)
+                return None
+            if await self._grow(game, table, turn, open_lines, locale):
+                return None
+        if game.status is GameStatus.ACTIVE or (open_lines and last.match_over is None):
+            embed = game_embed(game, open_lines, locale, round_no=game.round_no, colour=colour)
+            buttons = None
+            if turn is not None:
+                buttons = components.turn_view(game.id, game.version, locale, knock=False)
+            content = turn_line(game, nxt, locale)
+            if ping is not None and ping.mention and not ping.dm and not ping.here:
+                # The mention is their one notification: it tells them what changed too.
+                # What is left of one message once the turn line is in, less a margin for
+                # the newline and the mention's own words.
+                room = CONTENT - 100 - len(content)
+                since = since_your_turn(played.news, locale, room)
+                content = "\n".join(t for t in (content, since) if t)
+            posts.append(TablePost(content or None, embed, True, buttons))
+        for i, post in enumerate(posts):
+            told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
+            nonce = post_nonce(game, i)
+            problem = await self._send(game, table, post, locale, mentions_for(ping), told, nonce)
+            if problem is not None:
+                return problem
+        return None
+
+    async def _send(
+        self,
+        game: GameSummary,
+        table: SeatView | None,
+        post: TablePost,
+        locale: str,
+        mentions: discord.AllowedMentions,
+        turn: tuple[tuple[object, ...], tuple[str, ...]] | None,
+        nonce: str | None = None,
+    ) -> str | None:
+        """Send one game post (with the table picture if it shows the table), then quieten the
+        one before it and remember this one as the live post (with ``turn``: the turn it is
+        for and its lines, so a draw can grow it)."""
+        bot, route = self.bot, self.route
+        files = [] if isinstance(post.picture, bool) else post.picture
+        if post.picture is True and table is not None:
+            files = await table_picture(bot, game, table, post.embed, locale)
+        try:
+            message, editor = await route.post(
+                post.content,
+                embed=post.embed,
+                files=files,
+                view=post.view,
+                mentions=mentions,
+                channel_id=game.channel_id,
+                nonce=nonce,
+                hooked=turn is not None,
+            )
+        except (discord.HTTPException, *PASSING) as exc:
+            log.warning("game %s: could not post the table: %s", game.id, exc)
+            note_failure(route, "post", exc)
+            gone(bot, game.channel_id, exc)
+            detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
+            return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
+        await self._quieten()
+        new = Post(message.channel.id, message.id, live=post.view is not None)
+        if turn is not None:
+            new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
+        self._note(new, editor)
+        return None
+
+    async def _grow(
+        self,
+        game: GameSummary,
+        table: SeatView | None,
+        turn: tuple[object, ...],
+        lines: Sequence[str],
+        locale: str,
+    ) -> bool:
+        """Add ``lines`` to the live post of this same turn (text, fresh picture and buttons)
+        by an edit; False when there is no such post or Discord refused the edit."""
+        latest = await self.live()
+        if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
+            return False
+        told = (*latest.lines, *lines)
+        embed = game_embed(game, told, locale, round_no=game.round_no)
+        files = [] if table is None else await table_picture(self.bot, game, table, embed, locale)
+        try:
+            await self.route.edit(
+                game.id,
+                latest.channel_id,
+                latest.message_id,
+                content=turn_line(game, game.turn, locale) or None,
+                embed=embed,
+                attachments=files,
+                view=components.turn_view(game.id, game.version, locale, knock=False),
+                allowed_mentions=PING_NOBODY,
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: could not add to the turn post: %s", game.id, exc)
+            return False
+        self._note(dataclasses.replace(latest, lines=told))
+        return True
+
+    async def _quieten(self) -> None:
+        """Take the buttons off the game's previous post, keeping its text and picture, so
+        the channel reads as a history and only the newest post has controls — where that is
+        free (a token that can still edit it). Nothing is deleted (the bot may lack Manage
+        Messages); an edit Discord refuses (a deleted message, the edit limit on old
+        messages) is logged and left. The edit is cosmetic: an old post's turn buttons act on
+        the table as it is now (``bot.cogs.play.turn_button``), so it is never paid for with
+        the bot's global budget (a move from a DM, a token expired) nor made on a post over
+        an hour old (Discord rations such edits, which a turn post's growth may need)."""
+        game_id, route = self.game_id, self.route
+        previous = await self.live()
+        if previous is None or not previous.live:
+            return
+        if is_old(previous.message_id, self.bot.now()) or not route.edits_free(
+            game_id, previous.message_id
+        ):
+            self._note(dataclasses.replace(previous, live=False))
+            return
+        try:
+            await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
+        except discord.HTTPException as exc:
+            log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
+        self._note(dataclasses.replace(previous, live=False))
 
 
 def turn_of(last: Outcome) -> tuple[object, ...] | None:
@@ -256,14 +383,15 @@ class TablePost:
 
 async def round_end_posts(
     bot: GameBot,
-    last: Outcome,
+    played: PlayedOut,
     parts: Sequence[tuple[list[str], RoundEnd | None]],
     locale: str,
     colour: discord.Colour | None,
 ) -> list[TablePost]:
     """A post per round that ended: its last moves, its picture (every leftover hand, the
     points, the totals) and the scores; the match's end adds the final standings and the
-    Rematch button (:mod:`bot.ui.roundend`)."""
+    Rematch button (:mod:`bot.ui.roundend`); each round as the turn's result holds it."""
+    last, reports = played.last, {r.round_no: r for r in played.rounds}
     game = last.game
     ends = [(lines, end) for lines, end in parts if end is not None]
     final = max((end.round_no for _, end in ends), default=-1)
@@ -271,8 +399,9 @@ async def round_end_posts(
     here = last.match_over is not None and not await in_thread(bot, game)
     posts = []
     for lines, end in ends:
+        report = reports.get(end.round_no)
         embed, files = await round_end_post(
-            bot, game, end.round_no, locale, lines=lines, colour=colour
+            bot, game, end.round_no, locale, lines=lines, colour=colour, report=report
         )
         rematch = here and end.round_no == final
         view = components.rematch_view(game.id, locale) if rematch else None
@@ -288,105 +417,6 @@ def mentions_for(ping: TurnPing | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         users=[discord.Object(ping.user_id)], roles=False, everyone=False
     )
-
-
-async def send_post(
-    bot: GameBot,
-    route: Route,
-    game: GameSummary,
-    table: SeatView | None,
-    post: TablePost,
-    locale: str,
-    mentions: discord.AllowedMentions,
-    turn: tuple[tuple[object, ...], tuple[str, ...]] | None,
-    nonce: str | None = None,
-) -> str | None:
-    """Send one game post (with the table picture if it shows the table), then quieten the one
-    before it and remember this one as the latest (with ``turn``: the turn it is for and its
-    lines, so a draw can grow it)."""
-    files = [] if isinstance(post.picture, bool) else post.picture
-    if post.picture is True and table is not None:
-        files = await table_picture(bot, game, table, post.embed, locale)
-    try:
-        message, editor = await route.post(
-            post.content,
-            embed=post.embed,
-            files=files,
-            view=post.view,
-            mentions=mentions,
-            channel_id=game.channel_id,
-            nonce=nonce,
-            hooked=turn is not None,
-        )
-    except (discord.HTTPException, *PASSING) as exc:
-        log.warning("game %s: could not post the table: %s", game.id, exc)
-        note_failure(route, "post", exc)
-        gone(bot, game.channel_id, exc)
-        detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
-        return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
-    await quieten(bot, route, game.id)
-    new = Post(message.channel.id, message.id, live=post.view is not None)
-    if turn is not None:
-        new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
-    bot.posts.note_table(game.id, new, editor)  # recorded in the database in a batch
-    return None
-
-
-async def grow_turn_post(
-    bot: GameBot,
-    route: Route,
-    game: GameSummary,
-    table: SeatView | None,
-    turn: tuple[object, ...],
-    lines: Sequence[str],
-    locale: str,
-) -> bool:
-    """Add ``lines`` to the live post of this same turn (text, fresh picture and buttons) by
-    an edit; False when there is no such post or Discord refused the edit."""
-    latest = await bot.posts.latest_table(bot.service, game.id)
-    if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
-        return False
-    told = (*latest.lines, *lines)
-    embed = game_embed(game, told, locale, round_no=game.round_no)
-    files = [] if table is None else await table_picture(bot, game, table, embed, locale)
-    try:
-        await route.edit(
-            game.id,
-            latest.channel_id,
-            latest.message_id,
-            content=turn_line(game, game.turn, locale) or None,
-            embed=embed,
-            attachments=files,
-            view=components.turn_view(game.id, game.version, locale, knock=False),
-            allowed_mentions=PING_NOBODY,
-        )
-    except discord.HTTPException as exc:
-        log.info("game %s: could not add to the turn post: %s", game.id, exc)
-        return False
-    bot.posts.note_table(game.id, dataclasses.replace(latest, lines=told))
-    return True
-
-
-async def quieten(bot: GameBot, route: Route, game_id: int) -> None:
-    """Take the buttons off the game's previous post, keeping its text and picture, so the
-    channel reads as a history and only the newest post has controls — where that is free
-    (a token that can still edit it). Nothing is deleted (the bot may lack Manage Messages);
-    an edit Discord refuses (a deleted message, the edit limit on old messages) is logged
-    and left. The edit is cosmetic: an old post's turn buttons act on the table as it is
-    now (``bot.cogs.play.turn_button``), so it is never paid for with the bot's global
-    budget (a move from a DM, a token expired) nor made on a post over an hour old
-    (Discord rations such edits, which a turn post's growth may need)."""
-    previous = await bot.posts.latest_table(bot.service, game_id)
-    if previous is None or not previous.live:
-        return
-    if is_old(previous.message_id, bot.now()) or not route.edits_free(game_id, previous.message_id):
-        bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
-        return
-    try:
-        await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
-    except discord.HTTPException as exc:
-        log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
-    bot.posts.note_table(game_id, dataclasses.replace(previous, live=False))
 
 
 async def table_picture(
@@ -441,88 +471,6 @@ def cannot_post(
     )
 
 
-# ---------------------------------------------------------------------- the ping
-
-
-async def tell_next_player(
-    bot: GameBot, route: Route, played: PlayedOut, *, new_turn: bool
-) -> str | None:
-    """Step 4: the player to move hears of it once — a DM (silent in their quiet hours) if
-    that is their way, with their hand; the actor whose new turn it is gets it with their
-    answer instead (free), and nothing more when their turn simply goes on (a draw: their
-    answer said where the tile fits). A closed DM is remembered, never retried, and said
-    once in the channel. Returns a note for the actor."""
-    game, ping, news = played.last.game, played.ping, played.news
-    if ping is None or game.round_no is None or news is None or news.view is None:
-        return None
-    if ping.here:
-        if not new_turn or ping.settings is None:
-            return None
-        lang = locale_of(route.interaction) if route.interaction is not None else None
-        text, files = await turn_news(bot, game, news, lang, ping.settings.tiles, hand_only=True)
-        await route.add_for_actor(text, files=files)
-        return None
-    if not ping.dm or ping.settings is None:
-        return None
-    try:
-        await send_turn_dm(bot, game, ping, news, route=route)
-    except discord.Forbidden as exc:
-        if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
-            dmlater.turn_dm_later(bot, game, ping, send_turn_dm, post)
-            return None
-        if exc.code not in dmlater.REFUSED:
-            log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)
-            return None
-        await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
-        left = exc.code == dmlater.NO_MUTUAL_GUILDS
-        return await dms_closed_notice(bot, game, ping.user_id, route.interaction, left=left)
-    except (discord.HTTPException, *PASSING) as exc:
-        log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
-        note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
-    return None
-
-
-async def send_turn_dm(
-    bot: GameBot,
-    game: GameSummary,
-    ping: TurnPing,
-    news: TurnNews | None = None,
-    *,
-    route: Route | None = None,
-) -> None:
-    """The turn's DM to the player to move, with their hand (raises as ``send``); ``news``
-    as the service read it with the ping, else read now (a DM sent again later); ``route``:
-    the announcement it is part of, which keeps a DM channel opened for it."""
-    assert ping.settings is not None
-    if news is None:
-        news = await bot.turns.news(game.id, ping)
-    assert news is not None
-    lang, tiles = ping.settings.language, ping.settings.tiles
-    text, files = await turn_news(bot, game, news, lang, tiles)
-    view = dm_view(game, news.view, await live_link(bot, game), lang)
-    known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
-    nonce = dm_nonce(game, ping.user_id, news)  # this turn's: one DM for it (issue 50)
-    await send_dm(
-        bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
-        allowed_mentions=PING_NOBODY, nonce=nonce, route=route,
-    )  # fmt: skip
-
-
-async def dms_closed_notice(
-    bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None, *, left: bool
-) -> str | None:
-    """Say once that the hand will not come by DM: privately if they are the one acting
-    (returned, for their answer), else with a short mention in the channel — the ping they
-    would have had by DM. ``left``: Discord said they share no server with the bot (50278):
-    the channel hears they left, and what the host may do with their seat."""
-    if interaction is not None and interaction.user.id == uid:
-        return tr("dm.left.you" if left else "dm.closed.you", locale_of(interaction))
-    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    key = "dm.left.channel" if left else "dm.closed.channel"
-    await post(bot, game.channel_id, tr(key, locale, mention=f"<@{uid}>"))
-    return None
-
-
 # ---------------------------------------------------------------------- undo
 
 
@@ -549,36 +497,3 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     return await announce(
         bot, [back], interaction, head=lines, colour=discord.Colour.orange(), answer=answer
     )
-
-
-# ---------------------------------------------------------------------- plain messages
-
-
-async def post(bot: GameBot, channel_id: int, text: str, *, ping: bool = True) -> None:
-    """A plain message in a game's channel (reminders, warnings); ``ping`` mentions people."""
-    mentions = discord.AllowedMentions(users=ping, roles=False, everyone=False)
-    try:
-        channel = bot.get_partial_messageable(channel_id)
-        await channel.send(**fit("channel post", content=text, allowed_mentions=mentions))
-    except discord.HTTPException as exc:
-        log.warning("could not post in channel %s: %s", channel_id, exc)
-        gone(bot, channel_id, exc)
-
-
-async def dm(bot: GameBot, user_id: int, text: str) -> bool:
-    """DM a player; False (and remembered, never retried) when their DMs are closed."""
-    try:
-        await send_dm(bot, user_id, text)
-    except discord.Forbidden as exc:
-        if exc.code == dmlater.TOO_FAST:  # not refused: sent later (dmlater)
-            dmlater.dm_later(bot, user_id, text)
-            return True
-        if exc.code in dmlater.REFUSED:
-            await bot.service.update_user_settings(user_id, bot.now(), dms_open=False)
-        else:
-            log.warning("DM to %s refused: %s", user_id, exc)
-        return False
-    except discord.HTTPException as exc:
-        log.warning("DM to %s failed: %s", user_id, exc)
-        return False
-    return True

@@ -36,7 +36,7 @@ from bot.service import GameStatus, GameSummary, Outcome
 from bot.service.errors import unreachable
 from bot.service.outbox import Owed, backoff
 from bot.service.turn import PlayedOut
-from bot.ui import announcer
+from bot.ui import announcer, dmturn, notices
 from bot.ui.hooks import is_own_post
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
@@ -148,12 +148,13 @@ class Deliverer:
             elif ping is not None and ping.dm:
                 news = await bot.turns.news(game.id, ping)
                 played = PlayedOut((last,), ping, news=news)
-                await announcer.tell_next_player(bot, route, played, new_turn=True)
+                await dmturn.tell_next_player(bot, route, played, new_turn=True)
         if row.end_users and game.status is GameStatus.FINISHED:
             # The final post is in the channel; who was not yet told how the match ended is.
             ended = await bot.service.owed_outcome(game.id, row.from_seq)
             if ended is not None:
-                await tell_the_end(bot, route, ended)
+                told = await bot.turns.told([ended], None, bot.now(), ping=False)
+                await tell_the_end(bot, route, told)
         route.undelivered.discard("post")
         await settle(bot, route, game)
 
@@ -162,7 +163,7 @@ class Deliverer:
         in their quiet hours)."""
         locale = channel_locale(None, client=self.bot, guild_id=game.guild_id)
         text = tr("dm.failed.channel", locale, mention=f"<@{user_id}>", game=game.id)
-        await announcer.post(self.bot, game.channel_id, text, ping=loud)
+        await notices.post(self.bot, game.channel_id, text, ping=loud)
 
     async def already_posted(self, game: GameSummary) -> bool:
         """Whether the channel's recent messages hold this game's post for its version: the

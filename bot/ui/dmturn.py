@@ -1,4 +1,10 @@
-"""The turn DM's own controls: play, draw and pass from the DM itself.
+"""The player to move told of their turn, and the turn DM's own controls.
+
+Step 4 of the announcer's cycle is here (:func:`tell_next_player`): the ping the service
+decided (:meth:`bot.service.turn.Turns.ping`, by the one ping rule) given — the turn DM with
+their hand (:func:`send_turn_dm`; later, if Discord says too fast: :mod:`bot.ui.dmlater`),
+the hand with the actor's own answer when they move again, or nothing more where the turn
+post's mention is the ping; DMs found closed are remembered and said once.
 
 A turn DM used to carry "Go to the table" and "Catch me up" only: to move, the player went
 to the channel, although the DM already listed their moves. Now it carries them: the legal
@@ -20,6 +26,7 @@ only a DM never pressed keeps buttons that would refuse.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -31,15 +38,19 @@ from bot.engine import DRAW, PASS, SeatView
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
-from bot.service.turn import TurnNews
-from bot.ui import messages
+from bot.service.timing import TurnPing
+from bot.service.turn import PlayedOut, TurnNews
+from bot.ui import dmlater, messages, notices
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of
+from bot.ui.interactions import Interaction, Refusal, bot_of, channel_locale, locale_of
 from bot.ui.limits import CONTENT, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
+from bot.ui.route import PASSING, Route, dm_nonce, note_failure, send_dm
+
+log = logging.getLogger(__name__)
 
 DM_ACTIONS = ("draw", "pass")
 
@@ -286,3 +297,85 @@ def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str
     if budget <= 0 or news is None or news.digest is None:
         return ""
     return catchup_text(news.digest, lang, budget, whose_turn=False)
+
+
+# ---------------------------------------------------------------------- the turn's ping
+
+
+async def tell_next_player(
+    bot: GameBot, route: Route, played: PlayedOut, *, new_turn: bool
+) -> str | None:
+    """Step 4: the player to move hears of it once — a DM (silent in their quiet hours) if
+    that is their way, with their hand; the actor whose new turn it is gets it with their
+    answer instead (free), and nothing more when their turn simply goes on (a draw: their
+    answer said where the tile fits). A closed DM is remembered, never retried, and said
+    once in the channel. Returns a note for the actor."""
+    game, ping, news = played.last.game, played.ping, played.news
+    if ping is None or game.round_no is None or news is None or news.view is None:
+        return None
+    if ping.here:
+        if not new_turn or ping.settings is None:
+            return None
+        lang = locale_of(route.interaction) if route.interaction is not None else None
+        text, files = await turn_news(bot, game, news, lang, ping.settings.tiles, hand_only=True)
+        await route.add_for_actor(text, files=files)
+        return None
+    if not ping.dm or ping.settings is None:
+        return None
+    try:
+        await send_turn_dm(bot, game, ping, news, route=route)
+    except discord.Forbidden as exc:
+        if exc.code == dmlater.TOO_FAST:  # the same news later, if still true: never dropped
+            dmlater.turn_dm_later(bot, game, ping, send_turn_dm, notices.post)
+            return None
+        if exc.code not in dmlater.REFUSED:
+            log.warning("game %s: DM to %s refused: %s", game.id, ping.user_id, exc)
+            return None
+        await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
+        left = exc.code == dmlater.NO_MUTUAL_GUILDS
+        return await dms_closed_notice(bot, game, ping.user_id, route.interaction, left=left)
+    except (discord.HTTPException, *PASSING) as exc:
+        log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
+        note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
+    return None
+
+
+async def send_turn_dm(
+    bot: GameBot,
+    game: GameSummary,
+    ping: TurnPing,
+    news: TurnNews | None = None,
+    *,
+    route: Route | None = None,
+) -> None:
+    """The turn's DM to the player to move, with their hand (raises as ``send``); ``news``
+    as the service read it with the ping, else read now (a DM sent again later); ``route``:
+    the announcement it is part of, which keeps a DM channel opened for it."""
+    assert ping.settings is not None
+    if news is None:
+        news = await bot.turns.news(game.id, ping)
+    assert news is not None
+    lang, tiles = ping.settings.language, ping.settings.tiles
+    text, files = await turn_news(bot, game, news, lang, tiles)
+    view = dm_view(game, news.view, await live_link(bot, game), lang)
+    known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
+    nonce = dm_nonce(game, ping.user_id, news)  # this turn's: one DM for it (issue 50)
+    await send_dm(
+        bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
+        allowed_mentions=discord.AllowedMentions.none(), nonce=nonce, route=route,
+    )  # fmt: skip
+
+
+async def dms_closed_notice(
+    bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None, *, left: bool
+) -> str | None:
+    """Say once that the hand will not come by DM: privately if they are the one acting
+    (returned, for their answer), else with a short mention in the channel — the ping they
+    would have had by DM. ``left``: Discord said they share no server with the bot (50278):
+    the channel hears they left, and what the host may do with their seat."""
+    if interaction is not None and interaction.user.id == uid:
+        return tr("dm.left.you" if left else "dm.closed.you", locale_of(interaction))
+    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
+    key = "dm.left.channel" if left else "dm.closed.channel"
+    await notices.post(bot, game.channel_id, tr(key, locale, mention=f"<@{uid}>"))
+    return None

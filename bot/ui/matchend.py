@@ -15,15 +15,18 @@ crashes and Discord's passing failures.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 
 import discord
 
 from bot.i18n import tr, tr_count
-from bot.service import GameSummary, Outcome, Standing, errors
+from bot.service import GameSummary, MatchEnd, Standing
+from bot.service.outbox import pinged
 from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
+from bot.service.turn import PlayedOut
 from bot.ui import dmlater, ratings
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
@@ -33,8 +36,6 @@ from bot.ui.route import (
     DM_TRIES,
     PASSING,
     Route,
-    end_mentions_nonce,
-    end_nonce,
     passing,
     send_dm,
 )
@@ -46,6 +47,23 @@ def ordinal(place: int, lang: str | None) -> str:
     """A place as a reader says it: "1st", "3rd" ("1er", "3e")."""
     key = {1: "end.first", 2: "end.second", 3: "end.third"}.get(place, "end.nth")
     return tr(key, lang, n=place)
+
+
+def end_nonce(game_id: int, user_id: int) -> str:
+    """The nonce of the DM telling ``user_id`` how the match ended. Discord checks a nonce per
+    author, and the bot writes every DM: so it names the player, hashed to fit in 25
+    characters (a user id alone has up to 20 digits)."""
+    digest = hashlib.blake2b(f"{game_id}:{user_id}".encode(), digest_size=11).hexdigest()
+    return f"mte{digest}"
+
+
+def end_mentions_nonce(game_id: int, user_ids: tuple[int, ...]) -> str:
+    """The nonce of the post mentioning these players, told of the match's end in the
+    channel: it names them (a later post for another player, whose DM kept failing, must not
+    be answered with the first one)."""
+    named = ",".join(str(u) for u in sorted(user_ids))
+    digest = hashlib.blake2b(f"{game_id}:{named}".encode(), digest_size=11).hexdigest()
+    return f"mtm{digest}"
 
 
 def end_dm(
@@ -108,7 +126,21 @@ def mentions_post(
     return tr("end.mentions", locale, game=game_id, places=places), allowed
 
 
-async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
+def who_hears_the_end(
+    game: GameSummary, end: MatchEnd, owed: Sequence[int]
+) -> tuple[tuple[Standing, ...], tuple[int, ...]]:
+    """Who is told of the match's end, in the standings' order, by the one ping rule
+    (:func:`bot.service.outbox.pinged`, which wrote the debt with the match's last move): the
+    humans of the standings still owed it (``owed``: the outbox's); and those owed it who are
+    no longer in the standings as a human (nothing to tell them, crossed off)."""
+    heard = pinged(game.status, [s.player for s in end.standings], None, None).end
+    to_tell = tuple(
+        s for s in end.standings if s.player.user_id in heard and s.player.user_id in owed
+    )
+    return to_tell, tuple(u for u in owed if u not in heard)
+
+
+async def tell_the_end(bot: GameBot, route: Route, played: PlayedOut) -> None:
     """Tell every human of the game that its match is over, once each (see the module's
     docstring). Call it before the game's posts are forgotten: the link is to its last.
 
@@ -117,29 +149,31 @@ async def tell_the_end(bot: GameBot, route: Route, last: Outcome) -> None:
     the first, tells the rest at the restart (the deliverer calls this again) and nobody twice;
     each DM and the mentions' post carry a nonce Discord enforces, for a crash between a send
     and its crossing off. A DM that failed for a reason that passes (a 5xx, a timeout) stays
-    owed and is retried; after :data:`~bot.ui.route.DM_TRIES` failed tries, the mention."""
-    game, end = last.game, last.match_over
+    owed and is retried; after :data:`~bot.ui.route.DM_TRIES` failed tries, the mention.
+
+    What it tells came with the turn's result (``played``: the final report, and each
+    player's ping by the one ping rule), so this asks the service only what the outbox owes."""
+    game, end = played.last.game, played.last.match_over
     if end is None:
         return
     debt = await bot.service.outbox.owed(game.id)
     if debt is None or not debt.end_users:
         return  # told already
-    try:
-        report = await bot.service.round_report(game.id)
-    except errors.WrongPhase:  # ended before any round was over: nothing to tell
+    report = played.final
+    if report is None:  # ended before any round was over: nothing to tell
         await bot.service.outbox.told_end(game.id, debt.end_users)
         return
+    pings = {p.user_id: p for p in played.end}
     link = await result_link(bot, game)
-    seated = {s.player.user_id for s in end.standings if not s.player.is_computer}
-    gone = tuple(u for u in debt.end_users if u not in seated)
+    to_tell, gone = who_hears_the_end(game, end, debt.end_users)
     if gone:  # no longer in the standings as a human: nothing to tell them, never retried
         await bot.service.outbox.told_end(game.id, gone)
     by_mention: list[tuple[Standing, TurnPing]] = []
-    for s in end.standings:
+    for s in to_tell:
         uid = s.player.user_id
-        if uid is None or s.player.is_computer or uid not in debt.end_users:
-            continue
-        ping = await bot.schedule.turn_ping(uid, bot.now())
+        ping = pings.get(uid) if uid is not None else None
+        if uid is None or ping is None:
+            continue  # no ping asked for them (a front end without a schedule)
         if ping.dm and ping.settings is not None and debt.attempts < DM_TRIES:
             told = await _dm(bot, route, game, report, s, ping, link)
             if told is None:

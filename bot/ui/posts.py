@@ -85,6 +85,21 @@ class Editor:
     free: bool = True
 
 
+def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:
+    """The free way to edit a followup: with the token that sent it."""
+    return Editor(message.id, interaction.expires_at, message.edit)
+
+
+def click_editor(interaction: discord.Interaction[Any]) -> Editor | None:
+    """The free way to edit the message a button was clicked on, when the click was
+    acknowledged without a message of its own (then the token's "original" IS that message)."""
+    message = interaction.message
+    deferred_update = discord.InteractionResponseType.deferred_message_update
+    if message is None or interaction.response.type is not deferred_update:
+        return None
+    return Editor(message.id, interaction.expires_at, interaction.edit_original_response)
+
+
 class PostBook:
     """The latest table post of each game, and the tokens that can still edit it; with
     ``record``, new table posts are written to the database in batches."""
@@ -155,10 +170,10 @@ class PostBook:
         """A token Discord no longer takes (expired early, message gone)."""
         self._editors[game_id] = [e for e in self._editors.get(game_id, ()) if e is not editor]
 
-    async def hold_if_paid(
+    def hold_if_paid(
         self,
-        service: GameService,
         game_id: int,
+        latest: Post | None,
         turn: tuple[object, ...],
         lines: Sequence[str],
         edits_free: Callable[[int, int], bool],
@@ -167,8 +182,8 @@ class PostBook:
         growing the live post of that turn would cost a request (``edits_free(game, message)``
         says no: a move from the DM, a token expired): the channel hears of it with the move
         that follows, in one post, instead of an edit now; the player's own answer told
-        them. True when held; False when there is no such post or the edit is free."""
-        latest = await self.latest_table(service, game_id)
+        them. True when held; False when there is no such post (``latest``: the game's live
+        post) or the edit is free."""
         if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
             return False
         if edits_free(game_id, latest.message_id):
@@ -185,6 +200,7 @@ class PostBook:
         self,
         service: GameService,
         game_id: int,
+        latest: Post | None,
         outs: Sequence[Outcome],
         locale: str,
         *,
@@ -200,11 +216,11 @@ class PostBook:
         used (the deliverer's :func:`bot.service.outbox.owed_outcome` and
         :func:`bot.ui.messages.outcome_parts`). A seq rather than the words: nothing
         rendered is stored (the outbox's rule), and an undo of the draw meanwhile leaves it
-        out. None with ``head`` (an undo: a held draw was taken back with it)."""
+        out. None with ``head`` (an undo: a held draw was taken back with it). ``latest``:
+        the game's live post as the announcement read it."""
         lines = self.take_held(game_id)
         if lines or head:
             return list(lines)
-        latest = await self.latest_table(service, game_id)
         if latest is not None and latest.turn is not None:
             return []  # this process made the live post: what it held is in memory
         row = await service.outbox.owed(game_id)

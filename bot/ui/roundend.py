@@ -282,11 +282,14 @@ async def round_end_post(
     *,
     lines: Sequence[str] = (),
     colour: discord.Colour | None = None,
+    report: RoundReport | None = None,
 ) -> tuple[discord.Embed, list[discord.File]]:
     """The post for the end of round ``round_no`` (None: the latest round over; the
     match's end when it was the last): :func:`round_end_embed` with the round-end picture
-    and its alt text, or without a picture when it could not be made."""
-    report = await bot.service.round_report(game.id, round_no)
+    and its alt text, or without a picture when it could not be made. ``report``: that round
+    as the turn's result already holds it (:class:`~bot.service.turn.PlayedOut`), else read."""
+    if report is None:
+        report = await bot.service.round_report(game.id, round_no)
     if report.match_over:  # issue 48: each player's rating change ("+23 → 1,412")
         lines = [*lines, *await ratings.end_line(bot, game.id, report.players, locale)]
     embed = round_end_embed(game.id, report, locale, lines=lines, colour=colour)

@@ -13,21 +13,16 @@ channel once and keeps it in the database, so neither a restart nor another proc
 cluster opens it again. Every payload passes :func:`bot.ui.limits.fit` on its way out, so
 nothing the turn cycle sends goes over Discord's limits.
 
-The outbox's side of an announcement (issue 37) is here too, beside the sends it guards:
-which failures a retry can mend, the nonces that make a retry safe, and clearing what was
-delivered. A committed move's debt (the post, the ping) is in the database from its own
-transaction (:mod:`bot.service.outbox`). The announcer pays it at once and clears it here
-(:func:`settle`); what failed for a reason that passes (Discord's 5xx, a timeout, a dropped
-connection) is left for :mod:`bot.ui.deliver` to retry with backoff. A refusal that will not
-pass (missing permissions, a 4xx) is not retried: the actor was told, and retrying would only
-spend invalid requests.
-
-Every post carries a ``nonce`` derived from the debt (the game, its version, the post's
-place), and every turn DM one naming the turn it tells (:func:`dm_nonce`: not the version,
-which may move before the debt is paid), sent with ``enforce_nonce``: Discord answers a
-second send with the same nonce, within a few minutes, with the message already sent instead
-of a new one. So a retry after a crash between Discord's answer and the clearing posts and
-pings nothing twice.
+The outbox's side of an announcement (issue 37) is here too, beside the sends it guards.
+A committed move's debt (the post, the ping) is in the database from its own transaction
+(:mod:`bot.service.outbox`); the announcer pays it at once and clears it here (:func:`settle`).
+What failed for a reason that passes (:func:`passing`: Discord's 5xx, a timeout, a dropped
+connection) is left for :mod:`bot.ui.deliver` to retry with backoff; a refusal that will not
+pass (missing permissions, a 4xx) is not retried: the actor was told. Every post carries a
+``nonce`` derived from the debt (:func:`post_nonce`), every turn DM one naming its turn
+(:func:`dm_nonce`), sent with ``enforce_nonce``: Discord answers a second send with the same
+nonce with the message already sent, so a retry after a crash posts and pings nothing twice.
+The free ways to edit a post (a followup's token, a click's) are :mod:`bot.ui.posts`'.
 """
 
 from __future__ import annotations
@@ -48,7 +43,7 @@ from bot.service.turn import TurnNews
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, answered, locale_of
 from bot.ui.limits import NONCE, fit
-from bot.ui.posts import TOKEN_MARGIN, Editor
+from bot.ui.posts import TOKEN_MARGIN, Editor, click_editor, editor_of
 
 log = logging.getLogger(__name__)
 
@@ -71,21 +66,6 @@ def token_alive(interaction: Interaction) -> bool:
     client = interaction.client
     now = client.now() if isinstance(client, GameBot) else discord.utils.utcnow()
     return now < interaction.expires_at - TOKEN_MARGIN
-
-
-def editor_of(message: discord.WebhookMessage, interaction: Interaction) -> Editor:
-    """The free way to edit a followup: with the token that sent it."""
-    return Editor(message.id, interaction.expires_at, message.edit)
-
-
-def click_editor(interaction: Interaction) -> Editor | None:
-    """The free way to edit the message a button was clicked on, when the click was
-    acknowledged without a message of its own (then the token's "original" IS that message)."""
-    message = interaction.message
-    deferred_update = discord.InteractionResponseType.deferred_message_update
-    if message is None or interaction.response.type is not deferred_update:
-        return None
-    return Editor(message.id, interaction.expires_at, interaction.edit_original_response)
 
 
 class Route:
@@ -496,23 +476,6 @@ def dm_nonce(game: GameSummary, user_id: int, news: TurnNews) -> str:
     undone = news.digest.undone if news.digest is not None else ()
     key = f"{game.id}:{user_id}:{game.round_no}:{seat}:{start}:{since}:{undone}"
     return f"mtt{hashlib.blake2b(key.encode(), digest_size=11).hexdigest()}"
-
-
-def end_nonce(game_id: int, user_id: int) -> str:
-    """The nonce of the DM telling ``user_id`` how the match ended. Discord checks a nonce per
-    author, and the bot writes every DM: so it names the player, hashed to fit in 25
-    characters (a user id alone has up to 20 digits)."""
-    digest = hashlib.blake2b(f"{game_id}:{user_id}".encode(), digest_size=11).hexdigest()
-    return f"mte{digest}"
-
-
-def end_mentions_nonce(game_id: int, user_ids: tuple[int, ...]) -> str:
-    """The nonce of the post mentioning these players, told of the match's end in the
-    channel: it names them (a later post for another player, whose DM kept failing, must not
-    be answered with the first one)."""
-    named = ",".join(str(u) for u in sorted(user_ids))
-    digest = hashlib.blake2b(f"{game_id}:{named}".encode(), digest_size=11).hexdigest()
-    return f"mtm{digest}"
 
 
 async def settle(bot: GameBot, route: Route, game: GameSummary) -> None:

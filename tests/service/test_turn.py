@@ -314,3 +314,32 @@ async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
         if min(seen.values()) > 0:
             break
     assert min(seen.values()) > 0, seen
+
+
+async def test_the_turns_result_holds_the_rounds_it_ended_and_the_matchs_end(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Issue 51: a round's post and the match's end ask the service nothing beside the turn's
+    result. ``told`` holds the report of each round the outcomes ended (the same as asked
+    apart), and once the match is over its final report and each human's ping of its end,
+    by the ping rule (every human who played it, as their settings say)."""
+    turns = Turns(service, ScheduleService(service))
+    gid = (await new_game(service, clock)).game.id  # "quick": one round, then the match ends
+    outs: list[Outcome] = []
+    for _ in range(2000):
+        turn = await service.whose_turn(gid)
+        assert turn is not None and turn.user_id is not None
+        view = await service.seat_view(gid, turn.user_id)
+        outs.append(await service.move(gid, turn.user_id, pick(view.legal), clock.tick()))
+        if outs[-1].match_over is not None:
+            break
+    before = await turns.told(outs[:-1], None, clock())
+    assert before.rounds == () and before.final is None and before.end == ()
+    played = await turns.told(outs, None, clock(), ping=False)
+    assert played.ping is None  # the match is over: nobody's turn
+    ended = [e.round_no for o in outs for e in o.rounds_ended]
+    assert ended and [r.round_no for r in played.rounds] == ended
+    assert played.rounds[-1] == await service.round_report(gid, ended[-1])
+    assert played.final == await service.round_report(gid) and played.final.match_over
+    assert sorted(p.user_id for p in played.end) == sorted((ALICE, BOB))
+    assert all(p.dm or p.mention for p in played.end)

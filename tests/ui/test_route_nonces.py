@@ -12,7 +12,8 @@ from bot.engine import DRAW, PASS, Move, SeatView
 from bot.engine.state import LogEntry
 from bot.service import GameSummary
 from bot.service.turn import TurnNews
-from bot.ui.route import dm_nonce, end_mentions_nonce, end_nonce
+from bot.ui.matchend import end_mentions_nonce, end_nonce
+from bot.ui.route import dm_nonce
 
 BIG = 2**63 - 1  # the largest Discord id
 
