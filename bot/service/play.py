@@ -17,20 +17,10 @@ from datetime import datetime
 from bot.engine import Catch, IllegalMove, Knock, Match, Move, MoveError, parse_move
 from bot.engine.legality import check_turn
 from bot.service import errors
-from bot.service.commit import Batch, Ledger, need_active, seated, utc
+from bot.service.commit import Ledger, Place
+from bot.service.guards import need_active, seated, utc
 from bot.service.outcome import Outcome
-from bot.store import GameStatus, Store
-
-
-async def played_in(store: Store, game_id: int, guild_id: int | None, channel_id: int) -> None:
-    """Refuse a move sent from where its game is not played, on the game's row alone (nothing
-    replayed, no lock taken for a game that is not the sender's to act on): another server's
-    game as unknown (nothing about it is told), another channel's as played elsewhere."""
-    row = await store.game(game_id)
-    if row is None or row.guild_id != guild_id:
-        raise errors.GameNotFound(f"no game #{game_id} here", code="no-such-game", game=game_id)
-    if row.channel_id != channel_id:
-        raise errors.OtherChannel(f"game #{game_id} is played elsewhere", game=game_id)
+from bot.store import GameStatus
 
 
 def turn_refusal(exc: IllegalMove, match: Match) -> errors.MoveRefused:
@@ -69,7 +59,7 @@ class Plays:
         expected_version: int | None = None,
         knock: bool = False,
         computer_moves: int | None = None,
-        made_in: tuple[int | None, int] | None = None,
+        made_in: Place | None = None,
     ) -> Outcome:
         """Make any move — the one use case for all of them — given as an engine :data:`Move`
         (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``) or in
@@ -87,9 +77,8 @@ class Plays:
         game is locked or loaded.
         """
         now = utc(now)
-        if made_in is not None:
-            await played_in(self.ledger.store, game_id, *made_in)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now, made_in=made_in) as c:
+            g = c.game
             stale = expected_version is not None and expected_version != g.row.version
             if stale and g.row.status is GameStatus.ACTIVE and g.match is not None:
                 # A list or button the table has outrun: whose turn it is now comes first.
@@ -114,35 +103,25 @@ class Plays:
                 # They do not change whose turn it is: a computer left waiting by paced play
                 # stays waiting for advance_computers.
                 computer_moves = 0
-            batch = Batch(self.ledger, g, match, g.seats, now)
             try:
-                batch.apply(me, move, user_id)
+                c.apply(me, move, user_id)
             except IllegalMove as exc:
                 # The engine changed nothing: the cached game is still good.
                 raise turn_refusal(exc, match) from None
-            try:
-                if knock:
-                    batch.knock_for(me.seat, user_id)
-                pending = await self.ledger.after_move(batch, computer_moves)
-            except BaseException:
-                self.ledger.forget(game_id)
-                raise
-            return await self.ledger.commit_play(g, batch, pending)
+            if knock:
+                c.knock_for(me.seat, user_id)
+            return await c.write(await c.after_move(computer_moves))
 
     async def advance_computers(
         self, game_id: int, now: datetime, *, max_moves: int | None = 1
     ) -> Outcome:
         """Play up to ``max_moves`` computer moves (None: until a human is to play)."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             if g.row.status is not GameStatus.ACTIVE or g.match is None:
                 return Outcome(self.ledger.summary(g))
-            batch = Batch(self.ledger, g, g.match, g.seats, now)
-            try:
-                pending = await self.ledger.after_move(batch, max_moves)
-            except BaseException:
-                self.ledger.forget(game_id)
-                raise
-            if not batch.events:
+            pending = await c.after_move(max_moves)
+            if not c.events:
                 return Outcome(self.ledger.summary(g), next_player=self.ledger.next_player(g))
-            return await self.ledger.commit_play(g, batch, pending)
+            return await c.write(pending)

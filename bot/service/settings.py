@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from bot.engine import Rules, RulesError, preset
 from bot.service import errors
-from bot.service.commit import utc
+from bot.service.guards import utc
 from bot.store import GuildSettings, Store, UserSettings
 from bot.store import stats as extras_sql
 

@@ -29,10 +29,10 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 
 from bot.engine import DONE, DRAW, KNOCK, PASS, Move, Play, SeatView, Tile, view_for
-from bot.service.commit import Batch, utc
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
+from bot.service.guards import utc
 from bot.service.outcome import Outcome, Standing, played_for, players_of
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
@@ -223,9 +223,9 @@ class Turns:
         ``autoplay`` marker, a ``turn-played-for`` fact first (``reason="autoplay"``); the
         computer players who follow are left to :meth:`until_human`. None, and nothing
         changed, when it is not their turn or there is a decision to make."""
-        ledger = self.games.ledger
         now = utc(now)
-        async with ledger.game(game_id) as g:
+        async with self.games.ledger.commit(game_id, now) as c:
+            g = c.game
             m = g.match
             if g.row.status is not GameStatus.ACTIVE or m is None or m.round is None:
                 return None
@@ -235,38 +235,33 @@ class Turns:
             if no_choice(view_for(m, seat), "only") is None:
                 return None  # the common case, told without reading their settings
             mode = (await self.games.user_settings(user_id)).autoplay
-            batch = Batch(ledger, g, m, g.seats, now)
-            player = batch.players[seat]
-            try:
-                for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
-                    rnd = m.round
-                    if m.is_over or rnd is None or rnd.result is not None:
-                        break
-                    move = no_choice(view_for(m, seat), mode)
-                    if move is None:
-                        break
-                    if not batch.steps:
-                        batch.event(AUTOPLAY_KIND, {"seat": seat, "user": user_id}, None)
-                    if batch.apply(player, move, None).turn_over:
-                        break
-                if not batch.steps:
-                    return None
-                pending = await ledger.after_move(batch, 0)
-            except BaseException:
-                ledger.forget(game_id)
-                raise
-            batch.facts.insert(
+            player = c.players[seat]
+            for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
+                rnd = m.round
+                if m.is_over or rnd is None or rnd.result is not None:
+                    break
+                move = no_choice(view_for(m, seat), mode)
+                if move is None:
+                    break
+                if not c.steps:
+                    c.event(AUTOPLAY_KIND, {"seat": seat, "user": user_id}, None)
+                if c.apply(player, move, None).turn_over:
+                    break
+            if not c.steps:
+                return None
+            pending = await c.after_move(0)
+            c.facts.insert(
                 0,
                 played_for(
                     players_of(g.seats)[seat].name,
                     seat,
-                    batch.steps,
+                    c.steps,
                     user_id=user_id,
                     reason=AUTOPLAY_KIND,
                     policy=AUTOPLAY_KIND,
                 ),
             )
-            return await ledger.commit_play(g, batch, pending)
+            return await c.write(pending)
 
     async def play_out(
         self,
