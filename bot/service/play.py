@@ -73,8 +73,9 @@ class Plays:
         ``knock``: announce the last tile with this move, if it leaves the mover one tile.
         ``computer_moves``: how many computer moves to play after it (None: all of them).
         ``made_in``: the server and channel a move picked from a list was sent from (a client
-        can send any game id): the game must be played there, checked on its row before the
-        game is locked or loaded.
+        can send any game id): the game must be played there, checked on the row the ledger
+        reads anyway for its cache check (:meth:`~bot.service.commit.Ledger.get`), before
+        anything is replayed.
         """
         now = utc(now)
         async with self.ledger.commit(game_id, now, made_in=made_in) as c:
