@@ -147,11 +147,15 @@ class Ledger:
             yield
 
     @contextlib.asynccontextmanager
-    async def game(self, game_id: int) -> AsyncIterator[LoadedGame]:
-        """A use case's preamble in one line — ``async with ledger.game(game_id) as g:`` —
-        the game's lock held and the game loaded (from the cache if current) inside it."""
+    async def game(
+        self, game_id: int, *, made_in: Place | None = None
+    ) -> AsyncIterator[LoadedGame]:
+        """A reading use case's preamble in one line — ``async with ledger.game(game_id) as
+        g:`` — the game's lock held and the game loaded (from the cache if current) inside
+        it (``made_in``: see :meth:`get`). A use case that changes the game opens
+        :meth:`commit` instead."""
         async with self.locked(game_id):
-            yield await self.get(game_id)
+            yield await self.get(game_id, made_in=made_in)
 
     @contextlib.asynccontextmanager
     async def commit(

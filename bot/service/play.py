@@ -13,13 +13,15 @@ A player's whole turn up to the next present human is :mod:`bot.service.turn`.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NoReturn
 
-from bot.engine import Catch, IllegalMove, Knock, Match, Move, MoveError, parse_move
+from bot.engine import Catch, IllegalMove, Knock, Match, Move, MoveError, check_fits
 from bot.engine.legality import check_turn
 from bot.service import errors
 from bot.service.commit import Ledger, Place
 from bot.service.guards import need_active, seated, utc
-from bot.service.outcome import Outcome
+from bot.service.outcome import Outcome, Player
+from bot.service.replay import LoadedGame
 from bot.store import GameStatus
 
 
@@ -43,6 +45,27 @@ def who_may_act(match: Match, seat: int) -> None:
             raise turn_refusal(exc, match) from None
 
 
+def mover(g: LoadedGame, user_id: int, expected_version: int | None) -> Player:
+    """The player a turn move is from, checked in the order a player is told: a list or
+    button the table has outrun says whose turn it is now, then that the table changed; a
+    game not in play, a user not seated (:func:`~bot.service.guards.seated`)."""
+    stale = expected_version is not None and expected_version != g.row.version
+    if stale and g.row.status is GameStatus.ACTIVE and g.match is not None:
+        who_may_act(g.match, seated(g, user_id).seat)
+    if stale:
+        raise errors.TableChanged()
+    if g.row.status is not GameStatus.ACTIVE or g.match is None:
+        need_active(g)
+    return seated(g, user_id)
+
+
+def unreadable(match: Match, me: Player, exc: MoveError) -> errors.ServiceError:
+    """The refusal of a move that could not be read, or names what the table lacks: who may
+    act is said before what was sent (a forged pick's value)."""
+    who_may_act(match, me.seat)
+    return errors.BadMove(str(exc))
+
+
 class Plays:
     """A seated player's moves, and the computer players' answers."""
 
@@ -53,7 +76,7 @@ class Plays:
         self,
         game_id: int,
         user_id: int,
-        move: str | Move,
+        move: Move,
         now: datetime,
         *,
         expected_version: int | None = None,
@@ -62,11 +85,11 @@ class Plays:
         made_in: Place | None = None,
     ) -> Outcome:
         """Make any move — the one use case for all of them — given as an engine :data:`Move`
-        (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``) or in
-        notation (``12-5 mexican``, ``5-7 @2``, ``7-7 own``, ``draw``, ``pass``, ``done``,
-        ``knock``, ``catch @3``). A knock (announce your last tile, knock house rule) and a
-        catch (a player down to one tile who did not knock in time draws the penalty) play no
-        computer moves: they do not change whose turn it is.
+        (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``);
+        notation is read by the front end, which knows how it was typed (python-chess keeps
+        ``push(move)`` apart from ``push_san(text)``). A knock (announce your last tile, knock
+        house rule) and a catch (a player down to one tile who did not knock in time draws the
+        penalty) play no computer moves: they do not change whose turn it is.
 
         ``expected_version``: the ``GameSummary.version`` the player's buttons were drawn
         from; if the game has changed since, :class:`TableChanged` and nothing happens.
@@ -80,26 +103,12 @@ class Plays:
         now = utc(now)
         async with self.ledger.commit(game_id, now, made_in=made_in) as c:
             g = c.game
-            stale = expected_version is not None and expected_version != g.row.version
-            if stale and g.row.status is GameStatus.ACTIVE and g.match is not None:
-                # A list or button the table has outrun: whose turn it is now comes first.
-                who_may_act(g.match, seated(g, user_id).seat)
-            if stale:
-                raise errors.TableChanged()
-            if g.row.status is not GameStatus.ACTIVE or g.match is None:
-                need_active(g)
-            me = seated(g, user_id)
-            match = g.match
-            assert match is not None
-            if isinstance(move, str):
-                try:
-                    move = parse_move(
-                        move, seat=me.seat, players=match.players, max_pip=g.rules.max_pip
-                    )
-                except MoveError as exc:
-                    # Who may act is said before what was sent (a forged pick's value).
-                    who_may_act(match, me.seat)
-                    raise errors.BadMove(str(exc)) from None
+            me = mover(g, user_id, expected_version)
+            match = c.match
+            try:
+                check_fits(move, players=match.players, max_pip=g.rules.max_pip)
+            except MoveError as exc:
+                raise unreadable(match, me, exc) from None
             if isinstance(move, Knock | Catch):
                 # They do not change whose turn it is: a computer left waiting by paced play
                 # stays waiting for advance_computers.
@@ -112,6 +121,24 @@ class Plays:
             if knock:
                 c.knock_for(me.seat, user_id)
             return await c.write(await c.after_move(computer_moves))
+
+    async def refuse_unread(
+        self,
+        game_id: int,
+        user_id: int,
+        exc: MoveError,
+        *,
+        expected_version: int | None = None,
+        made_in: Place | None = None,
+    ) -> NoReturn:
+        """Refuse a move the front end could not read (``exc``: why; a forged pick's value)
+        exactly as :meth:`move` refuses one, in the same one read and the same order: where
+        it was sent from, the table it was listed from, whose turn it is, then what was
+        sent. Changes nothing."""
+        async with self.ledger.game(game_id, made_in=made_in) as g:
+            me = mover(g, user_id, expected_version)
+            assert g.match is not None
+            raise unreadable(g.match, me, exc)
 
     async def advance_computers(
         self, game_id: int, now: datetime, *, max_moves: int | None = 1

@@ -27,8 +27,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
+from typing import NoReturn
 
-from bot.engine import DONE, DRAW, KNOCK, PASS, Move, Play, SeatView, Tile, view_for
+from bot.engine import DONE, DRAW, KNOCK, PASS, Move, MoveError, Play, SeatView, Tile, view_for
+from bot.service.commit import Place
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
@@ -130,21 +132,22 @@ class Turns:
         self,
         game_id: int,
         user_id: int,
-        move: str | Move,
+        move: Move,
         now: datetime,
         *,
         expected_version: int | None = None,
         knock: bool = False,
-        made_in: tuple[int | None, int] | None = None,
+        made_in: Place | None = None,
     ) -> Turn:
-        """Make ``user_id``'s move (notation or an engine move; ``knock``: announce the last
-        tile with it), and the pass the rules force after a draw that fits nowhere. Computer
-        players are left to :meth:`until_human`, so the mover hears of their own move first.
-        ``made_in``: the server and channel a move picked from a list came from, checked
-        in the move's own read (so the pick reads nothing before it). A refusal raises and
-        changes nothing."""
+        """Make ``user_id``'s move (an engine move: the front end reads the notation;
+        ``knock``: announce the last tile with it), and the pass the rules force after a draw
+        that fits nowhere. Computer players are left to :meth:`until_human`, so the mover
+        hears of their own move first. ``made_in``: the server and channel a move picked from
+        a list came from, checked in the move's own read (so the pick reads nothing before
+        it). A refusal raises and changes nothing; a pick whose value could not be read is
+        refused by :meth:`refuse_unread`."""
         svc = self.games
-        if move in ("knock", KNOCK):
+        if move == KNOCK:
             # A knock does not end the turn and may come after the table moved on: no version.
             knocked = await svc.move(
                 game_id, user_id, KNOCK, now, computer_moves=0, made_in=made_in
@@ -170,6 +173,21 @@ class Turns:
             return Turn((out,), Drawn(tile, applied.must_play_drawn, fits, passed=False))
         passed = await svc.move(game_id, user_id, PASS, now, computer_moves=0)
         return Turn((out, passed), Drawn(tile, False, (), passed=True))
+
+    async def refuse_unread(
+        self,
+        game_id: int,
+        user_id: int,
+        exc: MoveError,
+        *,
+        expected_version: int | None = None,
+        made_in: Place | None = None,
+    ) -> NoReturn:
+        """Refuse a picked move whose value the front end could not read (``exc``), as
+        :meth:`take` would refuse it: the same checks in the same order, then what was sent."""
+        await self.games.refuse_unread(
+            game_id, user_id, exc, expected_version=expected_version, made_in=made_in
+        )
 
     async def until_human(
         self, game_id: int, outs: Sequence[Outcome], now: datetime
