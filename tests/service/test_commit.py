@@ -5,8 +5,10 @@ and ping, and leaves the cached game equal to a replay of the log."""
 
 from __future__ import annotations
 
+import collections
 import random
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ from bot.service import GameService, errors
 from bot.service.commit import Ledger
 from bot.store import GameRow, SeatRow, Store, Tx
 from tests.clock import FakeClock
-from tests.service.conftest import ALICE, BOB
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.service.helpers import new_game, pick
 
 
@@ -147,3 +149,31 @@ async def test_a_commit_that_succeeds_writes_owes_and_the_cache_agrees_with_a_re
     assert cached is not None and cached.row.version == version + 1
     await _agrees_with_replay(svc, store, gid)
     assert svc.ledger.cached_game(gid) is cached  # the read above was a hit, not a replay
+
+
+async def test_a_pick_reads_its_game_once(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move picked from a list checks where it was sent from on the row the ledger reads
+    for its cache check: one read of the game, not a row read and then a version read."""
+    svc = GameService(store, rng=random.Random(3))
+    gid = await _started(svc, clock)
+    turn = await svc.whose_turn(gid)
+    assert turn is not None and turn.user_id is not None
+    view = await svc.seat_view(gid, turn.user_id)  # the game cached and current
+    reads: collections.Counter[str] = collections.Counter()
+    for name in ("game", "version"):
+        real = getattr(store, name)
+
+        async def counted(game_id: int, _real: Any = real, _name: str = name) -> Any:
+            reads[_name] += 1
+            return await _real(game_id)
+
+        monkeypatch.setattr(store, name, counted)
+    out = await svc.move(
+        gid, turn.user_id, pick(view.legal), clock.tick(), made_in=(GUILD, CHANNEL)
+    )
+    assert out.steps and reads == {"game": 1}
+    with pytest.raises(errors.OtherChannel):
+        await svc.move(gid, BOB, pick(view.legal), clock.tick(), made_in=(GUILD, CHANNEL + 1))
+    assert reads == {"game": 2}
