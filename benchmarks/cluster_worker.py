@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
-from bot.engine import Move, Play
+from bot.engine import Move, Play, parse_move
 from bot.service import GameOptions, GameService, errors
 from bot.service.schedule import ScheduleService
 from bot.service.scheduler import Scheduler
@@ -136,7 +136,7 @@ async def race(args: argparse.Namespace) -> None:
             gid, uid = int(str(job["gid"])), int(str(job["uid"]))
             await svc.seat_view(gid, uid)  # cached and current before the race
             try:
-                out = await svc.move(gid, uid, str(job["move"]), datetime.now(UTC))
+                out = await svc.move(gid, uid, parse_move(str(job["move"])), datetime.now(UTC))
                 say({"applied": True, "version": out.game.version})
             except errors.TableChanged:
                 say({"applied": False, "told": "table-changed"})

@@ -123,7 +123,7 @@ async def build(
         else:
             view = await svc.seat_view(gid, uid)
             plays = [m for m in view.legal if isinstance(m, Play)]
-            await svc.move(gid, uid, str(plays[0] if plays else view.legal[0]), clock.tick())
+            await svc.move(gid, uid, plays[0] if plays else view.legal[0], clock.tick())
         turns_in_round += 1
     record = await svc.game_record(gid)
     # The player who last moved themselves (Dee's turns are played for her).

@@ -62,7 +62,7 @@ async def move(svc: GameService, gid: int, clock: FakeClock) -> None:
     assert turn is not None and turn.user_id is not None
     view = await svc.seat_view(gid, turn.user_id)
     plays = [m for m in view.legal if isinstance(m, Play)]
-    out = await svc.move(gid, turn.user_id, str(plays[0] if plays else view.legal[0]), clock.tick())
+    out = await svc.move(gid, turn.user_id, plays[0] if plays else view.legal[0], clock.tick())
     if out.next_player is not None and out.next_player.user_id is not None:
         await svc.digest(gid, out.next_player.user_id)
 
@@ -95,7 +95,7 @@ async def build(db: Path, games: int, rounds: int, seed: int) -> None:
                 view = await svc.seat_view(gid, turn.user_id)
                 plays = [m for m in view.legal if isinstance(m, Play)]
                 pick = plays[0] if plays else view.legal[0]
-                await svc.move(gid, turn.user_id, str(pick), clock.tick())
+                await svc.move(gid, turn.user_id, pick, clock.tick())
     finally:
         await store.close()
 

@@ -71,7 +71,7 @@ async def play(db: Path, matches: int, seed: int, *, compact: bool) -> None:
                 assert turn is not None and turn.user_id is not None
                 view = await svc.seat_view(gid, turn.user_id)
                 plays = [m for m in view.legal if isinstance(m, Play)]
-                await svc.move(gid, turn.user_id, str(plays[0] if plays else view.legal[0]), now)
+                await svc.move(gid, turn.user_id, plays[0] if plays else view.legal[0], now)
     finally:
         await store.close()
 

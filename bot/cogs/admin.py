@@ -251,25 +251,25 @@ class Admin(GameCog):
             # A first /mt me keeps the DMs in their client's language, as a first game does
             # (it wrote English, the column's default, and no game corrected it after).
             await remember_client_language(bot, interaction.user.id, locale)
+            # One writer, one transaction: a refused option changes none of the others.
             settings = await bot.service.update_user_settings(
                 interaction.user.id,
                 bot.now(),
                 hand_dms=dms,
-                # Switching DMs on is the player saying "I opened them": try again.
-                dms_open=True if dms else None,
+                # Switching DMs on (for the hand, or for reminders) is the player saying "I
+                # opened them": try again.
+                dms_open=True if dms or reminder_dms else None,
                 language=language,
                 tiles=tiles,
                 ping=ping,
                 autoplay=autoplay,
-            )
-            timing_text = await me_text(
-                interaction,
                 time_zone=time_zone,
+                reminders=reminders,
                 quiet_start=quiet_start,
                 quiet_end=quiet_end,
                 reminder_dms=reminder_dms,
-                reminders=reminders,
             )
+            timing_text = await me_text(interaction)
             await reply(
                 interaction,
                 tr(
@@ -321,27 +321,11 @@ async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -
             await announcer.post_undo(bot, interaction, out, answer)
 
 
-async def me_text(
-    interaction: Interaction,
-    *,
-    time_zone: str | None,
-    quiet_start: int | None,
-    quiet_end: int | None,
-    reminder_dms: bool | None,
-    reminders: bool | None,
-) -> str:
-    """Apply the time-zone options of ``/mt me`` and describe them (refusals raise)."""
+async def me_text(interaction: Interaction) -> str:
+    """The time-zone part of ``/mt me``'s answer: the user's settings as they now stand."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
-    mine = await bot.schedule.update_my_settings(
-        interaction.user.id,
-        bot.now(),
-        time_zone=time_zone,
-        quiet_start=quiet_start,
-        quiet_end=quiet_end,
-        reminder_dms=reminder_dms,
-        reminders=reminders,
-    )
+    mine = await bot.schedule.my_settings(interaction.user.id)
     s, sc = mine.settings, mine.schedule
     if sc.quiet_start is None or sc.quiet_end is None or sc.quiet_start == sc.quiet_end:
         quiet = tr("schedule.me.none", locale)

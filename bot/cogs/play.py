@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Catch, Move, Play
+from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, parse_move
 from bot.i18n import tr
 from bot.service import GameStatus, errors
 from bot.service.queries import Look
@@ -70,21 +70,21 @@ class Play_(GameCog, name="Play"):
     async def draw(self, interaction: Interaction) -> None:
         async with guarded(interaction):
             game = await game_here(interaction)
-            await make_move(interaction, game.id, "draw")
+            await make_move(interaction, game.id, DRAW)
 
     @app_commands.command(name="pass", description="Pass (after drawing, or with no boneyard)")
     @app_commands.guild_only()
     async def pass_(self, interaction: Interaction) -> None:
         async with guarded(interaction):
             game = await game_here(interaction)
-            await make_move(interaction, game.id, "pass")
+            await make_move(interaction, game.id, PASS)
 
     @app_commands.command(name="knock", description="Announce your last tile (knock rule)")
     @app_commands.guild_only()
     async def knock(self, interaction: Interaction) -> None:
         async with guarded(interaction):
             game = await game_here(interaction)
-            await make_move(interaction, game.id, "knock")
+            await make_move(interaction, game.id, KNOCK)
 
     @app_commands.command(name="catch", description="Catch a player who did not knock")
     @app_commands.guild_only()
@@ -143,6 +143,10 @@ class Play_(GameCog, name="Play"):
 # ---------------------------------------------------------------------- turns and moves
 
 
+#: The moves a turn button makes (Play and My hand open a list and a hand instead).
+BUTTON_MOVES: dict[str, Move] = {"draw": DRAW, "pass": PASS, "knock": KNOCK}
+
+
 async def turn_button(interaction: Interaction, game_id: int, version: int, action: str) -> None:
     """A turn button: only the player to move may use Play/Draw/Pass; My hand is anyone's own.
 
@@ -173,7 +177,7 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
                 interaction, **limits.fit("move list", content=tr("play.pick", locale), view=picks)
             )
             return
-        await make_move(interaction, game_id, action, expected_version=now)
+        await make_move(interaction, game_id, BUTTON_MOVES[action], expected_version=now)
 
 
 async def check_turn(interaction: Interaction, game_id: int, version: int | None) -> Look:
@@ -199,21 +203,47 @@ async def picked_move(interaction: Interaction, game_id: int, version: int, valu
     table has outrun is refused) and whose turn it is are checked there, before the move is
     made; a refusal changes nothing."""
     async with guarded(interaction, defer_first="update"):
-        notation, _, flag = value.partition("|")
-        await make_move(
-            interaction,
-            game_id,
-            notation,
-            expected_version=version,
-            knock=flag == "knock",
-            made_in=(interaction.guild_id, interaction.channel_id or 0),
-        )
+        made_in = (interaction.guild_id, interaction.channel_id or 0)
+        await make_picked_move(interaction, game_id, version, value, made_in=made_in)
+
+
+async def make_picked_move(
+    interaction: Interaction,
+    game_id: int,
+    version: int,
+    value: str,
+    *,
+    made_in: tuple[int | None, int] | None = None,
+) -> None:
+    """A pick's value (``notation|knock``, from a list the bot drew: a client can send any)
+    read here, where the text arrives, then made as the move it names. A value that cannot
+    be read is refused by the turn use case in the pick's one read, in the order the move
+    would be (where it was sent, whose turn it is, then what was sent): the list is the
+    bot's own, so the notation carries every seat and tile in full and reads without the
+    table."""
+    notation, _, flag = value.partition("|")
+    try:
+        move = parse_move(notation)
+    except MoveError as exc:
+        bot = bot_of(interaction)
+        async with bot.game_lock(game_id):
+            await bot.turns.refuse_unread(
+                game_id, interaction.user.id, exc, expected_version=version, made_in=made_in
+            )
+    await make_move(
+        interaction,
+        game_id,
+        move,
+        expected_version=version,
+        knock=flag == "knock",
+        made_in=made_in,
+    )
 
 
 async def make_move(
     interaction: Interaction,
     game_id: int,
-    move: str | Move,
+    move: Move,
     *,
     expected_version: int | None = None,
     knock: bool = False,
@@ -295,10 +325,7 @@ async def dm_move(interaction: Interaction, game_id: int, version: int, value: s
         if stale is not None:
             refusal, controls = stale
             raise refusal  # answered first; then the DM's controls follow the table
-        notation, _, flag = value.partition("|")
-        await make_move(
-            interaction, game_id, notation, expected_version=version, knock=flag == "knock"
-        )
+        await make_picked_move(interaction, game_id, version, value)
         await after_dm_move(interaction, game_id)
     if controls is not None:
         await set_controls(interaction, controls)

@@ -169,6 +169,40 @@ def parse_train(text: str, seat: int | None = None, players: int | None = None) 
     return number - 1
 
 
+def check_fits(move: Move, *, players: int, max_pip: int) -> None:
+    """Refuse a move that names what the table lacks — a seat past the last, a tile outside
+    its set — in the words :func:`parse_move` would use with the table's size. A move read
+    without the table (a pick's value, read before its game is) or built in code is checked
+    so before it is played, as python-chess checks a pushed move it did not parse.
+
+    >>> check_fits(Play(Tile(7, 5), 4), players=4, max_pip=12)
+    Traceback (most recent call last):
+    ...
+    bot.engine.moves.MoveError: there is no train @5: seats are numbered 1 to 4
+    """
+    if isinstance(move, Play):
+        tile = move.tile
+        if tile.high > max_pip:
+            raise MoveError(
+                f"{tile} is not in a double-{max_pip} set", "not-in-set",
+                tile=str(tile), max_pip=max_pip,
+            )  # fmt: skip
+        train = move.train
+    elif isinstance(move, Catch):
+        if move.seat == MEXICAN:
+            raise MoveError(
+                "the Mexican Train holds no tiles to catch: write catch @N", "catch-whom"
+            )
+        train = move.seat
+    else:
+        return
+    if train != MEXICAN and not 0 <= train < players:
+        raise MoveError(
+            f"there is no train @{train + 1}: seats are numbered 1 to {players}", "no-such-train",
+            train=f"@{train + 1}",
+        )  # fmt: skip
+
+
 def parse_move(
     text: str, *, seat: int | None = None, players: int | None = None, max_pip: int | None = None
 ) -> Move:

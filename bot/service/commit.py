@@ -1,26 +1,28 @@
 """The one commit path: load a game, lock it, apply a call's moves, write them in one go.
 
-Every use case (lobby, play, undo, the scheduler's turns played for absent players) goes
-through a :class:`Ledger`:
+Every use case that changes a game (lobby, play, undo, the scheduler's turns played for absent
+players) opens one :class:`Commit` — ``async with ledger.commit(game_id, now) as c:`` — and
+reads as its guards, then its moves, then one write:
 
 * **Load.** A game in memory is a replay of its events (:mod:`bot.service.replay`), kept in a
   bounded LRU cache; before every use the cached copy's ``version`` is compared with the
-  database's (one indexed read), so another process's change is never missed, and a copy
-  whose write failed is dropped and replayed again.
+  database's (one indexed read; a move picked from a list checks where it was sent from on
+  that same read), so another process's change is never missed.
 * **Lock.** Calls on one game take that game's asyncio lock (:meth:`Ledger.locked`), so two
   clicks queue instead of failing; calls on different games do not wait for each other (only
   the commit itself is serialised, by the store's single writer). Across the processes of a
   cluster, every commit first takes the game's lock in the database (:meth:`Ledger.hold`).
-* **Commit.** A :class:`Batch` collects the events of one call (a move, the computer players'
-  replies, a knock, the next deal), applied to the match in memory; :meth:`Ledger.commit_play`
-  appends them in one transaction with the game's new columns, so all of it lands or none of
-  it does. Across processes, the version is checked under that lock in the same transaction
-  (and the ``(game_id, seq)`` primary key stays as the safety net), so the second of two writers
-  that read the same state gets :class:`~bot.service.errors.TableChanged` and nothing of it is
-  written.
+* **Commit.** The commit is a :class:`~bot.service.batch.Batch` (the call's events, applied to
+  the match in memory) that writes itself: :meth:`Commit.write` appends the events in one
+  transaction with the game's new columns and what the move owes the players (the outbox),
+  so all of it lands or none of it does, and the cache then holds the game as written. Across
+  processes, the version is checked under that lock in the same transaction (and the
+  ``(game_id, seq)`` primary key stays as the safety net), so the second of two writers that
+  read the same state gets :class:`~bot.service.errors.TableChanged` and nothing of it is
+  written. A call that fails — a refusal, a write that lost the race — writes and owes
+  nothing, and the cache forgets the game if the failed call had changed it in memory.
 
-The guards (``need_lobby``, ``need_host``, ``seated``…) and small value checks here are what
-every use case checks before it changes a game.
+The guards every use case checks first are :mod:`bot.service.guards`.
 """
 
 from __future__ import annotations
@@ -29,32 +31,17 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
-import json
 import logging
 import random
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine import (
-    KNOCK,
-    MEXICAN,
-    Applied,
-    Catch,
-    Done,
-    Draw,
-    Knock,
-    Match,
-    Move,
-    Pass,
-    Play,
-    RulesError,
-    train_name,
-    view_for,
-)
+from bot.engine import Match, Move, RulesError, view_for
 from bot.engine.ai import Level
 from bot.service import computers, errors, outbox, ratings, stats
+from bot.service.batch import Batch
 from bot.service.gameload import complete_events, load_game
 from bot.service.outcome import (
     Fact,
@@ -62,18 +49,15 @@ from bot.service.outcome import (
     MatchEnd,
     Outcome,
     Player,
-    RoundEnd,
-    Step,
     players_of,
     standings_of,
     summarise,
 )
-from bot.service.replay import LoadedGame, rounds_json
+from bot.service.replay import LoadedGame
 from bot.store import (
     Conflict,
     GameRow,
     GameStatus,
-    NewEvent,
     ResultRow,
     SeatRow,
     Store,
@@ -81,9 +65,21 @@ from bot.store import (
 )
 
 log = logging.getLogger(__name__)
+#: The server (None: a DM) and channel a move was sent from.
+Place = tuple[int | None, int]
 #: See :meth:`Ledger.add_commit_hook`.
 CommitHook = Callable[[Tx, GameRow, GameRow, tuple[SeatRow, ...], datetime], Awaitable[None]]
 CommittedHook = Callable[[int], None]
+
+
+def played_in(row: GameRow | None, game_id: int, guild_id: int | None, channel_id: int) -> int:
+    """``row``'s version, if the game is played in ``guild_id``'s ``channel_id``; else the
+    refusal of a move sent from elsewhere (see :meth:`Ledger.get`)."""
+    if row is None or row.guild_id != guild_id:
+        raise errors.GameNotFound(f"no game #{game_id} here", code="no-such-game", game=game_id)
+    if row.channel_id != channel_id:
+        raise errors.OtherChannel(f"game #{game_id} is played elsewhere", game=game_id)
+    return row.version
 
 
 class Ledger:
@@ -112,8 +108,8 @@ class Ledger:
         self.chooser: computers.Chooser = chooser if chooser is not None else computers.Inline()
         #: Compact a finished match's log in its last move's transaction (event_archive).
         self.compact_finished = True
-        self._commit_hooks: list[CommitHook] = []
-        self._committed_hooks: list[CommittedHook] = []
+        self.commit_hooks: list[CommitHook] = []
+        self.committed_hooks: list[CommittedHook] = []
         #: Loads by read: ``hit`` (the cache), ``tail`` (the current round, see gameload),
         #: ``whole`` (the log). In ``/metrics``: misses keeping pace with moves mean more
         #: games are live than ``MT_GAME_CACHE`` holds.
@@ -125,9 +121,9 @@ class Ledger:
         keep their own rows in step with the game this way (the scheduler plans the new turn).
         ``committed(game_id)`` runs once that transaction has committed (what it wrote is
         visible to every reader: the scheduler may look at it now)."""
-        self._commit_hooks.append(hook)
+        self.commit_hooks.append(hook)
         if committed is not None:
-            self._committed_hooks.append(committed)
+            self.committed_hooks.append(committed)
 
     @staticmethod
     async def hold(tx: Tx, g: LoadedGame) -> None:
@@ -151,15 +147,46 @@ class Ledger:
             yield
 
     @contextlib.asynccontextmanager
-    async def game(self, game_id: int) -> AsyncIterator[LoadedGame]:
-        """A use case's preamble in one line — ``async with ledger.game(game_id) as g:`` —
-        the game's lock held and the game loaded (from the cache if current) inside it."""
+    async def game(
+        self, game_id: int, *, made_in: Place | None = None
+    ) -> AsyncIterator[LoadedGame]:
+        """A reading use case's preamble in one line — ``async with ledger.game(game_id) as
+        g:`` — the game's lock held and the game loaded (from the cache if current) inside
+        it (``made_in``: see :meth:`get`). A use case that changes the game opens
+        :meth:`commit` instead."""
         async with self.locked(game_id):
-            yield await self.get(game_id)
+            yield await self.get(game_id, made_in=made_in)
 
-    async def get(self, game_id: int) -> LoadedGame:
-        """The game, from the cache if it is still current, else replayed from the store."""
-        version = await self.store.version(game_id)
+    @contextlib.asynccontextmanager
+    async def commit(
+        self, game_id: int, now: datetime, *, made_in: Place | None = None
+    ) -> AsyncIterator[Commit]:
+        """A use case that changes a game, opened once: ``async with ledger.commit(game_id,
+        now) as c:`` holds the game's lock, loads it (``c.game``; ``made_in``: see
+        :meth:`get`) and collects the call's events in ``c``; :meth:`Commit.write` (or one of
+        its siblings) writes them. Whatever the block raises, nothing is written or owed, and
+        the cache forgets the game if the block had changed it in memory."""
+        async with self.locked(game_id):
+            c = Commit(self, await self.get(game_id, made_in=made_in), now)
+            try:
+                yield c
+            except BaseException:
+                if c.dirty:
+                    self.forget(game_id)
+                raise
+
+    async def get(self, game_id: int, *, made_in: Place | None = None) -> LoadedGame:
+        """The game, from the cache if it is still current, else replayed from the store.
+
+        ``made_in``: the server and channel a move picked from a list was sent from (a client
+        can send any game id). The game's row is read instead of its version alone, and the
+        game must be played there: another server's game is refused as unknown (nothing
+        about it is told), another channel's as played elsewhere; its version then serves
+        the cache's check, so a pick reads the game once."""
+        if made_in is None:
+            version = await self.store.version(game_id)
+        else:
+            version = played_in(await self.store.game(game_id), game_id, *made_in)
         if version is None:
             raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
         g = self._cache.get(game_id)
@@ -224,63 +251,71 @@ class Ledger:
         existing = await self.store.unfinished_in_channel(channel_id)
         return errors.ChannelBusy(existing.id if existing else 0)
 
-    async def commit_lobby(
-        self,
-        g: LoadedGame,
-        seats: tuple[SeatRow, ...],
-        now: datetime,
-        **columns: Any,
-    ) -> None:
-        """Write a lobby's new seats (renumbered from 0) and columns, then update the cache."""
-        seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(seats))
-        try:
-            async with self.store.transaction() as tx:
-                await self.hold(tx, g)
-                version = await tx.touch(g.row.id, g.row.version, now, **columns)
-                await tx.replace_seats(g.row.id, seats)
-        except Conflict:
-            self.forget(g.row.id)
-            raise errors.TableChanged() from None
-        g.row = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
-        g.seats = seats
 
-    async def after_move(self, batch: Batch, limit: int | None) -> bool:
+class Commit(Batch):
+    """One call's unit of work on one game: the game as loaded (``game``), the events the call
+    applies to it in memory (a :class:`Batch`), and the one transaction that writes them,
+    with what they owe the players, and leaves the cache agreeing with the store. Opened by
+    :meth:`Ledger.commit` only."""
+
+    def __init__(self, ledger: Ledger, game: LoadedGame, now: datetime) -> None:
+        super().__init__(game, now, ledger.rng)
+        self.ledger = ledger
+        self.seats_changed = False
+
+    def reseat(self, seats: tuple[SeatRow, ...]) -> None:
+        """Write ``seats`` with the events (a computer taking a seat over, the deal's order)."""
+        self.seats = seats
+        self.players = players_of(seats)
+        self.seats_changed = True
+
+    def begin(self, match: Match, seats: tuple[SeatRow, ...]) -> None:
+        """The match the lobby becomes, its seats in playing order (nothing cached changes)."""
+        self.match_or_none = match
+        self.reseat(seats)
+
+    def table_changed(self) -> errors.TableChanged:
+        """The refusal of a call that found the store moved on under its game: the cached
+        copy is not to be trusted, so the commit's failure makes the cache forget it."""
+        self.dirty = True
+        return errors.TableChanged()
+
+    async def after_move(self, limit: int | None) -> bool:
         """Knock for computers, then play up to ``limit`` computer turns (None: all), each
-        chosen by :attr:`chooser` and awaited under the game's lock (the event loop goes on
-        with other games); True if one is left waiting."""
-        batch.computer_knocks()
-        m = batch.match
+        chosen by the ledger's chooser and awaited under the game's lock (the event loop goes
+        on with other games); True if one is left waiting."""
+        self.computer_knocks()
+        m = self.match
         done = 0
         while not m.is_over and m.round is not None and m.round.current_seat is not None:
             seat = m.round.current
-            p = batch.players[seat]
+            p = self.players[seat]
             if p.computer is None:
                 return False
             if limit is not None and done >= limit:
                 return True
-            batch.apply(p, await self.computer_move(batch, seat, p.computer), None)
-            batch.computer_knocks()
+            self.apply(p, await self.computer_move(seat, p.computer), None)
+            self.computer_knocks()
             done += 1
         return False
 
-    async def computer_move(self, batch: Batch, seat: int, level: Level) -> Move:
+    async def computer_move(self, seat: int, level: Level) -> Move:
         """``seat``'s move as a computer player of ``level`` (see :mod:`.computers`)."""
-        view, game_id = view_for(batch.match, seat), batch.game.row.id
-        return await computers.choose(self.chooser, view, level, game_id, batch.next_seq)
+        view, game_id = view_for(self.match, seat), self.game.row.id
+        return await computers.choose(self.ledger.chooser, view, level, game_id, self.next_seq)
 
-    async def commit_play(
+    async def write(
         self,
-        g: LoadedGame,
-        batch: Batch,
         pending: bool,
         *,
-        seats_changed: bool = False,
         status: GameStatus | None = None,
         host_id: int | None = None,
     ) -> Outcome:
-        """Append the batch's events and the game's new columns in one transaction."""
-        now = batch.now
-        m = batch.match_or_none
+        """Write the events, the game's new columns (``status``: default active, or finished
+        if the match is over) and what they owe; the cache then holds the game as written.
+        ``pending``: a computer player is left to move (paced play)."""
+        g, now = self.game, self.now
+        m = self.match_or_none
         columns: dict[str, Any] = {}
         if status is None:
             status = GameStatus.FINISHED if m is not None and m.is_over else GameStatus.ACTIVE
@@ -293,23 +328,24 @@ class Ledger:
         columns["round_no"] = None if rnd is None else rnd.round_no
         if turn is None:
             columns["turn_since"] = columns["deadline_at"] = None
-        elif batch.turn_changed or g.row.turn_seat != turn:
+        elif self.turn_changed or g.row.turn_seat != turn:
             columns["turn_since"] = now
             limit = g.row.turn_deadline_s
             columns["deadline_at"] = None if limit is None else now + timedelta(seconds=limit)
-        results: tuple[ResultRow, ...] = ()
         match_end = None
-        players = batch.players
+        players = self.players
+        ended = None
+        results: tuple[ResultRow, ...] = ()
         if status is GameStatus.FINISHED and m is not None:
             standings = standings_of(m, players)
             match_end = MatchEnd(standings, tuple(players[s] for s in m.winners()))
-            batch.facts.append(
+            self.facts.append(
                 Fact.of("match-over", winners=tuple(p.name for p in match_end.winners))
             )
             results = tuple(
                 ResultRow(
                     st.player.seat,
-                    batch.seats[st.player.seat].user_id,
+                    self.seats[st.player.seat].user_id,
                     st.player.computer.value if st.player.computer else None,
                     st.total,
                     st.place,
@@ -318,275 +354,120 @@ class Ledger:
                 )
                 for st in standings
             )
-        game_id = g.row.id
-        if results:
-            # The match's statistics replay every round: a game loaded from a tail gets its
-            # earlier rounds' events first (once per match).
-            await self.complete(g, m)
-        try:
-            async with self.store.transaction() as tx:
-                await self.hold(tx, g)
-                if batch.events:
-                    await tx.append_events(game_id, g.seq + 1, batch.events, now)
-                version = await tx.touch(game_id, g.row.version, now, **columns)
-                if batch.snapshots:
-                    await tx.put_snapshots(game_id, batch.snapshots)
-                if seats_changed:
-                    await tx.replace_seats(game_id, batch.seats)
-                if results:
-                    await tx.write_results(game_id, results, now)
-                    assert m is not None
-                    await stats.record(tx, g.row, batch.seats, m, now)
-                    await ratings.on_match_end(tx, g.row, batch.seats, m, now)  # issue 48
-                    if self.compact_finished and g.row.status is not GameStatus.FINISHED:
-                        await tx.archive_events(game_id)
-                after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
-                for hook in self._commit_hooks:
-                    await hook(tx, g.row, after, batch.seats, now)
-                # What this move owes the players, kept with it until delivered (issue 37).
-                actor = next((e.actor for e in batch.events if e.actor is not None), None)
-                await outbox.owe(
-                    tx, game_id, g.seq + 1, version, status, turn, batch.seats, actor, now
-                )
-        except Conflict:
-            self.forget(game_id)
-            raise errors.TableChanged() from None
-        except BaseException:
-            self.forget(game_id)
-            raise
-        for committed in self._committed_hooks:
-            committed(game_id)
-        g.row = after
-        g.seats = batch.seats
+            if results:
+                # The match's statistics replay every round: a game loaded from a tail gets
+                # its earlier rounds' events first (once per match).
+                await self.ledger.complete(g, m)
+                ended = m
+        g.row = await self._transaction(columns, results=results, ended=ended)
+        g.seats = self.seats
         g.match = m
-        g.seq += len(batch.events)
-        summary = self.summary(g)
-        changed = sorted(batch.hands)
+        g.seq += len(self.events)
+        ledger = self.ledger
+        told = [players[s] for s in sorted(self.hands)]
         return Outcome(
-            game=summary,
-            steps=tuple(batch.steps),
-            rounds_ended=tuple(batch.rounds_ended),
-            rounds_started=tuple(batch.rounds_started),
-            next_player=self.next_player(g),
-            hands_changed=tuple(players[s] for s in changed if not players[s].is_computer),
+            game=ledger.summary(g),
+            steps=tuple(self.steps),
+            rounds_ended=tuple(self.rounds_ended),
+            rounds_started=tuple(self.rounds_started),
+            next_player=ledger.next_player(g),
+            hands_changed=tuple(p for p in told if not p.is_computer),
             match_over=match_end,
             computer_pending=pending and status is GameStatus.ACTIVE,
-            facts=tuple(batch.facts),
+            facts=tuple(self.facts),
         )
 
+    async def write_lobby(self, seats: tuple[SeatRow, ...], **columns: Any) -> None:
+        """Write a lobby's new seats (renumbered from 0) and columns; no events, nothing owed
+        (the lobby's post is the answer to the click); the cache then holds them."""
+        g = self.game
+        seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(seats))
+        try:
+            async with self.ledger.store.transaction() as tx:
+                await self.ledger.hold(tx, g)
+                version = await tx.touch(g.row.id, g.row.version, self.now, **columns)
+                await tx.replace_seats(g.row.id, seats)
+        except Conflict:
+            self.ledger.forget(g.row.id)
+            raise errors.TableChanged() from None
+        g.row = dataclasses.replace(g.row, version=version, updated_at=self.now, **columns)
+        g.seats = seats
 
-class Batch:
-    """The events of one call: applied to the match in memory, appended in one transaction."""
-
-    def __init__(
-        self,
-        ledger: Ledger,
-        game: LoadedGame,
-        match: Match | None,
-        seats: tuple[SeatRow, ...],
-        now: datetime,
+    async def write_for_replay(
+        self, columns: Mapping[str, Any], *, results: tuple[ResultRow, ...] = (), owe: bool
     ) -> None:
-        self.ledger = ledger
-        self.game = game
-        self.match_or_none = match
-        self.seats = seats
-        self.players = players_of(seats)
-        self.now = now
-        self.events: list[NewEvent] = []
-        self.steps: list[Step] = []
-        self.rounds_ended: list[RoundEnd] = []
-        self.rounds_started: list[int] = []
-        self.hands: set[int] = set()
-        self.facts: list[Fact] = []
-        self.turn_changed = False
-        #: (seq of a deal event, JSON of the round results before it): see round_snapshots.
-        self.snapshots: list[tuple[int, str]] = []
+        """Write the events and ``columns`` as given, then forget the cached game, so the next
+        read replays it: for an undo (it cancels events: the match in memory cannot fold it)
+        and the close of a stalled game. No commit hooks run (the scheduler plans no turn);
+        ``owe``: whether the post and the ping are owed (an undo's are)."""
+        try:
+            await self._transaction(columns, results=results, hooks=False, owe=owe)
+        finally:
+            self.ledger.forget(self.game.row.id)
 
-    @property
-    def match(self) -> Match:
-        assert self.match_or_none is not None
-        return self.match_or_none
+    async def _transaction(
+        self,
+        columns: Mapping[str, Any],
+        *,
+        results: tuple[ResultRow, ...] = (),
+        ended: Match | None = None,
+        hooks: bool = True,
+        owe: bool = True,
+    ) -> GameRow:
+        """The one transaction: the events, the columns, the round snapshots, the seats, the
+        results, where a match ends what it ends (:meth:`_match_ended`), the commit hooks and
+        what is owed; the game's row as written. A failure forgets the game (the cache may be
+        ahead of the store) and writes nothing; a lost race is :class:`TableChanged`."""
+        ledger, g, now = self.ledger, self.game, self.now
+        game_id = g.row.id
+        try:
+            async with ledger.store.transaction() as tx:
+                await ledger.hold(tx, g)
+                if self.events:
+                    await tx.append_events(game_id, g.seq + 1, self.events, now)
+                version = await tx.touch(game_id, g.row.version, now, **columns)
+                if self.snapshots:
+                    await tx.put_snapshots(game_id, self.snapshots)
+                if self.seats_changed:
+                    await tx.replace_seats(game_id, self.seats)
+                if results:
+                    await tx.write_results(game_id, results, now)
+                if ended is not None:
+                    await self._match_ended(tx, ended)
+                after = dataclasses.replace(g.row, version=version, updated_at=now, **columns)
+                if hooks:
+                    for hook in ledger.commit_hooks:
+                        await hook(tx, g.row, after, self.seats, now)
+                if owe:
+                    # What this commit owes the players, kept with it until delivered (issue 37).
+                    actor = next((e.actor for e in self.events if e.actor is not None), None)
+                    await outbox.owe(
+                        tx,
+                        game_id,
+                        g.seq + 1,
+                        version,
+                        columns["status"],
+                        columns["turn_seat"],
+                        self.seats,
+                        actor,
+                        now,
+                    )
+        except Conflict:
+            ledger.forget(game_id)
+            raise errors.TableChanged() from None
+        except BaseException:
+            ledger.forget(game_id)
+            raise
+        if hooks:
+            for committed in ledger.committed_hooks:
+                committed(game_id)
+        return after
 
-    @property
-    def next_seq(self) -> int:
-        return self.game.seq + len(self.events) + 1
-
-    def event(self, kind: str, payload: Mapping[str, Any], actor: int | None) -> None:
-        self.events.append(NewEvent(kind, json.dumps(payload, separators=(",", ":")), actor))
-
-    def apply(self, player: Player, move: Move, actor: int | None) -> Applied:
-        """Apply ``move`` for ``player`` (IllegalMove leaves everything unchanged)."""
-        m = self.match
-        assert m.round is not None
-        seq = self.next_seq
-        round_no = m.round.round_no
-        applied = m.apply(move, player.seat)
-        self.event("move", m.events[-1].to_dict(), actor)
-        self.steps.append(Step(seq, player, move, applied, round_no))
-        self._facts(player, move, applied)
-        if isinstance(move, Play | Draw) or (isinstance(move, Catch) and applied.drawn):
-            self.hands.add(applied.seat)
-        if applied.turn_over:
-            self.turn_changed = True
-        if applied.round_over:
-            result = m.results[-1]
-            self.rounds_ended.append(
-                RoundEnd(round_no, result.scores, result.went_out, tuple(m.totals))
-            )
-            out = result.went_out
-            name = None if out is None else self.players[out].name
-            self.facts.append(
-                Fact.of(
-                    "round-over", round_no=round_no, went_out=out, name=name, blocked=out is None
-                )
-            )
-            if not m.is_over:
-                self.deal()
-        return applied
-
-    def deal(self) -> None:
-        m = self.match
-        self.snapshots.append((self.next_seq, rounds_json(m)))
-        rnd = m.start_round(m.shuffle(self.ledger.rng))
-        self.event("round", m.events[-1].to_dict(), None)
-        self.rounds_started.append(rnd.round_no)
-        self.hands.update(range(m.players))
-        self.turn_changed = True
-        first = self.players[rnd.current]
-        self.facts.append(
-            Fact.of(
-                "round-started",
-                round_no=rnd.round_no,
-                engine=str(rnd.engine),
-                seat=first.seat,
-                name=first.name,
-            )
-        )
-
-    def knock_for(self, seat: int, actor: int | None) -> None:
-        """Knock for ``seat`` if it may knock now (its knock window is open)."""
-        rnd = self.match.round
-        if rnd is not None and rnd.result is None and KNOCK in rnd.side_moves(seat):
-            self.apply(self.players[seat], KNOCK, actor)
-
-    def computer_knocks(self) -> None:
-        rnd = self.match.round
-        if rnd is None or rnd.knock_window is None:
-            return
-        if self.players[rnd.knock_window].is_computer:
-            self.knock_for(rnd.knock_window, None)
-
-    def _facts(self, p: Player, move: Move, a: Applied) -> None:
-        add = self.facts.append
-        who: dict[str, Any] = {"seat": p.seat, "name": p.name, "computer": p.is_computer}
-        if isinstance(move, Play):
-            owner = None if move.train == MEXICAN else move.train
-            add(
-                Fact.of(
-                    "played",
-                    **who,
-                    tile=str(move.tile),
-                    train=train_name(move.train),
-                    train_owner=owner,
-                    train_owner_name=None if owner is None else self.players[owner].name,
-                )
-            )
-            if a.started_mexican:
-                add(Fact.of("mexican-started", **who))
-            if a.satisfied is not None:
-                add(Fact.of("double-satisfied", **who, tile=str(a.satisfied)))
-            if a.opened_double:
-                add(Fact.of("double-opened", **who, tile=str(move.tile)))
-            if a.released:
-                add(Fact.of("doubles-released", tiles=tuple(str(t) for t in a.released)))
-            if a.marker_removed:
-                add(Fact.of("marker-removed", **who))
-            if a.last_tile:
-                add(Fact.of("last-tile", **who))
-        elif isinstance(move, Draw):
-            add(Fact.of("drew", **who, must_play=a.must_play_drawn))
-        elif isinstance(move, Pass):
-            add(Fact.of("passed", **who, marker_raised=a.marker_raised))
-        elif isinstance(move, Done):
-            add(Fact.of("fast-start-done", **who))
-        elif isinstance(move, Knock):
-            add(Fact.of("knocked", **who))
-        elif isinstance(move, Catch):
-            target = self.players[move.seat]
-            add(
-                Fact.of(
-                    "caught",
-                    **who,
-                    target=target.seat,
-                    target_name=target.name,
-                    tiles=len(a.drawn),
-                )
-            )
-
-
-# ====================================================================== helpers
-
-
-# ====================================================================== guards and values
-
-
-def utc(now: datetime) -> datetime:
-    """``now`` in UTC; a naive datetime is refused (the service never guesses a zone)."""
-    if now.tzinfo is None:
-        raise ValueError("now must be a timezone-aware datetime")
-    return now.astimezone(UTC)
-
-
-def need_lobby(g: LoadedGame) -> None:
-    if g.row.status is GameStatus.ABANDONED and g.match is None:
-        # Cancelled before it started (a Join that lost a race with Cancel ends here).
-        raise errors.WrongPhase("the lobby was cancelled", code="lobby-cancelled")
-    if g.row.status is not GameStatus.LOBBY:
-        raise errors.WrongPhase(
-            "the game has already started"
-            if g.row.status is GameStatus.ACTIVE
-            else "the game is over",
-            code="not-lobby",
-        )
-
-
-def need_active(g: LoadedGame) -> None:
-    status = g.row.status
-    if status is GameStatus.LOBBY:
-        raise errors.WrongPhase("the game has not started yet", code="not-started")
-    if status is not GameStatus.ACTIVE or g.match is None:
-        raise errors.WrongPhase("the game is over", code="game-over")
-
-
-def need_unfinished(g: LoadedGame) -> None:
-    if not g.row.status.unfinished:
-        raise errors.WrongPhase("the game is over", code="game-over")
-
-
-def need_host(g: LoadedGame, user_id: int, is_manager: bool, action: str) -> None:
-    if user_id != g.row.host_id and not is_manager:
-        raise errors.NotHost(action)
-
-
-def seated(g: LoadedGame, user_id: int, *, any_seat: bool = False) -> Player:
-    """The human seat of ``user_id`` (``any_seat``: also one a computer took over). A seat a
-    computer took over is refused as :class:`~bot.service.errors.SeatGiven`: its hand is not
-    its former player's to see (kick and leave keep the user id on the seat, for the record)."""
-    for s in g.seats:
-        if s.user_id == user_id:
-            if s.computer is None or any_seat:
-                return players_of(g.seats)[s.seat]
-            raise errors.SeatGiven()
-    raise errors.NotInGame()
-
-
-def seat_row(g: LoadedGame, seat: int) -> SeatRow:
-    if not 0 <= seat < len(g.seats):
-        raise errors.NoSuchSeat(f"there is no seat {seat + 1}", seat=seat)
-    return g.seats[seat]
-
-
-def dealt(g: LoadedGame) -> Match:
-    if g.match is None or g.match.round is None:
-        raise errors.WrongPhase("the game has not started yet", code="not-started")
-    return g.match
+    async def _match_ended(self, tx: Tx, m: Match) -> None:
+        """Where a match ends, in its last move's transaction: its statistics, and its log
+        compacted (``event_archive``), and the ratings it moves (issue 48)."""
+        ledger, g = self.ledger, self.game
+        await stats.record(tx, g.row, self.seats, m, self.now)
+        await ratings.on_match_end(tx, g.row, self.seats, m, self.now)
+        if ledger.compact_finished and g.row.status is not GameStatus.FINISHED:
+            await tx.archive_events(g.row.id)

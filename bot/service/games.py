@@ -75,6 +75,7 @@ class GameService:
         self.place_gone = lobby.place_gone
         # Moves.
         self.move = play.move
+        self.refuse_unread = play.refuse_unread
         self.advance_computers = play.advance_computers
         # Reads.
         self.game = queries.game

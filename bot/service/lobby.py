@@ -1,9 +1,10 @@
 """The lobby and the table's seats: open, join, computer players, leave, kick, start, end.
 
 Each call names who acts and when (``now``, an aware datetime: the service never reads a
-clock), checks the phase and the host's rights, and commits through the
-:class:`~bot.service.commit.Ledger`. In the lobby a change rewrites the seats; once the game
-is dealt, a player who leaves or is kicked hands their seat to a computer player, as an event.
+clock), checks the phase and the host's rights, and commits through the ledger's commit
+context (:meth:`~bot.service.commit.Ledger.commit`). In the lobby a change rewrites the seats;
+once the game is dealt, a player who leaves or is kicked hands their seat to a computer
+player, as an event.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from typing import Any
 from bot.engine import ENGINE_VERSION, Match, RulesError
 from bot.engine.ai import Level
 from bot.service import errors
-from bot.service.commit import (
-    Batch,
-    Ledger,
+from bot.service.commit import Commit, Ledger
+from bot.service.guards import (
     need_active,
     need_host,
     need_lobby,
@@ -29,7 +29,6 @@ from bot.service.commit import (
 )
 from bot.service.names import clean_name
 from bot.service.outcome import Fact, GameOptions, Outcome, players_of
-from bot.service.replay import LoadedGame
 from bot.service.settings import preset_rules, rules_with
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus, SeatRow
@@ -115,25 +114,27 @@ class Lobbies:
         the thread is the game's channel, so one game per channel still holds there. Only its
         host, only while it is a lobby."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_lobby(g)
             need_host(g, user_id, False, "move the lobby")
             try:
-                await self.ledger.commit_lobby(g, g.seats, now, channel_id=channel_id)
+                await c.write_lobby(g.seats, channel_id=channel_id)
             except StoreChannelBusy:
                 raise await self.ledger.channel_busy(channel_id) from None
             return Outcome(self.ledger.summary(g))
 
     async def join(self, game_id: int, user_id: int, display_name: str, now: datetime) -> Outcome:
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_lobby(g)
             if any(s.user_id == user_id for s in g.seats):
                 raise errors.AlreadyInGame()
             self.ledger.check_room(g)
             seat = len(g.seats)
             new = SeatRow(game_id, seat, user_id, clean_name(display_name), None, now)
-            await self.ledger.commit_lobby(g, (*g.seats, new), now)
+            await c.write_lobby((*g.seats, new))
             return self.ledger.lobby_outcome(
                 g, Fact.of("joined", seat=seat, name=new.display_name, user_id=user_id)
             )
@@ -152,7 +153,8 @@ class Lobbies:
         """Seat a computer player (host only). ``name`` defaults to ``{stem} n``: the caller
         gives the stem in the channel's language (``Ordi 1`` in French), the service has none."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_lobby(g)
             need_host(g, user_id, is_manager, "add computer players")
             self.ledger.check_room(g)
@@ -164,7 +166,7 @@ class Lobbies:
                     n += 1
                 name = f"{stem} {n}"
             new = SeatRow(game_id, seat, None, clean_name(name), level.value, now)
-            await self.ledger.commit_lobby(g, (*g.seats, new), now)
+            await c.write_lobby((*g.seats, new))
             return self.ledger.lobby_outcome(
                 g, Fact.of("computer-added", seat=seat, name=new.display_name, level=level.value)
             )
@@ -186,7 +188,8 @@ class Lobbies:
         else gets :class:`TableChanged` instead of removing them.
         """
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_lobby(g)
             need_host(g, user_id, is_manager, "remove computer players")
             target = seat_row(g, seat)
@@ -197,7 +200,7 @@ class Lobbies:
                     f"seat {seat + 1} is not a computer player", code="not-computer", seat=seat
                 )
             rest = tuple(s for s in g.seats if s.seat != seat)
-            await self.ledger.commit_lobby(g, rest, now)
+            await c.write_lobby(rest)
             return self.ledger.lobby_outcome(
                 g, Fact.of("computer-removed", seat=seat, name=target.display_name)
             )
@@ -211,10 +214,11 @@ class Lobbies:
         abandoned.
         """
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             me = seated(g, user_id)
             return await self._remove_human(
-                g, g.seats[me.seat], now, by=user_id, computer_moves=computer_moves
+                c, g.seats[me.seat], by=user_id, computer_moves=computer_moves
             )
 
     async def kick(
@@ -229,7 +233,8 @@ class Lobbies:
     ) -> Outcome:
         """Remove a player (host or server manager): from the lobby, or to a computer player."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_unfinished(g)
             need_host(g, user_id, is_manager, "kick players")
             if target_user_id == user_id:
@@ -242,7 +247,7 @@ class Lobbies:
                     "that player is not in this game", code="not-a-player", user_id=target_user_id
                 )
             return await self._remove_human(
-                g, target, now, by=user_id, kicked=True, computer_moves=computer_moves
+                c, target, by=user_id, kicked=True, computer_moves=computer_moves
             )
 
     async def start(
@@ -256,7 +261,8 @@ class Lobbies:
     ) -> Outcome:
         """Deal the first round (host or server manager). The host sits first."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_lobby(g)
             need_host(g, user_id, is_manager, "start")
             if len(g.seats) < 2:
@@ -271,16 +277,15 @@ class Lobbies:
             ordered = host + [s for s in g.seats if s.user_id != g.row.host_id or not host]
             seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(ordered))
             match = Match(g.rules, [s.display_name for s in seats], g.row.engine_version)
-            batch = Batch(self.ledger, g, match, seats, now)
-            batch.event(
+            c.begin(match, seats)
+            c.event(
                 "start",
                 {"seats": [[s.user_id, s.display_name, s.computer] for s in seats]},
                 user_id,
             )
-            batch.facts.append(Fact.of("game-started", players=len(seats)))
-            batch.deal()
-            pending = await self.ledger.after_move(batch, computer_moves)
-            return await self.ledger.commit_play(g, batch, pending, seats_changed=True)
+            c.facts.append(Fact.of("game-started", players=len(seats)))
+            c.deal()
+            return await c.write(await c.after_move(computer_moves))
 
     # ================================================================== play
 
@@ -289,37 +294,35 @@ class Lobbies:
     ) -> Outcome:
         """Abandon a lobby or a game in play (host or server manager). Nobody wins."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             need_unfinished(g)
             need_host(g, user_id, is_manager, "end the game")
-            batch = Batch(self.ledger, g, g.match, g.seats, now)
-            batch.event("end", {"by": user_id, "reason": "ended"}, user_id)
-            batch.facts.append(Fact.of("game-ended", by=user_id))
-            return await self.ledger.commit_play(g, batch, False, status=GameStatus.ABANDONED)
+            c.event("end", {"by": user_id, "reason": "ended"}, user_id)
+            c.facts.append(Fact.of("game-ended", by=user_id))
+            return await c.write(False, status=GameStatus.ABANDONED)
 
     async def place_gone(self, game_id: int, now: datetime, reason: str) -> Outcome:
         """End a game whose place is gone: its channel or thread was deleted, or the bot was
         removed from its server (``reason``: ``channel-deleted``, ``server-left``). Nobody
         wins; nobody did it. Its deadlines go with it (the scheduler skips a finished game)."""
         now = utc(now)
-        async with self.ledger.locked(game_id):
-            g = await self.ledger.get(game_id)
-            need_unfinished(g)
-            batch = Batch(self.ledger, g, g.match, g.seats, now)
-            batch.event("end", {"by": None, "reason": reason}, None)
-            batch.facts.append(Fact.of("game-abandoned", reason=reason))
-            return await self.ledger.commit_play(g, batch, False, status=GameStatus.ABANDONED)
+        async with self.ledger.commit(game_id, now) as c:
+            need_unfinished(c.game)
+            c.event("end", {"by": None, "reason": reason}, None)
+            c.facts.append(Fact.of("game-abandoned", reason=reason))
+            return await c.write(False, status=GameStatus.ABANDONED)
 
     async def _remove_human(
         self,
-        g: LoadedGame,
+        c: Commit,
         target: SeatRow,
-        now: datetime,
         *,
         by: int,
         kicked: bool = False,
         computer_moves: int | None,
     ) -> Outcome:
+        g = c.game
         players = players_of(g.seats)
         p = players[target.seat]
         fact = Fact.of(
@@ -338,7 +341,7 @@ class Lobbies:
                 columns["status"] = GameStatus.ABANDONED
                 facts.append(Fact.of("game-abandoned", reason="no-players"))
             rest = tuple(s for s in g.seats if s.seat != target.seat)
-            await self.ledger.commit_lobby(g, rest, now, **columns)
+            await c.write_lobby(rest, **columns)
             return Outcome(self.ledger.summary(g), facts=tuple(facts))
         need_active(g)
         level = self.ledger.replacement_level
@@ -346,28 +349,20 @@ class Lobbies:
             dataclasses.replace(s, computer=level.value) if s.seat == target.seat else s
             for s in g.seats
         )
-        batch = Batch(self.ledger, g, g.match, seats, now)
-        batch.event(
+        c.reseat(seats)
+        c.event(
             "kick" if kicked else "leave",
             {"seat": target.seat, "user": target.user_id, "computer": level.value, "by": by},
             by,
         )
-        batch.facts.extend(facts)
-        batch.facts.append(
-            Fact.of("computer-took-over", seat=p.seat, name=p.name, level=level.value)
-        )
+        c.facts.extend(facts)
+        c.facts.append(Fact.of("computer-took-over", seat=p.seat, name=p.name, level=level.value))
         status = None
         pending = False
         if not humans_left:
-            batch.event("end", {"by": None, "reason": "no-players"}, None)
-            batch.facts.append(Fact.of("game-abandoned", reason="no-players"))
+            c.event("end", {"by": None, "reason": "no-players"}, None)
+            c.facts.append(Fact.of("game-abandoned", reason="no-players"))
             status = GameStatus.ABANDONED
         else:
-            try:
-                pending = await self.ledger.after_move(batch, computer_moves)
-            except BaseException:
-                self.ledger.forget(g.row.id)
-                raise
-        return await self.ledger.commit_play(
-            g, batch, pending, seats_changed=True, status=status, host_id=new_host
-        )
+            pending = await c.after_move(computer_moves)
+        return await c.write(pending, status=status, host_id=new_host)

@@ -1,6 +1,6 @@
 """What a committed move owes the players, kept with the move until it is delivered (issue 37).
 
-The commit path (:meth:`~bot.service.commit.Ledger.commit_play`) writes the debt in the move's
+The commit path (:meth:`~bot.service.commit.Commit.write`) writes the debt in the move's
 own transaction (:func:`owe`): the channel is owed a post telling every event since the last
 one told, and the player now to move is owed their ping. The Discord layer delivers it at
 once and clears it; when it could not (the process died between the commit and the post, a

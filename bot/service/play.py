@@ -13,24 +13,16 @@ A player's whole turn up to the next present human is :mod:`bot.service.turn`.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NoReturn
 
-from bot.engine import Catch, IllegalMove, Knock, Match, Move, MoveError, parse_move
+from bot.engine import Catch, IllegalMove, Knock, Match, Move, MoveError, check_fits
 from bot.engine.legality import check_turn
 from bot.service import errors
-from bot.service.commit import Batch, Ledger, need_active, seated, utc
-from bot.service.outcome import Outcome
-from bot.store import GameStatus, Store
-
-
-async def played_in(store: Store, game_id: int, guild_id: int | None, channel_id: int) -> None:
-    """Refuse a move sent from where its game is not played, on the game's row alone (nothing
-    replayed, no lock taken for a game that is not the sender's to act on): another server's
-    game as unknown (nothing about it is told), another channel's as played elsewhere."""
-    row = await store.game(game_id)
-    if row is None or row.guild_id != guild_id:
-        raise errors.GameNotFound(f"no game #{game_id} here", code="no-such-game", game=game_id)
-    if row.channel_id != channel_id:
-        raise errors.OtherChannel(f"game #{game_id} is played elsewhere", game=game_id)
+from bot.service.commit import Ledger, Place
+from bot.service.guards import need_active, seated, utc
+from bot.service.outcome import Outcome, Player
+from bot.service.replay import LoadedGame
+from bot.store import GameStatus
 
 
 def turn_refusal(exc: IllegalMove, match: Match) -> errors.MoveRefused:
@@ -53,6 +45,27 @@ def who_may_act(match: Match, seat: int) -> None:
             raise turn_refusal(exc, match) from None
 
 
+def mover(g: LoadedGame, user_id: int, expected_version: int | None) -> Player:
+    """The player a turn move is from, checked in the order a player is told: a list or
+    button the table has outrun says whose turn it is now, then that the table changed; a
+    game not in play, a user not seated (:func:`~bot.service.guards.seated`)."""
+    stale = expected_version is not None and expected_version != g.row.version
+    if stale and g.row.status is GameStatus.ACTIVE and g.match is not None:
+        who_may_act(g.match, seated(g, user_id).seat)
+    if stale:
+        raise errors.TableChanged()
+    if g.row.status is not GameStatus.ACTIVE or g.match is None:
+        need_active(g)
+    return seated(g, user_id)
+
+
+def unreadable(match: Match, me: Player, exc: MoveError) -> errors.ServiceError:
+    """The refusal of a move that could not be read, or names what the table lacks: who may
+    act is said before what was sent (a forged pick's value)."""
+    who_may_act(match, me.seat)
+    return errors.BadMove(str(exc))
+
+
 class Plays:
     """A seated player's moves, and the computer players' answers."""
 
@@ -63,86 +76,80 @@ class Plays:
         self,
         game_id: int,
         user_id: int,
-        move: str | Move,
+        move: Move,
         now: datetime,
         *,
         expected_version: int | None = None,
         knock: bool = False,
         computer_moves: int | None = None,
-        made_in: tuple[int | None, int] | None = None,
+        made_in: Place | None = None,
     ) -> Outcome:
         """Make any move — the one use case for all of them — given as an engine :data:`Move`
-        (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``) or in
-        notation (``12-5 mexican``, ``5-7 @2``, ``7-7 own``, ``draw``, ``pass``, ``done``,
-        ``knock``, ``catch @3``). A knock (announce your last tile, knock house rule) and a
-        catch (a player down to one tile who did not knock in time draws the penalty) play no
-        computer moves: they do not change whose turn it is.
+        (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``);
+        notation is read by the front end, which knows how it was typed (python-chess keeps
+        ``push(move)`` apart from ``push_san(text)``). A knock (announce your last tile, knock
+        house rule) and a catch (a player down to one tile who did not knock in time draws the
+        penalty) play no computer moves: they do not change whose turn it is.
 
         ``expected_version``: the ``GameSummary.version`` the player's buttons were drawn
         from; if the game has changed since, :class:`TableChanged` and nothing happens.
         ``knock``: announce the last tile with this move, if it leaves the mover one tile.
         ``computer_moves``: how many computer moves to play after it (None: all of them).
         ``made_in``: the server and channel a move picked from a list was sent from (a client
-        can send any game id): the game must be played there, checked on its row before the
-        game is locked or loaded.
+        can send any game id): the game must be played there, checked on the row the ledger
+        reads anyway for its cache check (:meth:`~bot.service.commit.Ledger.get`), before
+        anything is replayed.
         """
         now = utc(now)
-        if made_in is not None:
-            await played_in(self.ledger.store, game_id, *made_in)
-        async with self.ledger.game(game_id) as g:
-            stale = expected_version is not None and expected_version != g.row.version
-            if stale and g.row.status is GameStatus.ACTIVE and g.match is not None:
-                # A list or button the table has outrun: whose turn it is now comes first.
-                who_may_act(g.match, seated(g, user_id).seat)
-            if stale:
-                raise errors.TableChanged()
-            if g.row.status is not GameStatus.ACTIVE or g.match is None:
-                need_active(g)
-            me = seated(g, user_id)
-            match = g.match
-            assert match is not None
-            if isinstance(move, str):
-                try:
-                    move = parse_move(
-                        move, seat=me.seat, players=match.players, max_pip=g.rules.max_pip
-                    )
-                except MoveError as exc:
-                    # Who may act is said before what was sent (a forged pick's value).
-                    who_may_act(match, me.seat)
-                    raise errors.BadMove(str(exc)) from None
+        async with self.ledger.commit(game_id, now, made_in=made_in) as c:
+            g = c.game
+            me = mover(g, user_id, expected_version)
+            match = c.match
+            try:
+                check_fits(move, players=match.players, max_pip=g.rules.max_pip)
+            except MoveError as exc:
+                raise unreadable(match, me, exc) from None
             if isinstance(move, Knock | Catch):
                 # They do not change whose turn it is: a computer left waiting by paced play
                 # stays waiting for advance_computers.
                 computer_moves = 0
-            batch = Batch(self.ledger, g, match, g.seats, now)
             try:
-                batch.apply(me, move, user_id)
+                c.apply(me, move, user_id)
             except IllegalMove as exc:
                 # The engine changed nothing: the cached game is still good.
                 raise turn_refusal(exc, match) from None
-            try:
-                if knock:
-                    batch.knock_for(me.seat, user_id)
-                pending = await self.ledger.after_move(batch, computer_moves)
-            except BaseException:
-                self.ledger.forget(game_id)
-                raise
-            return await self.ledger.commit_play(g, batch, pending)
+            if knock:
+                c.knock_for(me.seat, user_id)
+            return await c.write(await c.after_move(computer_moves))
+
+    async def refuse_unread(
+        self,
+        game_id: int,
+        user_id: int,
+        exc: MoveError,
+        *,
+        expected_version: int | None = None,
+        made_in: Place | None = None,
+    ) -> NoReturn:
+        """Refuse a move the front end could not read (``exc``: why; a forged pick's value)
+        exactly as :meth:`move` refuses one, in the same one read and the same order: where
+        it was sent from, the table it was listed from, whose turn it is, then what was
+        sent. Changes nothing."""
+        async with self.ledger.game(game_id, made_in=made_in) as g:
+            me = mover(g, user_id, expected_version)
+            assert g.match is not None
+            raise unreadable(g.match, me, exc)
 
     async def advance_computers(
         self, game_id: int, now: datetime, *, max_moves: int | None = 1
     ) -> Outcome:
         """Play up to ``max_moves`` computer moves (None: until a human is to play)."""
         now = utc(now)
-        async with self.ledger.game(game_id) as g:
+        async with self.ledger.commit(game_id, now) as c:
+            g = c.game
             if g.row.status is not GameStatus.ACTIVE or g.match is None:
                 return Outcome(self.ledger.summary(g))
-            batch = Batch(self.ledger, g, g.match, g.seats, now)
-            try:
-                pending = await self.ledger.after_move(batch, max_moves)
-            except BaseException:
-                self.ledger.forget(game_id)
-                raise
-            if not batch.events:
+            pending = await c.after_move(max_moves)
+            if not c.events:
                 return Outcome(self.ledger.summary(g), next_player=self.ledger.next_player(g))
-            return await self.ledger.commit_play(g, batch, pending)
+            return await c.write(pending)

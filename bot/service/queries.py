@@ -14,8 +14,9 @@ from datetime import datetime
 from bot.engine import SeatView, view_for
 from bot.engine.position import to_position
 from bot.service import errors
-from bot.service.commit import Ledger, dealt, seated, utc
+from bot.service.commit import Ledger
 from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
+from bot.service.guards import dealt, seated, utc
 from bot.service.outcome import GameSummary, Player, Standing, players_of, standings_of, summarise
 from bot.service.replay import replay_game
 from bot.service.roundend import RoundReport, round_report

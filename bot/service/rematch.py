@@ -20,7 +20,8 @@ from datetime import datetime
 
 from bot.engine import ENGINE_VERSION
 from bot.service import errors
-from bot.service.commit import Ledger, utc
+from bot.service.commit import Ledger
+from bot.service.guards import utc
 from bot.service.names import clean_name
 from bot.service.outcome import Fact, Outcome, summarise
 from bot.store import ChannelBusy as StoreChannelBusy

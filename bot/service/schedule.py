@@ -34,7 +34,7 @@ from typing import Any
 
 from bot.engine import DONE, DRAW, PASS, Move, view_for
 from bot.engine.ai import Level
-from bot.service.commit import Batch
+from bot.service.commit import Commit
 from bot.service.games import GameService
 from bot.service.outcome import Player, played_for, players_of, summarise
 from bot.service.replay import LoadedGame, standings_so_far
@@ -264,22 +264,22 @@ class ScheduleService:
         if not (await self.rows.user_schedule(user_id)).away:
             return None  # the common case, told without taking the game's lock
         svc = self.games
-        async with svc.ledger.game(game_id) as g:
-            key = row_turn_key(g.row)
+        async with svc.ledger.commit(game_id, now) as c:
+            key = row_turn_key(c.game.row)
             if key is None:
                 return None
             due = DueRow(game_id, "away", key, user_id, now)
-            if await self._stale(g, due, now):
+            if await self._stale(c.game, due, now):
                 return None
-            return await self._play_locked(g, due, now)
+            return await self._play_locked(c, due)
 
     async def _play_for_absent(self, due: DueRow, now: datetime) -> TurnPlayed | None:
         """A deadline passed, or the player is away: their turn is played for them."""
-        async with self.games.ledger.game(due.game_id) as g:
-            if await self._stale(g, due, now):
+        async with self.games.ledger.commit(due.game_id, now) as c:
+            if await self._stale(c.game, due, now):
                 await self._finish(due)
                 return None
-            return await self._play_locked(g, due, now)
+            return await self._play_locked(c, due)
 
     async def _stale(self, g: LoadedGame, due: DueRow, now: datetime) -> bool:
         """True when ``due`` no longer describes the game: another turn, another player, a
@@ -303,9 +303,9 @@ class ScheduleService:
             stale = not (await self.rows.user_schedule(uid)).away
         return stale
 
-    async def _play_locked(self, g: LoadedGame, due: DueRow, now: datetime) -> TurnPlayed:
+    async def _play_locked(self, c: Commit, due: DueRow) -> TurnPlayed:
         """Play the turn ``due`` describes (checked, under the game's lock) and commit it."""
-        svc = self.games
+        g = c.game
         m = g.match
         seat_no = g.row.turn_seat
         uid = due.user_id
@@ -324,27 +324,24 @@ class ScheduleService:
                 dataclasses.replace(s, computer=self.level.value) if s.seat == seat_no else s
                 for s in seats
             )
-        batch = Batch(svc.ledger, g, m, seats, now)
+        if replaced:
+            c.reseat(seats)
         payload: dict[str, Any] = {"seat": seat_no, "user": uid}
         if due.kind == "timeout":
             payload |= {"policy": policy.value, "missed": missed}
-        batch.event(due.kind, payload, None)
+        c.event(due.kind, payload, None)
         if replaced:
-            batch.event(
+            c.event(
                 "replace",
                 {"seat": seat_no, "user": uid, "computer": self.level.value, "by": None},
                 None,
             )
-        player = batch.players[seat_no]
+        player = c.players[seat_no]
         shown = players_of(g.seats)[seat_no]  # the human, as the channel knows them
-        try:
-            await self._play_turn(batch, seat_no, player, policy)
-            pending = await svc.ledger.after_move(batch, 0)
-        except BaseException:
-            svc.ledger.forget(g.row.id)
-            raise
-        mine = [s for s in batch.steps if s.player.seat == seat_no]
-        batch.facts.insert(
+        await self._play_turn(c, seat_no, player, policy)
+        pending = await c.after_move(0)
+        mine = [s for s in c.steps if s.player.seat == seat_no]
+        c.facts.insert(
             0,
             played_for(
                 shown.name,
@@ -357,12 +354,12 @@ class ScheduleService:
                 missed=missed,
             ),
         )
-        outcome = await svc.ledger.commit_play(g, batch, pending, seats_changed=replaced)
+        outcome = await c.write(pending)
         return TurnPlayed(due, outcome, due.kind, shown, policy, replaced)
 
-    async def _play_turn(self, batch: Batch, seat_no: int, player: Player, policy: Policy) -> None:
+    async def _play_turn(self, c: Commit, seat_no: int, player: Player, policy: Policy) -> None:
         """Moves for ``seat_no`` until its turn is over (a drawn tile that fits is played)."""
-        m = batch.match
+        m = c.match
         assert m.round is not None
         round_no = m.round.round_no
         for _ in range(64):  # a turn is a handful of moves (a fast start, a draw and a play)
@@ -375,20 +372,20 @@ class ScheduleService:
                 or rnd.current_seat != seat_no
             ):
                 return
-            move = await self._absent_move(batch, seat_no, policy)
-            applied = batch.apply(player, move, None)
-            batch.knock_for(seat_no, None)  # a computer always knocks in time, and so for them
+            move = await self._absent_move(c, seat_no, policy)
+            applied = c.apply(player, move, None)
+            c.knock_for(seat_no, None)  # a computer always knocks in time, and so for them
             if applied.turn_over:
                 return
 
-    async def _absent_move(self, batch: Batch, seat_no: int, policy: Policy) -> Move:
+    async def _absent_move(self, c: Commit, seat_no: int, policy: Policy) -> Move:
         if policy is Policy.SKIP:
-            legal = view_for(batch.match, seat_no).legal
+            legal = view_for(c.match, seat_no).legal
             for move in (DRAW, PASS, DONE):
                 if move in legal:
                     return move
             # The rules force a play (a tile that fits must be played): the computer picks it.
-        return await batch.ledger.computer_move(batch, seat_no, self.level)
+        return await c.computer_move(seat_no, self.level)
 
     async def _missed_in_a_row(self, game_id: int, seat: int, user_id: int) -> int:
         """Deadlines this seat missed since its player last acted (from the event log)."""
@@ -427,7 +424,8 @@ class ScheduleService:
         """Close a game nobody touched through its warning: status ``abandoned`` (nobody won),
         with the standings so far kept in ``results`` (``won`` is 0 for everyone)."""
         svc = self.games
-        async with svc.ledger.game(due.game_id) as g:
+        async with svc.ledger.commit(due.game_id, now) as c:
+            g = c.game
             if not g.row.status.unfinished:
                 await self._finish(due)
                 return None
@@ -444,22 +442,13 @@ class ScheduleService:
                 )
                 for st in standings
             )
-            end = NewEvent("end", json.dumps({"by": None, "reason": "stalled"}), None)
-            try:
-                async with svc.store.transaction() as tx:
-                    await svc.ledger.hold(tx, g)
-                    await tx.append_events(g.row.id, g.seq + 1, [end], now)
-                    await tx.touch(
-                        g.row.id,
-                        g.row.version,
-                        now,
-                        status=GameStatus.ABANDONED,
-                        turn_seat=None,
-                        turn_since=None,
-                        deadline_at=None,
-                    )
-                    if results:
-                        await tx.write_results(g.row.id, results, now)
-            finally:
-                svc.ledger.forget(g.row.id)
+            # Written as it always was (json.dumps' own spacing), so old and new logs agree.
+            c.events.append(NewEvent("end", json.dumps({"by": None, "reason": "stalled"}), None))
+            columns = {
+                "status": GameStatus.ABANDONED,
+                "turn_seat": None,
+                "turn_since": None,
+                "deadline_at": None,
+            }
+            await c.write_for_replay(columns, results=results, owe=False)
             return StallClosed(due, await svc.game(g.row.id), standings)

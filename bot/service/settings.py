@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 
 from bot.engine import Rules, RulesError, preset
 from bot.service import errors
-from bot.service.commit import utc
+from bot.service.guards import utc
 from bot.store import GuildSettings, Store, UserSettings
 from bot.store import stats as extras_sql
+from bot.store.schedule import ScheduleStore, ScheduleTx
 
 _S = TypeVar("_S", UserSettings, GuildSettings)
 
@@ -60,12 +61,18 @@ class Settings:
         tiles: str | None = None,
         ping: str | None = None,
         autoplay: str | None = None,
+        quiet_start: int | None = None,
+        quiet_end: int | None = None,
+        reminder_dms: bool | None = None,
     ) -> UserSettings:
-        """Change a user's own settings (None leaves one as it is). ``time_zone`` is an IANA
-        name (``Europe/Paris``); ``language`` one of :data:`LANGUAGES`; ``tiles`` one of
-        :data:`TILE_MODES`; ``ping`` one of :data:`PINGS`; ``autoplay`` one of :data:`AUTOPLAY`."""
-        if time_zone is not None:
-            time_zone = check_time_zone(time_zone)
+        """Change a user's own settings (None leaves one as it is) — the one writer of them,
+        ``/mt me`` and the schedule's :meth:`~bot.service.timing.SchedulePlayers.update_my_settings`
+        alike, so every field is checked once and all of it lands in one transaction or, on
+        a refusal, none of it. ``time_zone`` is an IANA name (``Europe/Paris``); ``language``
+        one of :data:`LANGUAGES`; ``tiles`` one of :data:`TILE_MODES`; ``ping`` one of
+        :data:`PINGS`; ``autoplay`` one of :data:`AUTOPLAY`. The schedule's own row:
+        ``quiet_start``/``quiet_end`` (0-23; equal hours: none; one alone keeps the other,
+        or makes both the same) and ``reminder_dms`` (reminders by DM)."""
         changes = _given(
             dms_open=dms_open,
             hand_dms=hand_dms,
@@ -77,6 +84,11 @@ class Settings:
             ping=ping,
             autoplay=autoplay,
         )
+        if time_zone is not None:
+            changes["time_zone"] = check_time_zone(time_zone)
+        for hour in (quiet_start, quiet_end):
+            if hour is not None and not 0 <= hour <= 23:
+                raise errors.BadSetting("quiet hours are whole hours, 0 to 23", code="bad-quiet")
         new = _replace_checked(await self.store.user_settings(user_id), changes)
         if new.language not in LANGUAGES:
             raise errors.BadSetting(
@@ -94,8 +106,26 @@ class Settings:
             )
         if new.reminder_after_s < 60:
             raise errors.BadSetting("a reminder waits at least a minute", code="bad-reminder")
+        timed = _given(quiet_start=quiet_start, quiet_end=quiet_end, reminder_dms=reminder_dms)
+        schedule = None
+        if timed:
+            schedule = await ScheduleStore(self.store).user_schedule(user_id)
+            if quiet_start is not None or quiet_end is not None:
+                start = quiet_start if quiet_start is not None else schedule.quiet_start
+                end = quiet_end if quiet_end is not None else schedule.quiet_end
+                if start is None or end is None:
+                    start = end = start if start is not None else end
+                schedule = dataclasses.replace(schedule, quiet_start=start, quiet_end=end)
+            if reminder_dms is not None:
+                schedule = dataclasses.replace(schedule, remind_dm=reminder_dms)
+        now = utc(now)
         async with self.store.transaction() as tx:
-            await tx.put_user_settings(new, utc(now))
+            # A change of the schedule's row alone leaves a user with no settings row
+            # without one (a first game still gives it the client's language).
+            if changes or schedule is None:
+                await tx.put_user_settings(new, now)
+            if schedule is not None:
+                await ScheduleTx(tx).put_user_schedule(schedule, now)
         return new
 
     async def remember_dm_channel(

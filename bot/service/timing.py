@@ -25,7 +25,6 @@ from datetime import UTC, date, datetime, time, timedelta
 from bot.service import errors
 from bot.service.games import GameService
 from bot.service.outcome import GameSummary, Outcome, Player, Standing
-from bot.service.settings import check_time_zone
 from bot.store import GameRow, GameStatus, UserSettings
 from bot.store import stats as stats_sql
 from bot.store.schedule import (
@@ -346,32 +345,19 @@ class SchedulePlayers:
         reminders: bool | None = None,
     ) -> MySettings:
         """A player's own time zone (IANA name), quiet hours (0-23; equal hours: none), DM
-        reminders (opt-in; turning them on also says the DMs are open) and reminders at all."""
-        if time_zone is not None:
-            time_zone = check_time_zone(time_zone)
-        for hour in (quiet_start, quiet_end):
-            if hour is not None and not 0 <= hour <= 23:
-                raise errors.BadSetting("quiet hours are whole hours, 0 to 23", code="bad-quiet")
-        if time_zone is not None or reminders is not None or reminder_dms:
-            await self.games.update_user_settings(
-                user_id,
-                now,
-                time_zone=time_zone,
-                reminders=reminders,
-                dms_open=True if reminder_dms else None,
-            )
-        mine = await self.rows.user_schedule(user_id)
-        if quiet_start is not None or quiet_end is not None:
-            start = quiet_start if quiet_start is not None else mine.quiet_start
-            end = quiet_end if quiet_end is not None else mine.quiet_end
-            if start is None or end is None:
-                start = end = start if start is not None else end
-            mine = dataclasses.replace(mine, quiet_start=start, quiet_end=end)
-        if reminder_dms is not None:
-            mine = dataclasses.replace(mine, remind_dm=reminder_dms)
-        if quiet_start is not None or quiet_end is not None or reminder_dms is not None:
-            async with self.games.store.transaction() as tx:
-                await ScheduleTx(tx).put_user_schedule(mine, now)
+        reminders (opt-in; turning them on also says the DMs are open) and reminders at all,
+        written by the one writer of a user's settings (:meth:`Settings.update_user_settings
+        <bot.service.settings.Settings.update_user_settings>`); then both rows as they stand."""
+        await self.games.update_user_settings(
+            user_id,
+            now,
+            time_zone=time_zone,
+            reminders=reminders,
+            dms_open=True if reminder_dms else None,
+            quiet_start=quiet_start,
+            quiet_end=quiet_end,
+            reminder_dms=reminder_dms,
+        )
         return await self.my_settings(user_id)
 
     async def set_away(self, user_id: int, away: bool, now: datetime) -> list[GameSummary]:

@@ -27,13 +27,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
+from typing import NoReturn
 
-from bot.engine import DONE, DRAW, KNOCK, PASS, Move, Play, SeatView, Tile, view_for
+from bot.engine import DONE, DRAW, KNOCK, PASS, Move, MoveError, Play, SeatView, Tile, view_for
 from bot.service import errors
-from bot.service.commit import Batch, utc
+from bot.service.commit import Place
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
 from bot.service.games import GameService
+from bot.service.guards import utc
 from bot.service.outbox import pinged
 from bot.service.outcome import Outcome, Standing, played_for, players_of
 from bot.service.roundend import RoundReport
@@ -139,21 +141,22 @@ class Turns:
         self,
         game_id: int,
         user_id: int,
-        move: str | Move,
+        move: Move,
         now: datetime,
         *,
         expected_version: int | None = None,
         knock: bool = False,
-        made_in: tuple[int | None, int] | None = None,
+        made_in: Place | None = None,
     ) -> Turn:
-        """Make ``user_id``'s move (notation or an engine move; ``knock``: announce the last
-        tile with it), and the pass the rules force after a draw that fits nowhere. Computer
-        players are left to :meth:`until_human`, so the mover hears of their own move first.
-        ``made_in``: the server and channel a move picked from a list came from, checked
-        in the move's own read (so the pick reads nothing before it). A refusal raises and
-        changes nothing."""
+        """Make ``user_id``'s move (an engine move: the front end reads the notation;
+        ``knock``: announce the last tile with it), and the pass the rules force after a draw
+        that fits nowhere. Computer players are left to :meth:`until_human`, so the mover
+        hears of their own move first. ``made_in``: the server and channel a move picked from
+        a list came from, checked in the move's own read (so the pick reads nothing before
+        it). A refusal raises and changes nothing; a pick whose value could not be read is
+        refused by :meth:`refuse_unread`."""
         svc = self.games
-        if move in ("knock", KNOCK):
+        if move == KNOCK:
             # A knock does not end the turn and may come after the table moved on: no version.
             knocked = await svc.move(
                 game_id, user_id, KNOCK, now, computer_moves=0, made_in=made_in
@@ -179,6 +182,21 @@ class Turns:
             return Turn((out,), Drawn(tile, applied.must_play_drawn, fits, passed=False))
         passed = await svc.move(game_id, user_id, PASS, now, computer_moves=0)
         return Turn((out, passed), Drawn(tile, False, (), passed=True))
+
+    async def refuse_unread(
+        self,
+        game_id: int,
+        user_id: int,
+        exc: MoveError,
+        *,
+        expected_version: int | None = None,
+        made_in: Place | None = None,
+    ) -> NoReturn:
+        """Refuse a picked move whose value the front end could not read (``exc``), as
+        :meth:`take` would refuse it: the same checks in the same order, then what was sent."""
+        await self.games.refuse_unread(
+            game_id, user_id, exc, expected_version=expected_version, made_in=made_in
+        )
 
     async def until_human(
         self, game_id: int, outs: Sequence[Outcome], now: datetime
@@ -232,9 +250,9 @@ class Turns:
         ``autoplay`` marker, a ``turn-played-for`` fact first (``reason="autoplay"``); the
         computer players who follow are left to :meth:`until_human`. None, and nothing
         changed, when it is not their turn or there is a decision to make."""
-        ledger = self.games.ledger
         now = utc(now)
-        async with ledger.game(game_id) as g:
+        async with self.games.ledger.commit(game_id, now) as c:
+            g = c.game
             m = g.match
             if g.row.status is not GameStatus.ACTIVE or m is None or m.round is None:
                 return None
@@ -244,38 +262,33 @@ class Turns:
             if no_choice(view_for(m, seat), "only") is None:
                 return None  # the common case, told without reading their settings
             mode = (await self.games.user_settings(user_id)).autoplay
-            batch = Batch(ledger, g, m, g.seats, now)
-            player = batch.players[seat]
-            try:
-                for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
-                    rnd = m.round
-                    if m.is_over or rnd is None or rnd.result is not None:
-                        break
-                    move = no_choice(view_for(m, seat), mode)
-                    if move is None:
-                        break
-                    if not batch.steps:
-                        batch.event(AUTOPLAY_KIND, {"seat": seat, "user": user_id}, None)
-                    if batch.apply(player, move, None).turn_over:
-                        break
-                if not batch.steps:
-                    return None
-                pending = await ledger.after_move(batch, 0)
-            except BaseException:
-                ledger.forget(game_id)
-                raise
-            batch.facts.insert(
+            player = c.players[seat]
+            for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
+                rnd = m.round
+                if m.is_over or rnd is None or rnd.result is not None:
+                    break
+                move = no_choice(view_for(m, seat), mode)
+                if move is None:
+                    break
+                if not c.steps:
+                    c.event(AUTOPLAY_KIND, {"seat": seat, "user": user_id}, None)
+                if c.apply(player, move, None).turn_over:
+                    break
+            if not c.steps:
+                return None
+            pending = await c.after_move(0)
+            c.facts.insert(
                 0,
                 played_for(
                     players_of(g.seats)[seat].name,
                     seat,
-                    batch.steps,
+                    c.steps,
                     user_id=user_id,
                     reason=AUTOPLAY_KIND,
                     policy=AUTOPLAY_KIND,
                 ),
             )
-            return await ledger.commit_play(g, batch, pending)
+            return await c.write(pending)
 
     async def play_out(
         self,

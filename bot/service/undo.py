@@ -28,12 +28,13 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.service import errors, outbox
-from bot.service.commit import Ledger, need_active, need_host, utc
+from bot.service import errors
+from bot.service.commit import Ledger
 from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs
+from bot.service.guards import need_active, need_host, utc
 from bot.service.outcome import GameSummary, Player, players_of
 from bot.service.replay import replay_game
-from bot.store import Conflict, EventRow, GameRecord, GameStatus, NewEvent
+from bot.store import EventRow, GameRecord, GameStatus
 
 
 class NothingToUndo(errors.ServiceError):
@@ -134,15 +135,15 @@ async def take_back(
     only if that player's turn is the last one (else :class:`UndoTooLate` naming who played
     since)."""
     now = utc(now)
-    async with ledger.game(game_id) as g:
+    async with ledger.commit(game_id, now) as c:
+        g = c.game
         need_active(g)
         host = user_id == g.row.host_id or is_manager
         if not host and not any(s.user_id == user_id for s in g.seats):
             need_host(g, user_id, is_manager, "undo")  # neither host nor player: refused
         record = await ledger.store.load(game_id)
         if record is None or record.game.version != g.row.version:
-            ledger.forget(game_id)
-            raise errors.TableChanged()
+            raise c.table_changed()
         plan = plan_undo(game_id, record.events)
         players = players_of(g.seats)
         first = plan.turn[0]
@@ -155,7 +156,8 @@ async def take_back(
         seqs = tuple(e.seq for e in (*plan.turn, *plan.computers))
         moves = tuple(str(json.loads(e.payload)["move"]) for e in plan.turn)
         payload = {"seqs": list(seqs), "by": user_id, "player": player.seat, "moves": list(moves)}
-        event = NewEvent(UNDO_KIND, json.dumps(payload, separators=(",", ":")), user_id)
+        c.event(UNDO_KIND, payload, user_id)
+        event = c.events[-1]
         after = GameRecord(
             record.game,
             record.seats,
@@ -180,21 +182,9 @@ async def take_back(
             if g.row.turn_deadline_s is None
             else now + timedelta(seconds=g.row.turn_deadline_s),
         }
-        try:
-            async with ledger.store.transaction() as tx:
-                await ledger.hold(tx, g)
-                await tx.append_events(game_id, g.seq + 1, [event], now)
-                version = await tx.touch(game_id, g.row.version, now, **columns)
-                # What the undo owes the players, kept with it until delivered (issue 37): the
-                # post that says it and shows the table again, the ping of whoever is to move.
-                await outbox.owe(
-                    tx, game_id, g.seq + 1, version, GameStatus.ACTIVE, turn, g.seats, user_id, now
-                )
-        except Conflict:
-            ledger.forget(game_id)
-            raise errors.TableChanged() from None
-        finally:
-            ledger.forget(game_id)
+        # What the undo owes the players, kept with it until delivered (issue 37): the post
+        # that says it and shows the table again, the ping of whoever is to move.
+        await c.write_for_replay(columns, owe=True)
         g2 = await ledger.get(game_id)
         summary = ledger.summary(g2)
         assert old.round is not None

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine import IllegalMove, Move, MoveError, Play, TileError
+from bot.engine import IllegalMove, MoveError, Play, TileError, parse_move
 from bot.engine.ai import Level
 from bot.i18n import tr
 from bot.service import GameService, GameSummary, Outcome, ServiceError
@@ -225,9 +225,10 @@ class Terminal:
         """One typed move, applied the way the slash commands apply it (the same turn use
         case, the same refusals); a draw's private note is said at once."""
         gid = self.game_id
-        move: str | Move = command.text
         knock = False
-        if command.text not in ("draw", "pass", "knock"):
+        if command.text in ("draw", "pass", "knock"):
+            move = parse_move(command.text)  # a word: read without the table
+        else:
             view = await self.svc.seat_view(gid, YOU)
             if command.action != "play":  # done, catch @N: a typo gets the notation's reason
                 move = check_notation(command.text, view)

@@ -23,7 +23,6 @@ import pytest
 
 from bot.app import MexicanTrainBot
 from bot.drawing import jobs
-from bot.engine import Play
 from bot.service import Outcome
 from bot.ui import announcer
 from bot.ui.alt_text import describe_hand, describe_table
@@ -218,8 +217,7 @@ def _hold(gate: threading.Event) -> bytes:
 async def _service_move(bot: MexicanTrainBot, game_id: int) -> Outcome:
     uid, view = await to_move(bot, game_id)
     move = pick(view.legal)
-    return await bot.service.move(game_id, uid, move if isinstance(move, Play) else str(move),
-                                  bot.now(), computer_moves=0)  # fmt: skip
+    return await bot.service.move(game_id, uid, move, bot.now(), computer_moves=0)
 
 
 async def test_a_stale_table_is_not_drawn_and_its_post_keeps_the_move_lines(

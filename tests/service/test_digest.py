@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import DRAW, Tile, double_set
+from bot.engine import DRAW, Tile, double_set, parse_move
 from bot.service import GameService, errors
 from bot.service.digest import digest_of
 from bot.service.schedule import ScheduleService
@@ -98,8 +98,8 @@ async def four(svc: GameService, clock: FakeClock) -> int:
 
 
 async def moves(svc: GameService, gid: int, clock: FakeClock, *played: tuple[int, str]) -> None:
-    for user, move in played:
-        await svc.move(gid, user, move, clock.tick())
+    for user, move in played:  # notation, read here as a front end reads it
+        await svc.move(gid, user, parse_move(move), clock.tick())
 
 
 OPENING = (

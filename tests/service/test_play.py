@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import DONE, DRAW, KNOCK, PASS, Catch, Match, Play, Tile
+from bot.engine import DONE, DRAW, KNOCK, PASS, Catch, Match, MoveError, Play, Tile, parse_move
 from bot.engine.ai import Level
 from bot.engine.position import to_position
 from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
@@ -34,7 +34,7 @@ async def test_a_move_is_appended_and_reported(
     assert view.my_turn and view.hand is not None
     move = pick(view.legal)
     assert isinstance(move, Play)
-    out = await service.move(gid, ALICE, str(move), clock.tick())
+    out = await service.move(gid, ALICE, move, clock.tick())
     [step] = out.steps
     assert (step.seq, step.move, step.player.user_id, step.by_computer) == (3, move, ALICE, False)
     assert step.applied.seat == 0 and step.applied.turn_over
@@ -65,25 +65,44 @@ async def test_refusals_change_nothing(
         return str(exc.value)
 
     msg = await refused(
-        errors.MoveRefused, "not-your-turn", service.move(gid, BOB, "draw", clock.tick())
+        errors.MoveRefused, "not-your-turn", service.move(gid, BOB, DRAW, clock.tick())
     )
     assert msg == "it's Alice's turn"
     msg = await refused(
-        errors.NotInGame, "not-in-game", service.move(gid, CAROL, "draw", clock.tick())
+        errors.NotInGame, "not-in-game", service.move(gid, CAROL, DRAW, clock.tick())
     )
     assert msg == "you are not in this game"
     msg = await refused(
-        errors.MoveRefused, "no-fit", service.move(gid, ALICE, f"{misfit} own", clock.tick())
+        errors.MoveRefused, "no-fit", service.move(gid, ALICE, Play(misfit, 0), clock.tick())
     )
     assert msg == f"{misfit} can't start Alice's train: it must match the engine, {own_end}"
     bobs = next(t for t in Match(view.rules, ["x", "y"]).rules.tiles() if t not in view.hand)
     msg = await refused(
-        errors.MoveRefused, "not-in-hand", service.move(gid, ALICE, f"{bobs} @1", clock.tick())
+        errors.MoveRefused, "not-in-hand", service.move(gid, ALICE, Play(bobs, 0), clock.tick())
     )
     assert msg == f"you do not hold {bobs}"
-    await refused(errors.BadMove, "bad-move", service.move(gid, ALICE, "hello", clock.tick()))
-    await refused(errors.BadMove, "bad-move", service.move(gid, ALICE, "12-5", clock.tick()))
-    await refused(errors.BadMove, "bad-move", service.move(gid, ALICE, "5-7 @9", clock.tick()))
+    # Text the front end could not read (a forged pick's value) is refused in the move's
+    # order: whose turn it is first, then what was sent.
+    for text in ("hello", "12-5"):
+        with pytest.raises(MoveError) as unread:
+            parse_move(text)
+        msg = await refused(
+            errors.MoveRefused, "not-your-turn", service.refuse_unread(gid, BOB, unread.value)
+        )
+        assert msg == "it's Alice's turn"
+        msg = await refused(
+            errors.BadMove, "bad-move", service.refuse_unread(gid, ALICE, unread.value)
+        )
+        assert msg == str(unread.value)
+    # A move that names what the table lacks is refused in the notation's own words.
+    msg = await refused(
+        errors.BadMove, "bad-move", service.move(gid, ALICE, Play(Tile(7, 5), 8), clock.tick())
+    )
+    assert msg == "there is no train @9: seats are numbered 1 to 2"
+    msg = await refused(
+        errors.BadMove, "bad-move", service.move(gid, ALICE, Play(Tile(13, 2), 0), clock.tick())
+    )
+    assert msg == "13-2 is not in a double-12 set"
     if any(isinstance(m, Play) for m in view.legal):
         await refused(errors.MoveRefused, "must-play", service.move(gid, ALICE, DRAW, clock.tick()))
         await refused(errors.MoveRefused, "must-play", service.move(gid, ALICE, PASS, clock.tick()))
@@ -97,7 +116,7 @@ async def test_refusals_change_nothing(
         errors.MoveRefused, "no-knock-rule", service.move(gid, ALICE, Catch(1), clock.tick())
     )
     with pytest.raises(errors.GameNotFound):
-        await service.move(gid + 1, ALICE, "draw", clock.tick())
+        await service.move(gid + 1, ALICE, DRAW, clock.tick())
 
 
 async def test_draw_then_pass_raises_the_marker(service: GameService, clock: FakeClock) -> None:
@@ -352,7 +371,7 @@ async def test_stale_buttons_are_refused(service: GameService, clock: FakeClock)
     view = await service.seat_view(gid, ALICE)
     out = await service.move(gid, ALICE, pick(view.legal), clock.tick(), expected_version=version)
     with pytest.raises(errors.TableChanged, match="the table changed, try again"):
-        await service.move(gid, BOB, "draw", clock.tick(), expected_version=version)
+        await service.move(gid, BOB, DRAW, clock.tick(), expected_version=version)
     assert out.game.version == version + 1
 
 

@@ -572,6 +572,25 @@ async def test_settings_are_validated(rig: Rig) -> None:
     assert (mine.schedule.quiet_start, mine.schedule.quiet_end) == (23, 7)
 
 
+async def test_one_writer_of_a_users_settings_writes_all_or_nothing(rig: Rig) -> None:
+    """``/mt me``'s options and the schedule's fields go through one writer: a refused
+    option (a time zone, quiet hours) changes none of the others, and what is accepted lands
+    in both rows together."""
+    before = await rig.schedule.my_settings(ALICE)
+    for bad in ({"time_zone": "Mars/Olympus"}, {"quiet_start": 24}):
+        with pytest.raises(errors.BadSetting):
+            await rig.games.update_user_settings(
+                ALICE, rig.clock(), language="fr", tiles="numerals", reminder_dms=True, **bad
+            )
+        assert await rig.schedule.my_settings(ALICE) == before
+    await rig.games.update_user_settings(
+        ALICE, rig.clock(), language="fr", time_zone="Asia/Tokyo", quiet_start=22, quiet_end=6
+    )
+    mine = await rig.schedule.my_settings(ALICE)
+    assert (mine.settings.language, mine.settings.time_zone) == ("fr", "Asia/Tokyo")
+    assert (mine.schedule.quiet_start, mine.schedule.quiet_end) == (22, 6)
+
+
 async def test_migration_5_plans_the_games_already_running(db_path: Path, clock: FakeClock) -> None:
     store = await Store.open(db_path, synchronous="NORMAL")
     rig = Rig(store, clock)
