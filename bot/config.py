@@ -98,7 +98,7 @@ class Config:
     discord_api_base: str | None = None
     discord_gateway: str | None = None
     #: ``MT_RENDER_WORKERS``: processes drawing pictures; unset: one per CPU, at most 4
-    #: (``bot.drawing.default_workers``); ``0``: draw in a thread of the bot's own process.
+    #: (``bot.workers.default_workers``); ``0``: draw in a thread of the bot's own process.
     render_workers: int | None = None
     #: ``MT_THINK_WORKERS``: processes choosing Hard's and the Expert's moves
     #: (``bot.thinking``); unset: one per CPU, at most 2; ``0``: on the event loop. A Config
