@@ -49,8 +49,8 @@ from bot.service import Player
 from bot.ui.limits import ATTACHMENT_DESCRIPTION, in_code
 from bot.workers import Superseded, WorkerFailed
 from renderers import TableOptions
+from renderers.pieces import plural
 from renderers.round_end import RoundEndOptions
-from renderers.table import plural
 
 __all__ = [
     "Picture",
