@@ -32,6 +32,7 @@ LAYERS: dict[str, tuple[str, int]] = {
     "bot.digits": ("digits", -1),
     "bot.engine": ("engine", 0),
     "bot.config": ("config", 0),
+    "bot.configvalues": ("config", 0),
     "bot.i18n": ("words", 1),
     "bot.texts": ("words", 1),
     "renderers": ("renderers", 2),

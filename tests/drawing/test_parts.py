@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.drawing import (
     RenderPool,
     draw_hand,
