@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.i18n import tr
 from bot.service import GameStatus
 from bot.service.timing import Policy
-from bot.ui import announcer, mt
+from bot.ui import announcer, messages, mt
 from bot.ui.choices import (
     AUTOPLAY_CHOICES,
     DEADLINE_CHOICES,
@@ -50,7 +50,6 @@ from bot.ui.interactions import (
 from bot.ui.language import remember_client_language, server_language, set_server_language
 from bot.ui.mt import ADMIN_GROUP, GameCog
 from bot.ui.quoting import shown
-from bot.ui.status import policy_text
 
 
 class Admin(GameCog):
@@ -404,7 +403,7 @@ async def settings_text(
         "schedule.settings",
         locale,
         deadline=deadline,
-        policy=policy_text(None, row.timeout_policy, locale),
+        policy=messages.policy_text(None, row.timeout_policy, locale),
         stall=stall,
         grace=grace,
     )

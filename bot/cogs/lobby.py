@@ -24,7 +24,7 @@ from bot.i18n import tr
 from bot.ops.metrics import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.ui import announcer, components, houserules, mt, roundend
+from bot.ui import announcer, components, houserules, messages, mt, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import (
     LEVELS,
@@ -54,7 +54,6 @@ from bot.ui.interactions import (
 from bot.ui.language import remember_client_language
 from bot.ui.mt import GameCog
 from bot.ui.quoting import quote_input, shown
-from bot.ui.status import policy_text, seats_text, turn_line
 from bot.ui.translator import translate_metadata
 
 
@@ -167,7 +166,7 @@ class Lobby(GameCog):
             game = await roundend.game_or_finished(interaction)  # a finished match too
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
-                seats_text(game, locale),
+                messages.seats_text(game, locale),
             ]
             if game.status is GameStatus.ACTIVE and game.turn is not None:
                 lines.append(
@@ -178,7 +177,7 @@ class Lobby(GameCog):
                         rounds=game.rules.rounds_total,
                     )
                 )
-                lines.append(turn_line(game, game.turn, locale))
+                lines.append(messages.turn_line(game, game.turn, locale))
                 view = await self.bot.service.table_view(game.id)
                 counts = ", ".join(
                     f"{shown(n)}: {c}" for n, c in zip(view.names, view.hand_counts, strict=True)
@@ -454,7 +453,7 @@ async def status_lines(interaction: Interaction, game: GameSummary) -> list[str]
             tr(
                 "schedule.status.policy",
                 locale,
-                policy=policy_text(row, row.timeout_policy, locale),
+                policy=messages.policy_text(row, row.timeout_policy, locale),
             )
         )
     away = await schedule.away_players(game)

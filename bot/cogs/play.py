@@ -37,9 +37,7 @@ from bot.ui.interactions import (
 )
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
-from bot.ui.ownwords import drawn_note, own_step_lines
 from bot.ui.route import click_editor
-from bot.ui.status import open_hands_text, turn_line
 
 
 class Play_(GameCog, name="Play"):
@@ -131,8 +129,8 @@ class Play_(GameCog, name="Play"):
                 description="\n\n".join(
                     t
                     for t in (
-                        turn_line(game, game.turn, locale),
-                        open_hands_text(view, locale),
+                        messages.turn_line(game, game.turn, locale),
+                        messages.open_hands_text(view, locale),
                     )
                     if t
                 )[:4000]
@@ -239,7 +237,7 @@ async def make_move(
         names = [quoting.shown(p.name) for p in turn.last.game.players]
         if turn.drawn is not None:
             seat = turn.outs[0].steps[0].applied.seat
-            mine = [drawn_note(turn.drawn, names, seat, locale)]
+            mine = [messages.drawn_note(turn.drawn, names, seat, locale)]
         else:
             nxt = turn.last.next_player
             again = nxt is not None and nxt.user_id == uid  # a double: they play on
@@ -248,7 +246,7 @@ async def make_move(
                 for o in turn.outs
                 for s in o.steps
                 if s.player.user_id == uid
-                for line in own_step_lines(names, s, locale, again=again)
+                for line in messages.own_step_lines(names, s, locale, again=again)
             ]
         said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
         # Their answer first; then the computer players who follow move, and one post tells

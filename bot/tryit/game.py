@@ -40,9 +40,7 @@ from bot.ui import messages as render
 from bot.ui.hints import hint_text
 from bot.ui.interactions import Refusal, error_text
 from bot.ui.options import TileOption, TrainOption, WhichTrain, check_notation
-from bot.ui.ownwords import drawn_note
 from bot.ui.pictures import table_lines, table_png
-from bot.ui.status import scores_table
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
 YOU = 1
@@ -181,7 +179,7 @@ class Terminal:
             scores = await self.svc.round_scores(game.id)
             totals = [sum(r[p.seat] for r in scores) for p in game.players]
             self.say(tr("try.heading", loc, text=tr("table.scores", loc)))
-            self.say(scores_table(game.players, scores, totals, loc))
+            self.say(render.scores_table(game.players, scores, totals, loc))
         if last.match_over is not None:
             winners = ", ".join(p.name for p in last.match_over.winners)
             self.say(tr("try.heading", loc, text=tr("table.final", loc)))
@@ -250,7 +248,7 @@ class Terminal:
         if turn.drawn is not None:
             names = [p.name for p in turn.last.game.players]
             seat = turn.outs[0].steps[0].applied.seat
-            note = drawn_note(turn.drawn, names, seat, self.locale)
+            note = render.drawn_note(turn.drawn, names, seat, self.locale)
             self.say(tr("try.only-you", self.locale, text=note))
         return list(turn.outs)
 

@@ -65,12 +65,12 @@ from bot.ui.lobbycard import (
     thread_result,
 )
 from bot.ui.matchend import tell_the_end
+from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
 from bot.ui.posts import Post, is_old
 from bot.ui.quoting import shown
 from bot.ui.roundend import round_end_post
 from bot.ui.route import PASSING, Route, dm_nonce, gone, note_failure, post_nonce, send_dm, settle
-from bot.ui.status import turn_line
 
 log = logging.getLogger(__name__)
 

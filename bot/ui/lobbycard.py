@@ -11,11 +11,10 @@ import discord
 
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
-from bot.ui import components, houserules
+from bot.ui import components, houserules, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale
 from bot.ui.limits import THREAD_NAME, fit
-from bot.ui.status import seats_text
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +67,7 @@ def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
     low, high = game.rules.player_range
     embed.add_field(
         name=tr("lobby.seats", locale, count=len(game.players), low=low, high=high),
-        value=seats_text(game, locale),
+        value=messages.seats_text(game, locale),
         inline=False,
     )
     embed.set_footer(text=tr(status, locale))

@@ -1,7 +1,5 @@
-"""The words of the bot's messages about moves: outcome lines, a move's sentence, the hand
-and where its tiles go, the final standings. A game's status in words (the seats, whose turn,
-the score table) is :mod:`bot.ui.status`'; what the mover alone reads, in the second person,
-:mod:`bot.ui.ownwords`'; a game's rules in words :mod:`bot.ui.houserules`'.
+"""The words of the bot's messages: outcome lines, the lobby's seats, hands, score tables,
+whose turn it is. A game's rules in words are :mod:`bot.ui.houserules`', beside the options.
 
 Pure functions from the service's values (``Outcome``, ``GameSummary``, ``SeatView``) to
 strings, in the reader's language through :func:`bot.i18n.tr`; no Discord objects (only
@@ -32,13 +30,17 @@ from bot.engine import (
 )
 from bot.i18n import tr, tr_count
 from bot.service import (
+    GameScheduleRow,
+    GameStatus,
     GameSummary,
     Outcome,
+    Player,
     RoundEnd,
     Standing,
     Step,
 )
-from bot.ui.quoting import shown
+from bot.service.turn import Drawn
+from bot.ui.quoting import in_code, shown
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
 MAX_DESCRIPTION = 3800
@@ -112,6 +114,43 @@ def train_label(view_names: Sequence[str], train: int, me: int | None, locale: s
     return tr("train.other", locale, name=view_names[train], ref=f"@{train + 1}")
 
 
+def train_in_sentence(
+    view_names: Sequence[str], train: int, me: int | None, locale: str | None
+) -> str:
+    """A train as a sentence names it: "the Mexican Train" (a label says "Mexican Train")."""
+    if train == MEXICAN:
+        return tr("catchup.train.mexican", locale)
+    return train_label(view_names, train, me, locale)
+
+
+def own_step_lines(
+    names: Sequence[str], step: Step, locale: str | None, *, again: bool = False
+) -> list[str]:
+    """The actor's own move told to them, in the second person ("You played 12-8 on your
+    own train"); after a double that leaves them to move (``again``), what to play next.
+    Other moves (a knock, a catch) fall back to the channel's words."""
+    move, applied = step.move, step.applied
+    tile = str(move.tile) if isinstance(move, Play) else ""
+    if isinstance(move, Play):
+        if move.train == MEXICAN:
+            key = "you.start.mexican" if applied.started_mexican else "you.play.mexican"
+            text = tr(key, locale, tile=tile)
+        elif move.train == step.player.seat:
+            text = tr("you.play.own", locale, tile=tile)
+        else:
+            text = tr("you.play.other", locale, tile=tile, owner=names[move.train])
+        if applied.satisfied is not None:
+            text += " (" + tr("move.satisfied", locale, double=str(applied.satisfied)) + ")"
+        if applied.opened_double and again:
+            text += ". " + tr("you.double", locale, pips=move.tile.high)
+        return [text]
+    if isinstance(move, Draw):
+        return [tr("you.draw", locale)]
+    if isinstance(move, Pass):
+        return [tr("you.pass" if applied.marker_raised else "you.pass.marked", locale)]
+    return step_lines(names, step, locale)
+
+
 def train_ref(train: int) -> str:
     return "mexican" if train == MEXICAN else f"@{train + 1}"
 
@@ -139,6 +178,18 @@ def plays_by_tile(view: SeatView) -> dict[Tile, list[int]]:
         if isinstance(move, Play):
             out.setdefault(move.tile, []).append(move.train)
     return dict(sorted(out.items(), reverse=True))
+
+
+def drawn_note(drawn: Drawn, names: Sequence[str], seat: int, locale: str | None) -> str:
+    """What a player's draw brought, for them alone: where the tile fits (they must play it
+    now), or that it fit nowhere and their turn was passed; the terminal game says it too."""
+    tile = str(drawn.tile)
+    if drawn.passed:
+        return tr("draw.passed", locale, tile=tile)
+    if drawn.must_play:
+        where = ", ".join(train_in_sentence(names, t, seat, locale) for t in drawn.fits)
+        return tr("draw.fits", locale, tile=tile, where=where or "?")
+    return tr("draw.drew", locale, tile=tile)
 
 
 def _eligible(view: SeatView, train: TrainView) -> bool:
@@ -386,7 +437,26 @@ def clip(lines: Iterable[str], limit: int = MAX_DESCRIPTION) -> str:
     return "\n".join(reversed(kept))
 
 
-# ---------------------------------------------------------------------- the standings
+# ---------------------------------------------------------------------- scores
+
+
+def scores_table(
+    players: Sequence[Player],
+    round_scores: Sequence[Sequence[int]],
+    totals: Sequence[int],
+    locale: str | None = None,
+) -> str:
+    """A monospace table: a row per player, a column per round, then the total."""
+    names = [in_code(p.name) for p in players]  # a code block: only a backtick could end it
+    width = max([len(n) for n in names] + [6])
+    head = "".join(
+        f"{tr('scores.round-col', locale, n=i + 1):>5}" for i in range(len(round_scores))
+    )
+    out = [f"{'':<{width}}{head}{tr('scores.total', locale):>7}"]
+    for p, name in zip(players, names, strict=True):
+        cells = "".join(f"{r[p.seat]:>5}" for r in round_scores)
+        out.append(f"{name[:width]:<{width}}{cells}{totals[p.seat]:>7}")
+    return "```\n" + "\n".join(out) + "\n```"
 
 
 def standings_text(
@@ -409,6 +479,23 @@ def standings_text(
             )
         )
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- the lobby's seats
+
+
+def seats_text(summary: GameSummary, locale: str | None) -> str:
+    lines = []
+    for p in summary.players:
+        if p.computer is not None:
+            level = tr(f"level.word.{p.computer.value}", locale)
+            who = tr("seat.computer", locale, name=shown(p.name), level=level)
+        else:
+            who = f"<@{p.user_id}>"
+            if p.user_id == summary.host_id:
+                who += " " + tr("seat.host", locale)
+        lines.append(f"{p.seat + 1}. {who}")
+    return "\n".join(lines) or "—"
 
 
 # ---------------------------------------------------------------------- hands
@@ -453,3 +540,36 @@ def hand_text(view: SeatView, summary: GameSummary, locale: str | None) -> str:
             where = ", ".join(train_label(names, t, view.seat, locale) for t in trains)
             lines.append(f"• `{tile}` → {where}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- the table
+
+
+def turn_line(game: GameSummary, nxt: Player | None, locale: str | None) -> str:
+    """Whose turn it is (a mention for a person) and, with a deadline, by when."""
+    if nxt is None or game.status is not GameStatus.ACTIVE:
+        return ""
+    who = f"<@{nxt.user_id}>" if nxt.user_id is not None else f"**{shown(nxt.name)}**"
+    text = tr("turn.next", locale, mention=who)
+    if game.deadline_at is not None and not nxt.is_computer:
+        text += " " + tr("turn.deadline", locale, when=timestamp(game.deadline_at))
+    return text
+
+
+def open_hands_text(view: SeatView, locale: str | None) -> str:
+    """Under the open-hands house rule, every hand in notation (what anyone may see then);
+    otherwise nothing: hands are private."""
+    if not view.rules.open_hands:
+        return ""
+    lines = [tr("table.open-hands", locale)]
+    for seat, hand in enumerate(view.visible_hands):
+        if hand is not None:
+            tiles = " ".join(f"`{t}`" for t in sorted(hand, reverse=True)) or "—"
+            lines.append(f"**{shown(view.names[seat])}**: {tiles}")
+    return "\n".join(lines)
+
+
+def policy_text(row: GameScheduleRow | None, policy: str, locale: str | None) -> str:
+    """What happens when a player's time runs out, in words (``row``: the game's own count)."""
+    count = row.replace_after if row is not None else 3
+    return tr(f"schedule.policy.{policy}", locale, count=count)

@@ -19,9 +19,9 @@ import discord
 from bot.digits import ID
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
+from bot.ui import messages
 from bot.ui.components import bot_of_client
 from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of
-from bot.ui.status import seats_text, turn_line
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +87,8 @@ def _state_text(game: GameSummary, locale: str | None) -> str:
     """The game now, in a few lines: what ``/mt status`` starts with."""
     lines = [
         tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
-        seats_text(game, locale),
+        messages.seats_text(game, locale),
     ]
     if game.status is GameStatus.ACTIVE and game.turn is not None:
-        lines.append(turn_line(game, game.turn, locale))
+        lines.append(messages.turn_line(game, game.turn, locale))
     return "\n".join(line for line in lines if line)

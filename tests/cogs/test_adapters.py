@@ -20,7 +20,6 @@ from bot.ui import messages
 from bot.ui.interactions import Refusal, error_text
 from bot.ui.options import tile_choices, train_choices
 from bot.ui.pictures import hand_png, table_png
-from bot.ui.status import scores_table
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn
@@ -52,7 +51,7 @@ async def test_outcome_lines_tell_the_deal_the_moves_and_the_round_end(
         out = await play_turn(service, gid, clock)
         seen += messages.outcome_lines(out, "en")
     assert any("went out" in s or "blocked" in s for s in seen)
-    table = scores_table(out.game.players, await service.round_scores(gid), [0, 0])
+    table = messages.scores_table(out.game.players, await service.round_scores(gid), [0, 0])
     assert table.startswith("```") and "Alice" in table and "R1" in table
     text = messages.standings_text(await service.standings(gid), "en")
     assert "1. " in text and " pts" in text

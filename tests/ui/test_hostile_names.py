@@ -25,7 +25,6 @@ from bot.service import GameOptions, GameStatus, GameSummary, Outcome, Player, S
 from bot.service.outcome import Fact
 from bot.ui import messages
 from bot.ui.quoting import in_code, shown
-from bot.ui.status import scores_table, seats_text, turn_line
 from tests.e2e.test_hostile_names import raw_names
 
 #: Names as a hostile member may write them (Discord: up to 32 characters; the service
@@ -157,10 +156,10 @@ def builder_texts(name: str, language: str) -> list[str]:
     )
     standings = [Standing(p, 10 * p.seat, p.seat + 1, 1, p.seat == 0) for p in players]
     out.append(messages.standings_text(standings, language))
-    out.append(scores_table(players, [[1, 2, 3]], [1, 2, 3], language))
+    out.append(messages.scores_table(players, [[1, 2, 3]], [1, 2, 3], language))
     computers = tuple(Player(p.seat, p.name, None, Level.EASY) for p in players)
-    out.append(seats_text(_game(computers), language))
-    out.append(turn_line(_game(computers), computers[0], language))
+    out.append(messages.seats_text(_game(computers), language))
+    out.append(messages.turn_line(_game(computers), computers[0], language))
     return out
 
 
@@ -189,5 +188,5 @@ def test_issue_50_s_two_lines_escape_the_name() -> None:
 
 def test_a_code_block_keeps_names_as_written_but_no_backtick() -> None:
     assert in_code("**b** `c`") == "**b** \u02cbc\u02cb"
-    table = scores_table(_players(["a```b", "Zed"]), [[1, 2]], [1, 2], "en")
+    table = messages.scores_table(_players(["a```b", "Zed"]), [[1, 2]], [1, 2], "en")
     assert table.count("```") == 2 and re.search(r"a\u02cb{3}b", table), table

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine import DRAW, MEXICAN, PASS, Applied, Play, Tile
 from bot.service import Player, Step
-from bot.ui.ownwords import own_step_lines, train_in_sentence
+from bot.ui.messages import own_step_lines, train_in_sentence
 
 NAMES = ["Alice", "Bob", "Carol"]
 CAROL = Player(2, "Carol", 3, None)
