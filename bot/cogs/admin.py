@@ -48,8 +48,8 @@ from bot.ui.interactions import (
     server_of,
 )
 from bot.ui.language import remember_client_language, server_language, set_server_language
+from bot.ui.limits import shown
 from bot.ui.mt import ADMIN_GROUP, GameCog
-from bot.ui.quoting import shown
 
 
 class Admin(GameCog):

@@ -19,7 +19,7 @@ from bot.drawing import draw_replay
 from bot.i18n import language_of, tr
 from bot.service import GameStatus, GameSummary, errors
 from bot.service import history as story
-from bot.ui import components, limits, mt, quoting
+from bot.ui import components, limits, mt
 from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
@@ -79,7 +79,7 @@ async def find_game(interaction: Interaction, game_id: int | None) -> GameSummar
 
 def history_lines(entries: list[story.Entry], locale: str | None) -> list[tuple[int | None, str]]:
     """(round, line) per entry, in the reader's language; names are escaped for markdown."""
-    esc = quoting.shown
+    esc = limits.shown
     out: list[tuple[int | None, str]] = []
     for e in entries:
         if e.kind == "round":

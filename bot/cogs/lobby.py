@@ -52,8 +52,8 @@ from bot.ui.interactions import (
     role_ids,
 )
 from bot.ui.language import remember_client_language
+from bot.ui.limits import quote_input, shown
 from bot.ui.mt import GameCog
-from bot.ui.quoting import quote_input, shown
 from bot.ui.translator import translate_metadata
 
 

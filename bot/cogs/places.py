@@ -23,8 +23,8 @@ from bot.i18n import tr
 from bot.service import ServiceError
 from bot.ui.announcer import dm
 from bot.ui.host import GameBot
+from bot.ui.limits import shown
 from bot.ui.mt import GameCog
-from bot.ui.quoting import shown
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from bot.engine import Catch, Move, Play
 from bot.i18n import tr
 from bot.service import GameStatus, errors
 from bot.service.queries import Look
-from bot.ui import announcer, components, limits, messages, quoting, roundend
+from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
 from bot.ui.dmturn import DmTurnButton, after_dm_move, set_controls, stale_dm
 from bot.ui.host import GameBot
@@ -93,7 +93,7 @@ class Play_(GameCog, name="Play"):
             game = await game_here(interaction)
             target = game.player(player.id)
             if target is None:
-                raise Refusal("error.not-seated", name=quoting.shown(player.display_name))
+                raise Refusal("error.not-seated", name=limits.shown(player.display_name))
             await make_move(interaction, game.id, Catch(target.seat))
 
     @app_commands.command(name="hand", description="See your hand (only you can see it)")
@@ -186,7 +186,7 @@ async def check_turn(interaction: Interaction, game_id: int, version: int | None
     if game.status is not GameStatus.ACTIVE or game.turn is None:
         raise errors.WrongPhase("the game is over", code="game-over")
     if game.turn.user_id != interaction.user.id:
-        raise Refusal("error.not-your-turn", name=quoting.shown(game.turn.name))
+        raise Refusal("error.not-your-turn", name=limits.shown(game.turn.name))
     if version is not None and game.version != version:
         raise errors.TableChanged()
     return look
@@ -234,7 +234,7 @@ async def make_move(
             knock=knock,
             made_in=made_in,
         )
-        names = [quoting.shown(p.name) for p in turn.last.game.players]
+        names = [limits.shown(p.name) for p in turn.last.game.players]
         if turn.drawn is not None:
             seat = turn.outs[0].steps[0].applied.seat
             mine = [messages.drawn_note(turn.drawn, names, seat, locale)]

@@ -21,8 +21,8 @@ from bot.ui import mt
 from bot.ui.alt_text import describe_chart, picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
+from bot.ui.limits import shown
 from bot.ui.mt import GameCog
-from bot.ui.quoting import shown
 from bot.workers import WorkerFailed
 from renderers.chart import ChartGame
 

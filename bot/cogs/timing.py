@@ -29,7 +29,7 @@ from bot.i18n import tr, tr_count
 from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
-from bot.ui import announcer, language, limits, messages, mt, quoting
+from bot.ui import announcer, language, limits, messages, mt
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
@@ -260,7 +260,7 @@ async def _nudge(interaction: Interaction) -> None:
             text = tr(
                 "schedule.nudge.dm",
                 lang,
-                by_name=quoting.shown(n.by.name),
+                by_name=limits.shown(n.by.name),
                 game=game.id,
                 channel=f"<#{game.channel_id}>",
                 by=_by(n.game, lang),
@@ -268,7 +268,7 @@ async def _nudge(interaction: Interaction) -> None:
             )
             if await cog.dm(target.user_id, text):
                 await reply(
-                    interaction, tr("schedule.nudge.done", locale, name=quoting.shown(target.name))
+                    interaction, tr("schedule.nudge.done", locale, name=limits.shown(target.name))
                 )
                 return
         public = _guild_locale(bot, game.guild_id)
@@ -276,18 +276,18 @@ async def _nudge(interaction: Interaction) -> None:
             "schedule.nudge.channel",
             public,
             mention=f"<@{target.user_id}>",
-            by_name=quoting.shown(n.by.name),
+            by_name=limits.shown(n.by.name),
             game=game.id,
             by=_by(n.game, public),
         )
         await cog.post(game.channel_id, text, ping=n.quiet_until is None)
         if n.quiet_until is not None:
             when = f"<t:{int(n.quiet_until.timestamp())}:t>"
-            text = tr("schedule.nudge.quiet", locale, name=quoting.shown(target.name), when=when)
+            text = tr("schedule.nudge.quiet", locale, name=limits.shown(target.name), when=when)
             await reply(interaction, text)
         else:
             await reply(
-                interaction, tr("schedule.nudge.done", locale, name=quoting.shown(target.name))
+                interaction, tr("schedule.nudge.done", locale, name=limits.shown(target.name))
             )
 
 

@@ -54,7 +54,7 @@ from bot.ui.interactions import (
     missing_permissions,
     permission_names,
 )
-from bot.ui.limits import CONTENT, fit
+from bot.ui.limits import CONTENT, fit, shown
 from bot.ui.lobbycard import (
     close_lobby,
     close_thread,
@@ -68,7 +68,6 @@ from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
 from bot.ui.posts import Post, is_old
-from bot.ui.quoting import shown
 from bot.ui.roundend import round_end_post
 from bot.ui.route import PASSING, Route, dm_nonce, gone, note_failure, post_nonce, send_dm, settle
 

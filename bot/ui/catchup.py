@@ -23,7 +23,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from bot.service.digest import Digest, SeenMove
-from bot.ui.quoting import shown
+from bot.ui.limits import shown
 from bot.ui.seenmoves import NAMES_SHOWN, MoveWords, turns_of
 
 #: What a caller that does not say gets: room for the digest beside a few other lines.

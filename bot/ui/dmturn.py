@@ -37,10 +37,9 @@ from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of
-from bot.ui.limits import CONTENT
+from bot.ui.limits import CONTENT, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
-from bot.ui.quoting import shown
 
 DM_ACTIONS = ("draw", "pass")
 

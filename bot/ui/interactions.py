@@ -30,8 +30,8 @@ from bot.service.errors import GameNotFound, unreachable
 from bot.service.queries import Look
 from bot.ui import limits
 from bot.ui.host import SHED_AFTER, GameBot
+from bot.ui.limits import quote_input
 from bot.ui.permissions import NEEDED, POST_NEEDED, THREAD_NEEDED
-from bot.ui.quoting import quote_input
 from bot.ui.refusals import refusal_text
 
 log = logging.getLogger(__name__)

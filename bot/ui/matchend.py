@@ -27,8 +27,7 @@ from bot.service.timing import TurnPing
 from bot.ui import dmlater
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
-from bot.ui.limits import CONTENT
-from bot.ui.quoting import shown
+from bot.ui.limits import CONTENT, shown
 from bot.ui.roundend import result_link, scores_text, size
 from bot.ui.route import (
     DM_TRIES,

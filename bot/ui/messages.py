@@ -40,7 +40,7 @@ from bot.service import (
     Step,
 )
 from bot.service.turn import Drawn
-from bot.ui.quoting import in_code, shown
+from bot.ui.limits import in_code, shown
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
 MAX_DESCRIPTION = 3800

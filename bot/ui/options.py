@@ -56,7 +56,7 @@ from bot.ui.interactions import (
     locale_of,
     seat_here,
 )
-from bot.ui.quoting import quote_input
+from bot.ui.limits import quote_input
 from bot.ui.translator import translate_metadata
 
 log = logging.getLogger(__name__)

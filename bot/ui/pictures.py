@@ -46,8 +46,7 @@ from bot.engine import SeatView, TrainView
 from bot.i18n import language_of, tr
 from bot.ops.metrics import Metrics
 from bot.service import Player
-from bot.ui.limits import ATTACHMENT_DESCRIPTION
-from bot.ui.quoting import in_code
+from bot.ui.limits import ATTACHMENT_DESCRIPTION, in_code
 from bot.workers import Superseded, WorkerFailed
 from renderers import TableOptions
 from renderers.pieces import plural

@@ -35,8 +35,8 @@ from bot.ui.limits import (
     EMBED_TOTAL,
     FIELD_VALUE,
     embed_size,
+    shown,
 )
-from bot.ui.quoting import shown
 from bot.ui.sheet import code_block, sheet_tables
 
 #: What the scores may take of a post (two fields at most): the rest is the round's moves.

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
 from bot.i18n import tr, tr_count
 from bot.service.digest import Digest, SeenMove
-from bot.ui.quoting import shown
+from bot.ui.limits import shown
 
 #: Names written out before "and N others".
 NAMES_SHOWN = 3

@@ -81,7 +81,7 @@ def raw_names(text: str) -> list[str]:
 
 
 def test_the_detector_sees_raw_names_and_passes_inert_ones() -> None:
-    from bot.ui.quoting import shown
+    from bot.ui.limits import shown
 
     for nick in NICKS.values():
         assert raw_names(f"⏩ {nick} had no choice"), nick

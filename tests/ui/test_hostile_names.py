@@ -2,7 +2,7 @@
 
 Two sweeps. The catalog's: every text key (enumerated from ``bot.i18n.CATALOG``, so a new key
 is covered as soon as it exists), in both languages, with each placeholder that carries a
-name filled with a hostile name as :func:`bot.ui.quoting.shown` writes it — the text around it
+name filled with a hostile name as :func:`bot.ui.limits.shown` writes it — the text around it
 must not undo the escaping (a name in a code span, on a line of its own) and must stay the
 lines it was. A placeholder the sweep does not know fails it until it is declared a name or
 not (:data:`NAME_FIELDS`, :data:`OTHER_FIELDS`). Then the message builders of
@@ -24,7 +24,7 @@ from bot.i18n import CATALOG, LANGUAGES, tr
 from bot.service import GameOptions, GameStatus, GameSummary, Outcome, Player, Standing
 from bot.service.outcome import Fact
 from bot.ui import messages
-from bot.ui.quoting import in_code, shown
+from bot.ui.limits import in_code, shown
 from tests.e2e.test_hostile_names import raw_names
 
 #: Names as a hostile member may write them (Discord: up to 32 characters; the service
