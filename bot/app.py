@@ -33,7 +33,7 @@ from bot.service import GameService
 from bot.service.schedule import ScheduleService
 from bot.store import Store, open_store
 from bot.store.outage import log_failure
-from bot.ui import announcer, language, options, unclaimed
+from bot.ui import announcer, components, language, options
 from bot.ui.deliver import Deliverer
 from bot.ui.host import Clock, GameBot
 from bot.ui.interactions import answer_tree_error
@@ -118,7 +118,7 @@ class MexicanTrainBot(GameBot):
             await self.load_extension(name)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         options.install(self.tree)  # every option checked against its command first
-        self.add_listener(unclaimed.unclaimed, "on_interaction")  # clicks nothing claims
+        self.add_listener(components.unclaimed, "on_interaction")  # clicks nothing claims
         self.deliverer = Deliverer(self)
         self.add_listener(self._on_mt_owed, "on_mt_owed")  # a send failed: retry it soon
         if cfg.sync_commands:  # only when the commands changed since the last sync
