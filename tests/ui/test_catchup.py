@@ -15,8 +15,7 @@ import pytest
 
 from bot.engine import Applied, Tile, parse_move
 from bot.service.digest import Digest, OpenDouble, RoundOver, SeenMove, TakenOver
-from bot.ui.catchup import catchup_text
-from bot.ui.seenmoves import turns_of
+from bot.ui.catchup import catchup_text, turns_of
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 BOB = 1
