@@ -9,21 +9,19 @@ moves/s and never used more than ~1.2 of 2 cores), so pictures go to a few worke
 The processes, the backlog, a dead or overrunning worker replaced alone, the timeouts: all
 that is :class:`bot.workers.WorkerPool`'s, shared with the thinking pool. What is a
 picture's lives here: a table is urgent and superseded by a newer table of its channel, an
-unchanged hand is not redrawn (a hand often stays the same over turns), and the thread of
-``workers=0`` warms up as a worker does (fonts loaded, one table drawn).
+unchanged hand is not redrawn (the pool's cache, keyed by :func:`jobs.hand_key`), and the
+thread of ``workers=0`` warms up as a worker does (fonts loaded, one table drawn). The bot's
+pictures (:mod:`bot.ui.pictures`) call the pool's own ``run`` and ``cached``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import collections
 from collections.abc import Hashable
-from typing import Any
 
 from bot.drawing import jobs
 from bot.engine import SeatView
 from bot.workers import WorkerPool
-from bot.workers.lanes import DEFAULT_TIMEOUT, Job
+from bot.workers.lanes import DEFAULT_TIMEOUT
 from renderers import HandOptions, TableOptions
 
 #: Hand pictures kept by their inputs (a hand PNG is ~20-60 KB).
@@ -52,10 +50,8 @@ class RenderPool(WorkerPool):
             timeout=timeout,
             start_timeout=start_timeout,
             warm_up=jobs.warm_up,
+            cache=hand_cache,
         )
-        self.hand_cache_size = hand_cache
-        self._hands: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
-        self._hands_drawing: dict[Hashable, asyncio.Future[Any]] = {}
 
     async def table(self, view: SeatView, options: TableOptions, *, key: Hashable = None) -> bytes:
         """The table picture. With ``key`` (e.g. the channel id), a newer table for the same
@@ -70,29 +66,3 @@ class RenderPool(WorkerPool):
         """The hand picture; an unchanged hand (same :func:`jobs.hand_key`) is not redrawn."""
         png: bytes = await self.cached(jobs.hand_key(view, options), jobs.draw_hand, view, options)
         return png
-
-    async def cached(self, cache_key: Hashable, func: Job, *args: Any) -> Any:
-        """``func(*args)`` run as :meth:`run` runs it, unless a result for ``cache_key`` is
-        kept or being drawn (the hand pictures: a hand often stays the same over turns). The
-        cache holds ``hand_cache`` results; the least recently used go first."""
-        cached = self._hands.get(cache_key)
-        if cached is not None:
-            self._hands.move_to_end(cache_key)
-            self.stats["hand_cache_hits"] += 1
-            return cached
-        drawing = self._hands_drawing.get(cache_key)
-        if drawing is None:
-            drawing = asyncio.ensure_future(self.run(func, *args))
-            self._hands_drawing[cache_key] = drawing
-            drawing.add_done_callback(lambda done: self._keep_hand(cache_key, done))
-        else:
-            self.stats["hand_cache_hits"] += 1
-        return await asyncio.shield(drawing)
-
-    def _keep_hand(self, cache_key: Hashable, done: asyncio.Future[Any]) -> None:
-        self._hands_drawing.pop(cache_key, None)
-        if done.cancelled() or done.exception() is not None or self.hand_cache_size <= 0:
-            return
-        self._hands[cache_key] = done.result()
-        while len(self._hands) > self.hand_cache_size:
-            self._hands.popitem(last=False)

@@ -1,6 +1,13 @@
-"""A job's request, the lane it runs on, and a worker process's start and stop: the pieces of
+"""A worker process's lane, how many there are, and a process's start and stop: the pieces of
 :class:`bot.workers.pool.WorkerPool` that hold no rule of its own (which request runs next,
-what a death or an overrun does), kept apart so the pool reads as those rules.
+what a death or an overrun does) and run only when a worker starts or stops, kept apart so
+the pool reads as those rules (and a job's round trip runs in the pool's module alone).
+
+A worker is a fresh interpreter, like multiprocessing's ``spawn`` but without re-importing the
+bot's ``__main__`` in every worker: never a ``fork`` of the bot, whose process has threads and
+an event loop. Workers run at a lower CPU priority so that under load the event loop keeps
+answering interactions first. POSIX only (the socket is handed over as a file descriptor),
+like the bot's SIGTERM handling.
 """
 
 from __future__ import annotations
@@ -10,10 +17,10 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import bot
 
@@ -22,38 +29,37 @@ DEFAULT_TIMEOUT = 10.0
 
 #: A module-level function whose arguments and result are pickled across the socket.
 Job = Callable[..., Any]
+#: More workers than this cannot be fed by one event loop (a table is ~20-40 ms of work).
+MAX_DEFAULT_WORKERS = 4
+
+
+#: What a lane carries: the pool's request.
+R = TypeVar("R")
 
 
 @dataclass(eq=False)
-class Request:
-    """One job asked of the pool: queued, then on a lane until it answers or fails."""
-
-    id: int
-    func: Job
-    args: tuple[Any, ...]
-    future: asyncio.Future[Any]
-    #: Its place in the backlog: ("key", key) for keyed requests, else unique.
-    slot: Hashable = None
-    attempts: int = 0
-    #: Seconds it may take in a worker (the pool's ``timeout`` unless ``run`` was told).
-    timeout: float = DEFAULT_TIMEOUT
-    #: Run before every non-urgent request waiting (the tables).
-    urgent: bool = False
-
-
-@dataclass(eq=False)
-class Lane:
+class Lane(Generic[R]):
     """Where a request runs: a worker process, or (``workers=0``) this process's thread."""
 
     name: str
     process: subprocess.Popen[bytes] | None = None
     conn: Connection | None = None
     pid: int = 0
-    request: Request | None = None
+    request: R | None = None
     timer: asyncio.TimerHandle | None = None
     ready: asyncio.Future[int] | None = None
     retired: bool = False
     reader: threading.Thread | None = field(default=None, repr=False)
+
+
+def default_workers(cpus: int | None = None, most: int = MAX_DEFAULT_WORKERS) -> int:
+    """One worker per CPU this process may run on, at least 1 and at most ``most``."""
+    if cpus is None:
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            cpus = os.cpu_count() or 1
+    return max(1, min(cpus, most))
 
 
 def spawn_worker(fd: int, module: str) -> subprocess.Popen[bytes]:
@@ -70,7 +76,7 @@ def spawn_worker(fd: int, module: str) -> subprocess.Popen[bytes]:
     )
 
 
-def stop_processes(lanes: list[Lane]) -> None:
+def stop_processes(lanes: list[Lane[Any]]) -> None:
     """Wait briefly for told-to-stop workers to exit, then kill the rest."""
     for lane in lanes:
         if lane.process is None:

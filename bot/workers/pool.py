@@ -5,7 +5,8 @@ A job here is a module-level function and its picklable arguments, run in a work
 (``python -m WORKER FD``, the loop in :mod:`bot.workerloop`) and its picklable result sent
 back; nothing in this module knows what the job makes, so each pool says what its workers
 run (``worker=``), what the log calls them (``label=``) and what a failure calls one job
-(``noun=``). The render pool adds pictures (tables superseded by key, hands cached); the
+(``noun=``) and how many results it keeps by key (``cache=``: the render pool's hands). The
+render pool adds pictures (a table urgent and superseded by its channel's newer one); the
 thinking pool sends decisions.
 
 Our own small workers rather than ``concurrent.futures.ProcessPoolExecutor``: the executor
@@ -14,11 +15,7 @@ and queues work inside itself where a newer request can no longer replace an old
 each worker has its own socket, so we know which request was on a worker that died or
 overran, kill and replace only that worker, and keep the backlog on our side where a newer
 request with the same key (a channel's newer table) supersedes its not-yet-started older one.
-A worker is a fresh interpreter, like multiprocessing's ``spawn`` but without re-importing the
-bot's ``__main__`` in every worker: never a ``fork`` of the bot, whose process has threads and
-an event loop. Workers run at a lower CPU priority so that under load the event loop keeps
-answering interactions first. POSIX only (the socket is handed over as a file descriptor),
-like the bot's SIGTERM handling.
+How a worker process starts and stops is :mod:`bot.workers.lanes`'.
 
 With ``workers=0`` jobs run in a thread of this process (tiny hosts, tests): the same
 backlog, supersede and timeout rules apply, but a timed-out thread cannot be stopped, only
@@ -32,55 +29,54 @@ import collections
 import contextlib
 import itertools
 import logging
-import os
 import socket
 import subprocess
 import threading
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from bot.workers.lanes import DEFAULT_TIMEOUT, Job, Lane, Request, spawn_worker, stop_processes
+from bot.workers.failures import (
+    PoolClosed,
+    Superseded,
+    WorkerCrashed,
+    WorkerFailed,
+    WorkerTimeout,
+)
+from bot.workers.lanes import (
+    DEFAULT_TIMEOUT,
+    Job,
+    Lane,
+    default_workers,
+    spawn_worker,
+    stop_processes,
+)
 
 log = logging.getLogger(__name__)
-
-#: More workers than this cannot be fed by one event loop (a table is ~20-40 ms of work).
-MAX_DEFAULT_WORKERS = 4
 
 _Pool = TypeVar("_Pool", bound="WorkerPool")
 
 
-class WorkerFailed(Exception):
-    """A job gave no result: its own exception, or one of the subclasses. The caller does
-    without (a picture: the message as text; a decision: Hard's move chosen here)."""
+@dataclass(eq=False)
+class Request:
+    """One job asked of the pool: queued, then on a lane until it answers or fails."""
+
+    id: int
+    func: Job
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    #: Its place in the backlog: ("key", key) for keyed requests, else unique.
+    slot: Hashable = None
+    attempts: int = 0
+    #: Seconds it may take in a worker (the pool's ``timeout`` unless ``run`` was told).
+    timeout: float = DEFAULT_TIMEOUT
+    #: Run before every non-urgent request waiting (the tables).
+    urgent: bool = False
 
 
-class WorkerTimeout(WorkerFailed):
-    """The job took longer than its timeout; its worker was replaced."""
-
-
-class WorkerCrashed(WorkerFailed):
-    """The worker running the job died (twice: a request is retried once)."""
-
-
-class PoolClosed(WorkerFailed):
-    """The pool is stopping or stopped, or never started."""
-
-
-class Superseded(Exception):
-    """A newer request with the same key replaced this one before it ran (a channel's newer
-    table): skip the post, the newer one is on its way. Not a :class:`WorkerFailed`: nothing
-    went wrong."""
-
-
-def default_workers(cpus: int | None = None, most: int = MAX_DEFAULT_WORKERS) -> int:
-    """One worker per CPU this process may run on, at least 1 and at most ``most``."""
-    if cpus is None:
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            cpus = os.cpu_count() or 1
-    return max(1, min(cpus, most))
+#: A lane carrying this pool's requests.
+_Lane = Lane[Request]
 
 
 class WorkerPool:
@@ -97,11 +93,13 @@ class WorkerPool:
         timeout: float = DEFAULT_TIMEOUT,
         start_timeout: float = 60.0,
         warm_up: Callable[[], object] | None = None,
+        cache: int = 0,
     ) -> None:
         """``worker``: the module each worker process runs (``python -m``); ``label``: what
         the log calls the workers (``render worker 123 died``); ``noun``: what a failure
         calls one job (``the picture took more than 10s``); ``warm_up``: what the thread of
-        ``workers=0`` runs once before the first job (a worker warms itself up)."""
+        ``workers=0`` runs once before the first job (a worker warms itself up); ``cache``: how
+        many results :meth:`cached` keeps."""
         if workers is not None and workers < 0:
             raise ValueError(f"{label} workers must be 0 or more, not {workers}")
         if timeout <= 0:
@@ -113,9 +111,12 @@ class WorkerPool:
         self.label = label
         self.noun = noun
         self.warm_up = warm_up
+        self.cache_size = cache
+        self._kept: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
+        self._making: dict[Hashable, asyncio.Future[Any]] = {}
         #: Counters for metrics and benchmarks.
         self.stats: collections.Counter[str] = collections.Counter()
-        self._lanes: list[Lane] = []
+        self._lanes: list[_Lane] = []
         #: Waiting requests by slot, oldest first: tables (urgent), then everything else.
         self._urgent: collections.OrderedDict[Hashable, Request] = collections.OrderedDict()
         self._backlog: collections.OrderedDict[Hashable, Request] = collections.OrderedDict()
@@ -160,7 +161,7 @@ class WorkerPool:
         self._loop = asyncio.get_running_loop()
         self._state = "running"
         if self.workers == 0:
-            self._lanes = [Lane("thread")]
+            self._lanes = [_Lane("thread")]
             if self.warm_up is not None:
                 await asyncio.to_thread(self.warm_up)
             self._update_idle()
@@ -209,6 +210,24 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ jobs
 
+    async def cached(self, cache_key: Hashable, func: Job, *args: Any) -> Any:
+        """``func(*args)`` run as :meth:`run` runs it, unless a result for ``cache_key`` is
+        kept or on its way (a hand picture often stays the same over turns). The pool keeps
+        ``cache`` results; the least recently used go first."""
+        kept = self._kept.get(cache_key)
+        if kept is not None:
+            self._kept.move_to_end(cache_key)
+            self.stats["hand_cache_hits"] += 1
+            return kept
+        making = self._making.get(cache_key)
+        if making is None:
+            making = asyncio.ensure_future(self.run(func, *args))
+            self._making[cache_key] = making
+            making.add_done_callback(lambda done: self._keep(cache_key, done))
+        else:
+            self.stats["hand_cache_hits"] += 1
+        return await asyncio.shield(making)
+
     async def run(
         self,
         func: Job,
@@ -251,6 +270,14 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ machinery
 
+    def _keep(self, cache_key: Hashable, done: asyncio.Future[Any]) -> None:
+        self._making.pop(cache_key, None)
+        if done.cancelled() or done.exception() is not None or self.cache_size <= 0:
+            return
+        self._kept[cache_key] = done.result()
+        while len(self._kept) > self.cache_size:
+            self._kept.popitem(last=False)
+
     def _pump(self) -> None:
         """Start queued requests on idle lanes, oldest first."""
         for lane in list(self._lanes):
@@ -269,7 +296,7 @@ class WorkerPool:
                     break
         self._update_idle()
 
-    def _begin(self, lane: Lane, request: Request) -> None:
+    def _begin(self, lane: _Lane, request: Request) -> None:
         assert self._loop is not None
         lane.request = request
         request.attempts += 1
@@ -285,7 +312,7 @@ class WorkerPool:
             request.attempts -= 1  # it never reached a worker: not a crash it caused
             self._lost(lane)
 
-    def _thread_done(self, lane: Lane, request: Request, done: asyncio.Future[Any]) -> None:
+    def _thread_done(self, lane: _Lane, request: Request, done: asyncio.Future[Any]) -> None:
         if done.cancelled():
             return
         exc = done.exception()
@@ -294,7 +321,7 @@ class WorkerPool:
         else:
             self._finished(lane, (request.id, True, done.result()))
 
-    def _finished(self, lane: Lane, message: tuple[Any, bool, Any]) -> None:
+    def _finished(self, lane: _Lane, message: tuple[Any, bool, Any]) -> None:
         request_id, ok, payload = message
         if request_id == "ready":
             lane.pid = int(ok)
@@ -314,7 +341,7 @@ class WorkerPool:
             _fail(request.future, WorkerFailed(f"the {self.label} job raised {payload}"))
         self._pump()
 
-    def _overran(self, lane: Lane, request: Request) -> None:
+    def _overran(self, lane: _Lane, request: Request) -> None:
         if lane.request is not request:
             return
         self.stats["timed_out"] += 1
@@ -328,7 +355,7 @@ class WorkerPool:
         self._replace()
         self._update_idle()
 
-    def _lost(self, lane: Lane) -> None:
+    def _lost(self, lane: _Lane) -> None:
         """The worker's pipe closed: it died (or we retired it)."""
         if lane.retired:
             return
@@ -358,13 +385,13 @@ class WorkerPool:
         self._replace()
         self._update_idle()
 
-    def _clear(self, lane: Lane) -> None:
+    def _clear(self, lane: _Lane) -> None:
         lane.request = None
         if lane.timer is not None:
             lane.timer.cancel()
             lane.timer = None
 
-    def _retire(self, lane: Lane, *, kill: bool) -> None:
+    def _retire(self, lane: _Lane, *, kill: bool) -> None:
         lane.retired = True
         if lane in self._lanes:
             self._lanes.remove(lane)
@@ -398,7 +425,7 @@ class WorkerPool:
     async def _add_worker(self) -> None:
         assert self._loop is not None
         ours, theirs = socket.socketpair()
-        lane = Lane(f"mt-{self.label}-{next(self._names)}", conn=Connection(ours.detach()))
+        lane = _Lane(f"mt-{self.label}-{next(self._names)}", conn=Connection(ours.detach()))
         lane.ready = self._loop.create_future()
         self._lanes.append(lane)
         try:
@@ -420,7 +447,7 @@ class WorkerPool:
                 f"a {self.label} worker was not ready after {self.start_timeout:g}s"
             ) from None
 
-    def _read(self, lane: Lane, loop: asyncio.AbstractEventLoop) -> None:
+    def _read(self, lane: _Lane, loop: asyncio.AbstractEventLoop) -> None:
         """A lane's reader thread: hand each answer to the loop; report the pipe's end."""
         assert lane.conn is not None
         while True:
