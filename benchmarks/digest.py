@@ -38,7 +38,7 @@ from typing import Any
 
 from bot.engine import Match, Play
 from bot.service import GameService
-from bot.service.digest import digest_of
+from bot.service.catchup import digest_of
 from bot.service.eventlog import live_engine_rows
 from bot.service.outcome import read_rules
 from bot.service.replay import decode_event

@@ -31,13 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import bot
-from bot.config import (
-    Config,
-    ConfigError,
-    check_database_dir,
-    config_error_policy,
-    parse_database,
-)
+from bot.config import Config, check_database_dir, config_error_policy, parse_database
+from bot.configvalues import ConfigError
 from bot.console import degrade_gracefully
 from bot.digits import whole_number
 from bot.engine import PRESETS

@@ -7,9 +7,6 @@ built by :meth:`Config.from_env`, so tests build their own value instead of patc
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
-import logging
-import math
 import os
 import re
 import tempfile
@@ -18,7 +15,20 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import quote, unquote, urlsplit
 
-from bot.digits import read_decimal, read_int
+from bot.configvalues import (
+    ConfigError,
+    LogFormat,
+    setting_flag,
+    setting_health_port,
+    setting_int,
+    setting_log_format,
+    setting_log_level,
+    setting_loopback_url,
+    setting_rate,
+    setting_seconds,
+    setting_shard_plan,
+    setting_shards,
+)
 
 #: Where the games live unless ``MT_DATABASE`` says otherwise (relative to the working dir).
 DEFAULT_DATABASE = Path("data/mexican-train.sqlite3")
@@ -38,15 +48,9 @@ DEFAULT_REQUEST_RATE = 45.0
 DEFAULT_SHUTDOWN_GRACE = 8.0
 
 Synchronous = Literal["NORMAL", "FULL"]
-LogFormat = Literal["text", "json"]
 
 #: A bot token is three base64url parts joined by dots (user id, timestamp, signature).
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
-_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-
-
-class ConfigError(ValueError):
-    """An environment variable with a value the bot cannot use."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -98,7 +102,7 @@ class Config:
     discord_api_base: str | None = None
     discord_gateway: str | None = None
     #: ``MT_RENDER_WORKERS``: processes drawing pictures; unset: one per CPU, at most 4
-    #: (``bot.drawing.default_workers``); ``0``: draw in a thread of the bot's own process.
+    #: (``bot.workers.default_workers``); ``0``: draw in a thread of the bot's own process.
     render_workers: int | None = None
     #: ``MT_THINK_WORKERS``: processes choosing Hard's and the Expert's moves
     #: (``bot.thinking``); unset: one per CPU, at most 2; ``0``: on the event loop. A Config
@@ -192,7 +196,7 @@ class Config:
         if sync not in ("NORMAL", "FULL"):
             raise ConfigError(f"MT_SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {sync!r}")
         database, database_url = _database(env.get("MT_DATABASE"))
-        shard_count, shard_ids = _shard_plan(env)
+        shard_count, shard_ids = setting_shard_plan(env)
         if shard_ids is not None and len(shard_ids) != shard_count and database_url is None:
             raise ConfigError(
                 "MT_SHARD_IDS runs only some shards here, so other processes run the rest: they "
@@ -202,30 +206,30 @@ class Config:
             database=database,
             database_url=database_url,
             synchronous="FULL" if sync == "FULL" else "NORMAL",
-            busy_timeout_ms=_int(env, "MT_SQLITE_BUSY_MS", 5000, low=0),
-            game_cache=_int(env, "MT_GAME_CACHE", DEFAULT_GAME_CACHE, low=1),
+            busy_timeout_ms=setting_int(env, "MT_SQLITE_BUSY_MS", 5000, low=0),
+            game_cache=setting_int(env, "MT_GAME_CACHE", DEFAULT_GAME_CACHE, low=1),
             token=env.get("DISCORD_TOKEN") or None,
-            sync_commands=_flag(env, "MT_SYNC_COMMANDS"),
-            dev_guild=_int(env, "MT_DEV_GUILD", 0, low=0) or None,
-            log_level=_log_level(env.get("MT_LOG_LEVEL", "INFO")),
-            log_format=_log_format(env.get("MT_LOG_FORMAT", "text")),
+            sync_commands=setting_flag(env, "MT_SYNC_COMMANDS"),
+            dev_guild=setting_int(env, "MT_DEV_GUILD", 0, low=0) or None,
+            log_level=setting_log_level(env.get("MT_LOG_LEVEL", "INFO")),
+            log_format=setting_log_format(env.get("MT_LOG_FORMAT", "text")),
             health_host=(env.get("MT_HEALTH_HOST") or "127.0.0.1").strip(),
-            health_port=_health_port(env.get("MT_HEALTH_PORT")),
-            shards=_shards(env.get("MT_SHARDS")),
+            health_port=setting_health_port(env.get("MT_HEALTH_PORT"), DEFAULT_HEALTH_PORT),
+            shards=setting_shards(env.get("MT_SHARDS")),
             shard_count=shard_count,
             shard_ids=shard_ids,
-            shutdown_grace=_seconds(env, "MT_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE),
+            shutdown_grace=setting_seconds(env, "MT_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE),
             schedule_lease=_lease(env),
-            discord_api_base=_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
-            discord_gateway=_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
+            discord_api_base=setting_loopback_url(env, "MT_DISCORD_API_BASE", ("http", "https")),
+            discord_gateway=setting_loopback_url(env, "MT_DISCORD_GATEWAY", ("ws", "wss")),
             render_workers=(
-                _int(env, "MT_RENDER_WORKERS", 0, low=0)
+                setting_int(env, "MT_RENDER_WORKERS", 0, low=0)
                 if (env.get("MT_RENDER_WORKERS") or "").strip()
                 else None
             ),
-            discord_rate=_rate(env.get("MT_DISCORD_RATE")),
+            discord_rate=setting_rate(env.get("MT_DISCORD_RATE"), DISCORD_GLOBAL_RATE),
             think_workers=(
-                _int(env, "MT_THINK_WORKERS", 0, low=0)
+                setting_int(env, "MT_THINK_WORKERS", 0, low=0)
                 if (env.get("MT_THINK_WORKERS") or "").strip()
                 else None
             ),
@@ -241,7 +245,7 @@ def _all(problems: list[str]) -> str:
 def _lease(env: Mapping[str, str]) -> float:
     """``MT_SCHEDULE_LEASE``, 1 s (a shorter lease than a delivery lets two processes take one
     reminder) to an hour (a dead process's reminders wait that long)."""
-    if not 1 <= (value := _seconds(env, "MT_SCHEDULE_LEASE", 60.0)) <= 3600:
+    if not 1 <= (value := setting_seconds(env, "MT_SCHEDULE_LEASE", 60.0)) <= 3600:
         raise ConfigError(f"MT_SCHEDULE_LEASE must be 1 to 3600 seconds, not {value:g}")
     return value
 
@@ -403,159 +407,3 @@ def check_database_dir(database: Path) -> None:
             f"({exc.strerror or exc}); give the bot's user write access or set MT_DATABASE "
             "(SQLite also writes -wal and -shm files beside the database)"
         ) from None
-
-
-def _flag(env: Mapping[str, str], name: str) -> bool:
-    raw = env.get(name, "").strip().lower()
-    if raw in ("", "0", "false", "no", "off"):
-        return False
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    raise ConfigError(f"{name} must be 1 or 0, not {raw!r}")
-
-
-def _log_level(raw: str) -> str:
-    level = raw.strip().upper() or "INFO"
-    if level not in _LOG_LEVELS or not isinstance(logging.getLevelName(level), int):
-        raise ConfigError(f"MT_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {raw!r}")
-    return level
-
-
-def _log_format(raw: str) -> LogFormat:
-    value = raw.strip().lower() or "text"
-    if value == "json":
-        return "json"
-    if value == "text":
-        return "text"
-    raise ConfigError(f"MT_LOG_FORMAT must be text or json, not {raw!r}")
-
-
-def _health_port(raw: str | None) -> int | None:
-    value = (raw or "").strip().lower()
-    if not value:
-        return DEFAULT_HEALTH_PORT
-    if value in ("0", "off", "no", "false"):
-        return None
-    port = read_int(value, max_digits=5)
-    if port is None:
-        raise ConfigError(f"MT_HEALTH_PORT must be a port number or off, not {raw!r}")
-    if not 0 < port < 65536:
-        raise ConfigError(f"MT_HEALTH_PORT must be between 1 and 65535 (or off), not {port}")
-    return port
-
-
-def _shards(raw: str | None) -> int | Literal["auto"] | None:
-    value = (raw or "").strip().lower()
-    if not value:
-        return None
-    if value == "auto":
-        return "auto"
-    count = read_int(value, signed=True)
-    if count is None:
-        raise ConfigError(f"MT_SHARDS must be auto or a number of shards, not {raw!r}")
-    if count < 1:
-        raise ConfigError(f"MT_SHARDS must be auto or at least 1, not {count}")
-    return count
-
-
-def _shard_plan(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
-    """``MT_SHARD_COUNT`` and ``MT_SHARD_IDS``: which of the bot's shards this process runs.
-
-    Every process of a cluster gets the same count and its own ids; Discord sends a server's
-    events to shard ``(server_id >> 22) % count``, so the ids of all processes together must
-    cover 0…count-1 once (each process can only check its own share)."""
-    raw_count = (env.get("MT_SHARD_COUNT") or "").strip()
-    raw_ids = (env.get("MT_SHARD_IDS") or "").strip()
-    if not raw_count:
-        if raw_ids:
-            raise ConfigError(
-                "MT_SHARD_IDS needs MT_SHARD_COUNT: set the total number of shards of all the "
-                "bot's processes, e.g. MT_SHARD_COUNT=4 MT_SHARD_IDS=0,1"
-            )
-        return None, None
-    if (env.get("MT_SHARDS") or "").strip():
-        raise ConfigError(
-            "set either MT_SHARDS (one process runs every shard) or MT_SHARD_COUNT (with "
-            "MT_SHARD_IDS: a cluster of processes), not both"
-        )
-    count = read_int(raw_count, signed=True)
-    if count is None:
-        raise ConfigError(f"MT_SHARD_COUNT must be a number of shards, not {raw_count!r}")
-    if count < 1:
-        raise ConfigError(f"MT_SHARD_COUNT must be at least 1, not {count}")
-    if not raw_ids or raw_ids.lower() == "all":
-        return count, None
-    ids: list[int] = []
-    for part in raw_ids.split(","):
-        shard = read_int(part.strip(), signed=True)
-        if shard is None:
-            raise ConfigError(
-                f"MT_SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not "
-                f"{raw_ids!r}"
-            )
-        if not 0 <= shard < count:
-            raise ConfigError(
-                f"MT_SHARD_IDS has shard {shard}, but with MT_SHARD_COUNT={count} shards are "
-                f"numbered 0 to {count - 1}"
-            )
-        if shard in ids:
-            raise ConfigError(f"MT_SHARD_IDS names shard {shard} twice")
-        ids.append(shard)
-    return count, tuple(sorted(ids))
-
-
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or not raw.strip():
-        return default
-    value = read_decimal(raw.strip(), signed=True)
-    if value is None:
-        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}")
-    if not math.isfinite(value) or value < 0:
-        raise ConfigError(f"{name} must be zero or more seconds, not {raw!r}")
-    return value
-
-
-def _rate(raw: str | None) -> float | None:
-    """``MT_DISCORD_RATE``: requests per second, more than 0 and at most Discord's 50."""
-    if raw is None or not raw.strip():
-        return None
-    value = read_decimal(raw.strip(), signed=True)
-    if value is None:
-        raise ConfigError(f"MT_DISCORD_RATE must be a number of requests per second, not {raw!r}")
-    if not math.isfinite(value) or not 0 < value <= DISCORD_GLOBAL_RATE:
-        raise ConfigError(
-            f"MT_DISCORD_RATE must be more than 0 and at most {DISCORD_GLOBAL_RATE:g} (Discord's "
-            f"global limit per bot token), not {raw!r}"
-        )
-    return value
-
-
-def _loopback_url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
-    raw = (env.get(name) or "").strip()
-    if not raw:
-        return None
-    parts = urlsplit(raw)
-    host = parts.hostname or ""
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if parts.scheme not in schemes or not loopback:
-        raise ConfigError(
-            f"{name} is for tests against a local fake Discord: it must be a "
-            f"{'/'.join(schemes)} URL on a loopback address, not {raw!r}"
-        )
-    return raw
-
-
-def _int(env: Mapping[str, str], name: str, default: int, *, low: int) -> int:
-    raw = env.get(name)
-    if raw is None or not raw.strip():
-        return default
-    value = read_int(raw.strip(), signed=True)
-    if value is None:
-        raise ConfigError(f"{name} must be a whole number, not {raw!r}")
-    if value < low:
-        raise ConfigError(f"{name} must be at least {low}, not {value}")
-    return value

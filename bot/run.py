@@ -26,7 +26,8 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.app import create_bot
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.ops.health import HealthServer
 from bot.store import open_store
 from bot.store.schema import upgrade_lines

@@ -1,7 +1,7 @@
 """The loop every worker process runs: the render pool's and the thinking pool's.
 
 A worker is a fresh interpreter (``python -m bot.drawing.worker FD``, ``python -m
-bot.thinking.worker FD``) started by a :class:`bot.drawing.RenderPool`. It speaks over the
+bot.thinking.worker FD``) started by a :class:`bot.workers.WorkerPool`. It speaks over the
 socket ``FD`` (a ``multiprocessing.connection.Connection``): it warms up (its module's
 ``warm_up``: fonts loaded and a table drawn, or one decision made), sends ``("ready", pid,
 None)``, then answers each ``(request_id, function, args)`` with ``(request_id, True,

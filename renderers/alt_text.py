@@ -22,7 +22,8 @@ from bot.i18n import language_of, tr, tr_count
 from renderers import text as rtext
 from renderers.chart import ChartGame
 from renderers.hand import OTHER, PLAN, PLAYABLE, YOURS, HandOptions, drawn_sections, marked_plan
-from renderers.table import TableOptions, move_sentence
+from renderers.pieces import move_sentence
+from renderers.table import TableOptions
 
 __all__ = ["LIMIT", "clip", "describe_chart", "describe_hand", "describe_replay", "describe_table"]
 

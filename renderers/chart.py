@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import tr
 from renderers import paint, text
-from renderers.table import plural
+from renderers.pieces import plural
 from renderers.theme import Theme, theme
 
 WIDTH, HEIGHT = 900, 380

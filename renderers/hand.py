@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from bot.engine import DONE, DRAW, MEXICAN, PASS, Play, SeatView, Tile
 from bot.i18n import tr
 from renderers import paint, text
-from renderers.table import plural, short_names, train_word
+from renderers.pieces import plural, short_names, train_word
 from renderers.theme import RGB, Theme, mix, readable_on, seat_colour, seat_shape, theme
 
 WIDTH = 800

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import tr
 from renderers import paint, text
 from renderers.chart import HEIGHT, MARGIN, WIDTH
-from renderers.table import plural
+from renderers.pieces import plural
 from renderers.theme import Theme, theme
 
 

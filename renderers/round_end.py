@@ -28,15 +28,15 @@ from bot.engine import SeatView, Tile, TrainView, standing_places
 from bot.i18n import tr
 from renderers import names as names_mod
 from renderers import paint, text
-from renderers.table import (
+from renderers.pieces import (
     display_name,
     draw_sentence,
     fit_train,
     oriented,
     plural,
     seat_glyph,
-    stacked,
 )
+from renderers.table import stacked
 from renderers.theme import (
     RGB,
     Theme,

@@ -32,6 +32,7 @@ LAYERS: dict[str, tuple[str, int]] = {
     "bot.digits": ("digits", -1),
     "bot.engine": ("engine", 0),
     "bot.config": ("config", 0),
+    "bot.configvalues": ("config", 0),
     "bot.i18n": ("words", 1),
     "bot.texts": ("words", 1),
     "renderers": ("renderers", 2),
@@ -39,9 +40,11 @@ LAYERS: dict[str, tuple[str, int]] = {
     "bot.service": ("service", 3),
     "bot.ops": ("ops", 3),
     # The worker processes: the render pool (engine views in, renderers' PNG bytes out) and
-    # the computer players' thinking pool (views in, moves out), on the same machinery.
-    "bot.drawing": ("drawing", 3),
-    "bot.thinking": ("drawing", 3),
+    # the computer players' thinking pool (views in, moves out), on the same machinery
+    # (bot.workers, which knows neither pictures nor moves).
+    "bot.workers": ("workers", 3),
+    "bot.drawing": ("workers", 3),
+    "bot.thinking": ("workers", 3),
     "bot.ui": ("ui", 4),
     "bot.cogs": ("cogs", 5),
     # The terminal game is a front end beside the cogs: it speaks through the same ui, and

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.drawing import RenderFailed, draw_replay
+from bot.drawing import draw_replay
 from bot.i18n import language_of, tr
 from bot.service import GameStatus, GameSummary, errors
 from bot.service import history as story
@@ -26,6 +26,7 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, reply
 from bot.ui.mt import GameCog
 from bot.ui.pictures import computer_seats
+from bot.workers import WorkerFailed
 from renderers import TableOptions
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,7 @@ class History(GameCog):
                     budget,
                     timeout=REPLAY_TIMEOUT,
                 )
-            except RenderFailed as exc:
+            except WorkerFailed as exc:
                 log.warning("game %s: replay not drawn: %s", found.id, exc)
                 raise Refusal("error.replay-failed") from None
             if not gif:

@@ -26,13 +26,7 @@ from bot.service import GameOptions, GameService, GameStatus, GameSummary, error
 from bot.service.timing import Policy
 from bot.ui import announcer, components, houserules, messages, mt, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
-from bot.ui.components import (
-    LEVELS,
-    ComputerSelect,
-    LobbyButton,
-    RematchButton,
-    RemoveComputerSelect,
-)
+from bot.ui.components import RematchButton
 from bot.ui.hints import hint_text
 from bot.ui.host import GameBot
 from bot.ui.houserules import HOUSE_CHOICES, NEW_DESCRIPTIONS, rules_from_options
@@ -53,6 +47,7 @@ from bot.ui.interactions import (
 )
 from bot.ui.language import remember_client_language
 from bot.ui.limits import quote_input, shown
+from bot.ui.lobbycard import LEVELS, ComputerSelect, LobbyButton, RemoveComputerSelect
 from bot.ui.mt import GameCog
 from bot.ui.translator import translate_metadata
 

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.drawing import RenderFailed, draw_rating_chart
+from bot.drawing import draw_rating_chart
 from bot.i18n import language_of
 from bot.ui import mt
 from bot.ui.alt_text import picture_file
@@ -23,6 +23,7 @@ from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, 
 from bot.ui.limits import shown
 from bot.ui.mt import GameCog
 from bot.ui.ratings import anchor_labels, describe_rating_chart, rating_text
+from bot.workers import WorkerFailed
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class Rating(GameCog):
                     png = await bot.pictures.run(
                         draw_rating_chart, who.display_name, r.course, anchors, lang
                     )
-                except RenderFailed as exc:  # the numbers are in the text: send it alone
+                except WorkerFailed as exc:  # the numbers are in the text: send it alone
                     log.warning("rating chart not drawn: %s", exc)
             await reply(
                 interaction,

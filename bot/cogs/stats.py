@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.drawing import RenderFailed, draw_chart
+from bot.drawing import draw_chart
 from bot.i18n import language_of, tr, tr_count
 from bot.service.stats import PlayerSummary
 from bot.ui import mt
@@ -25,6 +25,7 @@ from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, 
 from bot.ui.limits import shown
 from bot.ui.mt import GameCog
 from bot.ui.ratings import rating_board_text
+from bot.workers import WorkerFailed
 from renderers.chart import ChartGame
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ class Stats(GameCog):
                 png = await bot.pictures.run(
                     draw_chart, who.display_name, games, language_of(locale)
                 )
-            except RenderFailed as exc:  # the numbers are in the text: send it alone
+            except WorkerFailed as exc:  # the numbers are in the text: send it alone
                 log.warning("stats chart not drawn: %s", exc)
                 png = b""
             await reply(

@@ -2,9 +2,10 @@
 
 ``RenderPool`` takes a picture's inputs (the engine's view and the renderer's options, plain
 picklable data) and returns PNG bytes — for the bot's table and hand pictures a ``Picture``,
-the PNG with its alt text — drawn in a worker process so the event loop only awaits.
-See ``docs/rendering.md`` for sizing, settings and what happens on a crash, a
-timeout or a backlog.
+the PNG with its alt text — drawn in a worker process so the event loop only awaits, on the
+machinery of :mod:`bot.workers` (whose failures a caller catches: ``WorkerFailed``,
+``Superseded``). See ``docs/rendering.md`` for sizing, settings and what happens on a crash,
+a timeout or a backlog.
 """
 
 from bot.drawing.jobs import (
@@ -23,26 +24,12 @@ from bot.drawing.jobs import (
     table_options,
     table_picture,
 )
-from bot.drawing.pool import (
-    PoolClosed,
-    RenderFailed,
-    RenderPool,
-    RenderTimeout,
-    Superseded,
-    WorkerCrashed,
-    default_workers,
-)
+from bot.drawing.pool import RenderPool
 
 __all__ = [
     "Picture",
-    "PoolClosed",
-    "RenderFailed",
     "RenderPool",
-    "RenderTimeout",
-    "Superseded",
-    "WorkerCrashed",
     "cut_names",
-    "default_workers",
     "draw_chart",
     "draw_hand",
     "draw_rating_chart",

@@ -3,130 +3,36 @@
 Drawing and encoding a table costs tens of milliseconds of pure Python and Pillow. Run in a
 thread it still holds the GIL against the event loop (measured: the bot capped at ~11
 moves/s and never used more than ~1.2 of 2 cores), so pictures go to a few worker
-*processes*. The bot sends plain data (the engine's ``SeatView`` and the renderer's options,
-both picklable) and gets PNG bytes back.
+*processes* (``python -m bot.drawing.worker``). The bot sends plain data (the engine's
+``SeatView`` and the renderer's options, both picklable) and gets PNG bytes back.
 
-Our own small workers rather than ``concurrent.futures.ProcessPoolExecutor``: the executor
-breaks as a whole when one worker dies (every pending picture fails), cannot stop one hung
-render, and queues work inside itself where a newer table can no longer replace an older
-one. Here each worker has its own socket, so we know which request was on a worker that
-died or overran, kill and replace only that worker, and keep the backlog on our side where
-a channel's newer table supersedes its not-yet-started older one. A worker is a fresh
-interpreter (``python -m bot.drawing.worker``, see there), like multiprocessing's ``spawn``
-but without re-importing the bot's ``__main__`` in every worker: never a ``fork`` of the
-bot, whose process has threads and an event loop. Workers run at a lower CPU priority so
-that under load the event loop keeps answering interactions first. POSIX only (the socket
-is handed over as a file descriptor), like the bot's SIGTERM handling.
-
-The machinery is not about pictures: the computer players' thinking pool
-(:mod:`bot.thinking`) is a second pool of the same kind, its workers another module
-(``worker=``) and its log lines another name (``label=``), so a long search never holds up
-a picture.
-
-With ``workers=0`` pictures are drawn in a thread in this process (tiny hosts, tests):
-the same backlog, supersede, cache and timeout rules apply, but a timed-out thread cannot
-be stopped, only abandoned.
+The processes, the backlog, a dead or overrunning worker replaced alone, the timeouts: all
+that is :class:`bot.workers.WorkerPool`'s, shared with the thinking pool. What is a
+picture's lives here: a table is urgent and superseded by a newer table of its channel, an
+unchanged hand is not redrawn (the pool's cache, keyed by :func:`jobs.hand_key`), and the
+thread of ``workers=0`` warms up as a worker does (fonts loaded, one table drawn). The bot's
+pictures (:mod:`bot.ui.pictures`) call the pool's own ``run`` and ``cached``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import collections
-import contextlib
-import itertools
-import logging
-import os
-import socket
-import subprocess
-import sys
-import threading
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from typing import Any
+from collections.abc import Hashable
 
-import bot
 from bot.drawing import jobs
 from bot.engine import SeatView
+from bot.workers import WorkerPool
+from bot.workers.lanes import DEFAULT_TIMEOUT
 from renderers import HandOptions, TableOptions
 
-log = logging.getLogger(__name__)
-
-#: Seconds one picture may take in a worker before it is killed and the caller told.
-DEFAULT_TIMEOUT = 10.0
 #: Hand pictures kept by their inputs (a hand PNG is ~20-60 KB).
 DEFAULT_HAND_CACHE = 256
-#: More workers than this cannot be fed by one event loop (a table is ~20-40 ms of work).
-MAX_DEFAULT_WORKERS = 4
-
-#: A job returns PNG bytes, or a picklable value holding them (``jobs.Picture``).
-Job = Callable[..., Any]
 
 
-class RenderFailed(Exception):
-    """A picture could not be drawn; post the message without it (text only)."""
-
-
-class RenderTimeout(RenderFailed):
-    """The picture took longer than the pool's timeout; its worker was replaced."""
-
-
-class WorkerCrashed(RenderFailed):
-    """The worker drawing the picture died (twice: a request is retried once)."""
-
-
-class PoolClosed(RenderFailed):
-    """The pool is stopping or stopped, or never started."""
-
-
-class Superseded(Exception):
-    """A newer picture with the same key replaced this one before it was drawn: skip the
-    post, the newer one is on its way. Not a :class:`RenderFailed`: nothing went wrong."""
-
-
-def default_workers(cpus: int | None = None, most: int = MAX_DEFAULT_WORKERS) -> int:
-    """One worker per CPU this process may run on, at least 1 and at most ``most``."""
-    if cpus is None:
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            cpus = os.cpu_count() or 1
-    return max(1, min(cpus, most))
-
-
-@dataclass(eq=False)
-class _Request:
-    id: int
-    func: Job
-    args: tuple[Any, ...]
-    future: asyncio.Future[Any]
-    #: Its place in the backlog: ("key", key) for keyed pictures, else unique.
-    slot: Hashable = None
-    attempts: int = 0
-    #: Seconds it may take in a worker (the pool's ``timeout`` unless ``run`` was told).
-    timeout: float = DEFAULT_TIMEOUT
-    #: Drawn before every non-urgent picture waiting (the tables).
-    urgent: bool = False
-
-
-@dataclass(eq=False)
-class _Lane:
-    """Where a request runs: a worker process, or (``workers=0``) this process's thread."""
-
-    name: str
-    process: subprocess.Popen[bytes] | None = None
-    conn: Connection | None = None
-    pid: int = 0
-    request: _Request | None = None
-    timer: asyncio.TimerHandle | None = None
-    ready: asyncio.Future[int] | None = None
-    retired: bool = False
-    reader: threading.Thread | None = field(default=None, repr=False)
-
-
-class RenderPool:
-    """Draws pictures off the event loop. ``await start()`` before use, ``await close()`` at
-    shutdown (or ``async with``). ``workers`` None: :func:`default_workers`; 0: a thread."""
+class RenderPool(WorkerPool):
+    """Draws pictures off the event loop; see :class:`~bot.workers.WorkerPool` for its life
+    (``start``, ``close``, ``async with``) and its failures (``WorkerFailed``: no picture,
+    post text; ``Superseded``: skip the post). ``workers`` None:
+    :func:`~bot.workers.default_workers`; 0: a thread."""
 
     def __init__(
         self,
@@ -135,125 +41,24 @@ class RenderPool:
         timeout: float = DEFAULT_TIMEOUT,
         hand_cache: int = DEFAULT_HAND_CACHE,
         start_timeout: float = 60.0,
-        worker: str = "bot.drawing.worker",
-        label: str = "render",
-        noun: str = "picture",
     ) -> None:
-        """``worker``: the module each worker process runs (``python -m``); ``label``: what
-        the log calls the workers (``render worker 123 died``); ``noun``: what a failure
-        calls one job (``the picture took more than 10s``)."""
-        if workers is not None and workers < 0:
-            raise ValueError(f"render workers must be 0 or more, not {workers}")
-        if timeout <= 0:
-            raise ValueError(f"the render timeout must be positive, not {timeout}")
-        self.workers = default_workers() if workers is None else workers
-        self.timeout = timeout
-        self.start_timeout = start_timeout
-        self.hand_cache_size = hand_cache
-        self.worker = worker
-        self.label = label
-        self.noun = noun
-        #: Counters for metrics and benchmarks.
-        self.stats: collections.Counter[str] = collections.Counter()
-        self._lanes: list[_Lane] = []
-        #: Waiting requests by slot, oldest first: tables (urgent), then everything else.
-        self._urgent: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
-        self._backlog: collections.OrderedDict[Hashable, _Request] = collections.OrderedDict()
-        self._hands: collections.OrderedDict[Hashable, Any] = collections.OrderedDict()
-        self._hands_drawing: dict[Hashable, asyncio.Future[Any]] = {}
-        self._ids = itertools.count(1)
-        self._names = itertools.count(1)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._state = "new"  # new -> running -> closing -> closed
-        self._idle = asyncio.Event()
-        self._replacing: set[asyncio.Task[None]] = set()
-
-    # ------------------------------------------------------------------ life
-
-    @property
-    def running(self) -> bool:
-        return self._state == "running"
-
-    @property
-    def busy(self) -> int:
-        """Pictures queued or being drawn now (the SIGTERM drain waits for none)."""
-        return self.queued + self.drawing
-
-    @property
-    def queued(self) -> int:
-        """Pictures waiting for a lane (``/metrics``' render queue)."""
-        return len(self._urgent) + len(self._backlog)
-
-    @property
-    def drawing(self) -> int:
-        """Pictures a lane is drawing now."""
-        return sum(1 for lane in self._lanes if lane.request is not None)
-
-    @property
-    def pids(self) -> list[int]:
-        """The live workers' process ids (empty in thread mode)."""
-        return [lane.pid for lane in self._lanes if lane.pid and not lane.retired]
-
-    async def start(self) -> None:
-        """Start the workers and wait until each has loaded its fonts and drawn once."""
-        if self._state != "new":
-            raise RuntimeError(f"the render pool is {self._state}; start it once")
-        self._loop = asyncio.get_running_loop()
-        self._state = "running"
-        if self.workers == 0:
-            self._lanes = [_Lane("thread")]
-            await asyncio.to_thread(jobs.warm_up)
-            self._update_idle()
-            return
-        try:
-            await asyncio.gather(*(self._add_worker() for _ in range(self.workers)))
-        except BaseException:
-            await self.close(grace=0)
-            raise
-        self._update_idle()
-        log.info("%s pool: %d worker(s) ready, pids %s", self.label, self.workers, self.pids)
-
-    async def close(self, grace: float = 5.0) -> None:
-        """Stop taking pictures; let those queued or drawing finish for up to ``grace``
-        seconds, fail the rest with :class:`PoolClosed`, then stop the workers."""
-        if self._state in ("closed", "closing"):
-            return
-        started = self._state != "new"
-        self._state = "closing"
-        if started and grace > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._idle.wait(), grace)
-        for task in list(self._replacing):
-            task.cancel()
-        closed = PoolClosed("the render pool is closed")
-        for queue in (self._urgent, self._backlog):
-            for request in queue.values():
-                _fail(request.future, closed)
-            queue.clear()
-        lanes = list(self._lanes)
-        for lane in lanes:
-            overran = lane.request is not None  # still drawing after the grace: kill it
-            if lane.request is not None:
-                _fail(lane.request.future, closed)
-            self._clear(lane)
-            self._retire(lane, kill=overran)
-        await asyncio.to_thread(_stop_processes, lanes)
-        self._state = "closed"
-
-    async def __aenter__(self) -> RenderPool:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
-
-    # ------------------------------------------------------------------ drawing
+        super().__init__(
+            workers,
+            worker="bot.drawing.worker",
+            label="render",
+            noun="picture",
+            timeout=timeout,
+            start_timeout=start_timeout,
+            warm_up=jobs.warm_up,
+            cache=hand_cache,
+        )
 
     async def table(self, view: SeatView, options: TableOptions, *, key: Hashable = None) -> bytes:
         """The table picture. With ``key`` (e.g. the channel id), a newer table for the same
         key replaces this one if it has not started yet: this call then raises
-        :class:`Superseded`. Raises :class:`RenderFailed` when no picture can be made.
-        Tables are urgent: drawn before the hands and other pictures waiting."""
+        :class:`~bot.workers.Superseded`. Raises :class:`~bot.workers.WorkerFailed` when no
+        picture can be made. Tables are urgent: drawn before the hands and other pictures
+        waiting."""
         png: bytes = await self.run(jobs.draw_table, view, options, key=key, urgent=True)
         return png
 
@@ -261,309 +66,3 @@ class RenderPool:
         """The hand picture; an unchanged hand (same :func:`jobs.hand_key`) is not redrawn."""
         png: bytes = await self.cached(jobs.hand_key(view, options), jobs.draw_hand, view, options)
         return png
-
-    async def cached(self, cache_key: Hashable, func: Job, *args: Any) -> Any:
-        """``func(*args)`` run as :meth:`run` runs it, unless a result for ``cache_key`` is
-        kept or being drawn (the hand pictures: a hand often stays the same over turns). The
-        cache holds ``hand_cache`` results; the least recently used go first."""
-        cached = self._hands.get(cache_key)
-        if cached is not None:
-            self._hands.move_to_end(cache_key)
-            self.stats["hand_cache_hits"] += 1
-            return cached
-        drawing = self._hands_drawing.get(cache_key)
-        if drawing is None:
-            drawing = asyncio.ensure_future(self.run(func, *args))
-            self._hands_drawing[cache_key] = drawing
-            drawing.add_done_callback(lambda done: self._keep_hand(cache_key, done))
-        else:
-            self.stats["hand_cache_hits"] += 1
-        return await asyncio.shield(drawing)
-
-    async def run(
-        self,
-        func: Job,
-        *args: Any,
-        key: Hashable = None,
-        timeout: float | None = None,
-        urgent: bool = False,
-    ) -> Any:
-        """Run ``func(*args)`` (a module-level function returning bytes, or a picklable value
-        holding them; its arguments are pickled to a worker) and return its result; see
-        :meth:`table` for ``key``.
-        ``timeout``: this job's own limit (a replay GIF takes seconds), else the pool's.
-        ``urgent``: start it before every non-urgent request waiting (oldest first within
-        each), for the picture people are waiting on."""
-        if self._state != "running":
-            raise PoolClosed(f"the render pool is {self._state}")
-        if not self._lanes and not self._replacing:
-            raise RenderFailed("no render worker is running")
-        loop = asyncio.get_running_loop()
-        number = next(self._ids)
-        slot: Hashable = ("request", number) if key is None else ("key", key)
-        limit = self.timeout if timeout is None else timeout
-        if limit <= 0:
-            raise ValueError(f"a render timeout must be positive, not {limit}")
-        request = _Request(
-            number, func, args, loop.create_future(), slot, timeout=limit, urgent=urgent
-        )
-        queue = self._urgent if urgent else self._backlog
-        older = queue.get(slot)
-        if older is not None:
-            # The newer picture takes the older one's place in the queue: that channel
-            # has waited since then already.
-            self.stats["superseded"] += 1
-            _fail(older.future, Superseded(f"a newer picture for {key!r} replaced this one"))
-        queue[slot] = request
-        self._pump()
-        return await request.future
-
-    # ------------------------------------------------------------------ machinery
-
-    def _keep_hand(self, cache_key: Hashable, done: asyncio.Future[Any]) -> None:
-        self._hands_drawing.pop(cache_key, None)
-        if done.cancelled() or done.exception() is not None or self.hand_cache_size <= 0:
-            return
-        self._hands[cache_key] = done.result()
-        while len(self._hands) > self.hand_cache_size:
-            self._hands.popitem(last=False)
-
-    def _pump(self) -> None:
-        """Start queued requests on idle lanes, oldest first."""
-        for lane in list(self._lanes):
-            if lane.retired or lane.request is not None or (lane.ready and not lane.ready.done()):
-                continue
-            waiting = self._urgent or self._backlog
-            if waiting and lane.process is not None and lane.process.poll() is not None:
-                # Dead, and its reader has not told us yet (several workers killed at once):
-                # a request sent there would count as a crash against the request itself.
-                self._lost(lane)
-                continue
-            while self._urgent or self._backlog:
-                _, request = (self._urgent or self._backlog).popitem(last=False)
-                if not request.future.done():  # a caller that gave up is skipped
-                    self._begin(lane, request)
-                    break
-        self._update_idle()
-
-    def _begin(self, lane: _Lane, request: _Request) -> None:
-        assert self._loop is not None
-        lane.request = request
-        request.attempts += 1
-        lane.timer = self._loop.call_later(request.timeout, self._overran, lane, request)
-        if lane.conn is None:
-            task = asyncio.ensure_future(asyncio.to_thread(request.func, *request.args))
-            task.add_done_callback(lambda done: self._thread_done(lane, request, done))
-            return
-        try:
-            lane.conn.send((request.id, request.func, request.args))
-        except (OSError, ValueError) as exc:  # the worker died between requests
-            log.warning("%s worker %s unreachable (%s); replacing it", self.label, lane.pid, exc)
-            request.attempts -= 1  # it never reached a worker: not a crash it caused
-            self._lost(lane)
-
-    def _thread_done(self, lane: _Lane, request: _Request, done: asyncio.Future[Any]) -> None:
-        if done.cancelled():
-            return
-        exc = done.exception()
-        if exc is not None:
-            self._finished(lane, (request.id, False, f"{type(exc).__name__}: {exc}"))
-        else:
-            self._finished(lane, (request.id, True, done.result()))
-
-    def _finished(self, lane: _Lane, message: tuple[Any, bool, Any]) -> None:
-        request_id, ok, payload = message
-        if request_id == "ready":
-            lane.pid = int(ok)
-            if lane.ready is not None and not lane.ready.done():
-                lane.ready.set_result(lane.pid)
-            self._pump()
-            return
-        request = lane.request
-        if request is None or request.id != request_id:
-            return  # an answer for a request that timed out meanwhile
-        self._clear(lane)
-        if ok:
-            self.stats["drawn"] += 1
-            _resolve(request.future, payload)
-        else:
-            self.stats["failed"] += 1
-            _fail(request.future, RenderFailed(f"the {self.label} job raised {payload}"))
-        self._pump()
-
-    def _overran(self, lane: _Lane, request: _Request) -> None:
-        if lane.request is not request:
-            return
-        self.stats["timed_out"] += 1
-        self._clear(lane)
-        _fail(request.future, RenderTimeout(f"the {self.noun} took more than {request.timeout:g}s"))
-        if lane.conn is None:
-            self._pump()  # the thread cannot be stopped; its result will be dropped
-            return
-        log.warning("%s worker %s overran %gs; replacing it", self.label, lane.pid, request.timeout)
-        self._retire(lane, kill=True)
-        self._replace()
-        self._update_idle()
-
-    def _lost(self, lane: _Lane) -> None:
-        """The worker's pipe closed: it died (or we retired it)."""
-        if lane.retired:
-            return
-        if not lane.pid:  # died before it was ready: _add_worker reports it
-            self._retire(lane, kill=True)
-            return
-        request = lane.request
-        self._clear(lane)
-        self._retire(lane, kill=True)
-        if self._state != "running":
-            if request is not None:
-                _fail(request.future, PoolClosed("the render pool is closed"))
-            return
-        self.stats["crashed"] += 1
-        log.warning("%s worker %s died; replacing it", self.label, lane.pid)
-        if request is not None and not request.future.done():
-            queue = self._urgent if request.urgent else self._backlog
-            if request.slot in queue:
-                _fail(request.future, Superseded("a newer picture replaced this one"))
-            elif request.attempts < 2:
-                # Retry once, first in line.
-                queue[request.slot] = request
-                queue.move_to_end(request.slot, last=False)
-            else:
-                died = f"the {self.label} worker died twice on this {self.noun}"
-                _fail(request.future, WorkerCrashed(died))
-        self._replace()
-        self._update_idle()
-
-    def _clear(self, lane: _Lane) -> None:
-        lane.request = None
-        if lane.timer is not None:
-            lane.timer.cancel()
-            lane.timer = None
-
-    def _retire(self, lane: _Lane, *, kill: bool) -> None:
-        lane.retired = True
-        if lane in self._lanes:
-            self._lanes.remove(lane)
-        if lane.conn is not None:
-            with contextlib.suppress(OSError, ValueError):
-                lane.conn.send(None)
-        if kill and lane.process is not None and lane.process.poll() is None:
-            lane.process.kill()
-
-    def _replace(self) -> None:
-        self.stats["restarts"] += 1
-        task = asyncio.ensure_future(self._add_worker())
-        self._replacing.add(task)
-        task.add_done_callback(self._replaced)
-
-    def _replaced(self, task: asyncio.Task[None]) -> None:
-        self._replacing.discard(task)
-        if not task.cancelled() and (exc := task.exception()) is not None:
-            log.error("%s pool: could not start a replacement worker: %s", self.label, exc)
-            if not any(not lane.retired for lane in self._lanes):
-                self._fail_backlog(RenderFailed(f"no render worker could be started: {exc}"))
-
-    def _fail_backlog(self, exc: Exception) -> None:
-        for queue in (self._urgent, self._backlog):
-            for request in queue.values():
-                _fail(request.future, exc)
-            queue.clear()
-        self._update_idle()
-
-    async def _add_worker(self) -> None:
-        assert self._loop is not None
-        ours, theirs = socket.socketpair()
-        lane = _Lane(f"mt-{self.label}-{next(self._names)}", conn=Connection(ours.detach()))
-        lane.ready = self._loop.create_future()
-        self._lanes.append(lane)
-        try:
-            lane.process = await asyncio.to_thread(_spawn_worker, theirs.fileno(), self.worker)
-        except BaseException:
-            self._retire(lane, kill=True)
-            raise
-        finally:
-            theirs.close()
-        lane.reader = threading.Thread(
-            target=self._read, args=(lane, self._loop), name=f"{lane.name}-reader", daemon=True
-        )
-        lane.reader.start()
-        try:
-            await asyncio.wait_for(asyncio.shield(lane.ready), self.start_timeout)
-        except TimeoutError:
-            self._retire(lane, kill=True)
-            raise RenderFailed(
-                f"a render worker was not ready after {self.start_timeout:g}s"
-            ) from None
-
-    def _read(self, lane: _Lane, loop: asyncio.AbstractEventLoop) -> None:
-        """A lane's reader thread: hand each answer to the loop; report the pipe's end."""
-        assert lane.conn is not None
-        while True:
-            try:
-                message = lane.conn.recv()
-            except (EOFError, OSError):
-                break
-            if not _call(loop, self._finished, lane, message):
-                return
-        if lane.process is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                lane.process.wait(timeout=5)  # reap it
-        with contextlib.suppress(OSError):
-            lane.conn.close()
-        if lane.ready is not None:
-            _call(loop, _fail, lane.ready, WorkerCrashed("the render worker died starting"))
-        _call(loop, self._lost, lane)
-
-    def _update_idle(self) -> None:
-        busy = self._urgent or self._backlog or any(lane.request for lane in self._lanes)
-        if busy:
-            self._idle.clear()
-        else:
-            self._idle.set()
-
-
-def _call(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], *args: Any) -> bool:
-    try:
-        loop.call_soon_threadsafe(func, *args)
-    except RuntimeError:  # the loop is closed: nobody is waiting any more
-        return False
-    return True
-
-
-def _resolve(future: asyncio.Future[Any], value: Any) -> None:
-    if not future.done():
-        future.set_result(value)
-
-
-def _fail(future: asyncio.Future[Any], exc: BaseException) -> None:
-    if not future.done():
-        future.set_exception(exc)
-        # Nobody may be awaiting any more (a superseded post's caller that gave up).
-        future.exception()
-
-
-def _spawn_worker(fd: int, module: str = "bot.drawing.worker") -> subprocess.Popen[bytes]:
-    """Start ``python -m MODULE FD`` (a render or thinking worker) with this checkout
-    importable."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(bot.__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    return subprocess.Popen(
-        [sys.executable, "-m", module, str(fd)],
-        pass_fds=(fd,),
-        stdin=subprocess.DEVNULL,
-        env=env,
-    )
-
-
-def _stop_processes(lanes: list[_Lane]) -> None:
-    """Wait briefly for told-to-stop workers to exit, then kill the rest."""
-    for lane in lanes:
-        if lane.process is None:
-            continue
-        try:
-            lane.process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            lane.process.kill()
-            lane.process.wait(timeout=2)

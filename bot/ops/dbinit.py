@@ -47,7 +47,7 @@ async def init_database(config: Config, *, full: bool = False) -> InitReport:
     """Open ``config``'s database as start-up does (created when missing, checked, migrated),
     count its games, close it. ``full``: also the whole database's integrity check, which
     start-up leaves out (it reads every finished match's archived log too: seconds per GB).
-    Raises :class:`~bot.config.ConfigError` or :class:`~bot.store.StoreError` (one line
+    Raises :class:`~bot.configvalues.ConfigError` or :class:`~bot.store.StoreError` (one line
     each) when it cannot be used."""
     started = time.perf_counter()
     # A PostgreSQL database is made by the server's admin (docs/postgresql.md); only its

@@ -180,7 +180,7 @@ async def render_metrics(bot: discord.Client) -> bytes:
         gateway_latency=bot.latency if math.isfinite(bot.latency) else math.nan,
         games=games,
         render_queued=int(getattr(pool, "queued", 0) or 0),
-        render_drawing=int(getattr(pool, "drawing", 0) or 0),
+        render_drawing=int(getattr(pool, "working", 0) or 0),
         render_stats=dict(getattr(pool, "stats", {}) or {}),
         **_cache_of(bot),
     )

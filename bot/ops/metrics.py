@@ -101,7 +101,7 @@ class Scrape:
     #: Pictures waiting for a render worker, and being drawn now.
     render_queued: int = 0
     render_drawing: int = 0
-    #: The render pool's cumulative counters (``RenderPool.stats``).
+    #: The render pool's cumulative counters (``WorkerPool.stats`` of the render pool).
     render_stats: Mapping[str, int] = dataclasses.field(default_factory=dict)
     #: The game cache's cumulative loads by read (``Ledger.loads``: hit, tail, whole), and
     #: how many games it holds now and at most (``MT_GAME_CACHE``).

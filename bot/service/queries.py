@@ -14,8 +14,9 @@ from datetime import datetime
 from bot.engine import SeatView, view_for
 from bot.engine.position import to_position
 from bot.service import errors
+from bot.service.catchup import digest_from_tail, digest_of
 from bot.service.commit import Ledger
-from bot.service.digest import RECENT, Digest, digest_from_tail, digest_of
+from bot.service.digest import RECENT, Digest
 from bot.service.guards import dealt, seated, utc
 from bot.service.outcome import GameSummary, Player, Standing, players_of, standings_of, summarise
 from bot.service.replay import replay_game
@@ -234,7 +235,7 @@ class Queries:
 
     async def digest(self, game_id: int, user_id: int | None, *, recent: int = RECENT) -> Digest:
         """What changed in the game since ``user_id``'s last turn; for a user without a seat,
-        the last ``recent`` moves (see :mod:`bot.service.digest`). Reads only.
+        the last ``recent`` moves (see :mod:`bot.service.catchup`). Reads only.
 
         One is asked for every turn's notification, so it reads the log's current round
         first, then the last two, and the whole log only when the reader's last turn is

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, is_postgres_url, parse_database
+from bot.config import is_postgres_url, parse_database
+from bot.configvalues import ConfigError
 from bot.engine.position import to_position
 from bot.exits import EXIT_FIX, EXIT_OK, EXIT_RETRY
 from bot.service import errors

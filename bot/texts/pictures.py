@@ -2,7 +2,7 @@
 
 The renderers look them up with ``TableOptions(language=...)`` / ``HandOptions(language=...)``;
 English must stay word for word what the golden images show. A count has ``.one`` and
-``.many`` forms, chosen by ``renderers.table.plural`` with each language's rule.
+``.many`` forms, chosen by ``renderers.pieces.plural`` with each language's rule.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 A Hard decision costs milliseconds (its worst ~0.2 s) and an Expert's up to its 0.8 s CPU
 budget: on the event loop either holds up every other game's moves, answers and posts. So
 :class:`Thinker` sends them to worker processes of its own — the render pool's machinery
-(:class:`~bot.drawing.RenderPool`: one socket per worker, a dead or overrunning worker killed
-and replaced alone, started warm and stopped with the bot) running
+(:class:`~bot.workers.WorkerPool`, the render pool's too: one socket per worker, a dead or
+overrunning worker killed and replaced alone, started warm and stopped with the bot) running
 :mod:`bot.thinking.worker` — and the service awaits the move under the game's lock (nobody
 else can move in that game meanwhile; everyone else can). The cheap levels (Easy, Normal:
 :data:`INLINE`) are decided here: their decision costs less than the round trip (measured in
@@ -24,11 +24,11 @@ import logging
 import time
 from collections.abc import Callable, Collection
 
-from bot.drawing import pool
-from bot.drawing.pool import RenderFailed, RenderPool
+from bot import workers
 from bot.engine import Move, SeatView
 from bot.engine.ai import Hint, Level
 from bot.thinking.jobs import Thought, advise, think
+from bot.workers import WorkerFailed, WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ Job = Callable[[SeatView, Level, int], Thought]
 
 def default_workers(cpus: int | None = None) -> int:
     """One worker per CPU this process may run on, at least 1 and at most 2."""
-    return pool.default_workers(cpus, MAX_DEFAULT_WORKERS)
+    return workers.default_workers(cpus, MAX_DEFAULT_WORKERS)
 
 
 class Thinker:
@@ -81,15 +81,15 @@ class Thinker:
         self.on_decision = on_decision
         #: Decisions by where they were made (``worker``, ``inline``, ``fallback``).
         self.stats: collections.Counter[str] = collections.Counter()
-        self.pool: RenderPool | None = None
+        self.pool: WorkerPool | None = None
         if self.workers:
-            self.pool = RenderPool(
+            self.pool = WorkerPool(
                 self.workers,
-                timeout=timeout,
-                start_timeout=start_timeout,
                 worker="bot.thinking.worker",
                 label="thinking",
                 noun="decision",
+                timeout=timeout,
+                start_timeout=start_timeout,
             )
 
     @property
@@ -124,7 +124,7 @@ class Thinker:
             try:
                 thought = await self.pool.run(self.job, view, level, seed)
                 where = "worker"
-            except RenderFailed as exc:
+            except WorkerFailed as exc:
                 thought, where = self._instead(view, level, seed, game_id, exc), "fallback"
         self.stats[where] += 1
         if self.on_decision is not None:
@@ -140,17 +140,17 @@ class Thinker:
         try:
             advice: Hint = await self.pool.run(advise, view)
             return advice
-        except RenderFailed as exc:
+        except WorkerFailed as exc:
             log.warning("game %s: a hint failed in its worker (%s); advising here", game_id, exc)
             return advise(view)
 
     def _instead(
-        self, view: SeatView, level: Level, seed: int, game_id: int, exc: RenderFailed
+        self, view: SeatView, level: Level, seed: int, game_id: int, exc: WorkerFailed
     ) -> Thought:
         """Hard's move chosen here after the worker failed ``level``'s decision; the first
         legal move if even that fails (one log line either way, naming the game)."""
-        # A plain RenderFailed is the job's own exception: a computer player's bug.
-        report = log.error if type(exc) is RenderFailed else log.warning
+        # A plain WorkerFailed is the job's own exception: a computer player's bug.
+        report = log.error if type(exc) is WorkerFailed else log.warning
         try:
             thought = think(view, Level.HARD, seed)
         except Exception as hard_exc:

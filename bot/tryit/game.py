@@ -39,7 +39,7 @@ from bot.tryit.text import plain
 from bot.ui import messages as render
 from bot.ui.hints import hint_text
 from bot.ui.interactions import Refusal, error_text
-from bot.ui.options import TileOption, TrainOption, check_notation
+from bot.ui.options import TileOption, TrainOption, WhichTrain, check_notation
 from bot.ui.pictures import table_lines, table_png
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
@@ -238,12 +238,9 @@ class Terminal:
                 tile = TileOption.parse(command.text, view.rules.max_pip)
                 try:
                     move = TrainOption.move(view, tile, command.train)
-                except Refusal as exc:
-                    if exc.key != "error.which-train":
-                        raise
+                except WhichTrain as exc:
                     # The terminal's own words: an example to type, not a slash option.
-                    trains = render.plays_by_tile(view)[tile]
-                    example = render.move_text(Play(tile, trains[0]), self.locale)
+                    example = render.move_text(Play(tile, exc.trains[0]), self.locale)
                     raise Refusal("try.which-train", tile=str(tile), example=example) from None
                 if not isinstance(move, Play):
                     raise Refusal("try.unknown", text=quote(command.text))

@@ -12,7 +12,8 @@ The items only parse. Every click passes :func:`_clicked`, the one place that ch
 game named in the ``custom_id`` is where the control may act (its ``place``, see
 :func:`~bot.ui.interactions.check_place`: a client can send any ``custom_id``), then hands it
 to what the cog that owns the feature registered with :func:`listen` when it loaded (the lobby
-cog for the lobby's controls, the play cog for the turn controls…): this module, like
+cog for the lobby's controls, the play cog for the turn controls…). The lobby card's own
+controls are :mod:`bot.ui.lobbycard`'s, beside the card they sit on: this module, like
 everything under ``bot/ui``, never imports a cog.
 
 A click whose ``custom_id`` no item claims (an old message from a release that had other
@@ -27,12 +28,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
-from bot.digits import ID, read_int
+from bot.digits import ID
 from bot.engine import Play, SeatView
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
@@ -50,9 +51,7 @@ from bot.ui.messages import train_label
 
 log = logging.getLogger(__name__)
 
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 TURN_ACTIONS = ("play", "draw", "pass", "hand", "knock")
-LEVELS = ("easy", "normal", "hard", "expert")
 #: The largest id a game can have (SQLite's and PostgreSQL's 64-bit integers): a larger number
 #: in a ``custom_id`` names no game and must not reach the database, which would overflow.
 MAX_ID = 2**63 - 1
@@ -129,120 +128,6 @@ async def _clicked(interaction: Interaction, item: _Control) -> None:
 async def clicked(interaction: Interaction, item: _Control) -> None:
     """:func:`_clicked`, for controls defined beside their feature (the turn DM's)."""
     await _clicked(interaction, item)
-
-
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"mt:(?P<game>{ID}):lobby:(?P<action>join|leave|start|cancel)",
-):
-    place: ClassVar[str] = "channel"
-
-    def __init__(self, game_id: int, action: str, locale: str | None = None) -> None:
-        style = {
-            "join": discord.ButtonStyle.success,
-            "start": discord.ButtonStyle.primary,
-            "cancel": discord.ButtonStyle.danger,
-        }.get(action, discord.ButtonStyle.secondary)
-        super().__init__(
-            discord.ui.Button(
-                label=tr(f"button.{action}", locale),
-                style=style,
-                custom_id=f"mt:{game_id}:lobby:{action}",
-            )
-        )
-        self.game_id, self.action = game_id, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["game"]), match["action"])
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _clicked(interaction, self)
-
-
-class ComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mt:(?P<game>{ID}):lobby:cpu"
-):
-    """Add a computer player of the chosen level (host only)."""
-
-    place: ClassVar[str] = "channel"
-
-    def __init__(self, game_id: int, locale: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mt:{game_id}:lobby:cpu",
-                placeholder=tr("select.computer", locale),
-                options=[
-                    discord.SelectOption(label=tr(f"level.{lv}", locale), value=lv) for lv in LEVELS
-                ],
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ComputerSelect:
-        return cls(int(match["game"]))
-
-    def level(self, interaction: Interaction) -> str:
-        """The value picked. A client can send any value (or none): the lobby checks it is
-        one of :data:`LEVELS`, after its host check."""
-        return one_pick(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _clicked(interaction, self)
-
-
-class RemoveComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mt:(?P<game>{ID}):lobby:uncpu"
-):
-    """Take a computer player out of the lobby (host only): one option per computer seat.
-
-    Each option's value is ``seat:name`` as the lobby message last showed it. Seats move up
-    when one is removed, so a pick whose seat no longer holds that computer is refused as
-    stale rather than removing whoever sits there now.
-    """
-
-    place: ClassVar[str] = "channel"
-
-    def __init__(
-        self, game_id: int, computers: Sequence[tuple[int, str]] = (), locale: str | None = None
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mt:{game_id}:lobby:uncpu",
-                placeholder=tr("select.remove-computer", locale),
-                options=[
-                    discord.SelectOption(
-                        label=name[: limits.OPTION_TEXT],
-                        value=f"{seat}:{name}"[: limits.OPTION_TEXT],
-                    )
-                    for seat, name in computers
-                ]
-                # Only rebuilt to dispatch a pick: the options are never sent from here.
-                or [discord.SelectOption(label="-", value="-")],
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RemoveComputerSelect:
-        return cls(int(match["game"]))
-
-    def choice(self, interaction: Interaction) -> tuple[int, str]:
-        """(seat, name) of the computer picked, as the lobby message showed it (seat -1 when
-        unreadable: the service refuses it)."""
-        seat, _, name = one_pick(interaction).partition(":")
-        number = read_int(seat, max_digits=3)
-        return -1 if number is None else number, name
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _clicked(interaction, self)
 
 
 class TurnButton(
@@ -420,19 +305,6 @@ def catchup_button(game_id: int, locale: str | None) -> CatchUpButton:
     """The Catch me up button of a game, labelled in ``locale``: add it to a turn post's or a
     turn DM's view (``view.add_item(...)``)."""
     return CatchUpButton(game_id, locale)
-
-
-def lobby_view(
-    game_id: int, locale: str | None, computers: Sequence[tuple[int, str]] = ()
-) -> discord.ui.View:
-    """The lobby's controls; ``computers`` (seat, name) adds a select to take one out."""
-    view = discord.ui.View(timeout=None)
-    for action in LOBBY_ACTIONS:
-        view.add_item(LobbyButton(game_id, action, locale))
-    view.add_item(ComputerSelect(game_id, locale))
-    if computers:
-        view.add_item(RemoveComputerSelect(game_id, computers, locale))
-    return view
 
 
 def turn_view(game_id: int, version: int, locale: str | None, *, knock: bool) -> discord.ui.View:

@@ -1,22 +1,31 @@
 """The lobby card: a game's first message, posted when the lobby opens, kept up to date as
-seats fill and closed when the lobby starts or ends. Part of the announcer's job (the cogs
+seats fill and closed when the lobby starts or ends, and the controls on it (Join, Leave,
+Start, Cancel, add or take out a computer player: persistent items, their clicks handled by
+the lobby cog through :func:`bot.ui.components.listen`). Part of the announcer's job (the cogs
 reach these through :mod:`bot.ui.announcer`); kept apart so the turn cycle reads alone.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import discord
 
+from bot.digits import ID, read_int
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
 from bot.ui import components, houserules, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, Refusal, channel_locale
-from bot.ui.limits import THREAD_NAME, fit
+from bot.ui.limits import OPTION_TEXT, THREAD_NAME, fit
 
 log = logging.getLogger(__name__)
+
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 #: Mentions a lobby card may ping: people (a rematch names the players), never roles.
 PING_PEOPLE = discord.AllowedMentions(users=True, roles=False, everyone=False)
@@ -77,7 +86,7 @@ def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
 def lobby_controls(game: GameSummary, locale: str | None) -> discord.ui.View:
     """The lobby's buttons and selects, with a way to take out each computer player seated."""
     computers = [(p.seat, p.name) for p in game.players if p.is_computer]
-    return components.lobby_view(game.id, locale, computers)
+    return lobby_view(game.id, locale, computers)
 
 
 async def refresh_lobby(
@@ -183,3 +192,133 @@ async def thread_card(bot: GameBot, game: GameSummary) -> MessageRow | None:
 async def in_thread(bot: GameBot, game: GameSummary) -> bool:
     """Whether the game is played in a thread the bot opened for it."""
     return await thread_card(bot, game) is not None
+
+
+# ---------------------------------------------------------------------- the card's controls
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"mt:(?P<game>{ID}):lobby:(?P<action>join|leave|start|cancel)",
+):
+    place: ClassVar[str] = "channel"
+
+    def __init__(self, game_id: int, action: str, locale: str | None = None) -> None:
+        style = {
+            "join": discord.ButtonStyle.success,
+            "start": discord.ButtonStyle.primary,
+            "cancel": discord.ButtonStyle.danger,
+        }.get(action, discord.ButtonStyle.secondary)
+        super().__init__(
+            discord.ui.Button(
+                label=tr(f"button.{action}", locale),
+                style=style,
+                custom_id=f"mt:{game_id}:lobby:{action}",
+            )
+        )
+        self.game_id, self.action = game_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await components.clicked(interaction, self)
+
+
+class ComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mt:(?P<game>{ID}):lobby:cpu"
+):
+    """Add a computer player of the chosen level (host only)."""
+
+    place: ClassVar[str] = "channel"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:lobby:cpu",
+                placeholder=tr("select.computer", locale),
+                options=[
+                    discord.SelectOption(label=tr(f"level.{lv}", locale), value=lv) for lv in LEVELS
+                ],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ComputerSelect:
+        return cls(int(match["game"]))
+
+    def level(self, interaction: Interaction) -> str:
+        """The value picked. A client can send any value (or none): the lobby checks it is
+        one of :data:`LEVELS`, after its host check."""
+        return components.one_pick(interaction)
+
+    async def callback(self, interaction: Interaction) -> None:
+        await components.clicked(interaction, self)
+
+
+class RemoveComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mt:(?P<game>{ID}):lobby:uncpu"
+):
+    """Take a computer player out of the lobby (host only): one option per computer seat.
+
+    Each option's value is ``seat:name`` as the lobby message last showed it. Seats move up
+    when one is removed, so a pick whose seat no longer holds that computer is refused as
+    stale rather than removing whoever sits there now.
+    """
+
+    place: ClassVar[str] = "channel"
+
+    def __init__(
+        self, game_id: int, computers: Sequence[tuple[int, str]] = (), locale: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:{game_id}:lobby:uncpu",
+                placeholder=tr("select.remove-computer", locale),
+                options=[
+                    discord.SelectOption(
+                        label=name[:OPTION_TEXT],
+                        value=f"{seat}:{name}"[:OPTION_TEXT],
+                    )
+                    for seat, name in computers
+                ]
+                # Only rebuilt to dispatch a pick: the options are never sent from here.
+                or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RemoveComputerSelect:
+        return cls(int(match["game"]))
+
+    def choice(self, interaction: Interaction) -> tuple[int, str]:
+        """(seat, name) of the computer picked, as the lobby message showed it (seat -1 when
+        unreadable: the service refuses it)."""
+        seat, _, name = components.one_pick(interaction).partition(":")
+        number = read_int(seat, max_digits=3)
+        return -1 if number is None else number, name
+
+    async def callback(self, interaction: Interaction) -> None:
+        await components.clicked(interaction, self)
+
+
+def lobby_view(
+    game_id: int, locale: str | None, computers: Sequence[tuple[int, str]] = ()
+) -> discord.ui.View:
+    """The lobby's controls; ``computers`` (seat, name) adds a select to take one out."""
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(game_id, action, locale))
+    view.add_item(ComputerSelect(game_id, locale))
+    if computers:
+        view.add_item(RemoveComputerSelect(game_id, computers, locale))
+    return view

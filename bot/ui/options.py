@@ -308,6 +308,17 @@ class TileOption(_TextOption):
         return cast(_Offers, await _tile_offers(interaction, str(value)))
 
 
+class WhichTrain(Refusal):
+    """``error.which-train``: the tile fits more than one train and none was named. It
+    carries the trains :meth:`TrainOption.move` found the tile fits, so a front end that
+    words the refusal its own way (the terminal game's example to type) reads them here
+    instead of finding them again."""
+
+    def __init__(self, tile: Tile, trains: list[int]) -> None:
+        super().__init__("error.which-train", tile=str(tile))
+        self.trains = trains
+
+
 class TrainOption(_TextOption):
     """``train:`` — offers the trains the tile typed beside it fits; the text (``mexican``,
     ``@N``) is read with the tile by :meth:`move`, since what a train word means depends on
@@ -324,13 +335,15 @@ class TrainOption(_TextOption):
     @staticmethod
     def move(view: SeatView, tile: Tile, train: str | None) -> Move:
         """The move ``tile`` on ``train`` for this seat: the train given, or the only train
-        the tile legally fits, read as notation (a ``MoveError`` if it is not)."""
+        the tile legally fits, read as notation (a ``MoveError`` if it is not); a tile that
+        fits several trains and none named is :class:`WhichTrain`. The one place a tile's
+        trains are found for a typed move, ``/play``'s and the terminal game's."""
         if train:
             text = f"{tile} {train.strip()}"
         else:
             trains = messages.plays_by_tile(view).get(tile, [])
             if len(trains) > 1:
-                raise Refusal("error.which-train", tile=str(tile))
+                raise WhichTrain(tile, trains)
             # No legal train: let the service say exactly why (not your turn, no fit, must
             # satisfy a double), for the seat's own train.
             only = trains[0] if trains else view.seat if view.seat is not None else MEXICAN

@@ -12,7 +12,7 @@ pool is closing) :meth:`Pictures.table` and :meth:`Pictures.hand` return ``None`
 move still posts: its lines, and the table as text (:func:`table_text`). A channel's table is
 submitted under the channel's id: if a newer table of the same channel arrives while the
 older one still waits for a worker, the older one is never drawn and its caller gets
-:class:`~bot.drawing.Superseded` (post the move's lines without a stale picture).
+:class:`~bot.workers.Superseded` (post the move's lines without a stale picture).
 
 Hidden hands never reach a picture by construction: the table is drawn from the spectator's
 view (``GameService.table_view``), which holds other hands only under the open-hands rule, and
@@ -31,9 +31,7 @@ import discord
 
 from bot.drawing import (
     Picture,
-    RenderFailed,
     RenderPool,
-    Superseded,
     cut_names,
     draw_hand,
     draw_round_end,
@@ -49,9 +47,10 @@ from bot.i18n import language_of, tr
 from bot.ops.metrics import Metrics
 from bot.service import Player
 from bot.ui.limits import ATTACHMENT_DESCRIPTION, in_code
+from bot.workers import Superseded, WorkerFailed
 from renderers import TableOptions
+from renderers.pieces import plural
 from renderers.round_end import RoundEndOptions
-from renderers.table import plural
 
 __all__ = [
     "Picture",
@@ -187,7 +186,7 @@ class Pictures:
             drawn: Picture = await self.pool.run(
                 table_picture, view, robots, lang, key=channel, urgent=True
             )
-        except RenderFailed as exc:
+        except WorkerFailed as exc:
             log.warning("table picture not drawn, posting text: %s", exc)
             self._fell_back("table")
             return None
@@ -209,7 +208,7 @@ class Pictures:
         args = (view, show_plan, language_of(language), tiles, pick)
         try:
             drawn: Picture = await self.pool.cached(hand_picture_key(*args), hand_picture, *args)
-        except RenderFailed as exc:
+        except WorkerFailed as exc:
             log.warning("hand picture not drawn, sending text: %s", exc)
             self._fell_back("hand")
             return None
@@ -259,7 +258,7 @@ class Pictures:
         started = time.perf_counter()
         try:
             png: bytes = await self.pool.run(draw_round_end, view, options, urgent=True)
-        except RenderFailed as exc:
+        except WorkerFailed as exc:
             log.warning("round-end picture not drawn, posting text: %s", exc)
             self._fell_back("round_end")
             return None
@@ -268,12 +267,12 @@ class Pictures:
 
     async def run(self, func: Any, *args: Any, timeout: float | None = None) -> bytes:
         """Any other picture (``bot.drawing.draw_replay``, ``draw_chart``) in a worker;
-        raises :class:`~bot.drawing.RenderFailed` when it cannot be made."""
+        raises :class:`~bot.workers.WorkerFailed` when it cannot be made."""
         kind = getattr(func, "__name__", "picture").removeprefix("draw_")
         started = time.perf_counter()
         try:
             result: bytes = await self.pool.run(func, *args, timeout=timeout)
-        except RenderFailed:
+        except WorkerFailed:
             self._fell_back(kind)
             raise
         self._timed(kind, started)

@@ -8,7 +8,8 @@ import itertools
 
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.ui.limits import RequestBudget
 
 

@@ -3,10 +3,11 @@ numbers, answers cleanly: a clear refusal of its own kind (a ``ConfigError`` nam
 setting, a ``TileError`` or ``MoveError``, a ``Refusal``, a ``BadSetting``), never another
 exception, never a number read from digits other than ASCII ``0``-``9``.
 
-The settings are found in ``bot/config.py``'s source, every ``MT_…`` name it reads, so a new
-setting is swept as soon as it exists; the ``custom_id`` patterns are every persistent item's
-template. Clicks, options and the whole bot meet the same inputs through the fake Discord in
-``tests/e2e/hostile.py`` (and ``tests/e2e/test_forged_ids.py`` for the log).
+The settings are found in ``bot/config.py``'s and ``bot/configvalues.py``'s source, every
+``MT_…`` name they read, so a new setting is swept as soon as it exists; the ``custom_id``
+patterns are every persistent item's template. Clicks, options and the whole bot meet the same
+inputs through the fake Discord in ``tests/e2e/hostile.py`` (and
+``tests/e2e/test_forged_ids.py`` for the log).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import discord
 import pytest
 
 from bot import config as config_module
-from bot.config import Config, ConfigError
+from bot import configvalues
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.engine import MoveError, Tile, TileError, parse_move
 from bot.engine.moves import parse_train
 from bot.service import errors
@@ -63,7 +66,8 @@ ODD = [
 #: A setting is read with the spaces around it dropped (a shell's quoting): the rest of ODD.
 ODD_SETTINGS = [t for t in ODD if t.strip() == t or not t.strip().isascii()]
 
-SOURCE = Path(config_module.__file__).read_text()
+#: The Config's fields and the readers of one setting's text.
+SOURCE = Path(config_module.__file__).read_text() + Path(configvalues.__file__).read_text()
 SETTINGS = sorted(set(re.findall(r'"(MT_[A-Z_]+)"', SOURCE)))
 #: Settings that take a number (each refuses every odd text, naming itself).
 NUMBERS = sorted(

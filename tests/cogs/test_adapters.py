@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.engine import IllegalMove, MoveError, Play
 from bot.service import GameService, errors
 from bot.store import Store

@@ -7,10 +7,10 @@ import dataclasses
 
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.drawing import (
     RenderPool,
-    default_workers,
     draw_hand,
     hand_key,
     hand_picture,
@@ -23,6 +23,7 @@ from bot.engine.ai import Level
 from bot.service import Player
 from bot.ui.alt_text import describe_hand, describe_table
 from bot.ui.pictures import computer_seats, hand_png, short_names, table_png
+from bot.workers import default_workers
 from renderers import HandOptions
 
 

@@ -20,18 +20,10 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from bot.drawing import (
-    PoolClosed,
-    RenderFailed,
-    RenderPool,
-    RenderTimeout,
-    Superseded,
-    WorkerCrashed,
-    draw_hand,
-    draw_table,
-)
+from bot.drawing import RenderPool, draw_hand, draw_table
 from bot.drawing.jobs import draw_table as draw_table_job
 from bot.drawing.jobs import sample_views
+from bot.workers import PoolClosed, Superseded, WorkerCrashed, WorkerFailed, WorkerTimeout
 from renderers import LIGHT, HandOptions, TableOptions
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -114,7 +106,7 @@ async def test_pictures_run_in_parallel_on_both_workers(pool: RenderPool) -> Non
 
 
 async def test_a_renderer_error_fails_that_picture_only(pool: RenderPool) -> None:
-    with pytest.raises(RenderFailed, match="ValueError: no such tile 13-13"):
+    with pytest.raises(WorkerFailed, match="ValueError: no such tile 13-13"):
         await pool.run(broken)
     assert await pool.run(slow, 0) == b"slept"
 
@@ -125,7 +117,7 @@ async def test_a_newer_table_supersedes_a_queued_older_one(
     # Both workers held busy, so the channel's tables queue up behind them.
     gate = tmp_path / "open"
     busy = [asyncio.ensure_future(pool.run(gated, str(gate))) for _ in range(2)]
-    await until(lambda: pool.drawing == 2, "both workers busy")
+    await until(lambda: pool.working == 2, "both workers busy")
     before = pool.stats["superseded"]
     first = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key=111))
     other = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key=222))
@@ -133,7 +125,7 @@ async def test_a_newer_table_supersedes_a_queued_older_one(
     newest = asyncio.ensure_future(pool.table(TABLE, TableOptions(language="fr"), key=111))
     with pytest.raises(Superseded):
         await first
-    assert not isinstance(Superseded(), RenderFailed)  # the caller skips, not falls back
+    assert not isinstance(Superseded(), WorkerFailed)  # the caller skips, not falls back
     assert pool.queued == 2  # the newest took the older one's place
     open_gate(gate)
     assert is_png(await newest) and is_png(await other)
@@ -153,7 +145,7 @@ async def test_tables_are_drawn_before_other_pictures_waiting(
         asyncio.ensure_future(pool.run(gated, str(first_gate))),
         asyncio.ensure_future(pool.run(gated, str(second_gate))),
     ]
-    await until(lambda: pool.drawing == 2, "both workers busy")
+    await until(lambda: pool.working == 2, "both workers busy")
     waiting = [asyncio.ensure_future(pool.run(gated, str(others_gate))) for _ in range(2)]
     await until(lambda: pool.queued == 2, "two other pictures queued")
     table = asyncio.ensure_future(pool.table(TABLE, TableOptions()))
@@ -210,7 +202,7 @@ async def test_a_hung_picture_times_out_and_its_worker_is_replaced() -> None:
     async with RenderPool(1, timeout=0.5) as pool:
         (hung,) = pool.pids
         started = time.monotonic()
-        with pytest.raises(RenderTimeout, match=r"0\.5s"):
+        with pytest.raises(WorkerTimeout, match=r"0\.5s"):
             await pool.run(slow, 60)
         assert time.monotonic() - started < 30  # not the job's minute
         # The replacement draws; its own limit, not the 0.5 s the test gave the pool.
@@ -226,7 +218,7 @@ async def test_close_drains_in_flight_pictures_then_stops_the_workers() -> None:
     (pid,) = pool.pids
     in_flight = asyncio.ensure_future(pool.run(slow, 0.3))
     queued = asyncio.ensure_future(pool.table(TABLE, TableOptions()))
-    await until(lambda: pool.drawing == 1 and pool.queued == 1, "one drawing, one queued")
+    await until(lambda: pool.working == 1 and pool.queued == 1, "one drawing, one queued")
     # A grace long enough for a loaded machine: close returns as soon as both are done.
     await pool.close(grace=60)
     assert await in_flight == b"slept" and is_png(await queued)
@@ -242,7 +234,7 @@ async def test_close_after_the_grace_fails_what_is_left() -> None:
     await pool.start()
     stuck = asyncio.ensure_future(pool.run(slow, 60))
     behind = asyncio.ensure_future(pool.run(slow, 0))
-    await until(lambda: pool.drawing == 1 and pool.queued == 1, "one drawing, one queued")
+    await until(lambda: pool.working == 1 and pool.queued == 1, "one drawing, one queued")
     started = time.monotonic()
     await pool.close(grace=0.2)
     assert time.monotonic() - started < 30  # it did not wait out the stuck minute
@@ -257,7 +249,7 @@ async def test_thread_mode_draws_the_same_and_keeps_the_rules(tmp_path: Path) ->
         assert await pool.table(TABLE, TableOptions()) == draw_table(TABLE, TableOptions())
         gate = tmp_path / "open"
         busy = asyncio.ensure_future(pool.run(gated, str(gate)))
-        await until(lambda: pool.drawing == 1, "the thread busy")
+        await until(lambda: pool.working == 1, "the thread busy")
         old = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key="c"))
         await until(lambda: pool.queued == 1, "the table queued")
         new = asyncio.ensure_future(pool.table(TABLE, TableOptions(), key="c"))
@@ -265,5 +257,5 @@ async def test_thread_mode_draws_the_same_and_keeps_the_rules(tmp_path: Path) ->
             await old
         open_gate(gate)
         assert is_png(await new) and await busy == str(gate).encode()
-        with pytest.raises(RenderTimeout):
+        with pytest.raises(WorkerTimeout):
             await pool.run(slow, 3, timeout=0.5)

@@ -126,7 +126,7 @@ async def test_a_move_s_pictures_and_their_words_are_made_in_the_worker(
             sys.setprofile(None)
             threading.setprofile(None)
         assert answer.startswith("✅"), answer
-        assert {"bot.ui.pictures", "bot.drawing.pool", "bot.ui.announcer"} <= ran  # seen
+        assert {"bot.ui.pictures", "bot.workers.pool", "bot.ui.announcer"} <= ran  # seen
         assert not {m for m in ran if m.startswith("renderers")}
         assert not ran & {"bot.ui.alt_text", "bot.engine.ai.trains", "bot.cogs.timing"}
         view = await bot.service.table_view(game.id)

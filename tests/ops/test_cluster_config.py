@@ -9,7 +9,8 @@ import pytest
 from discord.ext import commands
 
 from bot.app import create_bot
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 
 PG = "postgresql://mtbot@db.internal:5432/mexican_train"
 

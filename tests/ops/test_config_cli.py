@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, check_database_dir, config_error_policy
+from bot.config import Config, check_database_dir, config_error_policy
+from bot.configvalues import ConfigError
 from tests.ops.helpers import ROOT, TOKEN, bot_env
 
 

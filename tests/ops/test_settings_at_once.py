@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import _LOG_LEVELS, Config, ConfigError, check_database_dir
+from bot.config import Config, check_database_dir
+from bot.configvalues import LOG_LEVELS, ConfigError
 from tests.ops.helpers import ROOT, TOKEN, bot_env
 
 #: One bad value per setting, each refused on its own.
@@ -100,4 +101,4 @@ def test_the_readme_lists_the_log_levels_the_program_takes() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith("| `MT_LOG_LEVEL`"))
     listed = re.findall(r"`([A-Z]+)`", row.split("|")[3])
-    assert tuple(listed) == _LOG_LEVELS
+    assert tuple(listed) == LOG_LEVELS

@@ -13,8 +13,9 @@ from bot.engine.position import dumps, loads
 from bot.engine.simulate import random_move
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
 from renderers import text as rtext
+from renderers.pieces import fit_train
 from renderers.round_end import round_end_size
-from renderers.table import fit_train, table_size
+from renderers.table import table_size
 from tests.renderers.positions import built, playout, spectator
 
 #: Phone-first: 800 px wide, and at most 1.75 times as tall (a 10-player match-over table).
@@ -101,7 +102,7 @@ def test_names_are_cut_to_measured_width(name: str) -> None:
 
 
 def test_empty_name_falls_back_to_seat() -> None:
-    from renderers.table import display_name
+    from renderers.pieces import display_name
 
     v = view_for(playout(2, 1, 0, names=["\u200b\u200d", "Bob"]), None)
     assert display_name(v, 0) == "Player 1"
@@ -204,7 +205,7 @@ def test_tile_modes() -> None:
 
 
 def test_counts_take_each_languages_plural() -> None:
-    from renderers.table import plural
+    from renderers.pieces import plural
 
     assert plural("pic.tiles", 2, "en") == "2 tiles"
     assert plural("pic.tiles", 1, "en") == "1 tile"

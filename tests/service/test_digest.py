@@ -17,7 +17,7 @@ import pytest
 
 from bot.engine import DRAW, Tile, double_set, parse_move
 from bot.service import GameService, errors
-from bot.service.digest import digest_of
+from bot.service.catchup import digest_of
 from bot.service.schedule import ScheduleService
 from bot.store import Store
 from bot.ui.catchup import catchup_text

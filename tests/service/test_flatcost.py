@@ -14,7 +14,7 @@ import pytest
 
 from bot.engine.position import to_position
 from bot.service import GameService
-from bot.service.digest import digest_of
+from bot.service.catchup import digest_of
 from bot.service.replay import replay_game
 from bot.service.schedule import ScheduleService
 from bot.store import GameRecord, GameStatus, Store

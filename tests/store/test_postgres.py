@@ -13,7 +13,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.store import SchemaTooNew, Store, StoreError, StoreUnreachable, open_store
 from bot.store.pgschema import PG_SCHEMA_VERSION
 from bot.store.postgres import PgStore, numbered, safe_url

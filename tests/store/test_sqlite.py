@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE, Config, ConfigError
+from bot.config import DEFAULT_DATABASE, Config
+from bot.configvalues import ConfigError
 from bot.engine import PRESETS, Match
 from bot.service import GameService
 from bot.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config
+from bot.configvalues import ConfigError
 from bot.thinking.pool import Thinker, default_workers
 
 

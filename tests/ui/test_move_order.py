@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.engine import Match, Play, Rules, SeatView, view_for
 from bot.engine.simulate import random_move
 from bot.ui.messages import plays_by_tile
+from bot.ui.options import TrainOption, WhichTrain
 
 
 def _turn_views() -> list[SeatView]:
@@ -41,3 +44,22 @@ def test_playable_tiles_come_in_the_hands_order_with_every_legal_play() -> None:
         assert {(t, train) for t, trains in plays.items() for train in trains} == legal
         seen_several += len(tiles) > 2
     assert seen_several > 50  # the order was really put to the test
+
+
+def test_a_tile_s_trains_are_found_once_for_a_typed_move() -> None:
+    """``TrainOption.move`` is the one place a typed tile's trains are found: a tile alone
+    plays on its only train, and a tile that fits several is refused with those trains, which
+    the terminal game names its example from (it once found them a second time)."""
+    several = 0
+    for view in _turn_views():
+        for tile, trains in plays_by_tile(view).items():
+            if len(trains) == 1:
+                assert TrainOption.move(view, tile, None) == Play(tile, trains[0])
+                continue
+            several += 1
+            with pytest.raises(WhichTrain) as refused:
+                TrainOption.move(view, tile, None)
+            assert refused.value.trains == trains
+            assert refused.value.key == "error.which-train"
+            assert refused.value.params == {"tile": str(tile)}
+    assert several > 10
