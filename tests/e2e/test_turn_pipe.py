@@ -3,7 +3,8 @@ run as the docs run it, must find every kind of move within the budget the issue
 
 The real bot on the fake Discord, traced with a profile hook: a typed move and a clicked move
 (Play, then the pick), each the first time its pinged player gets a DM and once every DM
-channel is kept. Each must run in at most 40 of the bot's modules and make at most four awaited
+channel is kept. Each must run in at most 42 of the bot's modules (issue 33's 40, and issue 51's
+``batch`` and ``guards``) and make at most four awaited
 calls from the Discord layer into the service — the look-up, the move, the rest of the turn
 and the outbox's clearing — and none into the store. A change that sends a move through more
 modules, or adds a round trip, fails here with the trace that shows where. (The post book's
