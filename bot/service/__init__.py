@@ -5,6 +5,7 @@ from bot.service.errors import ServiceError
 from bot.service.games import GameService
 from bot.service.outcome import (
     Fact,
+    FactCode,
     GameOptions,
     GameSummary,
     MatchEnd,
@@ -24,6 +25,7 @@ from bot.store.stats import FinishedRow
 
 __all__ = [
     "Fact",
+    "FactCode",
     "FinishedRow",
     "GameOptions",
     "GameScheduleRow",

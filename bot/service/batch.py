@@ -26,7 +26,7 @@ from bot.engine import (
     Play,
     train_name,
 )
-from bot.service.outcome import Fact, Player, RoundEnd, Step, players_of
+from bot.service.outcome import Fact, FactCode, Player, RoundEnd, Step, players_of
 from bot.service.replay import LoadedGame, rounds_json
 from bot.store import NewEvent
 
@@ -92,7 +92,11 @@ class Batch:
             name = None if out is None else self.players[out].name
             self.facts.append(
                 Fact.of(
-                    "round-over", round_no=round_no, went_out=out, name=name, blocked=out is None
+                    FactCode.ROUND_OVER,
+                    round_no=round_no,
+                    went_out=out,
+                    name=name,
+                    blocked=out is None,
                 )
             )
             if not m.is_over:
@@ -111,7 +115,7 @@ class Batch:
         first = self.players[rnd.current]
         self.facts.append(
             Fact.of(
-                "round-started",
+                FactCode.ROUND_STARTED,
                 round_no=rnd.round_no,
                 engine=str(rnd.engine),
                 seat=first.seat,
@@ -139,7 +143,7 @@ class Batch:
             owner = None if move.train == MEXICAN else move.train
             add(
                 Fact.of(
-                    "played",
+                    FactCode.PLAYED,
                     **who,
                     tile=str(move.tile),
                     train=train_name(move.train),
@@ -148,30 +152,30 @@ class Batch:
                 )
             )
             if a.started_mexican:
-                add(Fact.of("mexican-started", **who))
+                add(Fact.of(FactCode.MEXICAN_STARTED, **who))
             if a.satisfied is not None:
-                add(Fact.of("double-satisfied", **who, tile=str(a.satisfied)))
+                add(Fact.of(FactCode.DOUBLE_SATISFIED, **who, tile=str(a.satisfied)))
             if a.opened_double:
-                add(Fact.of("double-opened", **who, tile=str(move.tile)))
+                add(Fact.of(FactCode.DOUBLE_OPENED, **who, tile=str(move.tile)))
             if a.released:
-                add(Fact.of("doubles-released", tiles=tuple(str(t) for t in a.released)))
+                add(Fact.of(FactCode.DOUBLES_RELEASED, tiles=tuple(str(t) for t in a.released)))
             if a.marker_removed:
-                add(Fact.of("marker-removed", **who))
+                add(Fact.of(FactCode.MARKER_REMOVED, **who))
             if a.last_tile:
-                add(Fact.of("last-tile", **who))
+                add(Fact.of(FactCode.LAST_TILE, **who))
         elif isinstance(move, Draw):
-            add(Fact.of("drew", **who, must_play=a.must_play_drawn))
+            add(Fact.of(FactCode.DREW, **who, must_play=a.must_play_drawn))
         elif isinstance(move, Pass):
-            add(Fact.of("passed", **who, marker_raised=a.marker_raised))
+            add(Fact.of(FactCode.PASSED, **who, marker_raised=a.marker_raised))
         elif isinstance(move, Done):
-            add(Fact.of("fast-start-done", **who))
+            add(Fact.of(FactCode.FAST_START_DONE, **who))
         elif isinstance(move, Knock):
-            add(Fact.of("knocked", **who))
+            add(Fact.of(FactCode.KNOCKED, **who))
         elif isinstance(move, Catch):
             target = self.players[move.seat]
             add(
                 Fact.of(
-                    "caught",
+                    FactCode.CAUGHT,
                     **who,
                     target=target.seat,
                     target_name=target.name,

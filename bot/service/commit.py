@@ -45,6 +45,7 @@ from bot.service.batch import Batch
 from bot.service.gameload import complete_events, load_game
 from bot.service.outcome import (
     Fact,
+    FactCode,
     GameSummary,
     MatchEnd,
     Outcome,
@@ -340,7 +341,7 @@ class Commit(Batch):
             standings = standings_of(m, players)
             match_end = MatchEnd(standings, tuple(players[s] for s in m.winners()))
             self.facts.append(
-                Fact.of("match-over", winners=tuple(p.name for p in match_end.winners))
+                Fact.of(FactCode.MATCH_OVER, winners=tuple(p.name for p in match_end.winners))
             )
             results = tuple(
                 ResultRow(

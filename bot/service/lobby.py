@@ -28,7 +28,7 @@ from bot.service.guards import (
     utc,
 )
 from bot.service.names import clean_name
-from bot.service.outcome import Fact, GameOptions, Outcome, players_of
+from bot.service.outcome import Fact, FactCode, GameOptions, Outcome, players_of
 from bot.service.settings import preset_rules, rules_with
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus, SeatRow
@@ -104,7 +104,7 @@ class Lobbies:
         p = players_of(g.seats)[0]
         return Outcome(
             self.ledger.summary(g),
-            facts=(Fact.of("lobby-opened", game_id=game_id, host=p.name, preset=name),),
+            facts=(Fact.of(FactCode.LOBBY_OPENED, game_id=game_id, host=p.name, preset=name),),
         )
 
     async def move_to_thread(
@@ -136,7 +136,7 @@ class Lobbies:
             new = SeatRow(game_id, seat, user_id, clean_name(display_name), None, now)
             await c.write_lobby((*g.seats, new))
             return self.ledger.lobby_outcome(
-                g, Fact.of("joined", seat=seat, name=new.display_name, user_id=user_id)
+                g, Fact.of(FactCode.JOINED, seat=seat, name=new.display_name, user_id=user_id)
             )
 
     async def add_computer(
@@ -168,7 +168,10 @@ class Lobbies:
             new = SeatRow(game_id, seat, None, clean_name(name), level.value, now)
             await c.write_lobby((*g.seats, new))
             return self.ledger.lobby_outcome(
-                g, Fact.of("computer-added", seat=seat, name=new.display_name, level=level.value)
+                g,
+                Fact.of(
+                    FactCode.COMPUTER_ADDED, seat=seat, name=new.display_name, level=level.value
+                ),
             )
 
     async def remove_computer(
@@ -202,7 +205,7 @@ class Lobbies:
             rest = tuple(s for s in g.seats if s.seat != seat)
             await c.write_lobby(rest)
             return self.ledger.lobby_outcome(
-                g, Fact.of("computer-removed", seat=seat, name=target.display_name)
+                g, Fact.of(FactCode.COMPUTER_REMOVED, seat=seat, name=target.display_name)
             )
 
     async def leave(
@@ -283,7 +286,7 @@ class Lobbies:
                 {"seats": [[s.user_id, s.display_name, s.computer] for s in seats]},
                 user_id,
             )
-            c.facts.append(Fact.of("game-started", players=len(seats)))
+            c.facts.append(Fact.of(FactCode.GAME_STARTED, players=len(seats)))
             c.deal()
             return await c.write(await c.after_move(computer_moves))
 
@@ -299,7 +302,7 @@ class Lobbies:
             need_unfinished(g)
             need_host(g, user_id, is_manager, "end the game")
             c.event("end", {"by": user_id, "reason": "ended"}, user_id)
-            c.facts.append(Fact.of("game-ended", by=user_id))
+            c.facts.append(Fact.of(FactCode.GAME_ENDED, by=user_id))
             return await c.write(False, status=GameStatus.ABANDONED)
 
     async def place_gone(self, game_id: int, now: datetime, reason: str) -> Outcome:
@@ -310,7 +313,7 @@ class Lobbies:
         async with self.ledger.commit(game_id, now) as c:
             need_unfinished(c.game)
             c.event("end", {"by": None, "reason": reason}, None)
-            c.facts.append(Fact.of("game-abandoned", reason=reason))
+            c.facts.append(Fact.of(FactCode.GAME_ABANDONED, reason=reason))
             return await c.write(False, status=GameStatus.ABANDONED)
 
     async def _remove_human(
@@ -326,7 +329,10 @@ class Lobbies:
         players = players_of(g.seats)
         p = players[target.seat]
         fact = Fact.of(
-            "kicked" if kicked else "left", seat=target.seat, name=target.display_name, by=by
+            FactCode.KICKED if kicked else FactCode.LEFT,
+            seat=target.seat,
+            name=target.display_name,
+            by=by,
         )
         humans_left = [s for s in g.seats if s.computer is None and s.seat != target.seat]
         new_host = g.row.host_id
@@ -334,12 +340,12 @@ class Lobbies:
             new_host = humans_left[0].user_id or new_host
         facts = [fact]
         if new_host != g.row.host_id:
-            facts.append(Fact.of("host-changed", user_id=new_host))
+            facts.append(Fact.of(FactCode.HOST_CHANGED, user_id=new_host))
         if g.row.status is GameStatus.LOBBY:
             columns: dict[str, Any] = {"host_id": new_host}
             if not humans_left:
                 columns["status"] = GameStatus.ABANDONED
-                facts.append(Fact.of("game-abandoned", reason="no-players"))
+                facts.append(Fact.of(FactCode.GAME_ABANDONED, reason="no-players"))
             rest = tuple(s for s in g.seats if s.seat != target.seat)
             await c.write_lobby(rest, **columns)
             return Outcome(self.ledger.summary(g), facts=tuple(facts))
@@ -356,12 +362,14 @@ class Lobbies:
             by,
         )
         c.facts.extend(facts)
-        c.facts.append(Fact.of("computer-took-over", seat=p.seat, name=p.name, level=level.value))
+        c.facts.append(
+            Fact.of(FactCode.COMPUTER_TOOK_OVER, seat=p.seat, name=p.name, level=level.value)
+        )
         status = None
         pending = False
         if not humans_left:
             c.event("end", {"by": None, "reason": "no-players"}, None)
-            c.facts.append(Fact.of("game-abandoned", reason="no-players"))
+            c.facts.append(Fact.of(FactCode.GAME_ABANDONED, reason="no-players"))
             status = GameStatus.ABANDONED
         else:
             pending = await c.after_move(computer_moves)

@@ -25,6 +25,7 @@ from bot.engine.match import RoundStarted
 from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
 from bot.service.outcome import (
     Fact,
+    FactCode,
     MatchEnd,
     Outcome,
     Player,
@@ -244,7 +245,7 @@ def undone_fact(undo: EventRow, events: tuple[EventRow, ...], players: tuple[Pla
     seqs = set(payload["seqs"])
     computers = sum(1 for e in events if e.seq in seqs and e.kind == "move" and e.actor is None)
     return Fact.of(
-        "undone",
+        FactCode.UNDONE,
         host=host,
         by=by,
         name=player.name,

@@ -14,6 +14,7 @@ the queries, the history, undo and statistics, builds it the same way.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from types import MappingProxyType
@@ -133,17 +134,58 @@ class MatchEnd:
     winners: tuple[Player, ...]
 
 
+class FactCode(enum.StrEnum):
+    """What a :class:`Fact` says happened, named from the game. A member's value is the code
+    the house has always spelled (``"double-opened"``), so a log line or a test that reads
+    one as a string reads the same text; the Discord layer's words for each are
+    :mod:`bot.ui.facts`."""
+
+    # A move (bot/service/batch.py): what the engine's Applied record says it did.
+    PLAYED = "played"
+    MEXICAN_STARTED = "mexican-started"
+    DOUBLE_SATISFIED = "double-satisfied"
+    DOUBLE_OPENED = "double-opened"
+    DOUBLES_RELEASED = "doubles-released"
+    MARKER_REMOVED = "marker-removed"
+    LAST_TILE = "last-tile"
+    DREW = "drew"
+    PASSED = "passed"
+    FAST_START_DONE = "fast-start-done"
+    KNOCKED = "knocked"
+    CAUGHT = "caught"
+    # The rounds and the match.
+    ROUND_OVER = "round-over"
+    ROUND_STARTED = "round-started"
+    MATCH_OVER = "match-over"
+    # A turn the bot played for a human, and an undo (rebuilt by the outbox after a crash).
+    TURN_PLAYED_FOR = "turn-played-for"
+    UNDONE = "undone"
+    # The table: the lobby, its seats, and a game's start and end (bot/service/lobby.py).
+    LOBBY_OPENED = "lobby-opened"
+    JOINED = "joined"
+    COMPUTER_ADDED = "computer-added"
+    COMPUTER_REMOVED = "computer-removed"
+    GAME_STARTED = "game-started"
+    KICKED = "kicked"
+    LEFT = "left"
+    HOST_CHANGED = "host-changed"
+    COMPUTER_TOOK_OVER = "computer-took-over"
+    GAME_ENDED = "game-ended"
+    GAME_ABANDONED = "game-abandoned"
+    REMATCH = "rematch"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Fact:
     """Something to tell the table, as a code and parameters (never prose)."""
 
-    code: str
+    code: FactCode
     params: Mapping[str, FactValue] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )
 
     @classmethod
-    def of(cls, code: str, **params: FactValue) -> Fact:
+    def of(cls, code: FactCode, **params: FactValue) -> Fact:
         return cls(code, MappingProxyType(params))
 
 
@@ -164,7 +206,7 @@ def played_for(
     tell the same turn in the same words."""
     moves = [s.move for s in steps]
     return Fact.of(
-        "turn-played-for",
+        FactCode.TURN_PLAYED_FOR,
         name=name,
         seat=seat,
         first=steps[0].seq if steps else None,

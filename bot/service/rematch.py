@@ -23,7 +23,7 @@ from bot.service import errors
 from bot.service.commit import Ledger
 from bot.service.guards import utc
 from bot.service.names import clean_name
-from bot.service.outcome import Fact, Outcome, summarise
+from bot.service.outcome import Fact, FactCode, Outcome, summarise
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus
 
@@ -89,5 +89,7 @@ async def open_rematch(
     game = summarise(new_row, tuple(await ledger.store.seats(new_id)))
     return Outcome(
         game,
-        facts=(Fact.of("rematch", game_id=new_id, previous=game_id, host=game.players[0].name),),
+        facts=(
+            Fact.of(FactCode.REMATCH, game_id=new_id, previous=game_id, host=game.players[0].name),
+        ),
     )

@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import DRAW, PRESETS
 from bot.engine.ai import Level
-from bot.service import GameOptions, GameService, errors
+from bot.service import FactCode, GameOptions, GameService, errors
 from bot.service.schedule import ScheduleService
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
@@ -37,7 +37,7 @@ async def test_create_lobby_seats_the_host(service: GameService, clock: FakeCloc
     assert [(p.seat, p.name, p.user_id) for p in g.players] == [(0, "Alice", ALICE)]
     assert g.rules == PRESETS["fundex"].replace(knock_penalty=3, rounds=2)
     assert g.options == GameOptions(turn_deadline=timedelta(hours=12), hints=False)
-    assert out.facts[0].code == "lobby-opened"
+    assert out.facts[0].code == FactCode.LOBBY_OPENED
     assert (await service.game_in_channel(CHANNEL)) == g
 
 
@@ -74,7 +74,7 @@ async def test_join_and_its_refusals(service: GameService, clock: FakeClock) -> 
     gid = (await new_game(service, clock, humans=(ALICE,), start=False, preset="double-9")).game.id
     out = await service.join(gid, BOB, "Bob", clock.tick())
     assert [p.name for p in out.game.players] == ["Alice", "Bob"]
-    assert out.facts[0].code == "joined" and out.facts[0].params["seat"] == 1
+    assert out.facts[0].code == FactCode.JOINED and out.facts[0].params["seat"] == 1
     version = out.game.version
     with pytest.raises(errors.AlreadyInGame, match="already in this game"):
         await service.join(gid, BOB, "Bob", clock.tick())
@@ -176,7 +176,7 @@ async def test_manager_may_start_and_end(service: GameService, clock: FakeClock)
         await service.end(gid, BOB, clock.tick())
     out = await service.end(gid, DAVE, clock.tick(), is_manager=True)
     assert out.game.status is GameStatus.ABANDONED and out.match_over is None
-    assert out.next_player is None and out.facts[-1].code == "game-ended"
+    assert out.next_player is None and out.facts[-1].code == FactCode.GAME_ENDED
     with pytest.raises(errors.WrongPhase, match="over"):
         await service.end(gid, ALICE, clock.tick())
     with pytest.raises(errors.WrongPhase, match="over"):
@@ -202,7 +202,7 @@ async def test_kick_in_the_lobby(service: GameService, clock: FakeClock) -> None
     assert exc.value.code == "not-a-player"
     out = await service.kick(gid, ALICE, BOB, clock.tick())
     assert [p.name for p in out.game.players] == ["Alice", "Carol"]
-    assert out.facts[0].code == "kicked"
+    assert out.facts[0].code == FactCode.KICKED
 
 
 async def test_server_settings_shape_new_lobbies(service: GameService, clock: FakeClock) -> None:

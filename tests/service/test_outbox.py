@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import GameService, GameStatus
+from bot.service import FactCode, GameService, GameStatus
 from bot.service.outbox import GRACE, looking, owed_outcome
 from bot.service.turn import Turns
 from bot.store import EventRow, Store
@@ -116,7 +116,7 @@ async def test_an_undo_owes_its_post_and_its_ping_with_it(store: Store, clock: F
     assert owed.ping_user == (None if mover.user_id == host else mover.user_id)
     rebuilt = owed_outcome(await svc.game_record(gid), owed.from_seq)
     assert rebuilt.steps == () and rebuilt.next_player == undone.next_player
-    [fact] = [f for f in rebuilt.facts if f.code == "undone"]
+    [fact] = [f for f in rebuilt.facts if f.code == FactCode.UNDONE]
     assert fact.params["name"] == mover.name and fact.params["moves"] == ", ".join(undone.moves)
     assert fact.params["own"] is (mover.user_id == host) and fact.params["computers"] == 0
 

@@ -12,7 +12,7 @@ import pytest
 from bot.engine import DONE, DRAW, KNOCK, PASS, Catch, Match, MoveError, Play, Tile, parse_move
 from bot.engine.ai import Level
 from bot.engine.position import to_position
-from bot.service import Fact, GameOptions, GameService, Outcome, RoundEnd, errors
+from bot.service import Fact, FactCode, GameOptions, GameService, Outcome, RoundEnd, errors
 from bot.service.replay import replay_game
 from bot.store import GameStatus, Store
 from tests.clock import FakeClock
@@ -40,7 +40,7 @@ async def test_a_move_is_appended_and_reported(
     assert step.applied.seat == 0 and step.applied.turn_over
     assert out.next_player is not None and out.next_player.user_id == BOB
     assert [p.user_id for p in out.hands_changed] == [ALICE]
-    assert out.facts[0].code == "played" and out.facts[0].params["tile"] == str(move.tile)
+    assert out.facts[0].code == FactCode.PLAYED and out.facts[0].params["tile"] == str(move.tile)
     assert out.game.turn == out.next_player and not out.computer_pending
     assert await _events(store, gid) == 3
     assert (await service.history(gid))[-1] == f"Alice: {move}"
@@ -133,7 +133,7 @@ async def test_draw_then_pass_raises_the_marker(service: GameService, clock: Fak
     out = await service.move(gid, turn.user_id, DRAW, clock.tick())
     [step] = out.steps
     assert len(step.applied.drawn) == 1 and out.hands_changed == (turn,)
-    assert out.facts[0].code == "drew"
+    assert out.facts[0].code == FactCode.DREW
     view = await service.seat_view(gid, turn.user_id)
     assert step.applied.drawn[0] in (view.hand or ())
     if step.applied.must_play_drawn:
@@ -141,7 +141,7 @@ async def test_draw_then_pass_raises_the_marker(service: GameService, clock: Fak
     else:
         assert view.legal == (PASS,)
         out = await service.move(gid, turn.user_id, PASS, clock.tick())
-        assert out.facts[0].code == "passed" and out.next_player != turn
+        assert out.facts[0].code == FactCode.PASSED and out.next_player != turn
         assert out.steps[0].applied.marker_raised == (not view.trains[turn.seat].marked)
 
 
@@ -210,7 +210,7 @@ async def test_a_whole_game_to_the_end(
         started += out.rounds_started
         if out.rounds_ended and out.game.status is GameStatus.ACTIVE:
             assert {p.user_id for p in out.hands_changed} == {ALICE, BOB}  # the new deal
-            assert out.facts[-1].code == "round-started" or out.next_player is not None
+            assert out.facts[-1].code == FactCode.ROUND_STARTED or out.next_player is not None
         if out.game.status is not GameStatus.ACTIVE:
             final = out
             break
@@ -225,7 +225,7 @@ async def test_a_whole_game_to_the_end(
     assert ended[-1].totals == tuple(
         sum(r.scores[s] for r in ended) for s in range(len(ended[0].scores))
     )
-    assert final.facts[-1].code == "match-over"
+    assert final.facts[-1].code == FactCode.MATCH_OVER
     assert await service.round_scores(gid) == tuple(r.scores for r in ended)
     results = await store.results_for_user(ALICE)
     assert [g for g, _ in results] == [gid]
@@ -244,7 +244,7 @@ async def _to_last_tile(svc: GameService, gid: int, clock: FakeClock, knock: boo
         assert turn is not None and turn.user_id is not None
         view = await svc.seat_view(gid, turn.user_id)
         out = await svc.move(gid, turn.user_id, pick(view.legal), clock.tick(), knock=knock)
-        if any(f.code == "last-tile" for f in out.facts) and out.game.status == "active":
+        if any(f.code == FactCode.LAST_TILE for f in out.facts) and out.game.status == "active":
             return out.steps[0].player.seat
     raise AssertionError("nobody got down to one tile")
 
@@ -263,7 +263,7 @@ async def test_knock_in_time(service: GameService, clock: FakeClock) -> None:
         await service.move(gid, other, Catch(seat), clock.tick())
     assert exc.value.code == "catch-early"
     out = await service.move(gid, user, KNOCK, clock.tick())
-    assert out.facts[0].code == "knocked" and out.steps[0].player.seat == seat
+    assert out.facts[0].code == FactCode.KNOCKED and out.steps[0].player.seat == seat
     await play_turn(service, gid, clock)  # the next player acts
     with pytest.raises(errors.MoveRefused) as exc:
         await service.move(gid, other, Catch(seat), clock.tick())
@@ -281,7 +281,7 @@ async def test_catch_a_missed_knock(service: GameService, clock: FakeClock) -> N
     [step] = out.steps
     assert step.player.user_id == other and step.applied.seat == seat
     assert len(step.applied.drawn) == 2 and [p.user_id for p in out.hands_changed] == [user]
-    assert out.facts[0].code == "caught" and out.facts[0].params["tiles"] == 2
+    assert out.facts[0].code == FactCode.CAUGHT and out.facts[0].params["tiles"] == 2
     assert len((await service.seat_view(gid, user)).hand or ()) == 3
 
 
@@ -311,8 +311,12 @@ async def test_computers_knock_in_time(service: GameService, clock: FakeClock) -
             break
         view = await service.table_view(gid)
         assert not set(view.catchable) & {1, 2}
-    last = [f.params["seat"] for f in facts if f.code == "last-tile" and f.params["computer"]]
-    knocked = [f.params["seat"] for f in facts if f.code == "knocked" and f.params["computer"]]
+    last = [
+        f.params["seat"] for f in facts if f.code == FactCode.LAST_TILE and f.params["computer"]
+    ]
+    knocked = [
+        f.params["seat"] for f in facts if f.code == FactCode.KNOCKED and f.params["computer"]
+    ]
     # Every knock window a computer had, it used (it was never catchable, above), including
     # after drawing back above one tile and playing down to one again.
     assert knocked and len(knocked) == len(last) and set(knocked) == set(last)
@@ -332,7 +336,7 @@ async def test_fast_start_done(tmp_path: Path, clock: FakeClock) -> None:
             view = await svc.seat_view(gid, ALICE)
             if DONE in view.legal:
                 out = await svc.move(gid, ALICE, DONE, clock.tick())
-                assert out.facts[0].code == "fast-start-done"
+                assert out.facts[0].code == FactCode.FAST_START_DONE
                 assert out.next_player is not None and out.next_player.user_id == BOB
                 return
         pytest.fail("no deal let Alice stop a fast start early")
@@ -601,7 +605,7 @@ async def test_paced_computers_wait_while_a_human_knocks(
         out = await service.move(gid, ALICE, pick(view.legal), clock.tick(), computer_moves=0)
         if out.game.status is not GameStatus.ACTIVE:
             break
-        if any(f.code == "last-tile" for f in out.facts) and out.computer_pending:
+        if any(f.code == FactCode.LAST_TILE for f in out.facts) and out.computer_pending:
             knocked = await service.move(gid, ALICE, KNOCK, clock.tick())
             assert [s.move for s in knocked.steps] == [KNOCK] and knocked.computer_pending
             rest = await service.advance_computers(gid, clock.tick(), max_moves=None)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Draw, Pass, Play
-from bot.service import GameOptions, GameService, errors
+from bot.service import FactCode, GameOptions, GameService, errors
 from bot.service.schedule import ScheduleService
 from bot.service.scheduler import Scheduler
 from bot.service.timing import (
@@ -421,7 +421,7 @@ async def test_an_away_turn_is_played_on_request_once_and_its_row_goes_with_it(
     assert played is not None and played.reason == "away" and played.player.user_id == other
     assert played.policy is Policy.COMPUTER and not played.replaced
     fact = played.outcome.facts[0]
-    assert fact.code == "turn-played-for" and fact.params["reason"] == "away"
+    assert fact.code == FactCode.TURN_PLAYED_FOR and fact.params["reason"] == "away"
     assert {s.player.seat for s in played.outcome.steps} == {played.player.seat}
     kinds = [k for _, k, _, _ in await rig.schedule.rows.tail_events(gid, 10)]
     assert "away" in kinds

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from bot.engine import DRAW, KNOCK, PASS, Draw, Pass, Play
-from bot.service import GameService, Outcome, errors
+from bot.service import FactCode, GameService, Outcome, errors
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns, no_choice
 from tests.clock import FakeClock
@@ -58,7 +58,7 @@ async def play_match(
         async for out in turns.until_human(gid, turn.outs, clock.tick()):
             seen.outs.append(out)
             for fact in out.facts:
-                if fact.code == "turn-played-for" and fact.params["reason"] == "autoplay":
+                if fact.code == FactCode.TURN_PLAYED_FOR and fact.params["reason"] == "autoplay":
                     user = fact.params["user_id"]
                     assert isinstance(user, int)
                     owed.add(user)
@@ -104,7 +104,7 @@ async def test_forced_turns_play_themselves_by_default(
     for moves in played:
         assert moves and set(moves) <= {"draw", "pass", "done"}
     assert seen.told_for_you and set(seen.told_for_you) == {"autoplay"}
-    facts = [f for o in seen.outs for f in o.facts if f.code == "turn-played-for"]
+    facts = [f for o in seen.outs for f in o.facts if f.code == FactCode.TURN_PLAYED_FOR]
     assert len(facts) == len(played)
 
 
@@ -204,7 +204,7 @@ async def test_an_autoplayed_turn_does_not_block_the_hosts_undo(
         view = await service.seat_view(gid, whose.user_id)
         turn = await turns.take(gid, whose.user_id, pick(view.legal), clock.tick())
         after = [out async for out in turns.until_human(gid, turn.outs, clock.tick())]
-        if any(f.code == "turn-played-for" for o in after for f in o.facts):
+        if any(f.code == FactCode.TURN_PLAYED_FOR for o in after for f in o.facts):
             break
     else:
         pytest.fail("no forced turn came")
