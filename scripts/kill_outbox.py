@@ -61,7 +61,8 @@ from bot.service.outcome import Step, players_of, read_rules
 from bot.service.replay import decode_event
 from bot.store import EventRow, GameStatus, Store, open_store
 from bot.store.outbox import OWING
-from bot.ui.messages import played_for_lines, step_lines, undone_line
+from bot.ui.facts import undone_line
+from bot.ui.messages import played_for_lines, step_lines
 
 WAIT = 60.0
 

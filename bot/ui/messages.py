@@ -6,12 +6,13 @@ strings, in the reader's language through :func:`bot.i18n.tr`; no Discord object
 discord.py's markdown escaping, a string function), so they are unit-tested directly. A
 move's sentence (:func:`describe_move`) is written from the engine's ``Applied`` record alone
 (plus seat names), so the same words serve human and computer moves, live posts and the
-catch-up; the pictures are :mod:`bot.ui.pictures`.
+catch-up; the pictures are :mod:`bot.ui.pictures`, the facts' own sentences (a turn played
+for someone, an undo, a seat changing hands) :mod:`bot.ui.facts`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.engine import (
@@ -30,6 +31,7 @@ from bot.engine import (
 )
 from bot.i18n import tr, tr_count
 from bot.service import (
+    FactCode,
     GameScheduleRow,
     GameStatus,
     GameSummary,
@@ -40,6 +42,14 @@ from bot.service import (
     Step,
 )
 from bot.service.turn import Drawn
+from bot.ui.facts import (
+    FACT_LINES,
+    SAID,
+    fact_line,
+    played_for_line,
+    played_for_steps,
+    round_start_line,
+)
 from bot.ui.limits import in_code, shown
 
 #: Discord's embed description limit is 4096 characters; stay under it with room to spare.
@@ -51,59 +61,6 @@ def timestamp(when: datetime) -> str:
     and as a date and time."""
     unix = int(when.timestamp())
     return f"<t:{unix}:R> (<t:{unix}:f>)"
-
-
-def _what_was_played(params: dict[str, object], locale: str | None) -> str:
-    tiles = params.get("tiles") or ()
-    shown = ", ".join(str(t) for t in tiles) if isinstance(tiles, tuple) else ""
-    if shown:
-        key = "schedule.what.drew-played" if params.get("drew") else "schedule.what.played"
-        return tr(key, locale, tiles=shown)
-    if params.get("drew") and not params.get("passed"):
-        # Only a turn with no choice stops after the draw (the tile fits: where is theirs).
-        return tr("schedule.what.drew", locale)
-    if params.get("drew"):
-        return tr("schedule.what.drew-passed", locale)
-    if params.get("passed"):
-        return tr("schedule.what.passed", locale)
-    return tr("schedule.what.moved", locale)
-
-
-def played_for_line(params: dict[str, object], locale: str | None) -> str:
-    """The line for a turn played for an absent (timeout) or away player, or for one who had
-    no choice (autoplay): it joins the turn post of whoever moves next, whether the scheduler
-    or the announcer played it."""
-    what = _what_was_played(params, locale)
-    name = shown(str(params.get("name", "?")))  # a public post: the name inert
-    if params.get("reason") == "away":
-        return tr("schedule.away.played", locale, name=name, what=what)
-    if params.get("reason") == "autoplay":
-        return tr("autoplay.played", locale, name=name, what=what)
-    if params.get("replaced"):
-        return tr(
-            "schedule.timeout.replaced", locale, name=name, what=what, missed=params.get("missed")
-        )
-    key = "schedule.timeout.skip" if params.get("policy") == "skip" else "schedule.timeout.computer"
-    return tr(key, locale, name=name, what=what)
-
-
-def undone_line(params: dict[str, object], locale: str | None) -> str:
-    """An undo told by a post the outbox owed (a crash before the live post): the live post's
-    words (:func:`bot.ui.announcer.post_undo`)."""
-    key = "undo.channel.own" if params.get("own") else "undo.channel"
-    # A manager who holds no seat is named by mention (in the post's embed it pings nobody).
-    host = shown(str(params["host"])) if params.get("host") else f"<@{params.get('by')}>"
-    name = shown(str(params["name"]))
-    line = tr(key, locale, host=host, name=name, moves=params["moves"])
-    computers = int(str(params.get("computers", 0)))
-    return f"{line}\n{count_text('undo.computers', computers, locale)}" if computers else line
-
-
-#: Sentences for facts that features add (code -> params, locale -> line); told first.
-FACT_LINES: dict[str, Callable[[dict[str, object], str | None], str]] = {
-    "turn-played-for": played_for_line,
-    "undone": undone_line,
-}
 
 
 def train_label(view_names: Sequence[str], train: int, me: int | None, locale: str | None) -> str:
@@ -204,26 +161,6 @@ def fits(view: SeatView, tile: Tile) -> list[int]:
 # ---------------------------------------------------------------------- outcome -> lines
 
 
-def _facts(outcome: Outcome, code: str) -> dict[int, dict[str, object]]:
-    return {
-        int(str(f.params.get("round_no", 0))): dict(f.params)
-        for f in outcome.facts
-        if f.code == code
-    }
-
-
-def round_start_line(outcome: Outcome, round_no: int, locale: str | None) -> str:
-    fact = _facts(outcome, "round-started").get(round_no, {})
-    return tr(
-        "round.start",
-        locale,
-        round=round_no + 1,
-        rounds=outcome.game.rules.rounds_total,
-        engine=fact.get("engine", "?"),
-        name=shown(str(fact.get("name", "?"))),
-    )
-
-
 def play_extras(applied: Applied, locale: str | None = None) -> str:
     """What a tile play did besides landing, in brackets after its sentence (a double
     satisfied, one opened, a train's marker taken off); empty when nothing."""
@@ -309,7 +246,7 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
     folded: set[int] = set()  # the steps a played-for line tells: no lines of their own
     told_at: dict[int, list[str]] = {}  # and that line, told where its turn's first move was
     for fact in outcome.facts:
-        if fact.code == "turn-played-for":
+        if fact.code is FactCode.TURN_PLAYED_FOR:
             told, steps = played_for_told(outcome, dict(fact.params), names, locale)
             if steps:
                 told_at[steps[0].seq] = told
@@ -319,7 +256,7 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
         elif fact.code in FACT_LINES:
             lines.append(FACT_LINES[fact.code](dict(fact.params), locale))
     for fact in outcome.facts:
-        if fact.code in ("kicked", "left", "computer-took-over", "game-ended", "game-abandoned"):
+        if fact.code in SAID:
             lines.append(fact_line(fact.code, dict(fact.params), locale))
     for r in sorted(started):
         if r - 1 not in ended:  # a deal not caused by a round ending here: the game's start
@@ -338,27 +275,6 @@ def outcome_parts(outcome: Outcome, locale: str | None) -> list[tuple[list[str],
                 lines.append(round_start_line(outcome, step.round_no + 1, locale))
     parts.append((lines, None))
     return parts
-
-
-def played_for_steps(outcome: Outcome, params: dict[str, object]) -> list[Step]:
-    """The moves of the turn a ``turn-played-for`` fact tells: its seat's run of ``moves``
-    moves from the fact's ``first`` (a post rebuilt after a crash may hold that seat's
-    other turns too, before it or right after: a drawn tile they then played themselves),
-    none when the seat cannot be told (a fact written before it named one)."""
-    seat, first, count = params.get("seat"), params.get("first"), params.get("moves")
-    if not isinstance(seat, int):
-        return []
-    run: list[Step] = []
-    for step in outcome.steps:
-        if isinstance(first, int) and step.seq < first:
-            continue
-        if isinstance(count, int) and len(run) >= count:
-            break
-        if step.player.seat == seat:
-            run.append(step)
-        elif run:
-            break
-    return run
 
 
 def _placed(names: Sequence[str], step: Step, locale: str | None) -> str:
@@ -406,17 +322,6 @@ def played_for_lines(
         if s.applied.last_tile:
             lines.append(tr("move.last_tile", locale, name=names[s.applied.seat]))
     return lines
-
-
-def fact_line(code: str, params: dict[str, object], locale: str | None) -> str:
-    name = shown(str(params.get("name", "?")))
-    if code == "computer-took-over":
-        return tr("fact.took-over", locale, name=name)
-    if code in ("kicked", "left"):
-        return tr(f"fact.{code}", locale, name=name)
-    if code == "game-abandoned":
-        return tr("fact.abandoned", locale)
-    return tr("fact.ended", locale)
 
 
 def count_text(key: str, count: int, locale: str | None) -> str:

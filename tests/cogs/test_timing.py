@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 from bot.cogs import timing
 from bot.engine import preset
-from bot.service import GameOptions, GameSummary
+from bot.service import FactCode, GameOptions, GameSummary
 from bot.store import GameStatus
 from bot.store.store import MessageRow
-from bot.ui import choices, messages
+from bot.ui import choices, facts, messages
 
 
 def test_time_zone_choices_offer_common_zones_first_then_any_iana_name() -> None:
@@ -23,7 +23,7 @@ def test_time_zone_choices_offer_common_zones_first_then_any_iana_name() -> None
 
 def test_turns_played_for_absent_players_are_told_plainly() -> None:
     base: dict[str, object] = {"name": "Bob", "reason": "timeout", "policy": "computer"}
-    line = messages.FACT_LINES["turn-played-for"]
+    line = facts.FACT_LINES[FactCode.TURN_PLAYED_FOR]
     assert line({**base, "tiles": ("5-3",)}, "en") == (
         "⏰ Bob's time ran out: the computer played 5-3 for them."
     )

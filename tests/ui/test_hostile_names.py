@@ -22,8 +22,8 @@ from bot.engine import preset
 from bot.engine.ai import Level
 from bot.i18n import CATALOG, LANGUAGES, tr
 from bot.service import GameOptions, GameStatus, GameSummary, Outcome, Player, Standing
-from bot.service.outcome import Fact
-from bot.ui import messages
+from bot.service.outcome import Fact, FactCode
+from bot.ui import facts, messages
 from bot.ui.limits import in_code, shown
 from tests.e2e.test_hostile_names import raw_names
 
@@ -143,18 +143,16 @@ def builder_texts(name: str, language: str) -> list[str]:
         {"policy": "skip", "name": name},
         {"policy": "computer", "name": name, "tiles": ("12-5",)},
     ):
-        out.append(messages.played_for_line(dict(params), language))
+        out.append(facts.played_for_line(dict(params), language))
     started = Outcome(
         game,
         rounds_started=(0,),
-        facts=(Fact.of("round-started", round_no=0, engine="12-12", name=name),),
+        facts=(Fact.of(FactCode.ROUND_STARTED, round_no=0, engine="12-12", name=name),),
     )
-    out.append(messages.round_start_line(started, 0, language))
-    for code in ("computer-took-over", "kicked", "left"):
-        out.append(messages.fact_line(code, {"name": name}, language))
-    out.append(
-        messages.undone_line({"host": name, "name": name, "moves": "12-5", "by": 7}, language)
-    )
+    out.append(facts.round_start_line(started, 0, language))
+    for code in (FactCode.COMPUTER_TOOK_OVER, FactCode.KICKED, FactCode.LEFT):
+        out.append(facts.fact_line(code, {"name": name}, language))
+    out.append(facts.undone_line({"host": name, "name": name, "moves": "12-5", "by": 7}, language))
     standings = [Standing(p, 10 * p.seat, p.seat + 1, 1, p.seat == 0) for p in players]
     out.append(messages.standings_text(standings, language))
     out.append(messages.scores_table(players, [[1, 2, 3]], [1, 2, 3], language))
@@ -176,13 +174,13 @@ def test_the_message_builders_keep_a_hostile_name_inert(name: str, language: str
 
 def test_issue_50_s_two_lines_escape_the_name() -> None:
     name = "[click](https://evil.example/x)"
-    line = messages.played_for_line({"reason": "autoplay", "name": name}, "en")
+    line = facts.played_for_line({"reason": "autoplay", "name": name}, "en")
     assert line.startswith("⏩ \\[click](https://evil.example/x) had no choice"), line
     started = Outcome(
         _game(_players([name])),
-        facts=(Fact.of("round-started", round_no=0, engine="12-12", name=name),),
+        facts=(Fact.of(FactCode.ROUND_STARTED, round_no=0, engine="12-12", name=name),),
     )
-    assert messages.round_start_line(started, 0, "en").endswith(
+    assert facts.round_start_line(started, 0, "en").endswith(
         "\\[click](https://evil.example/x) starts."
     )
 
