@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "renderers")
-MAX_LINES = 600
+MAX_LINES = 500
 
 #: Module prefix -> (layer name, rank). The longest prefix wins. A module may import modules
 #: of a strictly lower rank, or of its own layer; never a higher rank nor a different layer of

@@ -37,7 +37,6 @@ from bot.ui.host import GameBot
 from bot.ui.houserules import DEFAULT_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
     Interaction,
-    Refusal,
     bot_of,
     game_here,
     guarded,
@@ -50,6 +49,7 @@ from bot.ui.interactions import (
 from bot.ui.language import remember_client_language, server_language, set_server_language
 from bot.ui.limits import shown
 from bot.ui.mt import ADMIN_GROUP, GameCog
+from bot.ui.refusals import Refusal
 
 
 class Admin(GameCog):

@@ -22,16 +22,9 @@ from bot.ui import components, messages, mt, roundend
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
-from bot.ui.interactions import (
-    Interaction,
-    Refusal,
-    answer,
-    bot_of,
-    guarded,
-    locale_of,
-    my_game,
-)
+from bot.ui.interactions import Interaction, answer, bot_of, guarded, locale_of, my_game
 from bot.ui.mt import GameCog
+from bot.ui.refusals import Refusal
 
 #: The digest's share of the answer's embed (Discord allows 4,096 characters in a
 #: description and 6,000 in all the embeds of a message; the hand's text takes the rest).

@@ -23,9 +23,10 @@ from bot.ui import components, limits, mt
 from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of, guarded, locale_of, reply
+from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
 from bot.ui.mt import GameCog
 from bot.ui.pictures import computer_seats
+from bot.ui.refusals import Refusal
 from bot.workers import WorkerFailed
 from renderers import TableOptions
 

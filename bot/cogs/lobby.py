@@ -32,7 +32,6 @@ from bot.ui.host import GameBot
 from bot.ui.houserules import HOUSE_CHOICES, NEW_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
     Interaction,
-    Refusal,
     bot_of,
     channel_locale,
     check_thread_permissions,
@@ -46,9 +45,10 @@ from bot.ui.interactions import (
     role_ids,
 )
 from bot.ui.language import remember_client_language
-from bot.ui.limits import quote_input, shown
+from bot.ui.limits import shown
 from bot.ui.lobbycard import LEVELS, ComputerSelect, LobbyButton, RemoveComputerSelect
 from bot.ui.mt import GameCog
+from bot.ui.refusals import Refusal, quote_input
 from bot.ui.translator import translate_metadata
 
 

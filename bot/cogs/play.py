@@ -26,7 +26,6 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import (
     IN_DMS,
     Interaction,
-    Refusal,
     answer,
     bot_of,
     game_here,
@@ -38,6 +37,7 @@ from bot.ui.interactions import (
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
 from bot.ui.posts import click_editor
+from bot.ui.refusals import Refusal
 
 
 class Play_(GameCog, name="Play"):

@@ -217,7 +217,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Cette place n'est pas un joueur ordinateur.",
     },
     # Engine refusals (``IllegalMove.code``): English readers get the engine's own detailed
-    # sentence; other languages get these (see bot.ui.interactions.error_text).
+    # sentence; other languages get these (see bot.ui.refusals.error_text).
     **{
         f"refusal.{code}": {"en": en, "fr": fr}
         for code, en, fr in (

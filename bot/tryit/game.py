@@ -38,9 +38,9 @@ from bot.tryit.reading import Command, quote, read
 from bot.tryit.text import plain
 from bot.ui import messages as render
 from bot.ui.hints import hint_text
-from bot.ui.interactions import Refusal, error_text
 from bot.ui.options import TileOption, TrainOption, WhichTrain, check_notation
 from bot.ui.pictures import table_lines, table_png
+from bot.ui.refusals import Refusal, error_text
 
 #: The player's user id in the game (a Discord id in the bot; any number here).
 YOU = 1

@@ -18,7 +18,7 @@ import unicodedata
 from bot.digits import DIGIT
 from bot.engine import plain_dashes
 from bot.i18n import LANGUAGES, tr
-from bot.ui.interactions import Refusal
+from bot.ui.refusals import Refusal
 
 #: Longer lines are refused unread: a move is a few words.
 MAX_LINE = 60

@@ -13,6 +13,10 @@ go first, always whole: a sentence is never cut in the middle.
 How a budget is met: every part of the text has a few forms, longest first, and a fixed
 ladder says which part gives up a form next (the other moves are summarised before the
 tiles on your train are; the trains opened and closed go before the doubles to cover).
+
+The news beside the moves at the table (turns played for you, moves the host took back, seats
+a computer took over, the rounds that ended and the standings) is worded by
+:mod:`bot.ui.catchupmatch`, asked only when there is some.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections.abc import Sequence
 from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
 from bot.i18n import tr, tr_count
 from bot.service.digest import Digest, SeenMove
+from bot.ui.catchupmatch import for_you_forms, rounds_forms, taken_line, undone_line
 from bot.ui.limits import shown
 
 #: What a caller that does not say gets: room for the digest beside a few other lines.
@@ -33,12 +38,8 @@ NAMED_ON_MY_TRAIN = 6
 LAST_NAMED = 3
 #: Other turns listed one by one up to this many; a longer stretch is summarised.
 LISTED_TURNS = 6
-#: Turns played for you that are told move by move.
-LISTED_FOR_YOU = 3
 #: Names written out before "and N others".
 NAMES_SHOWN = 3
-#: The icon of a turn played for the reader, by why: the one the channel's line gave it.
-FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩"}
 #: First letters a French "de" elides before ("d'Alice").
 VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
@@ -257,9 +258,6 @@ class _Words:
     def tiles(self, count: int) -> str:
         return self.count("catchup.count.tiles", count)
 
-    def points(self, count: int) -> str:
-        return self.count("catchup.count.points", count)
-
     def tally(self, moves: Sequence[SeenMove]) -> list[str]:
         """A stretch in counts: "Bob and Carol played 14 tiles (3 on the Mexican Train)",
         "Dave drew 4 times", "Carol passed twice"."""
@@ -310,12 +308,7 @@ class _Words:
 
     def undone(self) -> _Part:
         """Their own turn taken back by the host: said first, it changes what they hold."""
-        lines = [
-            self.tr("catchup.undone.by" if by else "catchup.undone", name=by and shown(by),
-                    moves=", ".join(moves))
-            for by, moves in self.d.undone
-        ]  # fmt: skip
-        return _Part("undone", ["\n".join(lines)] if lines else [])
+        return _Part("undone", [undone_line(self)] if self.d.undone else [])
 
     def nothing(self) -> _Part:
         d = self.d
@@ -356,21 +349,7 @@ class _Words:
 
     def for_you(self) -> _Part:
         moves = self.d.played_for_me
-        if not moves:
-            return _Part("for_you", [])
-        turns = turns_of(moves)
-        reasons = {m.played_for for m in moves}
-        icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
-        if len(reasons) == 1:
-            why = self.tr(f"catchup.why.{reasons.pop()}")
-        else:
-            why = self.tr("catchup.why.mixed" if "autoplay" in reasons else "catchup.why.both")
-        forms = []
-        if len(turns) <= LISTED_FOR_YOU:
-            what = self.sep.join(", ".join(self.bit(m) for m in t) for t in turns)
-            forms.append(self.count("catchup.for-you", len(turns), why=why, what=what, icon=icon))
-        forms.append(self.count("catchup.for-you.short", len(turns), why=why, icon=icon))
-        return _Part("for_you", forms)
+        return _Part("for_you", for_you_forms(self, turns_of(moves)) if moves else [])
 
     def doubles(self) -> _Part:
         doubles = self.d.open_doubles
@@ -424,80 +403,12 @@ class _Words:
 
     def taken(self) -> _Part:
         seats = [t.seat for t in self.d.taken_over if t.seat != self.d.seat]
-        if not seats:
-            return _Part("taken", [])
-        names = self.names([self.name(s) for s in dict.fromkeys(seats)])
-        return _Part("taken", [self.tr("catchup.taken-over", list=names)])
+        return _Part("taken", [taken_line(self, seats)] if seats else [])
 
     def rounds(self) -> _Part:
-        d = self.d
-        over = d.rounds_over
-        if not over:
+        if not self.d.rounds_over:
             return _Part("rounds", [])
-        lines = [self.round_line(r.round_no, r.went_out, r.scores) for r in over]
-        summary = lines
-        if len(over) > 2:
-            text = self.tr("catchup.rounds", first=over[0].round_no + 1, last=over[-1].round_no + 1)
-            if d.seat is not None:
-                points = sum(r.scores[d.seat] for r in over)
-                text += " " + self.tr("catchup.rounds.score", points=self.points(points))
-            summary = [text]
-        if d.match_over:
-            now = [self.tr("catchup.match-over")]
-        elif d.new_round:
-            now = [
-                self.tr(
-                    "catchup.dealt",
-                    round=d.round_no + 1,
-                    rounds=d.rounds_total,
-                    engine=str(d.engine),
-                )
-            ]
-        else:
-            now = []
-        full = [*summary, *now, self.totals()]
-        short = [*summary, *now, self.place()]
-        least = [summary[-1], self.place()]
-        return _Part("rounds", _unique(["\n".join(full), "\n".join(short), "\n".join(least)]))
-
-    def round_line(self, round_no: int, went_out: int | None, scores: tuple[int, ...]) -> str:
-        if went_out is None:
-            text = self.tr("catchup.round.blocked", round=round_no + 1)
-        elif went_out == self.d.seat:
-            text = self.tr("catchup.round.out.you", round=round_no + 1)
-        else:
-            text = self.tr("catchup.round.out", round=round_no + 1, name=self.name(went_out))
-        if self.d.seat is not None and went_out != self.d.seat:
-            text += " " + self.tr("catchup.round.score", points=self.points(scores[self.d.seat]))
-        return text
-
-    def places(self) -> list[tuple[int, int]]:
-        """(place, seat) best first; equal totals share a place."""
-        totals = self.d.totals
-        order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
-        return [(1 + sum(t < totals[s] for t in totals), s) for s in order]
-
-    def totals(self) -> str:
-        totals = self.d.totals
-        items = [f"{place}. {self.name(s)} {totals[s]}" for place, s in self.places()]
-        return self.tr("catchup.totals", list=" · ".join(items))
-
-    def place(self) -> str:
-        d = self.d
-        places = self.places()
-        low = min(d.totals)
-        leaders = self.names([self.name(s) for p, s in places if p == 1], 2)
-        if d.seat is None:
-            return self.tr("catchup.leading", leaders=leaders, low=low)
-        mine = next(p for p, s in places if s == d.seat)
-        return self.tr(
-            "catchup.place",
-            place=mine,
-            players=len(d.totals),
-            total=self.points(d.totals[d.seat]),
-            leaders=leaders,
-            low=low,
-        )
+        return _Part("rounds", _unique(rounds_forms(self)))
 
     def elsewhere(self) -> _Part:
         moves = self.d.elsewhere

@@ -39,15 +39,9 @@ from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
 from bot.ui import limits, messages
 from bot.ui.host import GameBot
-from bot.ui.interactions import (
-    Interaction,
-    Refusal,
-    bot_of,
-    check_place,
-    guarded,
-    locale_of,
-)
+from bot.ui.interactions import Interaction, bot_of, check_place, guarded, locale_of
 from bot.ui.messages import train_label
+from bot.ui.refusals import Refusal
 
 log = logging.getLogger(__name__)
 

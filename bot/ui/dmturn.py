@@ -44,10 +44,11 @@ from bot.ui import dmlater, messages, notices
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of, channel_locale, locale_of
+from bot.ui.interactions import Interaction, bot_of, channel_locale, locale_of
 from bot.ui.limits import CONTENT, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
+from bot.ui.refusals import Refusal
 from bot.ui.route import PASSING, Route, dm_nonce, note_failure, send_dm
 
 log = logging.getLogger(__name__)

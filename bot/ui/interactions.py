@@ -4,7 +4,8 @@ finding the game and the permissions an interaction is about.
 Every interaction goes through :func:`guarded`: it defers (Discord drops an interaction not
 answered within 3 s, and everything here touches the database or renders), runs the body, and
 turns any refusal — :class:`ServiceError`, the engine's ``IllegalMove``/``MoveError``, a bad
-tile — into a short ephemeral sentence in the reader's language through :func:`error_text`.
+tile — into a short ephemeral sentence in the reader's language through
+:func:`bot.ui.refusals.error_text`.
 A database outage is answered "unreachable, nothing changed, try again shortly" and logged
 once per outage (:class:`bot.ui.host.Outage`); a player's bad input is a refusal, never an ERROR
 line. An unexpected exception is logged and answered with a generic apology, never a silent
@@ -24,51 +25,24 @@ import discord
 from discord import app_commands
 
 from bot.engine import IllegalMove, MoveError, TileError
-from bot.i18n import CATALOG, DEFAULT_LANGUAGE, language_of, tr
+from bot.i18n import language_of, tr
 from bot.ops.metrics import note_game, track
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import GameNotFound, unreachable, unsure
 from bot.service.queries import Look
 from bot.ui import limits
 from bot.ui.host import SHED_AFTER, GameBot
-from bot.ui.limits import quote_input
 from bot.ui.permissions import NEEDED, POST_NEEDED, THREAD_NEEDED
-from bot.ui.refusals import refusal_text
+from bot.ui.refusals import STALE_COMMAND, Refusal, RefusedCheck, error_text, outcome_of, unwrapped
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
 
-class Refusal(Exception):
-    """A refusal the Discord layer makes itself (a translation key and its parameters)."""
-
-    def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-
-class RefusedCheck(app_commands.CheckFailure):
-    """A command's check that refuses with a sentence of its own (a bad option value):
-    discord.py only hands ``CheckFailure``s from checks to the error funnel."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.key)
-        self.refusal = refusal
-
-
 #: Where ``/hand`` and ``/mt`` may be used: a server, or the bot's own DM (a player's game is
 #: found there, :func:`my_game`); never a group DM, where the bot is not and cannot answer.
 IN_DMS = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-
-#: Errors discord.py raises before a command runs, for a command or option the bot does not
-#: know as sent (a stale client after an update, a forged payload): refusals, not bugs.
-STALE_COMMAND = (
-    app_commands.CommandNotFound,
-    app_commands.CommandSignatureMismatch,
-    app_commands.TransformerError,
-)
 
 
 def bot_of(interaction: Interaction) -> GameBot:
@@ -114,41 +88,6 @@ def is_manager(interaction: Interaction) -> bool:
 def role_ids(interaction: Interaction) -> list[int]:
     user = interaction.user
     return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
-
-
-def error_text(error: BaseException, locale: str | None) -> str:
-    """A refusal in the reader's words: a catalog entry per known code, else the English
-    sentence the service or engine wrote (they are written for players)."""
-    if isinstance(error, Refusal):
-        return tr(error.key, locale, **error.params)
-    if isinstance(error, ServiceError | IllegalMove):
-        key = f"error.{error.code}"
-        if key in CATALOG:
-            params = dict(error.params) if isinstance(error, ServiceError) else {}
-            # The facts may hold what a player typed: repeated short (quote_input).
-            params = {k: quote_input(v) if isinstance(v, str) else v for k, v in params.items()}
-            try:
-                return tr(key, locale, **params)
-            except (KeyError, IndexError):
-                pass  # a message whose facts were not all given: say it in the source's words
-        # The engine and service write their detailed sentences in English; another language
-        # gets the reason's own sentence rather than English in the middle of French.
-        if language_of(locale) != DEFAULT_LANGUAGE and f"refusal.{error.code}" in CATALOG:
-            with contextlib.suppress(KeyError, IndexError):  # (a fact missing: the source's)
-                return refusal_text(error.code, error.params, locale)
-        return tr("error.generic", locale, detail=quote_input(error, DETAIL_LIMIT))
-    if isinstance(error, MoveError | TileError):
-        # The same rule for what a player typed: the engine's English sentence (quoted
-        # short), or in another language the reason's own words (bot/texts/reading.py).
-        key = f"notation.{error.code}"
-        if language_of(locale) != DEFAULT_LANGUAGE and key in CATALOG:
-            return tr("error.bad-move", locale, detail=tr(key, locale, **error.params))
-        return tr("error.bad-move", locale, detail=quote_input(error, DETAIL_LIMIT))
-    return tr("error.unexpected", locale)
-
-
-#: How long the engine's or service's own sentence may be in an answer (they may hold input).
-DETAIL_LIMIT = 200
 
 
 async def defer(interaction: Interaction) -> None:
@@ -260,22 +199,11 @@ async def answer_tree_error(interaction: Interaction, error: BaseException) -> N
         await answer_error(interaction, error, record.command)
 
 
-def _unwrapped(error: BaseException) -> BaseException:
-    """What failed inside discord.py's wrappers: the command's body (``CommandInvokeError``)
-    or an option's transformer (``TransformerError``, whose cause is the refusal an option
-    transformer raised, e.g. :class:`bot.ui.options.TileOption` reading a tile)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        return error.original
-    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
-        return error.__cause__
-    return error
-
-
 def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -> BaseException:
     """The refusal an error stands for, when it is not a bug: a failed check, a command the
     bot does not know as sent, a database outage (noted in the bot's ``outage``, with the
     command ``what`` that met it)."""
-    error = _unwrapped(error)
+    error = unwrapped(error)
     if isinstance(error, RefusedCheck):
         return error.refusal
     no_game = isinstance(error, Refusal) and error.key == "error.no-game-here"
@@ -293,27 +221,6 @@ def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -
             client.outage.failed(reason, what, interaction.extras.get(BEGAN))
         return Refusal("error.database-unsure" if unsure(error) else "error.database-down")
     return error
-
-
-def outcome_of(error: BaseException) -> str:
-    """How an interaction ended, for its log line: ``refused:<code>``, ``unavailable`` (the
-    database was down) or ``error``."""
-    error = _unwrapped(error)
-    if isinstance(error, RefusedCheck):
-        error = error.refusal
-    if isinstance(error, STALE_COMMAND):
-        return "refused:stale-command"
-    if unreachable(error) is not None:
-        return "unavailable"
-    if isinstance(error, Refusal):
-        return f"refused:{error.key.removeprefix('error.')}"
-    if isinstance(error, ServiceError | IllegalMove):
-        return f"refused:{error.code}"
-    if isinstance(error, MoveError | TileError):
-        return "refused:bad-move"
-    if isinstance(error, app_commands.CheckFailure):
-        return "refused:not-allowed"
-    return "error"
 
 
 @contextlib.asynccontextmanager

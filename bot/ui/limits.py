@@ -1,10 +1,9 @@
 """Discord's limits, kept on our side of the wire: what a message may hold, and how many requests
 the bot may send.
 
-**What a message may hold**, checked in one place before a send; and what it may repeat of
-what someone typed (:func:`quote_input`: a few dozen characters at most, on one line, with
-mentions and markdown made inert, so a 2,000-character tile or an ``@everyone`` in a time
-zone never makes the answer itself too long or loud; :func:`shown` for a player's name).
+**What a message may hold**, checked in one place before a send; and how a player's name is
+written in one (:func:`shown`: as typed, with mentions and markdown made inert). What a
+refusal may repeat of what someone typed is :func:`bot.ui.refusals.quote_input`'s.
 
 Discord refuses a whole message (400, code 50035 "Invalid Form Body") when one part is over
 its limit: a 2,001-character answer, a field of 1,025, a button label of 81. A refused answer
@@ -445,31 +444,7 @@ def _retry_after(exc: discord.HTTPException) -> float:
     return STORM_PAUSE if seconds is None else min(max(0.05, seconds), STORM_LIMIT)
 
 
-# ---------------------------------------------------------------------- what was typed, shown
-
-
-#: How much of a player's input an answer repeats.
-QUOTE_LIMIT = 32
-
-
-def quote_input(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` as an answer may repeat it: one line, at most ``limit`` characters (then
-    "…"), control and invisible formatting characters dropped, mentions and markdown inert.
-
-    Invisible characters (zero-width spaces, bidirectional overrides) are dropped so the
-    quote reads as what it is, not reordered or hidden inside the answer.
-    """
-    raw = str(text)
-    kept = "".join(
-        " " if ch in "\r\n\t" else ch
-        for ch in raw[: limit * 4]
-        if ch in "\r\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
-    )
-    kept = " ".join(kept.split())
-    short = kept if len(kept) <= limit else kept[: limit - 1].rstrip() + "…"
-    if len(raw) > limit * 4 and not short.endswith("…"):
-        short += "…"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
+# ---------------------------------------------------------------------- a name, shown
 
 
 #: Characters that reorder or hide the text after them (bidirectional controls), dropped from

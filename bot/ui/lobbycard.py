@@ -19,8 +19,9 @@ from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
 from bot.ui import components, houserules, messages
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, channel_locale
+from bot.ui.interactions import Interaction, channel_locale
 from bot.ui.limits import OPTION_TEXT, THREAD_NAME, fit
+from bot.ui.refusals import Refusal
 
 log = logging.getLogger(__name__)
 

@@ -48,15 +48,8 @@ from bot.engine import MEXICAN, Move, SeatView, Tile, TileError, parse_move, pla
 from bot.service import GameSummary, ServiceError
 from bot.service.errors import unreachable
 from bot.ui import limits, messages
-from bot.ui.interactions import (
-    Interaction,
-    Refusal,
-    RefusedCheck,
-    bot_of,
-    locale_of,
-    seat_here,
-)
-from bot.ui.limits import quote_input
+from bot.ui.interactions import Interaction, bot_of, locale_of, seat_here
+from bot.ui.refusals import Refusal, RefusedCheck, quote_input
 from bot.ui.translator import translate_metadata
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from bot.service.roundend import RoundReport
 from bot.ui import ratings
 from bot.ui.alt_text import picture_file
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, Refusal, bot_of
+from bot.ui.interactions import Interaction, bot_of
 from bot.ui.limits import (
     ATTACHMENT_DESCRIPTION,
     CONTENT,
@@ -38,6 +38,7 @@ from bot.ui.limits import (
     embed_size,
     shown,
 )
+from bot.ui.refusals import Refusal
 from bot.ui.sheet import code_block, sheet_tables
 
 #: What the scores may take of a post (two fields at most): the rest is the round's moves.

@@ -31,7 +31,7 @@ from bot.engine.moves import parse_train
 from bot.service import errors
 from bot.service.settings import check_time_zone
 from bot.tryit import reading
-from bot.ui.interactions import Refusal
+from bot.ui.refusals import Refusal
 
 #: Text that is no number however generous a reader: other scripts' digits, superscripts,
 #: fullwidth forms, controls, separators, huge and non-finite numbers.

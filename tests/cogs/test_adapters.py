@@ -17,9 +17,9 @@ from bot.engine import IllegalMove, MoveError, Play
 from bot.service import GameService, errors
 from bot.store import Store
 from bot.ui import messages
-from bot.ui.interactions import Refusal, error_text
 from bot.ui.options import tile_choices, train_choices
 from bot.ui.pictures import hand_png, table_png
+from bot.ui.refusals import Refusal, error_text
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import new_game, play_turn

@@ -16,7 +16,7 @@ import pytest
 from bot.service.errors import Outage
 from bot.store import StoreError
 from bot.store.outage import QuietOutages, unreachable
-from bot.ui.limits import quote_input
+from bot.ui.refusals import quote_input
 
 
 def test_quote_input_keeps_a_short_single_line_that_pings_nobody() -> None:

@@ -18,7 +18,7 @@ from bot.engine.moves import MEXICAN, Draw, Pass, Play
 from bot.engine.tiles import Tile
 from bot.i18n import CATALOG, placeholders
 from bot.service.play import turn_refusal
-from bot.ui.interactions import error_text
+from bot.ui.refusals import error_text
 
 ENGINE = Path(__file__).resolve().parents[2] / "bot" / "engine"
 

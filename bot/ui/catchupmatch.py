@@ -1,0 +1,153 @@
+"""The catch-up's news of the match beside the moves at the table, in words: the turns the bot
+played for the reader (a timeout, while away, autoplay), their moves the host took back, the
+seats a computer took over, and the rounds that ended with the standings after them.
+
+Each is told only when it happened, and :mod:`bot.ui.catchup` (the budget, and the moves'
+own words) asks here only then: an ordinary move's turn DM never runs this module, so it
+costs a move nothing (docs/turn.md: the modules one move runs). What each returns is a
+part's forms, longest first, for :mod:`bot.ui.catchup` to fit in its budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.service.digest import Digest, SeenMove
+from bot.ui.limits import shown
+
+#: Turns played for you that are told move by move.
+LISTED_FOR_YOU = 3
+#: The icon of a turn played for the reader, by why: the one the channel's line gave it.
+FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩"}
+
+
+class Words(Protocol):
+    """The small words of :mod:`bot.ui.catchup` these sentences are made of, for one digest
+    in one language."""
+
+    d: Digest
+
+    def tr(self, key: str, **params: object) -> str: ...
+
+    def count(self, key: str, count: int, **params: object) -> str: ...
+
+    def name(self, seat: int, *, robot: bool = False) -> str: ...
+
+    def names(self, items: Sequence[str], shown: int = ...) -> str: ...
+
+    def bit(self, m: SeenMove) -> str: ...
+
+    @property
+    def sep(self) -> str: ...
+
+
+def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
+    """The turns played for the reader (at least one), with why: told move by move while
+    they are few, else counted."""
+    reasons = {m.played_for for t in turns for m in t}
+    icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
+    if len(reasons) == 1:
+        why = w.tr(f"catchup.why.{reasons.pop()}")
+    else:
+        why = w.tr("catchup.why.mixed" if "autoplay" in reasons else "catchup.why.both")
+    forms = []
+    if len(turns) <= LISTED_FOR_YOU:
+        what = w.sep.join(", ".join(w.bit(m) for m in t) for t in turns)
+        forms.append(w.count("catchup.for-you", len(turns), why=why, what=what, icon=icon))
+    forms.append(w.count("catchup.for-you.short", len(turns), why=why, icon=icon))
+    return forms
+
+
+def undone_line(w: Words) -> str:
+    """The reader's own turns taken back by the host (at least one), a line each."""
+    lines = [
+        w.tr("catchup.undone.by" if by else "catchup.undone", name=by and shown(by),
+             moves=", ".join(moves))
+        for by, moves in w.d.undone
+    ]  # fmt: skip
+    return "\n".join(lines)
+
+
+def taken_line(w: Words, seats: Sequence[int]) -> str:
+    """The seats (at least one, not the reader's) a computer took over."""
+    names = w.names([w.name(s) for s in dict.fromkeys(seats)])
+    return w.tr("catchup.taken-over", list=names)
+
+
+def points(w: Words, count: int) -> str:
+    return w.count("catchup.count.points", count)
+
+
+def rounds_forms(w: Words) -> list[str]:
+    """The rounds that ended (at least one): each round's line (a summary of more than two),
+    the match's end or the new deal, and the standings, in full then shorter."""
+    d = w.d
+    over = d.rounds_over
+    lines = [round_line(w, r.round_no, r.went_out, r.scores) for r in over]
+    summary = lines
+    if len(over) > 2:
+        text = w.tr("catchup.rounds", first=over[0].round_no + 1, last=over[-1].round_no + 1)
+        if d.seat is not None:
+            scored = sum(r.scores[d.seat] for r in over)
+            text += " " + w.tr("catchup.rounds.score", points=points(w, scored))
+        summary = [text]
+    if d.match_over:
+        now = [w.tr("catchup.match-over")]
+    elif d.new_round:
+        now = [
+            w.tr(
+                "catchup.dealt",
+                round=d.round_no + 1,
+                rounds=d.rounds_total,
+                engine=str(d.engine),
+            )
+        ]
+    else:
+        now = []
+    full = [*summary, *now, totals(w)]
+    short = [*summary, *now, place(w)]
+    least = [summary[-1], place(w)]
+    return ["\n".join(full), "\n".join(short), "\n".join(least)]
+
+
+def round_line(w: Words, round_no: int, went_out: int | None, scores: tuple[int, ...]) -> str:
+    if went_out is None:
+        text = w.tr("catchup.round.blocked", round=round_no + 1)
+    elif went_out == w.d.seat:
+        text = w.tr("catchup.round.out.you", round=round_no + 1)
+    else:
+        text = w.tr("catchup.round.out", round=round_no + 1, name=w.name(went_out))
+    if w.d.seat is not None and went_out != w.d.seat:
+        text += " " + w.tr("catchup.round.score", points=points(w, scores[w.d.seat]))
+    return text
+
+
+def places(totals: Sequence[int]) -> list[tuple[int, int]]:
+    """(place, seat) best first; equal totals share a place."""
+    order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
+    return [(1 + sum(t < totals[s] for t in totals), s) for s in order]
+
+
+def totals(w: Words) -> str:
+    scores = w.d.totals
+    items = [f"{place}. {w.name(s)} {scores[s]}" for place, s in places(scores)]
+    return w.tr("catchup.totals", list=" · ".join(items))
+
+
+def place(w: Words) -> str:
+    d = w.d
+    ranked = places(d.totals)
+    low = min(d.totals)
+    leaders = w.names([w.name(s) for p, s in ranked if p == 1], 2)
+    if d.seat is None:
+        return w.tr("catchup.leading", leaders=leaders, low=low)
+    mine = next(p for p, s in ranked if s == d.seat)
+    return w.tr(
+        "catchup.place",
+        place=mine,
+        players=len(d.totals),
+        total=points(w, d.totals[d.seat]),
+        leaders=leaders,
+        low=low,
+    )
