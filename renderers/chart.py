@@ -65,19 +65,28 @@ def render_stats_chart(
     return img
 
 
-def _paint(name: str, games: Sequence[ChartGame], language: str, th: Theme) -> Image.Image:
+def card(
+    name: str, n: int, key: str, language: str, th: Theme
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A chart's card: the panel, its title (``pic.<key>.title``, a player's name and a count
+    of ``n``) and its legend (``pic.<key>.legend``), shared by the statistics and the rating
+    charts; the image and its drawing context, for the chart's own plot below."""
     img = Image.new("RGB", (WIDTH, HEIGHT), th.background)
     d = ImageDraw.Draw(img)
     paint.rounded(img, (MARGIN, MARGIN, WIDTH - MARGIN, HEIGHT - MARGIN), 14, th.lane)
     # The name gives way, never the end of the sentence ("…, last 12 games" stays whole).
     room = WIDTH - 2 * MARGIN - 40
-    rest = plural("pic.chart.title", len(games), language, name="")
+    rest = plural(f"pic.{key}.title", n, language, name="")
     who = text.shorten(text.clean(name) or "?", 26, room - text.width(rest, 26, "bold"), "bold")
-    title = plural("pic.chart.title", len(games), language, name=who)
+    title = plural(f"pic.{key}.title", n, language, name=who)
     text.draw(d, (MARGIN + 20, MARGIN + 32), text.fit(title, 26, room, "bold", ltr=True), 26,
               th.text, "bold")  # fmt: skip
-    legend = tr("pic.chart.legend", language)
-    text.draw(d, (MARGIN + 20, MARGIN + 68), legend, 21, th.muted)
+    text.draw(d, (MARGIN + 20, MARGIN + 68), tr(f"pic.{key}.legend", language), 21, th.muted)
+    return img, d
+
+
+def _paint(name: str, games: Sequence[ChartGame], language: str, th: Theme) -> Image.Image:
+    img, d = card(name, len(games), "chart", language, th)
     if not games:
         text.draw(d, (WIDTH // 2, HEIGHT // 2 + 30), tr("pic.chart.empty", language), 26,
                   th.muted, "bold", "mm")  # fmt: skip

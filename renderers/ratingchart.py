@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from bot.i18n import tr
-from renderers import paint, text
-from renderers.chart import HEIGHT, MARGIN, WIDTH
-from renderers.pieces import plural
+from renderers import text
+from renderers.chart import HEIGHT, MARGIN, WIDTH, card
 from renderers.theme import Theme, theme
 
 
@@ -39,16 +37,7 @@ def render_rating_chart(
 
 def _paint(name: str, course: Sequence[int], anchors: Sequence[tuple[str, int]],
            language: str, th: Theme) -> Image.Image:  # fmt: skip
-    img = Image.new("RGB", (WIDTH, HEIGHT), th.background)
-    d = ImageDraw.Draw(img)
-    paint.rounded(img, (MARGIN, MARGIN, WIDTH - MARGIN, HEIGHT - MARGIN), 14, th.lane)
-    room = WIDTH - 2 * MARGIN - 40
-    rest = plural("pic.rating.title", len(course), language, name="")
-    who = text.shorten(text.clean(name) or "?", 26, room - text.width(rest, 26, "bold"), "bold")
-    title = plural("pic.rating.title", len(course), language, name=who)
-    text.draw(d, (MARGIN + 20, MARGIN + 32), text.fit(title, 26, room, "bold", ltr=True), 26,
-              th.text, "bold")  # fmt: skip
-    text.draw(d, (MARGIN + 20, MARGIN + 68), tr("pic.rating.legend", language), 21, th.muted)
+    img, d = card(name, len(course), "rating", language, th)
     if not course:
         return img
     top, bottom = MARGIN + 110, HEIGHT - MARGIN - 30
