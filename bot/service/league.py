@@ -187,13 +187,15 @@ class League:
             await rows.put_player(tx, dataclasses.replace(signed[user_id], table_no=table_no))
         return next(t for t in await self.tables(season) if t.table_no == table_no)
 
-    async def opened(self, season: SeasonRow, table_no: int, game_id: int) -> None:
-        """A table's game is open: kept at once, so a restart never opens it twice."""
+    async def opened(self, season: SeasonRow, table_no: int, game_id: int | None) -> None:
+        """A table's game is open: kept at once, so a restart never opens it twice (None: its
+        opening failed and was undone, to be tried again)."""
         async with self.store.transaction() as tx:
             for t in await rows.tables(tx, season.id):
                 if t.table_no == table_no:
                     await rows.put_table(tx, dataclasses.replace(t, game_id=game_id))
-            await rows.put_rated(tx, game_id, season.id, True)
+            if game_id is not None:
+                await rows.put_rated(tx, game_id, season.id, True)
 
     async def all_opened(self, season: SeasonRow) -> None:
         async with self.store.transaction() as tx:

@@ -17,6 +17,10 @@ both count.
 fold is one series from a server's first rated match, so a rating means the same thing on
 either side of a season's end and ``rebuild`` needs no season boundaries.
 
+**The league** of a season opened before its start is opened by the scheduler at the start
+(its tables formed, each game opened); a season that starts at once leaves it to the admin
+(``/mt-admin league action:start``), so players have time to sign up.
+
 **The end** is fired by the scheduler (:meth:`Seasons.due`): one transaction reads the season
 under a lock, ends it, records the league's moves up and down (:mod:`bot.service.league`) and
 owes its end post (``post_owed``); the Discord layer posts it (a nonce named from the season)
@@ -207,7 +211,7 @@ class Seasons:
         for s in await rows.busy_seasons(self.store):
             if s.post_owed:
                 out.append(SeasonWork("post", s))
-            elif s.status == "open" and s.league != "opened" and s.starts_at <= now:
+            elif s.status == "open" and s.league != "opened" and s.created_at < s.starts_at <= now:
                 out.append(SeasonWork("open", s))
             elif s.status == "open" and s.ends_at <= now:
                 out.append(SeasonWork("end", s))

@@ -117,10 +117,12 @@ async def last_season(db: Reader, guild_id: int) -> SeasonRow | None:
 
 
 async def next_due(store: Store) -> datetime | None:
-    """The earliest season work: a league to open at its start, a season to end, a post owed."""
+    """The earliest season work: a league to open at its start (a season opened before its
+    start: one that starts at once leaves its league to the admin), a season to end, a post
+    owed."""
     rows = await store.fetch_all(
-        "SELECT MIN(CASE WHEN post_owed = 1 THEN created_at WHEN league <> 'opened' "
-        "THEN starts_at ELSE ends_at END) FROM seasons "
+        "SELECT MIN(CASE WHEN post_owed = 1 THEN created_at WHEN league <> 'opened' AND "
+        "starts_at > created_at THEN starts_at ELSE ends_at END) FROM seasons "
         "WHERE status = 'open' OR post_owed = 1"
     )
     return None if not rows or rows[0][0] is None else from_db_time(str(rows[0][0]))

@@ -24,7 +24,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "season.line": {
         "en": "{place}. {mention} — {rating} ({change}, {games} rated)",
-        "fr": "{place}. {mention} — {rating} ({change}, {games} classées)",
+        "fr": "{place}. {mention} — {rating} ({change}, {games} {games:classée|classées})",
     },
     "season.empty": {
         "en": "No rated match in this season yet.",

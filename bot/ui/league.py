@@ -15,8 +15,10 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+import discord
+
 from bot.i18n import tr
-from bot.service import GameOptions
+from bot.service import GameOptions, GameStatus, GameSummary
 from bot.service.league import TABLE_MIN, LeagueTable
 from bot.service.seasons import SeasonRow, house_rules_of
 from bot.service.timing import Policy
@@ -80,7 +82,26 @@ async def _open_table(bot: GameBot, season: SeasonRow, table: LeagueTable) -> in
     await bot.schedule.set_game_schedule(
         game.id, policy=Policy.REPLACE, replace_after=max(1, season.vacation)
     )
-    channel = bot.get_partial_messageable(season.channel_id)
+    try:
+        return await _seat_and_deal(bot, season, table, game, locale)
+    except Exception:
+        status = (await bot.service.game(game.id)).status
+        if status is GameStatus.ACTIVE:  # dealt: its posts are the outbox's to deliver
+            log.exception("season %s: table %s dealt, not told", season.id, table.table_no)
+            return game.id
+        # No lobby may be left to block the channel: the table is opened again later.
+        await bot.service.seasons.league.opened(season, table.table_no, None)
+        if status is GameStatus.LOBBY:
+            await bot.service.end(game.id, host_id, now, is_manager=True)
+        raise
+
+
+async def _seat_and_deal(
+    bot: GameBot, season: SeasonRow, table: LeagueTable, game: GameSummary, locale: str
+) -> int:
+    now, (host_id, _) = bot.now(), table.players[0]
+    channel = bot.get_channel(season.channel_id) or await bot.fetch_channel(season.channel_id)
+    assert isinstance(channel, discord.TextChannel)
     head = tr("league.card", locale, name=season.name, table=table.table_no,
               division=table.division)  # fmt: skip
     card = await announcer.post_lobby(bot, channel, game, locale, ended_by=host_id, content=head)

@@ -69,8 +69,8 @@ async def season_flow(
     if name is None or end is None:
         raise Refusal("season.need", option="name, end")
     starts = parse_day(start, now.date())
-    if starts.date() == now.date():
-        starts = now  # today: from now on
+    if starts <= now:
+        starts = now  # today (or a day gone): from now on
     season = await svc.open(
         guild_id=guild_id, channel_id=interaction.channel_id or 0, name=name, starts_at=starts,
         ends_at=parse_day(end, now.date()), preset=rules or "standard", house_rules={},
