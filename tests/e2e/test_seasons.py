@@ -103,6 +103,10 @@ async def test_a_season_and_its_league_end_to_end(
         for gid in games:  # rated, in the season
             changes = await bot.service.rating_changes(gid)
             assert len(changes) == 3
+        # Each table's result beside its thread says every player's change ("+23 → 1,412").
+        results = [m.content for m in hall.messages() if "is over (" in m.content]
+        assert len(results) == 2 and all("\nRatings: " in r for r in results), results
+        assert all("→" in r for r in results)
 
         # The standings: six players, each with one rated match of the season.
         standings = await said(await players[2].slash("mt season", channel=hall))
@@ -110,7 +114,7 @@ async def test_a_season_and_its_league_end_to_end(
         assert all(f"<@{u.id}>" in standings.content for u in players)
         assert standings.content.count("1 rated)") == 6
         fr = await said(await players[5].slash("mt season", channel=hall))
-        assert "**Saison Autumn**" in fr.content and "classées)" in fr.content
+        assert "**Saison Autumn**" in fr.content and "(+130, 1 classée)" in fr.content
 
         # The season's end: one post with the top players and the moves.
         winner2 = await _first(bot, games, seated, 2)
