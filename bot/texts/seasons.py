@@ -23,7 +23,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Les parties classées se jouent avec les règles **{preset}**.",
     },
     "season.line": {
-        "en": "{place}. {mention} — {rating} ({change}, {games} rated)",
+        "en": "{place}. {mention} — {rating} ({change}, {games} {games:rated match|rated matches})",
         "fr": "{place}. {mention} — {rating} ({change}, {games} {games:classée|classées})",
     },
     "season.empty": {
@@ -50,12 +50,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "season.opened": {
         "en": "Season **{name}** is open: {dates}. Rated games play the **{preset}** rules. "
-        "League games: {hours} h a turn; after {vacation} missed turns in a row the computer "
-        "keeps the seat. Players sign up with `/mt season league:join`.",
+        "League games: {hours} h a turn; after {vacation} {vacation:missed turn|missed turns} "
+        "in a row the computer keeps the seat. Players sign up with `/mt season league:join`.",
         "fr": "La saison **{name}** est ouverte : {dates}. Les parties classées se jouent avec "
         "les règles **{preset}**. Parties de la ligue : {hours} h par tour ; après {vacation} "
-        "tours manqués d'affilée, l'ordinateur garde la place. Inscription : "
-        "`/mt season league:join`.",
+        "{vacation:tour manqué|tours manqués} d'affilée, l'ordinateur garde la place. "
+        "Inscription : `/mt season league:join`.",
     },
     "season.ended-now": {
         "en": "Season {name} is over; its end is posted.",
@@ -195,6 +195,66 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "cmd.name.vacation": {"en": "vacation", "fr": "vacances"},
     "cmd.name.end_now": {"en": "end_now", "fr": "terminer_maintenant"},
     "cmd.name.action": {"en": "action", "fr": "action"},
+    "cmd.desc.The season: standings, or its league (join, leave, tables)": {
+        "en": "The season: standings, or its league (join, leave, tables)",
+        "fr": "La saison : classement, ou sa ligue (rejoindre, quitter, tables)",
+    },
+    "cmd.desc.The season's league: join it, leave it, or see its tables": {
+        "en": "The season's league: join it, leave it, or see its tables",
+        "fr": "La ligue de la saison : la rejoindre, la quitter, voir ses tables",
+    },
+    "cmd.desc.Open a season, or end it now (Manage Server)": {
+        "en": "Open a season, or end it now (Manage Server)",
+        "fr": "Ouvrir une saison, ou la terminer maintenant (Gérer le serveur)",
+    },
+    "cmd.desc.The season's name": {
+        "en": "The season's name",
+        "fr": "Le nom de la saison",
+    },
+    "cmd.desc.First day, YYYY-MM-DD (default: now)": {
+        "en": "First day, YYYY-MM-DD (default: now)",
+        "fr": "Premier jour, AAAA-MM-JJ (par défaut : maintenant)",
+    },
+    "cmd.desc.The day it ends, YYYY-MM-DD": {
+        "en": "The day it ends, YYYY-MM-DD",
+        "fr": "Le jour où elle finit, AAAA-MM-JJ",
+    },
+    "cmd.desc.The preset rated games play": {
+        "en": "The preset rated games play",
+        "fr": "Le préréglage des parties classées",
+    },
+    "cmd.desc.League games: hours per turn (24)": {
+        "en": "League games: hours per turn (24)",
+        "fr": "Parties de la ligue : heures par tour (24)",
+    },
+    "cmd.desc.League games: missed turns the computer plays before it keeps the seat (3)": {
+        "en": "League games: missed turns the computer plays before it keeps the seat (3)",
+        "fr": "Ligue : tours manqués joués par l'ordinateur avant qu'il garde la place (3)",
+    },
+    "cmd.desc.End the open season now": {
+        "en": "End the open season now",
+        "fr": "Terminer maintenant la saison ouverte",
+    },
+    "cmd.desc.The league's tables: show, form, move, start": {
+        "en": "The league's tables: show, form, move, start",
+        "fr": "Les tables de la ligue : voir, former, déplacer, lancer",
+    },
+    "cmd.desc.What to do": {
+        "en": "What to do",
+        "fr": "Que faire",
+    },
+    "cmd.desc.move: the player": {
+        "en": "move: the player",
+        "fr": "déplacer : le joueur",
+    },
+    "cmd.desc.move: to table": {
+        "en": "move: to table",
+        "fr": "déplacer : vers la table",
+    },
+    "cmd.desc.Rated (the season's rules) or casual (default: rated unless you set rules)": {
+        "en": "Rated (the season's rules) or casual (default: rated unless you set rules)",
+        "fr": "Classée (règles de la saison) ou amicale (par défaut : classée sauf règles à toi)",
+    },
     "cmd.choice.join": {"en": "join", "fr": "rejoindre"},
     "cmd.choice.leave": {"en": "leave", "fr": "quitter"},
     "cmd.choice.tables": {"en": "tables", "fr": "tables"},

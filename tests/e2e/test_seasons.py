@@ -112,7 +112,8 @@ async def test_a_season_and_its_league_end_to_end(
         standings = await said(await players[2].slash("mt season", channel=hall))
         assert "**Season Autumn**" in standings.content
         assert all(f"<@{u.id}>" in standings.content for u in players)
-        assert standings.content.count("1 rated)") == 6
+        assert standings.content.count("(+") + standings.content.count("(-") == 6
+        assert "1 rated match)" in standings.content
         fr = await said(await players[5].slash("mt season", channel=hall))
         assert "**Saison Autumn**" in fr.content and "(+130, 1 classée)" in fr.content
 
