@@ -372,6 +372,10 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
             game_id, user.id, user.display_name, bot.now(), channel_id=channel_id
         )
         game = out.game
+        choice = await bot.service.seasons.rematch_choice(
+            game_id, game.guild_id, game.rules, bot.now()
+        )
+        await bot.service.seasons.mark(game.id, choice)
         public = channel_locale(interaction)
         mentions = " ".join(
             f"<@{p.user_id}>" for p in game.players if p.user_id is not None and not p.is_computer
@@ -392,7 +396,8 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         if in_thread:
             game = await announcer.open_thread(bot, card, game, user.id, public)
             answer = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
-        await reply(interaction, answer)
+        note = seasons.rated_note(choice, locale)
+        await reply(interaction, f"{answer}\n{note}" if note else answer)
 
 
 # ---------------------------------------------------------------------- clicks

@@ -5,7 +5,9 @@ or casual; the standings; the season's end, once.
 **Rated or casual.** A game is rated unless its host chose casual (``/mt new rated:False``;
 ``game_rated``). While a season runs, a rated game plays the season's rules: ``/mt new`` with
 rule options of its own is casual unless the host asks ``rated:True``, which is refused (the
-rules are the season's). A game without a row is rated, as every game was before seasons.
+rules are the season's). A rematch keeps its game's rules: it is casual after a casual game,
+and while a season runs rated only when those rules are the season's. A game without a row is
+rated, as every game was before seasons.
 
 **Standings** are read from the ratings' own rows (``rating_changes``, :mod:`bot.service.ratings`):
 the players with a rated match that finished within the season's dates, by their rating after
@@ -35,11 +37,13 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine import PRESETS
+from bot.engine import PRESETS, Rules
 from bot.service.errors import ServiceError
 from bot.service.league import League, LeagueMove
 from bot.service.ratings import points
+from bot.service.settings import preset_rules, rules_with
 from bot.store import Store
+from bot.store import ratings as rating_rows
 from bot.store import seasons as rows
 from bot.store.seasons import SeasonRow
 
@@ -178,6 +182,19 @@ class Seasons:
             raise SeasonRefused("rated games play the season's rules",
                                 code="season-rules", name=season.name)  # fmt: skip
         return RatedChoice(True, season, season.preset, house_rules_of(season))
+
+    async def rematch_choice(self, old_game_id: int, guild_id: int, rules: Rules,
+                             now: datetime) -> RatedChoice:  # fmt: skip
+        """A rematch's rated or casual: a casual game's rematch is casual; while a season runs,
+        a rematch is rated only when its rules are the season's (it keeps the old game's)."""
+        if await rating_rows.is_casual(self.store, old_game_id):
+            return RatedChoice(False, None, None, {})
+        season = await rows.open_season(self.store, guild_id)
+        if not running(season, now):
+            return RatedChoice(True, None, None, {})
+        assert season is not None
+        theirs = rules_with(preset_rules(season.preset), house_rules_of(season))
+        return RatedChoice(rules == theirs, season, None, {})
 
     async def mark(self, game_id: int, choice: RatedChoice) -> None:
         """Keep the game's choice (before anyone can finish it: right after it opens)."""

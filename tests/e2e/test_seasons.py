@@ -107,6 +107,10 @@ async def test_a_season_and_its_league_end_to_end(
         results = [m.content for m in hall.messages() if "is over (" in m.content]
         assert len(results) == 2 and all("\nRatings: " in r for r in results), results
         assert all("→" in r for r in results)
+        # A table game's rematch keeps the season's rules: rated in the season too.
+        result = next(m for m in hall.messages() if "is over (" in m.content)
+        again = await said(await players[0].click(result, label="Rematch"))
+        assert "Rated: it counts for season Autumn" in again.content, again.content
 
         # The standings: six players, each with one rated match of the season.
         standings = await said(await players[2].slash("mt season", channel=hall))

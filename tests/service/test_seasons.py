@@ -154,3 +154,21 @@ async def test_two_matches_ending_at_once_both_count_in_the_standings(
     _, expected = fold_.fold(matches)
     alice = next(r for r in expected if r.user_id == ALICE)
     assert standings[ALICE].rating == fold_.points(alice.mu, alice.sigma)
+
+
+async def test_a_rematch_is_rated_only_with_the_season_s_rules(
+    service: GameService, clock: FakeClock
+) -> None:
+    standard = (await new_game(service, clock, preset="standard", start=False)).game
+    quick = (await new_game(service, clock, channel=CHANNEL + 1, start=False)).game
+    casual = (await new_game(service, clock, channel=CHANNEL + 2, start=False)).game
+    await service.seasons.mark(casual.id, RatedChoice(False, None, "quick", {}))
+    seasons = service.seasons
+    # No season: a rematch is rated, unless its game was casual.
+    assert (await seasons.rematch_choice(standard.id, GUILD, standard.rules, clock.now)).rated
+    assert not (await seasons.rematch_choice(casual.id, GUILD, casual.rules, clock.now)).rated
+    await _season(seasons, clock)  # its rated games play "quick"
+    now = clock.tick()
+    assert not (await seasons.rematch_choice(standard.id, GUILD, standard.rules, now)).rated
+    rated = await seasons.rematch_choice(quick.id, GUILD, quick.rules, now)
+    assert rated.rated and rated.season is not None and rated.season.name == "Spring"
