@@ -18,7 +18,7 @@ from datetime import timedelta
 import discord
 
 from bot.i18n import tr
-from bot.service import GameOptions, GameStatus, GameSummary
+from bot.service import GameOptions, GameStatus, GameSummary, ServiceError
 from bot.service.league import TABLE_MIN, LeagueTable
 from bot.service.seasons import SeasonRow, house_rules_of
 from bot.service.timing import Policy
@@ -46,25 +46,28 @@ def tables_text(season: SeasonRow, tables: list[LeagueTable], signed: list[tuple
     return "\n".join([head, *(table_line(t, locale) for t in tables)])
 
 
-async def open_tables(bot: GameBot, season: SeasonRow) -> list[int]:
-    """Form the tables if the admin has not, then open every table's game not yet open; the
-    new games' ids. A table that could not be opened (its channel busy, Discord refusing the
-    thread) is logged and tried again at the loop's next look."""
+async def open_tables(bot: GameBot, season: SeasonRow) -> bool:
+    """Form the tables if the admin has not, then open every table's game not yet open;
+    whether all are open. A table that could not be opened (its channel busy, Discord
+    refusing the thread) is logged and tried again later (:class:`bot.ui.seasons.SeasonLoop`)."""
     svc = bot.service.seasons.league
     if season.league == "signup":
         await svc.form_tables(season)
-    opened, failed = [], False
+    failed = False
     for table in await svc.tables(season):
         if table.game_id is not None or not table.players:
             continue
         try:
-            opened.append(await _open_table(bot, season, table))
+            await _open_table(bot, season, table)
+        except (ServiceError, discord.HTTPException) as exc:  # it passes: the channel busy…
+            log.warning("season %s: table %s not opened yet: %s", season.id, table.table_no, exc)
+            failed = True
         except Exception:
             log.exception("season %s: table %s not opened", season.id, table.table_no)
             failed = True
     if not failed:
         await svc.all_opened(season)
-    return opened
+    return not failed
 
 
 async def _open_table(bot: GameBot, season: SeasonRow, table: LeagueTable) -> int:

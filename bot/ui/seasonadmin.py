@@ -106,8 +106,12 @@ async def league_flow(
         await svc.league.move(guild_id, player.id, table)
     elif action == "start":
         season = await svc.current(guild_id) or season
-        opened = await league.open_tables(bot, season)
-        head = tr("league.started", locale, n=len(opened))
+        before = {t.table_no for t in await svc.league.tables(season) if t.game_id is not None}
+        await league.open_tables(bot, season)
+        now_open = [t for t in await svc.league.tables(season) if t.game_id is not None]
+        head = tr(
+            "league.started", locale, n=len([t for t in now_open if t.table_no not in before])
+        )
         await reply(interaction, head + "\n" + await _tables(bot, guild_id, locale),
                     allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
         return

@@ -20,6 +20,7 @@ import discord
 from bot.drawing import draw_season_post
 from bot.i18n import language_of, tr
 from bot.service.seasons import RatedChoice, SeasonEnd, SeasonRow, SeasonWork, StandingRow
+from bot.service.timing import RETRY_AFTER
 from bot.ui import league, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
@@ -152,31 +153,46 @@ async def post_end(bot: GameBot, end: SeasonEnd) -> None:
 
 
 class SeasonLoop:
-    """The seasons' due work, run by the scheduler's loop beside the games' rows."""
+    """The seasons' due work, run by the scheduler's loop beside the games' rows. Work that
+    failed (a table's channel busy, Discord down for the end post) is held back
+    :data:`RETRY_AFTER` before it is tried again, so the loop never spins on it."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.held_until: datetime | None = None
 
     async def next_due(self) -> datetime | None:
-        return await self.bot.service.seasons.next_due()
+        due = await self.bot.service.seasons.next_due()
+        if due is not None and self.held_until is not None and due < self.held_until:
+            return self.held_until
+        return due
 
     async def run_due(self, now: datetime) -> int:
-        svc = self.bot.service.seasons
+        if self.held_until is not None and now < self.held_until:
+            return 0
+        self.held_until = None
         done = 0
-        for work in await svc.due(now):
-            done += await self.one(work, now)
+        for work in await self.bot.service.seasons.due(now):
+            try:
+                ok = await self.one(work, now)
+            except Exception:
+                log.exception("season %s: %s failed; tried again later", work.season.id, work.kind)
+                ok = False
+            if not ok:
+                self.held_until = now + RETRY_AFTER
+            done += 1
         return done
 
-    async def one(self, work: SeasonWork, now: datetime) -> int:
+    async def one(self, work: SeasonWork, now: datetime) -> bool:
+        """Do one piece of work; False when some of it is left for later."""
         svc = self.bot.service.seasons
         if work.kind == "open":
-            await league.open_tables(self.bot, work.season)
-            return 1
+            return await league.open_tables(self.bot, work.season)
         end = (await svc.end(work.season.id, now) if work.kind == "end"
                else await svc.end_of(work.season))  # fmt: skip
         if end is not None:
             await post_end(self.bot, end)
-        return 1
+        return True
 
 
 def rated_note(choice: RatedChoice, locale: str | None) -> str:

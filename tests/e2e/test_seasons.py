@@ -186,3 +186,39 @@ async def _order(bot: MexicanTrainBot, games: list[int], seated: dict[int, list[
             place = {s.player.user_id: s.place for s in standings}
             return sorted(ids, key=lambda u: (place[u], -ranks[u].after, u))  # type: ignore[arg-type]
     raise AssertionError(f"no game for table {table}")
+
+
+async def test_a_table_that_cannot_open_waits_and_opens_later(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """The season's channel holds a lobby of its own at the season's start: the table cannot
+    open there (one game per channel), nothing is left half-open, the loop does not spin on
+    it, and once the channel is free the table opens at the next try."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    players = [fake.user(n) for n in ("ann", "ben", "cat")]
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
+                                          start="2025-03-02", end="2025-03-31"))  # fmt: skip
+        for u in players:
+            await said(await u.slash("mt season", channel=hall, league="join"))
+        lobby = await said(await players[0].slash("mt new", channel=hall))
+        assert "is open" in lobby.content
+        clock.now = clock.now.replace(day=2)
+        loop = timing.cog_of(bot).scheduler
+        await loop.tick()
+        assert hall.threads() == []
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "formed"
+        (table,) = await bot.service.seasons.league.tables(season)
+        assert table.game_id is None  # undone: tried again later
+        assert await loop.sleep_time() > 60  # held back, not a tight loop
+        await said(await players[0].slash("mt cancel", channel=hall))
+        clock.tick(6 * 60)
+        await loop.tick()
+        (thread,) = await fake.wait_for(lambda: hall.threads() or None, timeout=10,
+                                        what="the table's thread")  # fmt: skip
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.status is GameStatus.ACTIVE
+        assert {p.user_id for p in game.players} == {u.id for u in players}
