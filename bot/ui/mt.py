@@ -56,7 +56,7 @@ ORDER = (
     "nudge", "away", "mygames",
     # bot/cogs/rating.py (issue 48)
     "rating",
-    # bot/cogs/season.py (issue 48)
+    # bot/cogs/seasons.py (issue 48)
     "season",
 )  # fmt: skip
 
