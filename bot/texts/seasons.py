@@ -65,6 +65,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{value} is not a day: write it YYYY-MM-DD (2026-12-31).",
         "fr": "{value} n'est pas une date : écris-la AAAA-MM-JJ (2026-12-31).",
     },
+    "season.in-thread": {
+        "en": "Open the season in a channel, not a thread: its league's games open in threads "
+        "of that channel.",
+        "fr": "Ouvre la saison dans un salon, pas dans un fil : les parties de sa ligue "
+        "s'ouvrent dans des fils de ce salon.",
+    },
     "season.need": {
         "en": "Give these options too: {option}.",
         "fr": "Donne aussi ces options : {option}.",

@@ -14,7 +14,16 @@ from bot.i18n import tr
 from bot.service.seasons import LEAGUE_DEADLINE, VACATION
 from bot.ui import league, seasons
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, bot_of, is_manager, locale_of, reply, server_of
+from bot.ui.interactions import (
+    Interaction,
+    bot_of,
+    check_thread_permissions,
+    is_manager,
+    lobby_channel,
+    locale_of,
+    reply,
+    server_of,
+)
 from bot.ui.limits import shown
 from bot.ui.refusals import Refusal, quote_input
 
@@ -68,6 +77,11 @@ async def season_flow(
         return
     if name is None or end is None:
         raise Refusal("season.need", option="name, end")
+    # Its league's games open in threads of this channel: a thread cannot hold them.
+    if isinstance(interaction.channel, discord.Thread):
+        raise Refusal("season.in-thread")
+    lobby_channel(interaction)  # every permission a game needs here,
+    check_thread_permissions(interaction)  # and the threads'; else named, nothing written
     starts = parse_day(start, now.date())
     if starts <= now:
         starts = now  # today (or a day gone): from now on

@@ -222,3 +222,7 @@ async def test_a_table_that_cannot_open_waits_and_opens_later(
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None and game.status is GameStatus.ACTIVE
         assert {p.user_id for p in game.players} == {u.id for u in players}
+        # A season is opened in a channel, never in a thread (its games open in threads).
+        refused = await said(await fake.owner.slash("mt-admin season", channel=thread,
+                                                    name="Summer", end="2025-08-31"))  # fmt: skip
+        assert "in a channel, not a thread" in refused.content
