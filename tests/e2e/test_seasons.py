@@ -9,10 +9,12 @@ last of table 1 down, which the next season's tables follow."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.app import MexicanTrainBot
 from bot.cogs import timing
-from bot.store import GameStatus
+from bot.service.seasons import Seasons
+from bot.store import GameStatus, Store
 from tests.clock import FakeClock
 from tests.e2e.helpers import pick, said, slash_move, to_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
@@ -226,3 +228,41 @@ async def test_a_table_that_cannot_open_waits_and_opens_later(
         refused = await said(await fake.owner.slash("mt-admin season", channel=thread,
                                                     name="Summer", end="2025-08-31"))  # fmt: skip
         assert "in a channel, not a thread" in refused.content
+
+
+async def test_an_end_owed_by_a_process_that_died_is_posted_once_at_the_restart(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    clock: FakeClock,
+    db_path: Path,
+) -> None:
+    """The season's end is committed with its post owed; the process dies before posting. The
+    next start's loop posts it, once, in French for a French server."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin settings", channel=hall, language="fr"))
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Printemps",
+                                          end="2025-03-31"))  # fmt: skip
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None
+    clock.now = clock.now.replace(month=4, day=2)
+    # What the dead process committed: the end, its post owed (no bot running, nothing sent).
+    store = await Store.open(db_path)
+    try:
+        ended = await Seasons(store).end(season.id, clock.now)
+    finally:
+        await store.close()
+    assert ended is not None and ended.season.post_owed
+    assert not [m for m in hall.messages() if "finie" in m.content]
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await timing.cog_of(bot).scheduler.tick()
+        await timing.cog_of(bot).scheduler.tick()
+        posts = [m for m in hall.messages() if "La saison Printemps est finie" in m.content]
+        assert len(posts) == 1
+        assert "Aucune partie classée" in posts[0].content
+        assert "Les cotes passent telles quelles à la saison suivante." in posts[0].content
+        row = await bot.service.seasons.current(fake.guild_id)
+        assert row is not None and not row.post_owed
