@@ -108,15 +108,18 @@ class League:
         return season
 
     async def join(self, guild_id: int, user_id: int, name: str, now: datetime) -> SeasonRow:
+        """Sign up (until the games open; tables already formed are formed again with them)."""
         season = await self._season(guild_id)
         async with self.store.transaction() as tx:
-            if season.league != "signup":
-                raise LeagueRefused("the tables are formed", code="league-closed",
+            if season.league == "opened":
+                raise LeagueRefused("the games have begun", code="league-closed",
                                     name=season.name)  # fmt: skip
             known = {p.user_id for p in await rows.players(tx, season.id)}
             if user_id in known:
                 raise LeagueRefused("already signed up", code="league-in", name=season.name)
             await rows.put_player(tx, LeaguePlayerRow(season.id, user_id, name[:100], now, None))
+            if season.league == "formed":
+                await self._form(tx, season)
         return season
 
     async def leave(self, guild_id: int, user_id: int) -> SeasonRow:

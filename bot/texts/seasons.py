@@ -108,8 +108,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Ce serveur n'a pas de saison ouverte, donc pas de ligue.",
     },
     "error.league-closed": {
-        "en": "The tables of season {name} are formed: ask a server admin to seat you.",
-        "fr": "Les tables de la saison {name} sont formées : demande à un admin du serveur.",
+        "en": "The league games of season {name} have begun: sign up for the next season's.",
+        "fr": "Les parties de la ligue de la saison {name} ont commencé : inscris-toi à celle "
+        "de la saison suivante.",
     },
     "error.league-in": {
         "en": "You are already in the league of season {name}.",

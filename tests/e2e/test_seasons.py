@@ -81,6 +81,10 @@ async def test_a_season_and_its_league_end_to_end(
         seated = {t.table_no: [u for u, _ in t.players]
                   for t in await bot.service.seasons.league.tables(season)}  # fmt: skip
         assert sorted(len(s) for s in seated.values()) == [3, 3]
+        late = await said(await fake.user("gus").slash("mt season", channel=hall, league="join"))
+        assert "have begun: sign up for the next season's" in late.content
+        stay = await said(await players[1].slash("mt season", channel=hall, league="leave"))
+        assert "the tables stay as they are" in stay.content
         # /mt new during the season: rated by the season's rules, or casual.
         own = await said(await players[0].slash("mt new", channel=lounge, rated=True,
                                                 preset="standard"))  # fmt: skip
