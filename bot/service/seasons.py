@@ -143,6 +143,7 @@ class Seasons:
         if not 0 <= vacation <= 10:
             raise SeasonRefused("vacation is 0 to 10 missed turns", code="season-vacation")
         async with self.store.transaction() as tx:
+            await rows.lock_seasons(tx)
             current = await rows.open_season(tx, guild_id)
             if current is not None:
                 raise SeasonRefused(f"season {current.name} is still open",

@@ -81,6 +81,14 @@ async def _fetch(db: Reader, sql: str, params: Sequence[Any] = ()) -> list[Seque
     return await db.connection.fetch(sql, params)
 
 
+async def lock_seasons(tx: Tx) -> None:
+    """Hold the seasons table's writes until this transaction ends (PostgreSQL: an advisory
+    lock of its own key space; SQLite's ``BEGIN IMMEDIATE`` holds the file's one write lock),
+    so two admins never open two seasons at once, nor take the same id."""
+    if tx.kind == "postgresql":
+        await tx.connection.fetch("SELECT pg_advisory_xact_lock(49, 0)")
+
+
 async def insert_season(tx: Tx, row: SeasonRow) -> int:
     """A new season with the next free id (two at once: the second one's key is refused)."""
     rows = await tx.connection.fetch("SELECT COALESCE(MAX(id), 0) + 1 FROM seasons")

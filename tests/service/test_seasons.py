@@ -172,3 +172,51 @@ async def test_a_rematch_is_rated_only_with_the_season_s_rules(
     assert not (await seasons.rematch_choice(standard.id, GUILD, standard.rules, now)).rated
     rated = await seasons.rematch_choice(quick.id, GUILD, quick.rules, now)
     assert rated.rated and rated.season is not None and rated.season.name == "Spring"
+
+
+async def test_two_admins_opening_seasons_at_once_get_one_each_or_a_reason(
+    db_target: str | Path, store: Store, clock: FakeClock
+) -> None:
+    """Two processes open seasons at the same moment: in two servers both get one (distinct
+    ids); in one server, one opens and the other is told the season is open."""
+    others = [await Store.open(db_target, synchronous="NORMAL") for _ in range(4)]
+
+    async def open_in(s: Store, guild: int, name: str) -> object:
+        try:
+            return await Seasons(s).open(
+                guild_id=guild, channel_id=CHANNEL, name=name, starts_at=clock.now,
+                ends_at=clock.now + timedelta(days=9), preset="quick", house_rules={},
+                deadline=None, vacation=3, now=clock.now,
+            )  # fmt: skip
+        except SeasonRefused as exc:
+            return exc.code
+
+    try:
+        two = await asyncio.gather(
+            open_in(others[0], GUILD, "A"), open_in(others[1], GUILD + 1, "B")
+        )
+        same = await asyncio.gather(open_in(others[2], GUILD + 2, "C"),
+                                    open_in(others[3], GUILD + 2, "D"))  # fmt: skip
+    finally:
+        for s in others:
+            await s.close()
+    ids = [getattr(r, "id", None) for r in two]
+    assert None not in ids and len(set(ids)) == 2
+    assert sorted(str(getattr(r, "name", r)) for r in same) in (
+        ["C", "season-open"],
+        ["D", "season-open"],
+    )
+
+
+async def test_a_late_sign_up_forms_the_tables_again(store: Store, clock: FakeClock) -> None:
+    seasons = Seasons(store)
+    await _season(seasons, clock)
+    for uid in (ALICE, BOB, CAROL):
+        await seasons.league.join(GUILD, uid, f"P{uid}", clock.now)
+    season = await seasons.current(GUILD)
+    assert season is not None
+    assert [len(t.players) for t in await seasons.league.form_tables(season)] == [3]
+    await seasons.league.join(GUILD, DAVE, "Dave", clock.now)
+    season = await seasons.current(GUILD)
+    assert season is not None
+    assert [len(t.players) for t in await seasons.league.tables(season)] == [4]
