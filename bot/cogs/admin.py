@@ -293,7 +293,7 @@ class Admin(GameCog):
     @app_commands.guild_only()
     @app_commands.describe(
         name="The season's name", start="First day, YYYY-MM-DD (default: now)",
-        end="The day it ends, YYYY-MM-DD", rules="The preset rated games play",
+        end="Its last day, YYYY-MM-DD", rules="The preset rated games play",
         deadline_hours="League games: hours per turn (24)",
         vacation="League games: missed turns the computer plays before it keeps the seat (3)",
         end_now="End the open season now",

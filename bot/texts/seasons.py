@@ -222,9 +222,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "First day, YYYY-MM-DD (default: now)",
         "fr": "Premier jour, AAAA-MM-JJ (par défaut : maintenant)",
     },
-    "cmd.desc.The day it ends, YYYY-MM-DD": {
-        "en": "The day it ends, YYYY-MM-DD",
-        "fr": "Le jour où elle finit, AAAA-MM-JJ",
+    "cmd.desc.Its last day, YYYY-MM-DD": {
+        "en": "Its last day, YYYY-MM-DD",
+        "fr": "Son dernier jour, AAAA-MM-JJ",
     },
     "cmd.desc.The preset rated games play": {
         "en": "The preset rated games play",

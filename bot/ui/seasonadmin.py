@@ -61,8 +61,8 @@ async def season_flow(
     vacation: int | None,
     end_now: bool,
 ) -> None:
-    """Open a season (``name`` and ``end`` given), end the open one now (``end_now``), or say
-    which season is open."""
+    """Open a season (``name`` and ``end`` given: it runs to the end of that day, UTC), or end
+    the open one now (``end_now``)."""
     bot, locale = bot_of(interaction), locale_of(interaction)
     guild_id = _manager(interaction)
     svc, now = bot.service.seasons, bot.now()
@@ -87,7 +87,8 @@ async def season_flow(
         starts = now  # today (or a day gone): from now on
     season = await svc.open(
         guild_id=guild_id, channel_id=interaction.channel_id or 0, name=name, starts_at=starts,
-        ends_at=parse_day(end, now.date()), preset=rules or "standard", house_rules={},
+        ends_at=parse_day(end, now.date()) + timedelta(days=1), preset=rules or "standard",
+        house_rules={},
         deadline=LEAGUE_DEADLINE if deadline_hours is None else timedelta(hours=deadline_hours),
         vacation=VACATION if vacation is None else vacation, now=now,
     )  # fmt: skip
