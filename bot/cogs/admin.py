@@ -294,6 +294,8 @@ class Admin(GameCog):
     @app_commands.describe(
         name="The season's name", start="First day, YYYY-MM-DD (default: now)",
         end="Its last day, YYYY-MM-DD", rules="The preset rated games play",
+        knock="Rated games: the knock rule", open_hands="Rated games: hands shown",
+        fast_start="Rated games: the fast start",
         deadline_hours="League games: hours per turn (24)",
         vacation="League games: missed turns the computer plays before it keeps the seat (3)",
         end_now="End the open season now",
@@ -302,12 +304,15 @@ class Admin(GameCog):
     @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     async def season(
         self, interaction: Interaction, name: str | None = None, start: str | None = None,
-        end: str | None = None, rules: ChoiceText | None = None, deadline_hours: int | None = None,
-        vacation: app_commands.Range[int, 0, 10] | None = None, end_now: bool = False,
+        end: str | None = None, rules: ChoiceText | None = None, knock: bool | None = None,
+        open_hands: bool | None = None, fast_start: bool | None = None,
+        deadline_hours: int | None = None, vacation: app_commands.Range[int, 0, 10] | None = None,
+        end_now: bool = False,
     ) -> None:  # fmt: skip
+        house = rules_from_options(knock=knock, open_hands=open_hands, fast_start=fast_start)
         async with guarded(interaction):
             await season_flow(
-                interaction, name=name, start=start, end=end, rules=rules,
+                interaction, name=name, start=start, end=end, rules=rules, house=house,
                 deadline_hours=deadline_hours, vacation=vacation, end_now=end_now,
             )  # fmt: skip
 

@@ -262,6 +262,18 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Rated (the season's rules) or casual (default: rated unless you set rules)",
         "fr": "Classée (règles de la saison) ou amicale (par défaut : classée sauf règles à toi)",
     },
+    "cmd.desc.Rated games: the knock rule": {
+        "en": "Rated games: the knock rule",
+        "fr": "Parties classées : la règle du toc",
+    },
+    "cmd.desc.Rated games: hands shown": {
+        "en": "Rated games: hands shown",
+        "fr": "Parties classées : mains visibles",
+    },
+    "cmd.desc.Rated games: the fast start": {
+        "en": "Rated games: the fast start",
+        "fr": "Parties classées : le départ rapide",
+    },
     "cmd.choice.join": {"en": "join", "fr": "rejoindre"},
     "cmd.choice.leave": {"en": "leave", "fr": "quitter"},
     "cmd.choice.tables": {"en": "tables", "fr": "tables"},

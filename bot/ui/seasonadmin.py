@@ -6,6 +6,7 @@ group's one home); their work is here, over :mod:`bot.service.seasons`.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -57,6 +58,7 @@ async def season_flow(
     start: str | None,
     end: str | None,
     rules: str | None,
+    house: dict[str, Any],
     deadline_hours: int | None,
     vacation: int | None,
     end_now: bool,
@@ -88,7 +90,7 @@ async def season_flow(
     season = await svc.open(
         guild_id=guild_id, channel_id=interaction.channel_id or 0, name=name, starts_at=starts,
         ends_at=parse_day(end, now.date()) + timedelta(days=1), preset=rules or "standard",
-        house_rules={},
+        house_rules=house,
         deadline=LEAGUE_DEADLINE if deadline_hours is None else timedelta(hours=deadline_hours),
         vacation=VACATION if vacation is None else vacation, now=now,
     )  # fmt: skip
@@ -96,7 +98,7 @@ async def season_flow(
     hours = "—" if season.deadline_s is None else str(season.deadline_s // 3600)
     await reply(
         interaction,
-        tr("season.opened", locale, name=shown(season.name), preset=season.preset,
+        tr("season.opened", locale, name=shown(season.name), preset=seasons.rules_name(season),
            dates=seasons.dates(season), hours=hours, vacation=season.vacation),
         allowed_mentions=discord.AllowedMentions.none(),
     )  # fmt: skip

@@ -19,7 +19,14 @@ import discord
 
 from bot.drawing import draw_season_post
 from bot.i18n import language_of, tr
-from bot.service.seasons import RatedChoice, SeasonEnd, SeasonRow, SeasonWork, StandingRow
+from bot.service.seasons import (
+    RatedChoice,
+    SeasonEnd,
+    SeasonRow,
+    SeasonWork,
+    StandingRow,
+    house_rules_of,
+)
 from bot.service.timing import RETRY_AFTER
 from bot.ui import league, messages
 from bot.ui.host import GameBot
@@ -42,6 +49,13 @@ def standing_line(place: int, s: StandingRow, locale: str | None) -> str:
               games=s.games)  # fmt: skip
 
 
+def rules_name(season: SeasonRow) -> str:
+    """The rules of the season's rated games: the preset, and its house rules on top
+    ("quick, knock=True")."""
+    house = house_rules_of(season)
+    return ", ".join([season.preset, *(f"{k}={v}" for k, v in sorted(house.items()))])
+
+
 def dates(season: SeasonRow) -> str:
     return tr("season.dates", None, start=messages.timestamp(season.starts_at),
               end=messages.timestamp(season.ends_at))  # fmt: skip
@@ -58,7 +72,7 @@ def standings_text(season: SeasonRow | None, rows: Sequence[StandingRow], locale
         "**" + tr("season.title", locale, name=season.name) + "**",
         tr(state, locale, start=messages.timestamp(season.starts_at),
            end=messages.timestamp(season.ends_at)),
-        tr("season.rules", locale, preset=season.preset),
+        tr("season.rules", locale, preset=rules_name(season)),
     ]  # fmt: skip
     if not rows:
         return "\n".join([*head, tr("season.empty", locale)])

@@ -205,8 +205,10 @@ async def test_a_table_that_cannot_open_waits_and_opens_later(
     players = [fake.user(n) for n in ("ann", "ben", "cat")]
     bot = make_bot()
     async with running_bot(fake, bot):
-        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
-                                          start="2025-03-02", end="2025-03-31"))  # fmt: skip
+        opened = await said(await fake.owner.slash(
+            "mt-admin season", channel=hall, name="Spring", start="2025-03-02", end="2025-03-31",
+            knock=True))  # fmt: skip
+        assert "Rated games play the **standard, knock=True** rules." in opened.content
         for u in players:
             await said(await u.slash("mt season", channel=hall, league="join"))
         lobby = await said(await players[0].slash("mt new", channel=hall))
@@ -228,6 +230,7 @@ async def test_a_table_that_cannot_open_waits_and_opens_later(
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None and game.status is GameStatus.ACTIVE
         assert {p.user_id for p in game.players} == {u.id for u in players}
+        assert game.preset == "standard" and game.rules.knock  # the season's house rules
         # A season is opened in a channel, never in a thread (its games open in threads).
         refused = await said(await fake.owner.slash("mt-admin season", channel=thread,
                                                     name="Summer", end="2025-08-31"))  # fmt: skip
