@@ -19,6 +19,7 @@ from bot.ui import league as leagueui
 from bot.ui import messages, mt, seasons
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
+from bot.ui.limits import shown
 from bot.ui.mt import GameCog
 
 LEAGUE_ACTIONS = [
@@ -57,11 +58,11 @@ class Season(GameCog):
             current = await svc.current(guild_id)
             if league == "join":
                 season = await svc.league.join(guild_id, user.id, user.display_name, bot.now())
-                text = tr("league.joined", locale, name=season.name,
+                text = tr("league.joined", locale, name=shown(season.name),
                           start=messages.timestamp(season.starts_at))  # fmt: skip
             elif league == "leave":
                 season = await svc.league.leave(guild_id, user.id)
-                text = tr("league.left", locale, name=season.name)
+                text = tr("league.left", locale, name=shown(season.name))
             elif league is not None and current is not None:
                 signed = await svc.league.signed(current)
                 tables = await svc.league.tables(current)

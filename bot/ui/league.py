@@ -39,7 +39,7 @@ def table_line(t: LeagueTable, locale: str | None) -> str:
 def tables_text(season: SeasonRow, tables: list[LeagueTable], signed: list[tuple[int, str]],
                 locale: str | None) -> str:  # fmt: skip
     """The league of a season: its tables, or who signed up while none is formed."""
-    head = "**" + tr("league.title", locale, name=season.name) + "**"
+    head = "**" + tr("league.title", locale, name=shown(season.name)) + "**"
     if not tables:
         names = ", ".join(shown(n) for _, n in signed) or "—"
         return "\n".join([head, tr("league.signed", locale, n=len(signed), players=names)])
@@ -105,7 +105,7 @@ async def _seat_and_deal(
     now, (host_id, _) = bot.now(), table.players[0]
     channel = bot.get_channel(season.channel_id) or await bot.fetch_channel(season.channel_id)
     assert isinstance(channel, discord.TextChannel)
-    head = tr("league.card", locale, name=season.name, table=table.table_no,
+    head = tr("league.card", locale, name=shown(season.name), table=table.table_no,
               division=table.division)  # fmt: skip
     card = await announcer.post_lobby(bot, channel, game, locale, ended_by=host_id, content=head)
     game = await announcer.open_thread(bot, card, game, host_id, locale)

@@ -75,7 +75,7 @@ async def season_flow(
         ended = await svc.end(current.id, now, early=True)
         if ended is not None:
             await seasons.post_end(bot, ended)
-        await reply(interaction, tr("season.ended-now", locale, name=current.name))
+        await reply(interaction, tr("season.ended-now", locale, name=shown(current.name)))
         return
     if name is None or end is None:
         raise Refusal("season.need", option="name, end")

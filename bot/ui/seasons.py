@@ -31,7 +31,7 @@ from bot.service.timing import RETRY_AFTER
 from bot.ui import league, messages
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
-from bot.ui.limits import fit
+from bot.ui.limits import fit, shown
 from bot.ui.pictures import picture_file
 from bot.ui.ratings import number
 from bot.workers import WorkerFailed
@@ -69,7 +69,7 @@ def standings_text(season: SeasonRow | None, rows: Sequence[StandingRow], locale
     state = "season.running" if season.status == "open" and season.starts_at <= now else (
         "season.coming" if season.status == "open" else "season.ended")  # fmt: skip
     head = [
-        "**" + tr("season.title", locale, name=season.name) + "**",
+        "**" + tr("season.title", locale, name=shown(season.name)) + "**",
         tr(state, locale, start=messages.timestamp(season.starts_at),
            end=messages.timestamp(season.ends_at)),
         tr("season.rules", locale, preset=rules_name(season)),
@@ -83,7 +83,7 @@ def standings_text(season: SeasonRow | None, rows: Sequence[StandingRow], locale
 
 def end_text(end: SeasonEnd, locale: str | None) -> str:
     """The season's end post in words (the picture shows the same top players)."""
-    lines = ["🏆 **" + tr("season.over", locale, name=end.season.name) + "**"]
+    lines = ["🏆 **" + tr("season.over", locale, name=shown(end.season.name)) + "**"]
     if end.standings:
         ratings = [s.rating for s in end.standings]
         lines += [standing_line(ratings.index(s.rating) + 1, s, locale) for s in end.standings]
@@ -214,4 +214,4 @@ def rated_note(choice: RatedChoice, locale: str | None) -> str:
     if choice.season is None:
         return "" if choice.rated else tr("season.casual", locale)
     key = "season.rated" if choice.rated else "season.casual"
-    return tr(key, locale, name=choice.season.name)
+    return tr(key, locale, name=shown(choice.season.name))

@@ -273,3 +273,21 @@ async def test_an_end_owed_by_a_process_that_died_is_posted_once_at_the_restart(
         assert "Les cotes passent telles quelles à la saison suivante." in posts[0].content
         row = await bot.service.seasons.current(fake.guild_id)
         assert row is not None and not row.post_owed
+
+
+async def test_a_season_s_name_is_shown_inert(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """An admin's season name is text typed into Discord: it never becomes a link, bold or a
+    mention wherever the bot writes it."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        name = "[x](https://evil.e) **bold** @everyone"
+        opened = await said(await fake.owner.slash("mt-admin season", channel=hall, name=name,
+                                                   end="2025-03-31"))  # fmt: skip
+        standings = await said(await fake.user("zed").slash("mt season", channel=hall))
+        joined = await said(await fake.user("amy").slash("mt season", channel=hall, league="join"))
+        for text in (opened.content, standings.content, joined.content):
+            assert "\\[x](https://evil.e) \\*\\*bold\\*\\* @\u200beveryone" in text, text
