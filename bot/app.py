@@ -55,6 +55,7 @@ EXTENSIONS = (
     "bot.cogs.catchup",
     "bot.cogs.stats",
     "bot.cogs.rating",
+    "bot.cogs.seasons",
     "bot.cogs.schedule",
     "bot.cogs.places",
 )

@@ -56,6 +56,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "commands",
     "extras",
     "ratings",
+    "seasons",
     "schedule",
     "channel",
     "turns",

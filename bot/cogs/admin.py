@@ -1,6 +1,7 @@
 """``/mt`` for hosts, and each player's own settings: ``end``, ``kick``, ``undo``, ``me`` (a
 player's settings); and ``/mt-admin``, shown only to Manage Server: ``settings`` (server
-defaults) and ``sync`` (the bot's owner).
+defaults), ``season`` and ``league`` (issue 48: :mod:`bot.ui.seasonadmin`), and ``sync`` (the
+bot's owner).
 
 The ``/mt`` commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). A change to a
 game goes through the service under the game's posting lock and is told by
@@ -50,6 +51,7 @@ from bot.ui.language import remember_client_language, server_language, set_serve
 from bot.ui.limits import shown
 from bot.ui.mt import ADMIN_GROUP, GameCog
 from bot.ui.refusals import Refusal
+from bot.ui.seasonadmin import LEAGUE_ADMIN_CHOICES, league_flow, season_flow
 
 
 class Admin(GameCog):
@@ -286,6 +288,44 @@ class Admin(GameCog):
                 + "\n"
                 + timing_text,
             )
+
+    @admin.command(name="season", description="Open a season, or end it now (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        name="The season's name", start="First day, YYYY-MM-DD (default: now)",
+        end="Its last day, YYYY-MM-DD", rules="The preset rated games play",
+        knock="Rated games: the knock rule", open_hands="Rated games: hands shown",
+        fast_start="Rated games: the fast start",
+        deadline_hours="League games: hours per turn (24)",
+        vacation="League games: missed turns the computer plays before it keeps the seat (3)",
+        end_now="End the open season now",
+    )  # fmt: skip
+    @app_commands.choices(rules=PRESET_CHOICES)
+    @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
+    async def season(
+        self, interaction: Interaction, name: str | None = None, start: str | None = None,
+        end: str | None = None, rules: ChoiceText | None = None, knock: bool | None = None,
+        open_hands: bool | None = None, fast_start: bool | None = None,
+        deadline_hours: int | None = None, vacation: app_commands.Range[int, 0, 10] | None = None,
+        end_now: bool = False,
+    ) -> None:  # fmt: skip
+        house = rules_from_options(knock=knock, open_hands=open_hands, fast_start=fast_start)
+        async with guarded(interaction):
+            await season_flow(
+                interaction, name=name, start=start, end=end, rules=rules, house=house,
+                deadline_hours=deadline_hours, vacation=vacation, end_now=end_now,
+            )  # fmt: skip
+
+    @admin.command(name="league", description="The league's tables: show, form, move, start")
+    @app_commands.guild_only()
+    @app_commands.describe(action="What to do", player="move: the player", table="move: to table")
+    @app_commands.choices(action=LEAGUE_ADMIN_CHOICES)
+    async def league(
+        self, interaction: Interaction, action: str = "show", player: discord.User | None = None,
+        table: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:  # fmt: skip
+        async with guarded(interaction):
+            await league_flow(interaction, action, player, table)
 
     @admin.command(name="sync", description="Push the slash commands (bot owner only)")
     async def sync(self, interaction: Interaction) -> None:

@@ -24,7 +24,7 @@ from bot.i18n import tr
 from bot.ops.metrics import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.ui import announcer, components, houserules, messages, mt, roundend
+from bot.ui import announcer, components, houserules, messages, mt, roundend, seasons
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import RematchButton
 from bot.ui.hints import hint_text
@@ -68,6 +68,7 @@ class Lobby(GameCog):
         replace_after="replace: missed turns in a row before a computer takes the seat (3)",
         remind_hours="Remind the player this many hours before the deadline (default: half-way)",
         thread="Play in a new thread of this channel (default: the server's setting)",
+        rated="Rated (the season's rules) or casual (default: rated unless you set rules)",
     )
     @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     @app_commands.choices(
@@ -95,6 +96,7 @@ class Lobby(GameCog):
         replace_after: app_commands.Range[int, 1, 10] | None = None,
         remind_hours: app_commands.Range[int, 1, 71] | None = None,
         thread: bool | None = None,
+        rated: bool | None = None,
     ) -> None:
         house = rules_from_options(
             rounds=rounds,
@@ -123,6 +125,7 @@ class Lobby(GameCog):
                 remind_hours=remind_hours,
             ),
             thread=thread,
+            rated=rated,
         )
 
     @mt.command(name="join", description="Join the game in this channel")
@@ -225,10 +228,12 @@ async def open_lobby(
     options: GameOptions,
     on_open: Callable[[GameSummary], Awaitable[None]] | None = None,
     thread: bool | None = None,
+    rated: bool | None = None,
 ) -> None:
     """``/mt new``: check the channel, open the lobby, post its card. ``on_open`` keeps a
     feature's options for the new game before the host is told it is open. ``thread`` (else
-    the server's setting) opens the game in a new thread of the channel, from its card."""
+    the server's setting) opens the game in a new thread of the channel, from its card;
+    ``rated``: rated or casual, by the season's rules (:mod:`bot.service.seasons`)."""
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     async with guarded(interaction):
@@ -239,6 +244,10 @@ async def open_lobby(
         if in_thread:
             check_thread_permissions(interaction)
         await remember_client_language(bot, interaction.user.id, locale)
+        choice = await bot.service.seasons.rated_choice(
+            guild.id, rated, preset, house_rules, bot.now()
+        )
+        preset, house_rules = choice.preset, dict(choice.house_rules)
         out = await bot.service.create_lobby(
             guild_id=guild.id,
             channel_id=interaction.channel_id or 0,
@@ -252,6 +261,7 @@ async def open_lobby(
             role_ids=role_ids(interaction),
         )
         game = out.game
+        await bot.service.seasons.mark(game.id, choice)
         note_game(game.id)
         public = channel_locale(interaction)
         card = await announcer.post_lobby(bot, channel, game, public, ended_by=interaction.user.id)
@@ -262,7 +272,8 @@ async def open_lobby(
         text = tr("lobby.opened", locale, game=game.id)
         if in_thread:
             text = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
-        await reply(interaction, text)
+        note = seasons.rated_note(choice, locale)
+        await reply(interaction, f"{text}\n{note}" if note else text)
 
 
 async def lobby_action(
@@ -361,6 +372,10 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
             game_id, user.id, user.display_name, bot.now(), channel_id=channel_id
         )
         game = out.game
+        choice = await bot.service.seasons.rematch_choice(
+            game_id, game.guild_id, game.rules, bot.now()
+        )
+        await bot.service.seasons.mark(game.id, choice)
         public = channel_locale(interaction)
         mentions = " ".join(
             f"<@{p.user_id}>" for p in game.players if p.user_id is not None and not p.is_computer
@@ -381,7 +396,8 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
         if in_thread:
             game = await announcer.open_thread(bot, card, game, user.id, public)
             answer = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
-        await reply(interaction, answer)
+        note = seasons.rated_note(choice, locale)
+        await reply(interaction, f"{answer}\n{note}" if note else answer)
 
 
 # ---------------------------------------------------------------------- clicks

@@ -202,3 +202,13 @@ def _plain(options: object) -> tuple[object, ...]:
             value = tuple(value)
         values.append((field.name, value))
     return tuple(values)
+
+
+def draw_season_post(season: str, lines: Sequence[tuple[int, str, str, str]], language: str
+                     ) -> bytes:  # fmt: skip
+    """A season's end: its top players as PNG bytes (issue 48); ``lines``: (place, name,
+    rating, detail) as the reader writes them."""
+    from renderers.seasonpost import SeasonLine, render_season_post
+
+    rows = [SeasonLine(*ln) for ln in lines]
+    return to_png(render_season_post(season, rows, language=language))

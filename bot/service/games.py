@@ -16,8 +16,10 @@ class only composes them, so a caller has one object and one place to read the w
 
 from __future__ import annotations
 
+import functools
 import random
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.engine import Match
 from bot.engine.ai import Level
@@ -33,6 +35,9 @@ from bot.service.rematch import open_rematch
 from bot.service.settings import Settings
 from bot.service.undo import Undone, take_back
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.service.seasons import Seasons
 
 
 class GameService:
@@ -113,6 +118,14 @@ class GameService:
         self.update_guild_settings = settings.update_guild_settings
         #: What committed moves still owe the players (issue 37; ``bot/ui/deliver.py``).
         self.outbox = Outbox(store)
+
+    @functools.cached_property
+    def seasons(self) -> Seasons:
+        """Seasons and the league (issue 48; :mod:`bot.service.seasons`), loaded at first use:
+        nothing of them runs on a move."""
+        from bot.service.seasons import Seasons
+
+        return Seasons(self.store)
 
     def add_commit_hook(self, hook: CommitHook, committed: CommittedHook | None = None) -> None:
         """Run ``hook(tx, before, after, seats, now)`` inside every move's transaction, after its

@@ -15,6 +15,7 @@ order at once rather than every pair as if they were separate games. Each player
 * The order: the match's places, equal final totals sharing a place (the winners first).
 * A player who left or was kicked is rated last, behind every seat that finished (several
   leavers share last place); the computer that took their seat is not rated.
+* A casual game (the host's choice at ``/mt new``, :mod:`bot.service.seasons`) is not rated.
 * A computer seat plays as its level's anchor: a fixed rating (:data:`ANCHORS`), never moved.
   The people's updates treat it as a fixed opponent (its own update is thrown away).
 
@@ -234,7 +235,7 @@ async def rated_from_log(store: Store, game_id: int) -> RatedMatch | None:
     """A finished game's fold input, replayed from its event log (None: not rated). Its
     time is its last event's: the time of the transaction that ended it."""
     record_ = await store.load(game_id)
-    if record_ is None:
+    if record_ is None or await rows_sql.is_casual(store, game_id):
         return None
     match = replay_game(record_, use_snapshot=False).match
     if match is None or not match.is_over:
@@ -283,7 +284,8 @@ async def on_match_end(
 ) -> None:
     """The hook of a match's last transaction (:meth:`Ledger.commit_play`): fold it in when
     it is rated, else only note that the fold has seen it."""
-    m = rated_match(game, seats, match, now)
+    casual = await rows_sql.is_casual(tx, game.id)  # /mt new rated:False (issue 48 seasons)
+    m = None if casual else rated_match(game, seats, match, now)
     if m is not None:
         await record(tx, m)
     elif game.guild_id:

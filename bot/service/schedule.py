@@ -30,7 +30,7 @@ import json
 import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from bot.engine import DONE, DRAW, PASS, Move, view_for
 from bot.engine.ai import Level
@@ -66,6 +66,16 @@ log = logging.getLogger(__name__)
 # ---------------------------------------------------------------------- the service
 
 
+class SideWork(Protocol):
+    """Work the scheduler's loop runs beside the games' due rows (it wakes for its due time)."""
+
+    async def next_due(self) -> datetime | None: ...
+
+    async def run_due(self, now: datetime) -> int:
+        """Do what is due at ``now``; how many pieces of work were done."""
+        ...
+
+
 class ScheduleService:
     """Deadlines, reminders, absent players and stalled games over a :class:`GameService`."""
 
@@ -89,6 +99,8 @@ class ScheduleService:
         self.next_look: datetime | None = None
         self.look_sooner = asyncio.Event()
         self._planned: dict[int, datetime] = {}
+        #: Work of other features the loop also runs (the seasons' ends: issue 48).
+        self.side_work: list[SideWork] = []
         games.add_commit_hook(self._plan_turn, self._turn_planned)
         #: The players' and servers' choices, and the questions players ask (nudge, mygames).
         self.players = SchedulePlayers(games, self.rows, nudge_interval=nudge_interval)

@@ -127,7 +127,7 @@ class Scheduler:
                     if (r.game_id, r.kind) not in retried and r not in seen
                 ]
                 if not rows:
-                    return done
+                    return done + await self._side_work()
                 seen.update(rows)
                 for row in rows:
                     sent = await self._one(row, now, retried)
@@ -156,6 +156,19 @@ class Scheduler:
                 await self.schedule.retry_later(row, now)
             return False
 
+    async def _side_work(self) -> int:
+        """The other features' due work (a season's end), each on its own: one that fails
+        is logged and tried at the next look."""
+        done = 0
+        for work in self.schedule.side_work:
+            try:
+                done += await work.run_due(self.clock())
+            except Exception as exc:
+                if unreachable(exc) is not None:
+                    raise
+                log.exception("scheduled %s failed; trying again later", type(work).__name__)
+        return done
+
     async def release(self) -> int:
         """Give back the rows this scheduler claimed and has not finished (a clean stop), so
         another process takes them at once instead of after the lease."""
@@ -164,6 +177,10 @@ class Scheduler:
     async def sleep_time(self) -> float:
         """Seconds until the next due work (bounded by ``max_sleep``; 0 if due now)."""
         nxt = await self.schedule.next_due()
+        for work in self.schedule.side_work:
+            other = await work.next_due()
+            if other is not None and (nxt is None or other < nxt):
+                nxt = other
         self.queries += 1
         if nxt is None:
             return self.max_sleep

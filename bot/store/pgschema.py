@@ -213,6 +213,77 @@ _V15_RATINGS = (
     """,
 )
 
+
+#: Issue 48 (seasons and the league): a server's seasons (name, dates, the rules of its rated
+#: games, the league's deadline and vacation allowance, whether it has ended and whether its
+#: end post is still owed: the outbox pattern); each game's rated or casual choice (none: rated,
+#: as before seasons); the league's sign-ups, tables and divisions, and each season's moves up
+#: and down. Seasons carry their own ids (no identity column: ``store copy`` keeps them).
+_V16_SEASONS = (
+    """
+    CREATE TABLE seasons (
+        id           BIGINT PRIMARY KEY,
+        guild_id     BIGINT NOT NULL,
+        name         TEXT NOT NULL,
+        starts_at    TEXT NOT NULL,
+        ends_at      TEXT NOT NULL,
+        preset       TEXT NOT NULL,
+        rules        TEXT NOT NULL,
+        channel_id   BIGINT NOT NULL,
+        deadline_s   INTEGER,
+        vacation     INTEGER NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('open', 'ended')),
+        league       TEXT NOT NULL CHECK (league IN ('signup', 'formed', 'opened')),
+        post_owed    INTEGER NOT NULL CHECK (post_owed IN (0, 1)),
+        created_at   TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX seasons_by_guild ON seasons (guild_id, status)",
+    """
+    CREATE TABLE game_rated (
+        game_id   BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        season_id BIGINT,
+        rated     INTEGER NOT NULL CHECK (rated IN (0, 1))
+    )
+    """,
+    """
+    CREATE TABLE league_players (
+        season_id BIGINT NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        user_id   BIGINT NOT NULL,
+        name      TEXT NOT NULL,
+        joined_at TEXT NOT NULL,
+        table_no  INTEGER,
+        PRIMARY KEY (season_id, user_id)
+    )
+    """,
+    """
+    CREATE TABLE league_tables (
+        season_id BIGINT NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        table_no  INTEGER NOT NULL,
+        division  INTEGER NOT NULL,
+        game_id   BIGINT,
+        PRIMARY KEY (season_id, table_no)
+    )
+    """,
+    """
+    CREATE TABLE league_divisions (
+        guild_id BIGINT NOT NULL,
+        user_id  BIGINT NOT NULL,
+        division INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    """
+    CREATE TABLE league_moves (
+        season_id BIGINT NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        user_id   BIGINT NOT NULL,
+        div_before INTEGER NOT NULL,
+        div_after  INTEGER NOT NULL,
+        PRIMARY KEY (season_id, user_id)
+    )
+    """,
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     *PG_FIRST_MIGRATIONS,
@@ -226,5 +297,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
+    _V16_SEASONS,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

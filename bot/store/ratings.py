@@ -193,3 +193,12 @@ async def finished_games(store: Store, *, unseen_only: bool = False) -> list[tup
         sql += " AND NOT EXISTS (SELECT 1 FROM rating_games r WHERE r.game_id = games.id)"
     rows = await store.fetch_all(sql + " ORDER BY id")
     return [(int(r[0]), int(r[1])) for r in rows]
+
+
+async def is_casual(db: Store | Tx, game_id: int) -> bool:
+    """The host chose casual at ``/mt new`` (``game_rated``, migration 16; a game without a
+    row is rated, as every game was before seasons)."""
+    sql, params = "SELECT rated FROM game_rated WHERE game_id = ?", (game_id,)
+    found = await (db.fetch_all(sql, params) if isinstance(db, Store)
+                   else db.connection.fetch(sql, params))  # fmt: skip
+    return bool(found) and not bool(found[0][0])

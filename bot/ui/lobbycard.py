@@ -17,7 +17,7 @@ import discord
 from bot.digits import ID, read_int
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
-from bot.ui import components, houserules, messages
+from bot.ui import components, houserules, messages, ratings
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, channel_locale
 from bot.ui.limits import OPTION_TEXT, THREAD_NAME, fit
@@ -154,6 +154,8 @@ async def thread_result(bot: GameBot, game: GameSummary, standings: str, locale:
     if card is None:
         return
     text = tr("thread.result", locale, game=game.id, thread=f"<#{game.channel_id}>")
+    # Each player's rating change, as the thread's final post says it (issue 48).
+    standings = "\n".join([standings, *await ratings.end_line(bot, game.id, game.players, locale)])
     try:
         posted = await bot.get_partial_messageable(card.channel_id).send(
             **fit(

@@ -56,6 +56,8 @@ ORDER = (
     "nudge", "away", "mygames",
     # bot/cogs/rating.py (issue 48)
     "rating",
+    # bot/cogs/seasons.py (issue 48)
+    "season",
 )  # fmt: skip
 
 _MARK = "__mt_command__"

@@ -118,7 +118,7 @@ async def test_the_admin_commands_are_a_group_shown_only_to_manage_server(
     admin = payload[mt.ADMIN_GROUP]
     manage_guild = discord.Permissions(manage_guild=True).value
     assert admin["default_member_permissions"] == manage_guild
-    assert [o["name"] for o in admin["options"]] == ["settings", "sync"]
+    assert [o["name"] for o in admin["options"]] == ["settings", "season", "league", "sync"]
     assert payload["mt"].get("default_member_permissions") is None
     assert not {"settings", "sync"} & {o["name"] for o in payload["mt"]["options"]}
     # Every command the Manage Server check guards lives in /mt-admin.

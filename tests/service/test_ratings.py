@@ -147,9 +147,12 @@ async def test_an_upgrade_from_before_ratings_computes_them(
     incremental = await _state(store)
     assert incremental[1]
     await store.close()
-    # The file as today's release (schema 14) left it: finished matches, no ratings.
+    # The file as today's release (schema 14) left it: finished matches, no ratings (nor
+    # seasons, migration 16).
     conn = sqlite3.connect(db_path)
     conn.executescript(
+        "DROP TABLE league_players; DROP TABLE league_tables; DROP TABLE league_moves; "
+        "DROP TABLE league_divisions; DROP TABLE game_rated; DROP TABLE seasons; "
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
         "PRAGMA user_version = 14;"
     )

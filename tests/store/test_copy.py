@@ -58,6 +58,18 @@ async def _fill(path: Path, clock: FakeClock) -> list[int]:
             await w.put_guild_schedule(GuildScheduleRow(GUILD, 3600, "skip", 9), now)
             await w.log_reminder(running, BOB, "nudge", now, now)
             await stats_rows.set_guild_language(tx, GUILD, "fr", now)
+        # A season (issue 48) with its league: sign-ups, a table playing the finished game,
+        # ended early (the moves and divisions written).
+        season = await games.seasons.open(
+            guild_id=GUILD, channel_id=CHANNEL, name="Spring", starts_at=now,
+            ends_at=now + timedelta(days=30), preset="quick", house_rules={},
+            deadline=timedelta(hours=24), vacation=3, now=now,
+        )  # fmt: skip
+        for uid, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
+            await games.seasons.league.join(GUILD, uid, name, now)
+        await games.seasons.league.form_tables(season)
+        await games.seasons.league.opened(season, 1, done)
+        assert await games.seasons.end(season.id, now, early=True) is not None
         for table in COPY_TABLES:
             if table != "meta":  # SQLite's migration 7 table; may not exist yet
                 assert await store._one(f"SELECT 1 FROM {table}"), f"nothing in {table}"
