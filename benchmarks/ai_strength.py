@@ -120,6 +120,18 @@ Job = tuple[str, int, int, int]
 Result = tuple[dict[str, float], dict[str, list[float]], dict[str, list[float]]]
 
 
+#: Heads-up deals are dealt as this pairing's (``--deals-as``; None: each pairing its own), so
+#: two pairings' runs on one seed play the very same deals and seeds (issue 49's protocol).
+DEALS_AS: str | None = None
+
+
+def configure(settings: expert.Settings, deals_as: str | None) -> None:
+    """This process's search variant and deals (the main process's and every worker's)."""
+    global DEALS_AS
+    DEALS_AS = deals_as
+    expert_search.configure(settings)
+
+
 def deal_seed(seed: int, pairing: str, deal: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{pairing}:{deal}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
@@ -175,7 +187,7 @@ def heads_up_chunk(job: Job) -> Result:
     samples: dict[str, list[float]] = {"margin": [], "win": [], "round_margin": []}
     timings: dict[str, list[float]] = {}
     for deal in range(first, last):
-        ds = deal_seed(seed, name, deal)
+        ds = deal_seed(seed, DEALS_AS or name, deal)
         order = probe.shuffle(random.Random(ds))
         rounds: list[tuple[int, int]] = []
         for chair in (0, 1):
@@ -427,16 +439,29 @@ def main() -> None:
         default=0.0,
         help="seconds: start no chunk of deals after this and report those played (0: all)",
     )
+    parser.add_argument(
+        "--deals-as",
+        default="",
+        metavar="PAIRING",
+        help="deal every heads-up pairing's rounds as this pairing's (the same deals, seeds)",
+    )
+    parser.add_argument(
+        "--keep-deals",
+        action="store_true",
+        help="keep each deal's margin in the line (to pair two runs on the same deals)",
+    )
     add_search_flags(parser)
     args = parser.parse_args()
     settings = search_settings(args)
-    expert_search.configure(settings)
+    if args.deals_as and not any(p[0] == args.deals_as for p in HEADS_UP):
+        raise SystemExit(f"no such heads-up pairing: {args.deals_as}")
+    configure(settings, args.deals_as or None)
     started = time.perf_counter()
     jobs = plan(args)
     results: list[Result] = []
     if args.jobs > 1:
         context = multiprocessing.get_context("spawn")
-        with context.Pool(args.jobs, expert_search.configure, (settings,)) as pool:
+        with context.Pool(args.jobs, configure, (settings, args.deals_as or None)) as pool:
             for result in pool.imap(run_job, jobs, chunksize=1):
                 results.append(result)
                 if args.stop_after and time.perf_counter() - started > args.stop_after:
@@ -470,9 +495,15 @@ def main() -> None:
         # The search's variant (issue 49's protocol): what search and flat_search played.
         "search_settings": dataclasses.asdict(settings),
     }
+    if args.deals_as:
+        out["deals_as"] = args.deals_as
+    out["seed"] = args.seed
     for name, *_ in HEADS_UP:
         if name in tallies:
-            out[name] = heads_up_report(tallies[name], samples[name])
+            report = heads_up_report(tallies[name], samples[name])
+            if args.keep_deals:  # for a comparison paired on the same deals
+                report["deal_margins"] = samples[name]["margin"]
+            out[name] = report
     for name, base, _ in TABLES:
         if name in tallies:
             out[name] = table_report(tallies[name], samples.get(name, {}), base)

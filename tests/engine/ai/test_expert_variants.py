@@ -113,3 +113,26 @@ def test_the_benchmarks_flags_choose_the_variant(monkeypatch: pytest.MonkeyPatch
     expert_search.search_move(view, 1)
     expert_search.flat_search_move(view, 1)
     assert seen == [tuned, expert.Settings(False, 8.0, 8.0, False, 6)]
+
+
+def test_deals_as_plays_another_pairings_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--deals-as search_vs_hard``: the control's rounds are the Expert's run's very deals
+    (each pairing's deals are otherwise keyed by its own name)."""
+    from benchmarks import ai_strength
+
+    dealt: list[int] = []
+    monkeypatch.setattr(
+        ai_strength, "play", lambda rules, p, order, seed, t: dealt.append(seed) or (0, 0)
+    )
+    ai_strength.configure(expert.OFFERED, None)
+    ai_strength.heads_up_chunk(("search_vs_hard", 0, 3, 37))
+    own, dealt[:] = list(dealt), []
+    ai_strength.heads_up_chunk(("flat_search_vs_hard", 0, 3, 37))
+    assert dealt != own
+    dealt.clear()
+    ai_strength.configure(expert.OFFERED, "search_vs_hard")
+    try:
+        ai_strength.heads_up_chunk(("flat_search_vs_hard", 0, 3, 37))
+    finally:
+        ai_strength.configure(expert.OFFERED, None)
+    assert dealt == own
