@@ -213,6 +213,25 @@ _V15_RATINGS = (
     """,
 )
 
+
+#: Issue 49: each finished match's review, per seat, computed once on demand (``/mt review``,
+#: the end-of-match DM's button) and kept: derived from the event log (it can be deleted and
+#: computed again), never the truth. ``body`` is the review as JSON
+#: (:mod:`bot.store.reviews`), ``settings`` how hard it looked.
+_V16_REVIEWS = (
+    """
+    CREATE TABLE match_reviews (
+        game_id    BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        settings   TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+)
+
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     *PG_FIRST_MIGRATIONS,
@@ -226,5 +245,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
+    _V16_REVIEWS,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

@@ -82,6 +82,26 @@ _V8_TILE_MODE = (
 )
 
 #: Spending Discord's request budget well, and the Expert level (issues 24, 28, 29):
+
+
+#: Issue 49: each finished match's review, per seat, computed once on demand (``/mt review``,
+#: the end-of-match DM's button) and kept: derived from the event log (it can be deleted and
+#: computed again), never the truth. ``body`` is the review as JSON
+#: (:mod:`bot.store.reviews`), ``settings`` how hard it looked.
+_V16_REVIEWS = (
+    """
+    CREATE TABLE match_reviews (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        settings   TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+)
+
+
 #: ``dm_channel_id`` keeps each player's DM channel, so a DM never opens its channel again
 #: (``POST /users/@me/channels`` counts against the bot's global limit) after a restart or
 #: from another process of a cluster; ``ping`` is how a player is told it is their turn
@@ -259,6 +279,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
+    _V16_REVIEWS,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -280,6 +301,7 @@ MIGRATION_NOTES: Final[tuple[str, ...]] = (
     "the end of a match in the outbox",
     "a draw held for the next post",
     "players' ratings (rated matches, each server's ratings)",
+    "finished matches' reviews, kept once computed",
 )
 
 

@@ -28,6 +28,7 @@ COPY_TABLES: tuple[str, ...] = (
     "rating_changes",
     "ratings",
     "rating_games",
+    "match_reviews",
     "game_schedule",
     "due_work",
     "user_settings",
