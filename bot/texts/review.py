@@ -10,13 +10,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "review.head": {
         "en": "🔍 **Your review of game #{game}** ({name}): {examined} of your decisions "
         "with a choice examined.",
-        "fr": "🔍 **Ta revue de la partie n°{game}** ({name}) : {examined} de tes décisions "
+        "fr": "🔍 **Ton bilan de la partie n°{game}** ({name}) : {examined} de tes décisions "
         "à choix examinées.",
     },
     "review.partial": {
         "en": "(The review's CPU budget ran out after {examined} of {decisions} decisions: "
         "those where you played otherwise than the Hard player came first.)",
-        "fr": "(Le budget de calcul de la revue s'est épuisé après {examined} décisions sur "
+        "fr": "(Le budget de calcul du bilan s'est épuisé après {examined} décisions sur "
         "{decisions} : celles où tu as joué autrement que le joueur Difficile d'abord.)",
     },
     "review.none": {
@@ -64,15 +64,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "review.failed": {
         "en": "Your review could not be computed just now: try again in a few minutes.",
-        "fr": "Ta revue n'a pas pu être calculée pour l'instant : réessaie dans quelques minutes.",
+        "fr": "Ton bilan n'a pas pu être calculé pour l'instant : réessaie dans quelques minutes.",
     },
     "error.review-unfinished": {
         "en": "Game #{game} is not finished: its review comes when the match ends.",
-        "fr": "La partie n°{game} n'est pas terminée : sa revue vient à la fin de la partie.",
+        "fr": "La partie n°{game} n'est pas terminée : son bilan vient à la fin de la partie.",
     },
     "error.review-not-yours": {
         "en": "You did not play game #{game} to its end: you can only review your own matches.",
-        "fr": "Tu n'as pas joué la partie n°{game} jusqu'au bout : tu ne peux revoir que tes "
-        "propres parties.",
+        "fr": "Tu n'as pas joué la partie n°{game} jusqu'au bout : tu ne peux faire le bilan "
+        "que de tes propres parties.",
     },
 }
