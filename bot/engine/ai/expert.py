@@ -126,11 +126,11 @@ def search(
                 return hard_move  # out of time: Hard's move, never a half-searched one
             worlds, seeds = streams[0]
             rnd = world_round(view, worlds[w])
-            base = _score(rnd, hard_move, seat, seeds[w], s.endgame)
+            base = score(rnd, hard_move, seat, seeds[w], s.endgame)
             for m in alive:
                 worlds, seeds = streams[index[m]]
                 mine = rnd if s.crn else world_round(view, worlds[w])
-                gains[m].append(_score(mine, m, seat, seeds[w], s.endgame) - base)
+                gains[m].append(score(mine, m, seat, seeds[w], s.endgame) - base)
         at += count
         # Halving: the better half of the candidates still ahead of Hard's pick go on.
         ahead = sorted(
@@ -180,7 +180,7 @@ def _worlds(view: SeatView, count: int, seed: int, settings: Settings) -> list[W
     return [sample_world(view, know, rng) for _ in range(count)]
 
 
-def _score(world: Round, move: Move, seat: int, seed: int, exact: int | None = None) -> float:
+def score(world: Round, move: Move, seat: int, seed: int, exact: int | None = None) -> float:
     """The points ``move`` then a playout give ``seat`` in ``world``: the opponents' mean
     score minus its own. ``exact``: finish a heads-up playout with the endgame solver once
     the boneyard holds at most that many tiles."""

@@ -41,7 +41,7 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 
-from bot.engine.ai.expert import CLOSE, _score
+from bot.engine.ai.expert import CLOSE, score
 from bot.engine.ai.hard import hard_decision, turn_values
 from bot.engine.ai.rollout import playout
 from bot.engine.ai.worlds import sample_worlds, world_round
@@ -59,12 +59,14 @@ Clock = Callable[[], float]
 class ReviewSettings:
     """How hard a review looks (the bot's defaults; tests and scripts pass smaller ones)."""
 
-    #: Worlds dealt per examined decision (the interval is over these).
-    worlds: int = 48
+    #: Worlds dealt per examined decision (the interval is over these). One playout's paired
+    #: difference spreads by about 70 points (measured), so 256 worlds give an interval of
+    #: about ±9 points: only a clearly worse move is named.
+    worlds: int = 256
     #: Worlds the candidates are screened on first.
-    screen: int = 16
-    #: Candidates besides the move played.
-    others: int = 3
+    screen: int = 32
+    #: Candidates besides the move played (Hard's pick first, else its runner-up).
+    others: int = 1
     #: Standard errors each side of the mean: 1.96 is a 95 % interval.
     z: float = 1.96
     #: Playouts per round for the luck figure (each for the real hand and a random one).
@@ -261,9 +263,9 @@ def _examine(
             if not alive:
                 return None
         rnd = world_round(view, world)
-        base = _score(rnd, d.played, d.view.seat or 0, seeds[w])
+        base = score(rnd, d.played, d.view.seat or 0, seeds[w])
         for m in alive:
-            gains[m].append(_score(rnd, m, d.view.seat or 0, seeds[w]) - base)
+            gains[m].append(score(rnd, m, d.view.seat or 0, seeds[w]) - base)
     best: Finding | None = None
     for m in alive:
         values = gains[m]

@@ -82,10 +82,10 @@ def test_the_exact_endgame_finishes_the_playouts_only_when_asked(
         world = expert.world_round(
             view, expert.candidate_worlds(view, step, expert.OFFERED, 1)[0][0][0]
         )
-        plain = expert._score(world, view.legal[0], view.seat, step)
+        plain = expert.score(world, view.legal[0], view.seat, step)
         assert calls == []  # the Expert as offered: the policy plays every playout out
         below = len(world.boneyard) - 1
-        exact = expert._score(world, view.legal[0], view.seat, step, below)
+        exact = expert.score(world, view.legal[0], view.seat, step, below)
         assert calls and max(calls) <= below
         assert isinstance(plain, float) and isinstance(exact, float)
         calls.clear()
