@@ -33,6 +33,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "• Manche {round}, ton tour {turn} : tu as joué {played} ; {better} était "
         "meilleur d'environ {gain} {gain:point|points} ({low} à {high}).",
     },
+    # Every world gave the same gain (late in a round, what is hidden no longer matters).
+    "review.finding.sure": {
+        "en": "• Round {round}, your turn {turn}: you played {played}; {better} was better "
+        "by {gain} {gain:point|points} whatever the hidden tiles.",
+        "fr": "• Manche {round}, ton tour {turn} : tu as joué {played} ; {better} était "
+        "meilleur de {gain} {gain:point|points} quels que soient les dominos cachés.",
+    },
     "review.more": {
         "en": "… and {count} more.",
         "fr": "… et {count} de plus.",

@@ -63,9 +63,10 @@ def review_text(found: MatchReview, locale: str | None) -> str:
         lines.append(tr_count("review.some", len(r.findings), locale))
         costliest = sorted(r.findings, key=lambda f: -f.gain)[:SHOWN]
         for f in sorted(costliest, key=lambda f: f.at):
+            sure = round(f.low) == round(f.high)
             lines.append(
                 tr(
-                    "review.finding",
+                    "review.finding.sure" if sure else "review.finding",
                     locale,
                     round=f.round_no + 1,
                     turn=f.turn,

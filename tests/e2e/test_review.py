@@ -59,5 +59,8 @@ async def test_review_by_command_and_by_the_end_dms_button(
         clicked = await said(await alice.click(end, label="Review my match"))
         assert clicked.ephemeral
         assert clicked.content.startswith(f"🔍 **Your review of game #{game.id}** (Alice)")
-        if "where another move was clearly better" in clicked.content:
+        if "\n• Round" in clicked.content:  # a decision named: the table as it was, drawn
             assert clicked.files and clicked.files[0].data.startswith(b"\x89PNG")
+        else:
+            assert "✅ No decision where another move was clearly better." in clicked.content
+            assert not clicked.files
