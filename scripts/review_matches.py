@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--luck-deals", type=int, default=16)
     parser.add_argument("--budget", type=float, default=60.0, help="CPU seconds a seat's review")
     parser.add_argument("--language", default="en")
+    parser.add_argument("--pictures", default="", help="a folder: each review's picture there")
     args = parser.parse_args()
     rules = dataclasses.replace(PRESETS["standard"], rounds=args.rounds)
     settings = ReviewSettings(worlds=args.worlds, luck_deals=args.luck_deals, budget_s=args.budget)
@@ -65,6 +66,11 @@ def main() -> None:
             worst = max(review.findings, key=lambda f: f.gain, default=None)
             view = None if worst is None else view_before(rules, NAMES, events, worst.at, seat)
             found = MatchReview(n + 1, seat, tuple(NAMES), review, view, settings.worlds)
+            if view is not None and args.pictures:
+                from bot.drawing import draw_table, table_options
+
+                png = draw_table(view, table_options((False, False), args.language))
+                Path(args.pictures, f"review-{n + 1}-{name}.png").write_bytes(png)
             print(f"===== match {n + 1}, {name} ({LEVELS[seat].value}'s moves) =====")
             print(review_text(found, args.language))
             print()
