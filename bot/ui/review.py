@@ -53,7 +53,16 @@ def _points(value: float) -> str:
 
 
 def review_text(found: MatchReview, locale: str | None) -> str:
-    """The whole review in the reader's words, within one message."""
+    """The whole review in the reader's words, within one message: the costliest findings
+    first give way to a count when they do not all fit."""
+    for shown in range(SHOWN, -1, -1):
+        text = _review_text(found, locale, shown)
+        if len(text) <= limits.CONTENT - 10:
+            return text
+    return text[: limits.CONTENT - 10]
+
+
+def _review_text(found: MatchReview, locale: str | None, shown: int) -> str:
     r = found.review
     name = limits.shown(found.names[found.seat])
     lines = [tr("review.head", locale, game=found.game_id, name=name, examined=r.examined)]
@@ -61,7 +70,7 @@ def review_text(found: MatchReview, locale: str | None) -> str:
         lines.append(tr("review.partial", locale, examined=r.examined, decisions=r.decisions))
     if r.findings:
         lines.append(tr_count("review.some", len(r.findings), locale))
-        costliest = sorted(r.findings, key=lambda f: -f.gain)[:SHOWN]
+        costliest = sorted(r.findings, key=lambda f: -f.gain)[:shown]
         for f in sorted(costliest, key=lambda f: f.at):
             sure = round(f.low) == round(f.high)
             lines.append(
@@ -77,14 +86,14 @@ def review_text(found: MatchReview, locale: str | None) -> str:
                     high=round(f.high),
                 )
             )
-        if len(r.findings) > SHOWN:
-            lines.append(tr("review.more", locale, count=len(r.findings) - SHOWN))
+        if len(r.findings) > shown:
+            lines.append(tr("review.more", locale, count=len(r.findings) - shown))
     else:
         lines.append(tr("review.none", locale))
     rounds = ", ".join(_points(x) for x in r.luck)
     lines.append(tr("review.luck", locale, luck=_points(r.luck_total), rounds=rounds))
     lines.append(tr("review.how", locale, worlds=found.worlds))
-    return "\n".join(lines)[: limits.CONTENT - 10]
+    return "\n".join(lines)
 
 
 async def show_review(interaction: Interaction, game_id: int) -> None:

@@ -14,8 +14,9 @@ import pytest
 
 from bot.engine import PRESETS, Match, Rules, SeatView, Tile, view_for
 from bot.engine.ai import Level, choose_move
-from bot.engine.ai.review import ReviewSettings, review_seat, view_before
+from bot.engine.ai.review import Finding, ReviewSettings, SeatReview, review_seat, view_before
 from bot.engine.match import Event, RoundStarted
+from bot.engine.moves import MEXICAN, Play
 from bot.service.reviews import MatchReview, decode, encode
 from bot.ui.review import SHOWN, review_text
 
@@ -75,16 +76,19 @@ def test_a_review_names_only_tiles_its_reader_could_see(
         assert review.complete and review.examined == review.decisions > 0
         assert len(review.luck) == sum(isinstance(e, RoundStarted) for e in events)
         assert decode(encode(review), rules, len(names)) == review  # kept as it was
-        shown = sorted(sorted(review.findings, key=lambda f: -f.gain)[:SHOWN], key=lambda f: f.at)
-        views = {f.at: view_before(rules, names, events, f.at, seat) for f in shown}
+        costliest = sorted(review.findings, key=lambda f: -f.gain)
+        views = {f.at: view_before(rules, names, events, f.at, seat) for f in costliest[:SHOWN]}
         worst = max(review.findings, key=lambda f: f.gain, default=None)
         for locale in ("en", "fr"):
             found = MatchReview(
                 7, seat, tuple(names), review, views[worst.at] if worst else None, LOOSE.worlds
             )
-            lines = review_text(found, locale).splitlines()
+            text = review_text(found, locale)
+            assert len(text) <= 2000 and text.splitlines()[-1].startswith("-# ")  # whole
+            lines = text.splitlines()
             told = [line for line in lines if line.startswith("•")]
-            assert len(told) == len(shown)
+            shown = sorted(costliest[: len(told)], key=lambda f: f.at)
+            assert len(told) == min(len(costliest), SHOWN) or len(told) >= 8
             for line, f in zip(told, shown, strict=True):
                 tiles = _tiles(line)
                 assert tiles, line  # a move with a tile is named (draw and pass name none)
@@ -99,3 +103,21 @@ def test_a_review_names_only_tiles_its_reader_could_see(
             assert view.seat == seat and f.played in view.legal and f.better in view.legal
             assert all(view.visible_hands[s] is None for s in range(len(names)) if s != seat)
     assert named > 0
+
+
+def test_many_findings_give_way_to_a_count_and_the_review_stays_whole() -> None:
+    findings = tuple(
+        Finding(i % 13, i + 1, i, Play(Tile(12, i % 12), 0), Play(Tile(11, i % 11), MEXICAN),
+                10.0 + i, 2.0, 20.0 + i)
+        for i in range(40)
+    )  # fmt: skip
+    review = SeatReview(0, findings, (3.0, -5.0), 90, 60)
+    names = ("W" * 32, "X" * 32)
+    for locale in ("en", "fr"):
+        text = review_text(MatchReview(7, 0, names, review, None, 256), locale)
+        lines = text.splitlines()
+        assert len(text) <= 2000 and lines[-1].startswith("-# ")
+        told = [line for line in lines if line.startswith("•")]
+        assert 5 <= len(told) <= SHOWN
+        assert any(str(40 - len(told)) in line for line in lines if line.startswith("…"))
+        assert "60" in lines[0] and "90" in lines[1]  # examined, of how many (the budget)
