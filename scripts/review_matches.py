@@ -34,8 +34,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3, help="rounds a match (standard rules)")
     parser.add_argument("--seed", type=int, default=49)
-    parser.add_argument("--worlds", type=int, default=64)
-    parser.add_argument("--luck-deals", type=int, default=16)
+    bot = ReviewSettings()  # the bot's own settings by default
+    parser.add_argument("--worlds", type=int, default=bot.worlds)
+    parser.add_argument("--luck-deals", type=int, default=bot.luck_deals)
     parser.add_argument("--budget", type=float, default=60.0, help="CPU seconds a seat's review")
     parser.add_argument("--language", default="en")
     parser.add_argument("--pictures", default="", help="a folder: each review's picture there")
