@@ -189,11 +189,13 @@ def review_seat(
     for d in sorted(decisions, key=lambda d: (not d.differs, d.at)):
         if deadline is not None and clock is not None and clock() > deadline:
             break
-        examined += 1
         if d.candidates:
             found = _examine(d, settings, seed * 1_000_003 + d.at, deadline, clock)
             if found is not None:
                 findings.append(found)
+            elif deadline is not None and clock is not None and clock() > deadline:
+                break  # cut short by the budget: not examined
+        examined += 1
     findings.sort(key=lambda f: f.at)
     return SeatReview(seat, tuple(findings), luck, len(decisions), examined)
 
