@@ -4,9 +4,10 @@ hands). Few worlds and every positive gain reported, so verdicts exist to compar
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
-from bot.engine import PRESETS, Match, Round
+from bot.engine import PRESETS, Match, Round, view_for
 from bot.engine.ai import Level, choose_move
 from bot.engine.ai import review as rv
 from bot.engine.view import round_view
@@ -42,3 +43,22 @@ def test_a_verdict_does_not_depend_on_the_hidden_tiles() -> None:
             rnd.apply(move)
             step += 1
     assert compared >= 20 and found >= 3
+
+
+def test_past_its_budget_a_review_stops_and_says_how_far_it_got() -> None:
+    rules = PRESETS["quick"]
+    names = ["A", "B"]
+    match = Match(rules, names)
+    match.start_round(match.shuffle(random.Random(2)))
+    step = 0
+    while not match.is_over:
+        seat = match.current_seat
+        assert seat is not None
+        match.apply(choose_move(view_for(match, seat), Level.EASY, step), seat)
+        step += 1
+    ticks = iter(range(10**6))
+    budget = dataclasses.replace(LOOSE, budget_s=30.0)  # a clock that ticks a second a look
+    cut = rv.review_seat(rules, names, match.events, 0, settings=budget, clock=lambda: next(ticks))
+    full = rv.review_seat(rules, names, match.events, 0, settings=LOOSE)
+    assert 0 < cut.examined < cut.decisions == full.decisions and not cut.complete
+    assert full.complete and set(cut.findings) <= set(full.findings)
