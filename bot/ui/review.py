@@ -18,13 +18,13 @@ import discord
 from bot.drawing import draw_table
 from bot.engine import Draw, Move, Pass, Play
 from bot.engine.ai.review import ReviewSettings
+from bot.engine.moves import MEXICAN
 from bot.i18n import language_of, tr, tr_count
 from bot.service.reviews import MatchReview
 from bot.ui import limits
 from bot.ui.alt_text import picture_file
 from bot.ui.components import ReviewButton
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
-from bot.ui.messages import train_in_sentence
 from bot.ui.pictures import computer_seats
 from bot.ui.refusals import Refusal
 from bot.workers import WorkerFailed
@@ -39,7 +39,13 @@ SHOWN = 12
 def move_words(move: Move, names: tuple[str, ...], seat: int, locale: str | None) -> str:
     """A move as the review says it: "5-7 on your train", "drawing"."""
     if isinstance(move, Play):
-        train = train_in_sentence([limits.shown(n) for n in names], move.train, seat, locale)
+        ref = f"@{move.train + 1}"
+        if move.train == MEXICAN:
+            train = tr("review.train.mexican", locale)
+        elif move.train == seat:
+            train = tr("review.train.own", locale, ref=ref)
+        else:
+            train = tr("review.train.other", locale, name=limits.shown(names[move.train]), ref=ref)
         return tr("review.move.play", locale, tile=f"`{move.tile}`", train=train)
     if isinstance(move, Draw):
         return tr("review.move.draw", locale)
