@@ -31,7 +31,7 @@ def _views(players: int = 2, seed: int = 4, every: int = 6, count: int = 4) -> l
     return out
 
 
-def test_dealing_more_worlds_per_kept_one_gives_more_distinct_worlds(
+def test_more_dealt_worlds_or_a_warmer_weighting_give_more_distinct_worlds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(expert, "STAGES", (16, 16, 16))
@@ -47,6 +47,17 @@ def test_dealing_more_worlds_per_kept_one_gives_more_distinct_worlds(
             else:
                 many += expert.distinct(worlds)
     assert many > few
+    # A warmer softmax spreads the weight: more distinct worlds from the same pool.
+    cold = warm = 0
+    for n, view in enumerate(views):
+        for temperature in (2.0, 16.0):
+            settings = expert.Settings(temperature=temperature, dealt=2.0)
+            (worlds, _seeds), *_ = expert.candidate_worlds(view, n, settings, 1)
+            if temperature == 2.0:
+                cold += expert.distinct(worlds)
+            else:
+                warm += expert.distinct(worlds)
+    assert warm > cold
 
 
 def test_common_random_numbers_give_every_candidate_the_same_worlds(
