@@ -82,26 +82,6 @@ _V8_TILE_MODE = (
 )
 
 #: Spending Discord's request budget well, and the Expert level (issues 24, 28, 29):
-
-
-#: Issue 49: each finished match's review, per seat, computed once on demand (``/mt review``,
-#: the end-of-match DM's button) and kept: derived from the event log (it can be deleted and
-#: computed again), never the truth. ``body`` is the review as JSON
-#: (:mod:`bot.store.reviews`), ``settings`` how hard it looked.
-_V16_REVIEWS = (
-    """
-    CREATE TABLE match_reviews (
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat       INTEGER NOT NULL,
-        settings   TEXT NOT NULL,
-        body       TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    )
-    """,
-)
-
-
 #: ``dm_channel_id`` keeps each player's DM channel, so a DM never opens its channel again
 #: (``POST /users/@me/channels`` counts against the bot's global limit) after a restart or
 #: from another process of a cluster; ``ping`` is how a player is told it is their turn
@@ -265,6 +245,24 @@ _V15_RATINGS = (
     )
     """,
 )
+
+#: Issue 49: each finished match's review, per seat, computed once on demand (``/mt review``,
+#: the end-of-match DM's button) and kept: derived from the event log (it can be deleted and
+#: computed again), never the truth. ``body`` is the review as JSON
+#: (:mod:`bot.store.reviews`), ``settings`` how hard it looked.
+_V16_REVIEWS = (
+    """
+    CREATE TABLE match_reviews (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        settings   TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+)
+
 
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
