@@ -44,6 +44,7 @@ machine is shared: give the load average with every figure.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -58,9 +59,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import expert_search
 from benchmarks.expert_search import flat_search_move, search_move
 from bot.engine import KNOCK, PRESETS, Match, Round, Rules
-from bot.engine.ai import Level, choose_move
+from bot.engine.ai import Level, choose_move, expert
 from bot.engine.ai.rollout import rollout_move
 from bot.engine.moves import Move
 from bot.engine.view import SeatView, round_view
@@ -118,6 +120,18 @@ Job = tuple[str, int, int, int]
 Result = tuple[dict[str, float], dict[str, list[float]], dict[str, list[float]]]
 
 
+#: Heads-up deals are dealt as this pairing's (``--deals-as``; None: each pairing its own), so
+#: two pairings' runs on one seed play the very same deals and seeds (issue 49's protocol).
+DEALS_AS: str | None = None
+
+
+def configure(settings: expert.Settings, deals_as: str | None) -> None:
+    """This process's search variant and deals (the main process's and every worker's)."""
+    global DEALS_AS
+    DEALS_AS = deals_as
+    expert_search.configure(settings)
+
+
 def deal_seed(seed: int, pairing: str, deal: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{pairing}:{deal}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
@@ -173,7 +187,7 @@ def heads_up_chunk(job: Job) -> Result:
     samples: dict[str, list[float]] = {"margin": [], "win": [], "round_margin": []}
     timings: dict[str, list[float]] = {}
     for deal in range(first, last):
-        ds = deal_seed(seed, name, deal)
+        ds = deal_seed(seed, DEALS_AS or name, deal)
         order = probe.shuffle(random.Random(ds))
         rounds: list[tuple[int, int]] = []
         for chair in (0, 1):
@@ -379,6 +393,40 @@ def plan(args: argparse.Namespace) -> list[Job]:
     return jobs
 
 
+def add_search_flags(parser: argparse.ArgumentParser) -> None:
+    """Issue 49's variants of the search (``search`` and ``flat_search``; defaults: the
+    Expert as offered)."""
+    o = expert.OFFERED
+    group = parser.add_argument_group("the search's variant (search, flat_search)")
+    group.add_argument(
+        "--search-temperature", type=float, default=o.temperature, help="the weighting's softmax"
+    )
+    group.add_argument(
+        "--search-dealt", type=float, default=o.dealt, help="worlds dealt per world kept"
+    )
+    group.add_argument(
+        "--search-no-crn",
+        action="store_true",
+        help="each candidate its own worlds and playout seeds (default: common ones)",
+    )
+    group.add_argument(
+        "--search-endgame",
+        type=int,
+        default=o.endgame,
+        metavar="TILES",
+        help="finish heads-up playouts exactly once the boneyard holds at most TILES",
+    )
+
+
+def search_settings(args: argparse.Namespace) -> expert.Settings:
+    return expert.Settings(
+        temperature=args.search_temperature,
+        dealt=args.search_dealt,
+        crn=not args.search_no_crn,
+        endgame=args.search_endgame,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per heads-up pairing")
@@ -391,12 +439,29 @@ def main() -> None:
         default=0.0,
         help="seconds: start no chunk of deals after this and report those played (0: all)",
     )
+    parser.add_argument(
+        "--deals-as",
+        default="",
+        metavar="PAIRING",
+        help="deal every heads-up pairing's rounds as this pairing's (the same deals, seeds)",
+    )
+    parser.add_argument(
+        "--keep-deals",
+        action="store_true",
+        help="keep each deal's margin in the line (to pair two runs on the same deals)",
+    )
+    add_search_flags(parser)
     args = parser.parse_args()
+    settings = search_settings(args)
+    if args.deals_as and not any(p[0] == args.deals_as for p in HEADS_UP):
+        raise SystemExit(f"no such heads-up pairing: {args.deals_as}")
+    configure(settings, args.deals_as or None)
     started = time.perf_counter()
     jobs = plan(args)
     results: list[Result] = []
     if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(args.jobs, configure, (settings, args.deals_as or None)) as pool:
             for result in pool.imap(run_job, jobs, chunksize=1):
                 results.append(result)
                 if args.stop_after and time.perf_counter() - started > args.stop_after:
@@ -427,10 +492,18 @@ def main() -> None:
         "ties": "count half in win_rate",
         "ci": "95% Wilson over rounds (ci95); over deals (win_ci95_paired)",
         "jobs": args.jobs,
+        # The search's variant (issue 49's protocol): what search and flat_search played.
+        "search_settings": dataclasses.asdict(settings),
     }
+    if args.deals_as:
+        out["deals_as"] = args.deals_as
+    out["seed"] = args.seed
     for name, *_ in HEADS_UP:
         if name in tallies:
-            out[name] = heads_up_report(tallies[name], samples[name])
+            report = heads_up_report(tallies[name], samples[name])
+            if args.keep_deals:  # for a comparison paired on the same deals
+                report["deal_margins"] = samples[name]["margin"]
+            out[name] = report
     for name, base, _ in TABLES:
         if name in tallies:
             out[name] = table_report(tallies[name], samples.get(name, {}), base)

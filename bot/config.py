@@ -108,6 +108,9 @@ class Config:
     #: (``bot.thinking``); unset: one per CPU, at most 2; ``0``: on the event loop. A Config
     #: built in code (tests, scripts) thinks on the event loop unless it says otherwise.
     think_workers: int | None = 0
+    #: ``MT_REVIEW_CPU``: CPU seconds one player's review of a finished match may spend
+    #: (issue 49: ``/mt review``; computed once, then kept).
+    review_cpu: int = 60
     #: ``MT_DISCORD_RATE``: requests per second this process may send that count against
     #: Discord's global limit (50 per bot token, shared by every process). Unset: 45, or in a
     #: cluster 45 times the share of the shards this process runs (see :attr:`request_rate`).
@@ -233,6 +236,7 @@ class Config:
                 if (env.get("MT_THINK_WORKERS") or "").strip()
                 else None
             ),
+            review_cpu=setting_int(env, "MT_REVIEW_CPU", 60, low=1),
         )
 
 

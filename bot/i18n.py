@@ -68,6 +68,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "faults",
     "places",
     "outbox",
+    "review",
 )
 _merge_feature_texts()
 

@@ -1,10 +1,11 @@
-"""Reading a game after the fact: ``/mt history``, ``export`` and ``replay``, and the history's
-page buttons.
+"""Reading a game after the fact: ``/mt history``, ``export``, ``replay`` and ``review``, the
+history's page buttons and the end-of-match DM's review button.
 
 The commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). They only look: they
 answer privately and work for anyone in the server, seated or not — spectators see what the
 channel saw (the table, the moves), never a hand. Each takes a game number, so a finished game
-can still be read after the channel moved on.
+can still be read after the channel moved on. ``/mt review`` is the exception: it is the
+caller's own review of a finished match they played (issue 49, :mod:`bot.ui.review`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.i18n import language_of, tr
 from bot.service import GameStatus, GameSummary, errors
 from bot.service import history as story
 from bot.ui import components, limits, mt
+from bot.ui import review as reviews
 from bot.ui.alt_text import describe_replay, picture_file
 from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
@@ -256,12 +258,26 @@ class History(GameCog):
             said = describe_replay(views, found.id, frames, found.players, locale)
             await reply(interaction, "", embed=embed, file=picture_file(gif, "replay.gif", said))
 
+    @mt.command(
+        name="review",
+        description="Your review of a finished match: where a move was clearly better",
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(game="Game number (default: this channel's latest game)")
+    async def review(
+        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        async with guarded(interaction):
+            found = await find_game(interaction, game)
+            await reviews.show_review(interaction, found.id)
+
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
     await bot.add_cog(History(bot))
     components.listen(bot, HistoryPage, _page_clicked)
+    components.listen(bot, components.ReviewButton, reviews.review_clicked)
 
 
 async def teardown(bot: commands.Bot) -> None:
-    components.unlisten(bot, HistoryPage)
+    components.unlisten(bot, HistoryPage, components.ReviewButton)

@@ -32,6 +32,7 @@ from bot.service.outcome import Outcome
 from bot.service.play import Plays
 from bot.service.queries import Queries
 from bot.service.rematch import open_rematch
+from bot.service.reviews import Reviews
 from bot.service.settings import Settings
 from bot.service.undo import Undone, take_back
 from bot.store import Store
@@ -118,6 +119,8 @@ class GameService:
         self.update_guild_settings = settings.update_guild_settings
         #: What committed moves still owe the players (issue 37; ``bot/ui/deliver.py``).
         self.outbox = Outbox(store)
+        #: A finished match's review for one of its players, computed once (issue 49).
+        self.match_review = Reviews(store).review
 
     @functools.cached_property
     def seasons(self) -> Seasons:

@@ -280,9 +280,23 @@ _V16_SEASONS = (
         div_before INTEGER NOT NULL,
         div_after  INTEGER NOT NULL,
         PRIMARY KEY (season_id, user_id)
+#: Issue 49: each finished match's review, per seat, computed once on demand (``/mt review``,
+#: the end-of-match DM's button) and kept: derived from the event log (it can be deleted and
+#: computed again), never the truth. ``body`` is the review as JSON
+#: (:mod:`bot.store.reviews`), ``settings`` how hard it looked.
+_V17_REVIEWS = (
+    """
+    CREATE TABLE match_reviews (
+        game_id    BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        settings   TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
     )
     """,
 )
+
 
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -298,5 +312,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
     _V16_SEASONS,
+    _V17_REVIEWS,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

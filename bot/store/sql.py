@@ -34,6 +34,7 @@ COPY_TABLES: tuple[str, ...] = (
     "league_tables",
     "league_divisions",
     "league_moves",
+    "match_reviews",
     "game_schedule",
     "due_work",
     "user_settings",

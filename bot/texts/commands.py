@@ -55,6 +55,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "sync": "synchro",
             "export": "exporter",
             "replay": "revoir",
+            "review": "bilan",
             "stats": "stats",
             "leaderboard": "classement",
             "undo": "défaire",
@@ -181,6 +182,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ),
             "A round replayed as an animated picture": "Une manche rejouée en image animée",
             "Round number (default: the latest)": "Numéro de manche (par défaut : la dernière)",
+            "Your review of a finished match: where a move was better": (
+                "Ton bilan d'une partie terminée : où un coup était meilleur"
+            ),
+            "Game number (default: this channel's latest game)": (
+                "Numéro de partie (par défaut : la dernière de ce salon)"
+            ),
             "Statistics of a player in this server": "Statistiques d'un joueur sur ce serveur",
             "The player (default: you)": "Le joueur (par défaut : toi)",
             "The best players of this server": "Les meilleurs joueurs de ce serveur",

@@ -14,6 +14,12 @@ import time
 
 from bot.engine import PRESETS, Match, Move, SeatView, view_for
 from bot.engine.ai import Hint, Level, choose_move, hint
+from bot.engine.ai.review import ReviewJob, SeatReview, run
+
+#: How much lower than the other thinking a review runs (``os.nice`` of its worker): a review
+#: is seconds of CPU nobody is waiting on at a table.
+REVIEW_NICE = 10
+_niced = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -37,6 +43,17 @@ def advise(view: SeatView) -> Hint:
     """``/mt hint``'s advice for ``view``: Hard's move, why, and the own train it builds (the
     same search as a Hard decision, so it runs where Hard's decisions run)."""
     return hint(view)
+
+
+def review(job: ReviewJob, nice: int = 0) -> SeatReview:
+    """A finished match's review for one seat (issue 49), within its CPU budget on this
+    thread's clock; ``nice``: first lower this process's priority by that much, once (only
+    in the review worker: on the bot's own process it would slow everything)."""
+    global _niced
+    if nice and not _niced:
+        os.nice(nice)
+        _niced = True
+    return run(job, clock=time.thread_time)
 
 
 def warm_up() -> int:

@@ -19,6 +19,7 @@ seconds measured where it ran, its wall seconds here) for ``/metrics``.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import logging
 import time
@@ -27,7 +28,8 @@ from collections.abc import Callable, Collection
 from bot import workers
 from bot.engine import Move, SeatView
 from bot.engine.ai import Hint, Level
-from bot.thinking.jobs import Thought, advise, think
+from bot.engine.ai.review import ReviewJob, SeatReview
+from bot.thinking.jobs import REVIEW_NICE, Thought, advise, review, think
 from bot.workers import WorkerFailed, WorkerPool
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,9 @@ log = logging.getLogger(__name__)
 #: than the bot; benchmarks/bot_load.py --computer expert, 4 of 203 decisions), hence 10 s,
 #: like the render pool's.
 DEFAULT_TIMEOUT = 10.0
+#: Wall-clock seconds a review may take in its worker (its CPU budget is a setting; at the
+#: lowest priority on a busy host the wall clock runs several times slower).
+REVIEW_TIMEOUT = 900.0
 #: More workers than this would only queue searches behind each other on a small host: a
 #: table seldom waits on more than one computer at a time.
 MAX_DEFAULT_WORKERS = 2
@@ -82,6 +87,11 @@ class Thinker:
         #: Decisions by where they were made (``worker``, ``inline``, ``fallback``).
         self.stats: collections.Counter[str] = collections.Counter()
         self.pool: WorkerPool | None = None
+        #: One worker of its own for reviews (issue 49), started at the first one: a review's
+        #: seconds of CPU never hold up a computer's move.
+        self.reviewer: WorkerPool | None = None
+        self.start_timeout = start_timeout
+        self._review_start = asyncio.Lock()
         if self.workers:
             self.pool = WorkerPool(
                 self.workers,
@@ -112,6 +122,8 @@ class Thinker:
         a decision asked for after this is made here."""
         if self.pool is not None:
             await self.pool.close(grace)
+        if self.reviewer is not None:
+            await self.reviewer.close(grace)
 
     async def choose(self, view: SeatView, level: Level, seed: int, *, game_id: int) -> Move:
         """The move of a computer player of ``level`` at ``view`` (its turn), for game
@@ -143,6 +155,30 @@ class Thinker:
         except WorkerFailed as exc:
             log.warning("game %s: a hint failed in its worker (%s); advising here", game_id, exc)
             return advise(view)
+
+    async def review(self, job: ReviewJob) -> SeatReview:
+        """A finished match's review for one seat (:mod:`bot.engine.ai.review`): in the
+        review worker at a lower priority still (:data:`REVIEW_NICE`), or without workers
+        in a thread of this process. A worker that fails raises
+        :class:`~bot.workers.WorkerFailed` (the review is asked for again later)."""
+        if not self.workers:
+            return await asyncio.to_thread(review, job)
+        async with self._review_start:  # two first reviews at once start one worker
+            if self.reviewer is None:
+                self.reviewer = WorkerPool(
+                    1,
+                    worker="bot.thinking.worker",
+                    label="review",
+                    noun="review",
+                    timeout=REVIEW_TIMEOUT,
+                    start_timeout=self.start_timeout,
+                )
+                await self.reviewer.start()
+        budget = job.settings.budget_s or REVIEW_TIMEOUT
+        result: SeatReview = await self.reviewer.run(
+            review, job, REVIEW_NICE, timeout=min(REVIEW_TIMEOUT, 10 * budget + 30)
+        )
+        return result
 
     def _instead(
         self, view: SeatView, level: Level, seed: int, game_id: int, exc: WorkerFailed

@@ -295,6 +295,34 @@ class CatchUpButton(
         await _clicked(interaction, self)
 
 
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):review"
+):
+    """Review my match, on the end-of-match DM: the clicker's own review, privately."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr("button.review", locale),
+                style=discord.ButtonStyle.secondary,
+                emoji="🔍",
+                custom_id=f"mt:{game_id}:review",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _clicked(interaction, self)
+
+
 def catchup_button(game_id: int, locale: str | None) -> CatchUpButton:
     """The Catch me up button of a game, labelled in ``locale``: add it to a turn post's or a
     turn DM's view (``view.add_item(...)``)."""
@@ -347,6 +375,13 @@ def history_view(game_id: int, page: int, pages: int, locale: str | None) -> dis
     view = discord.ui.View(timeout=None)
     view.add_item(HistoryPage(game_id, max(1, page - 1), "older", locale, off=page <= 1))
     view.add_item(HistoryPage(game_id, min(pages, page + 1), "newer", locale, off=page >= pages))
+    return view
+
+
+def review_view(game_id: int, locale: str | None) -> discord.ui.View:
+    """The end-of-match DM's button: the reader's own review (issue 49, ``bot/ui/review.py``)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReviewButton(game_id, locale))
     return view
 
 

@@ -28,6 +28,7 @@ from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut
 from bot.ui import dmlater, ratings
+from bot.ui.components import review_view
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT, shown
@@ -229,6 +230,7 @@ async def _dm(
             allowed_mentions=discord.AllowedMentions.none(),
             nonce=end_nonce(game.id, ping.user_id),
             route=route,
+            view=review_view(game.id, lang),  # issue 49: their review, privately
         )
     except discord.Forbidden as exc:
         if exc.code in dmlater.REFUSED:

@@ -47,7 +47,7 @@ ORDER = (
     # bot/cogs/admin.py
     "end", "kick", "undo", "me",
     # bot/cogs/history.py
-    "history", "export", "replay",
+    "history", "export", "replay", "review",
     # bot/cogs/catchup.py
     "catchup",
     # bot/cogs/stats.py

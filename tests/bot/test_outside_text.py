@@ -181,7 +181,7 @@ def test_every_custom_id_pattern_takes_ascii_digits_only() -> None:
     good = [
         "mt:12:lobby:join", "mt:12:lobby:cpu", "mt:12:lobby:uncpu", "mt:12:3:draw",
         "mt:12:3:pick", "mt:12:3:dm:pick", "mt:12:hist:2:older", "mt:12:rematch",
-        "mt:12:catchup", "mt:12:3:dm:pass",
+        "mt:12:catchup", "mt:12:3:dm:pass", "mt:12:review",
     ]  # fmt: skip
     for custom_id in good:
         assert sum(bool(t.fullmatch(custom_id)) for t in templates) == 1, custom_id

@@ -381,6 +381,8 @@ def catalogue() -> list[Entry]:
         lambda c: f"mt:{c.far.id}:1:draw",
         lambda c: f"mt:{c.lobby.id}:lobby:start",  # the lobby of another channel
         lambda c: f"mt:{gid(c)}:rematch",  # a game that is not over
+        lambda c: f"mt:{gid(c)}:review",  # a review of a game that is not over
+        lambda c: "mt:" + "9" * 19 + ":review",
         lambda c: f"mt:{gid(c)}:0:draw",  # a version long gone
         lambda c: f"mt:{gid(c)}:hist:1:older",  # a history page, not on an answer
         lambda c: "<@123456789012345678>",

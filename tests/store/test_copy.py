@@ -15,6 +15,7 @@ from bot.service import GameOptions, GameService
 from bot.service.schedule import ScheduleService
 from bot.service.storecopy import CopyError, copy_store, verify_copy
 from bot.store import GameStatus, GuildSettings, Store, UserSettings, open_store
+from bot.store import reviews as review_rows
 from bot.store import stats as stats_rows
 from bot.store.schedule import GuildScheduleRow, ScheduleTx, UserScheduleRow
 from bot.store.store import COPY_TABLES
@@ -70,6 +71,7 @@ async def _fill(path: Path, clock: FakeClock) -> list[int]:
         await games.seasons.league.form_tables(season)
         await games.seasons.league.opened(season, 1, done)
         assert await games.seasons.end(season.id, now, early=True) is not None
+        await review_rows.put(store, review_rows.ReviewRow(done, 0, '{"worlds": 4}', "{}", now))
         for table in COPY_TABLES:
             if table != "meta":  # SQLite's migration 7 table; may not exist yet
                 assert await store._one(f"SELECT 1 FROM {table}"), f"nothing in {table}"

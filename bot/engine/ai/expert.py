@@ -25,10 +25,16 @@ benchmarks (``benchmarks/ai_strength.py --only search_vs_hard``) play this same 
 * A **time budget**: given a ``clock`` (the engine has none of its own: the caller passes
   ``time.process_time``), past :data:`BUDGET_S` of it in one decision it plays Hard's move,
   never a half-searched one. Without a clock it searches to the end: pure and reproducible.
+* **Variants** (:class:`Settings`, issue 49's protocol in ``docs/computer-players.md``): the
+  weighting's temperature, how many worlds are dealt per kept one, common random numbers
+  across the candidates (the default) or each candidate its own worlds and playout seeds, and
+  Hard's exact endgame solver finishing heads-up playouts. The defaults are the Expert as
+  offered; ``benchmarks/ai_strength.py --search-*`` flags select the others.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 from collections.abc import Callable
@@ -36,8 +42,8 @@ from collections.abc import Callable
 from bot.engine.ai import endgame
 from bot.engine.ai.hard import hard_decision, turn_values
 from bot.engine.ai.knowledge import read_view
-from bot.engine.ai.likelihood import likely_worlds
-from bot.engine.ai.rollout import playout
+from bot.engine.ai.likelihood import TEMPERATURE, likely_worlds
+from bot.engine.ai.rollout import RolloutPolicy, playout
 from bot.engine.ai.worlds import World, sample_world, world_round
 from bot.engine.moves import Move
 from bot.engine.round import Round
@@ -55,14 +61,47 @@ DEALT = 2.0
 #: Seconds of the caller's clock one decision may spend searching; past it, Hard's move
 #: (issue 35: decision CPU p99 <= 1 s).
 BUDGET_S = 0.8
+#: Positions the exact endgame may examine for one move of a playout (:attr:`Settings.endgame`).
+ENDGAME_NODES = 1_500
 
 #: A clock in seconds (``time.process_time`` in the bot and the benchmarks).
 Clock = Callable[[], float]
 
 
-def search(view: SeatView, seed: int, *, weighted: bool = True, clock: Clock | None = None) -> Move:
+@dataclasses.dataclass(frozen=True, slots=True)
+class Settings:
+    """One variant of the search; the defaults are the Expert as offered (issue 35)."""
+
+    #: Worlds weighted by the opponents' plays (False: unweighted worlds, the control).
+    weighted: bool = True
+    #: The weighting's softmax temperature, in the rollout policy's points.
+    temperature: float = TEMPERATURE
+    #: Worlds dealt and weighed for each world kept (the resampling's pool).
+    dealt: float = DEALT
+    #: Common random numbers: every candidate in the same worlds with the same playout seeds
+    #: (False: each candidate its own worlds and seeds, the noisier comparison).
+    crn: bool = True
+    #: A heads-up playout (no knock rule) whose boneyard is down to this many tiles plays its
+    #: moves by Hard's exact endgame solver in that world (None: the policy to the end).
+    endgame: int | None = None
+
+
+#: The Expert as offered.
+OFFERED = Settings()
+
+
+def search(
+    view: SeatView,
+    seed: int,
+    *,
+    weighted: bool = True,
+    clock: Clock | None = None,
+    settings: Settings | None = None,
+) -> Move:
     """The Expert's move from ``view`` (see the module's docstring); ``clock``: enforce
-    :data:`BUDGET_S` on it, else search to the end."""
+    :data:`BUDGET_S` on it, else search to the end. ``settings``: a variant (default: the
+    Expert as offered, on unweighted worlds when ``weighted`` is False)."""
+    s = settings if settings is not None else dataclasses.replace(OFFERED, weighted=weighted)
     hard_move = hard_decision(view, random.Random(seed)).move
     if _endgame(view):
         return hard_move
@@ -76,20 +115,23 @@ def search(view: SeatView, seed: int, *, weighted: bool = True, clock: Clock | N
     seat = view.seat
     assert seat is not None
     deadline = None if clock is None else clock() + BUDGET_S
-    rng = random.Random(seed)
+    streams = candidate_worlds(view, seed, s, 1 + len(others))
+    index = {m: i for i, m in enumerate([hard_move, *others])}
     gains: dict[Move, list[float]] = {m: [] for m in others}
     alive = list(others)
-    worlds = _worlds(view, sum(STAGES), seed * 31 + 1, weighted)
+    at = 0
     for count in STAGES:
-        batch, worlds = worlds[:count], worlds[count:]
-        for world in batch:
+        for w in range(at, at + count):
             if clock is not None and deadline is not None and clock() > deadline:
                 return hard_move  # out of time: Hard's move, never a half-searched one
-            rnd = world_round(view, world)
-            playout_seed = rng.randrange(1 << 30)
-            base = _score(rnd, hard_move, seat, playout_seed)
+            worlds, seeds = streams[0]
+            rnd = world_round(view, worlds[w])
+            base = score(rnd, hard_move, seat, seeds[w], s.endgame)
             for m in alive:
-                gains[m].append(_score(rnd, m, seat, playout_seed) - base)
+                worlds, seeds = streams[index[m]]
+                mine = rnd if s.crn else world_round(view, worlds[w])
+                gains[m].append(score(mine, m, seat, seeds[w], s.endgame) - base)
+        at += count
         # Halving: the better half of the candidates still ahead of Hard's pick go on.
         ahead = sorted(
             (m for m in alive if statistics.fmean(gains[m]) > 0),
@@ -102,23 +144,80 @@ def search(view: SeatView, seed: int, *, weighted: bool = True, clock: Clock | N
     return best if statistics.fmean(gains[best]) >= SWITCH else hard_move
 
 
-def _worlds(view: SeatView, count: int, seed: int, weighted: bool) -> list[World]:
-    """Every stage's worlds: resampled by weight from :data:`DEALT` times as many, or dealt."""
-    if weighted:
-        return likely_worlds(view, count, seed, dealt=int(count * DEALT))
+def candidate_worlds(
+    view: SeatView, seed: int, settings: Settings, candidates: int
+) -> list[tuple[list[World], list[int]]]:
+    """Each candidate's worlds and playout seeds, Hard's pick first: one shared list under
+    common random numbers (the same object for every candidate), else one per candidate."""
+    total = sum(STAGES)
+    rng = random.Random(seed)
+    shared = (
+        _worlds(view, total, seed * 31 + 1, settings),
+        [rng.randrange(1 << 30) for _ in range(total)],
+    )
+    if settings.crn:
+        return [shared] * candidates
+    out = [shared]
+    for k in range(1, candidates):
+        own = random.Random(seed * 7919 + k)
+        out.append(
+            (
+                _worlds(view, total, seed * 31 + 1 + k * 104_729, settings),
+                [own.randrange(1 << 30) for _ in range(total)],
+            )
+        )
+    return out
+
+
+def _worlds(view: SeatView, count: int, seed: int, settings: Settings) -> list[World]:
+    """A candidate's worlds: resampled by weight from ``settings.dealt`` times as many, or
+    dealt unweighted."""
+    if settings.weighted:
+        dealt = max(count, int(count * settings.dealt))
+        return likely_worlds(view, count, seed, dealt=dealt, temperature=settings.temperature)
     know = read_view(view)
     rng = random.Random(seed)
     return [sample_world(view, know, rng) for _ in range(count)]
 
 
-def _score(world: Round, move: Move, seat: int, seed: int) -> float:
+def score(world: Round, move: Move, seat: int, seed: int, exact: int | None = None) -> float:
     """The points ``move`` then a playout give ``seat`` in ``world``: the opponents' mean
-    score minus its own."""
+    score minus its own. ``exact``: finish a heads-up playout with the endgame solver once
+    the boneyard holds at most that many tiles."""
     rnd = world.copy()
     rnd.apply_unchecked(move, seat)
-    scores = playout(rnd, random.Random(seed))
+    rng = random.Random(seed)
+    if exact is None or rnd.players != 2 or rnd.rules.knock:
+        scores = playout(rnd, rng)
+    else:
+        scores = _playout_exact(rnd, rng, exact)
     others = [s for i, s in enumerate(scores) if i != seat]
     return sum(others) / len(others) - scores[seat]
+
+
+def _playout_exact(rnd: Round, rng: random.Random, boneyard: int) -> tuple[int, ...]:
+    """A heads-up playout whose moves, once the boneyard holds at most ``boneyard`` tiles,
+    are the solver's (win, tie or loss in this fully known world; the policy's pick among
+    the best, the policy alone when the solver runs past :data:`ENDGAME_NODES`)."""
+    policy = RolloutPolicy()
+    while rnd.result is None:
+        seat = rnd.current
+        moves = rnd.legal_list()
+        move = moves[0] if len(moves) == 1 else policy.choose(rnd, seat, moves, rng)
+        if len(moves) > 1 and len(rnd.boneyard) <= boneyard:
+            values = endgame.solve(rnd, seat, moves, ENDGAME_NODES)
+            if values is not None:
+                best = max(values.values())
+                if values[move] < best:
+                    move = next(m for m in moves if values[m] == best)
+        rnd.apply_unchecked(move, seat)
+        policy.after(rnd, seat, move)
+    return rnd.result.scores
+
+
+def distinct(worlds: list[World]) -> int:
+    """How many different worlds a list holds (the audit's measure of a search's breadth)."""
+    return len({(w.hands, w.boneyard) for w in worlds})
 
 
 def _endgame(view: SeatView) -> bool:
