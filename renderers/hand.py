@@ -208,6 +208,8 @@ def drawn_sections(view: SeatView, plan: Sequence[Tile] = (), language: str = "e
 
 
 HEADER_H = 112
+#: The status line's type size and room in px ("Bob is playing", "Your turn").
+STATUS = (24, 300)
 LEGEND_H = 36
 
 
@@ -231,7 +233,10 @@ def _hint(view: SeatView, lang: str = "en", pick: bool = False) -> tuple[str, st
     if view.current is None:
         return "", ""
     if not view.my_turn:
-        who = short_names(view, 22, 300, lang)[view.current]
+        # The name is cut to the room the sentence leaves it, at the status's own size, so the
+        # status is never cut again after the names were told apart ("X_The_Magnificent_…").
+        rest = text.width(text.prepare(tr("pic.hand.is-playing", lang, name="")), STATUS[0], "bold")
+        who = short_names(view, STATUS[0], STATUS[1] - rest, lang)[view.current]
         return tr("pic.hand.is-playing", lang, name=who), tr("pic.hand.biggest", lang)
     status = tr("pic.hand.your-turn", lang)
     opened = view.open_doubles
@@ -283,7 +288,7 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
     n = len(view.hand)
     title = plural("pic.hand.title", n, lang, seat=seat + 1)
     status, hint = _hint(view, lang, opts.pick)
-    status = text.fit(status, 24, 300, "bold", ltr=True)
+    status = text.fit(status, *STATUS, "bold", ltr=True)
     sw = text.width(status, 24, "bold") + 36 if status else 0
     # Beside the "X is playing" chip the title would lose its end (the train's number), so it
     # shrinks first, down to 22 px (11 px on a phone), and is cut only below that.

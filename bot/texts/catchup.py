@@ -194,6 +194,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
     # ---- the other moves
     "catchup.others": {"en": "↪️ Other moves: {list}.", "fr": "↪️ Autres coups : {list}."},
     "catchup.moves": {"en": "{list}.", "fr": "{list}."},
+    # ---- every move since, named in the fewest words (bot.ui.compact): a big table's turns
+    "compact.others": {"en": "↪️ Others: {list}.", "fr": "↪️ Les autres : {list}."},
+    "compact.own": {"en": "own", "fr": "le sien"},
+    "compact.yours": {"en": "yours", "fr": "le tien"},
+    "compact.mexican": {"en": "Mex", "fr": "Mex"},
+    "compact.on": {"en": "on {name}", "fr": "sur {name}"},
+    "compact.done": {"en": "done", "fr": "fini"},
+    "compact.draw": {"en": "drew", "fr": "pioche"},
+    "compact.knock": {"en": "knocked", "fr": "frappe"},
     "catchup.sum.played.one": {"en": "{names} played {tiles}", "fr": "{names} a posé {tiles}"},
     "catchup.sum.played.many": {"en": "{names} played {tiles}", "fr": "{names} ont posé {tiles}"},
     "catchup.sum.mexican": {
@@ -232,6 +241,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "🎯 Ton train{open} n'est pas commencé : il faut {end} · tu as {tiles}.",
     },
     "catchup.status.open": {"en": " (open)", "fr": " (ouvert)"},
+    "catchup.status.short": {
+        "en": "🎯 Your train: {end}{open} · {tiles}.",
+        "fr": "🎯 Ton train : {end}{open} · {tiles}.",
+    },
     "catchup.status.your-turn": {"en": "🎲 It is your turn.", "fr": "🎲 C'est à toi de jouer."},
     "catchup.status.turn": {"en": "⏳ {name} is to play.", "fr": "⏳ C'est à {name} de jouer."},
 }

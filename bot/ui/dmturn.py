@@ -175,8 +175,9 @@ async def set_controls(interaction: Interaction, controls: discord.ui.View) -> N
 DM_CHARS = 1200
 DM_LINES = 30
 PHONE_LINE = 40
-#: What the digest may take, tried in turn until the whole DM fits.
-DIGEST_BUDGETS = (1000, 800, 600, 450, 300, 180, 0)
+#: What the digest may take, tried in turn until the whole DM fits (in small steps: each
+#: step lets one more of the digest's parts shorten or go, and keeps the moves named longer).
+DIGEST_BUDGETS = (*range(1000, 400, -25), 300, 180, 0)
 
 
 def phone_lines(text: str) -> int:
@@ -255,7 +256,8 @@ def turn_dm_text(
         # After a round's end the digest gives everyone's totals ("📊 Totals: 1. Alice 0 · 2.
         # Carol 25 · 3. you 41."): the "📊 You: 3rd · 41 pts" line would say it twice.
         told = "" if any(ln.startswith("📊") for ln in since.splitlines()) else stand
-        text = "\n\n".join(t for t in (head, told, since, hand) if t)
+        # Where they stand sits under the head, a line of it (a blank line costs a phone line).
+        text = "\n\n".join(t for t in ("\n".join(t for t in (head, told) if t), since, hand) if t)
         if len(text) <= DM_CHARS and phone_lines(text) <= DM_LINES:
             return text
     return text[:DM_CHARS]

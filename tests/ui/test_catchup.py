@@ -114,10 +114,17 @@ def test_a_long_stretch_is_summarised_not_listed() -> None:
     )
 
 
-def test_many_tiles_on_your_train_are_counted_and_the_last_named() -> None:
+def test_many_tiles_on_your_train_are_named_then_counted_and_the_last_named() -> None:
     on_mine = tuple(mv(50 + i, 2 + i % 2, "5-5 @2" if i == 9 else "6-5 @2") for i in range(10))
     d = digest(moves=on_mine)
-    line = catchup_text(d, "en").split("\n")[1]
+    # Room enough (a big table's ten tiles): every one named (issue 47: who played what).
+    assert (
+        catchup_text(d, "en").split("\n")[1]
+        == "🚂 On your train: "
+        + " · ".join([*(f"{NAMES[2 + i % 2]} 6-5" for i in range(9)), "Dave 5-5"])
+        + "."
+    )
+    line = catchup_text(d, "en", 200).split("\n")[1]
     assert line == (
         "🚂 On your train: 10 tiles (Carol 5, Dave 5); the last: Dave 6-5 · Carol 6-5 · Dave 5-5."
     )
