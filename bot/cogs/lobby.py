@@ -188,7 +188,8 @@ class Lobby(GameCog):
         async with guarded(interaction):
             # After the match, its final standings, until a new lobby opens here.
             game = await roundend.game_or_finished(interaction)
-            await reply(interaction, await roundend.scores_answer(self.bot, game, locale))
+            text, embeds = await roundend.scores_answer(self.bot, game, locale)
+            await reply(interaction, text, embeds=embeds)
 
     @mt.command(name="hint", description="Your best move, privately (Hard's advice)")
     @app_commands.guild_only()

@@ -31,7 +31,7 @@ from bot.ui import dmlater, ratings
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT, shown
-from bot.ui.roundend import result_link, scores_text, size
+from bot.ui.roundend import result_link, scores_text, sheet_embeds, size
 from bot.ui.route import (
     DM_TRIES,
     PASSING,
@@ -224,6 +224,7 @@ async def _dm(
             bot,
             ping.user_id,
             text,
+            embeds=sheet_embeds(report, text, lang),  # a big table's sheet: beside the text
             known=ping.settings.dm_channel_id,
             silent=ping.quiet_until is not None,
             allowed_mentions=discord.AllowedMentions.none(),

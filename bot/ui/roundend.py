@@ -148,6 +148,20 @@ def sheet_blocks(standings: Sequence[Standing], history: Sequence[Sequence[int]]
     return [code_block(t) for t in sheet_tables(standings, history)]
 
 
+def sheet_embeds(report: RoundReport, told: str, locale: str | None) -> list[discord.Embed]:
+    """The score sheet in an embed of its own beside a text that could not hold it (``told``
+    has no code block): a big table's sheet (10 players over 16 rounds) is longer than a
+    message's 2,000 characters with its standings, and an embed takes 6,000 (a table a
+    field). None when the text has it already, or after one round."""
+    blocks = sheet_blocks(report.standings, report.history)
+    if not blocks or "```" in told:
+        return []
+    embed = discord.Embed(title=tr("re.sheet", locale), colour=discord.Colour.dark_green())
+    for block in blocks[:EMBED_FIELDS]:
+        embed.add_field(name="\u200b", value=block, inline=False)
+    return [embed]
+
+
 def score_fields(title: str, entries: Sequence[str]) -> list[tuple[str, str]]:
     """The entries packed into embed fields of at most :data:`FIELD_VALUE` characters, never
     splitting a player's entry: the first field named ``title``, the rest unnamed."""
@@ -319,8 +333,11 @@ async def game_or_finished(interaction: Interaction) -> GameSummary:
     return game
 
 
-async def scores_answer(bot: GameBot, game: GameSummary, locale: str | None) -> str:
-    """``/mt scores``: see :func:`scores_text` (before any round is over, a line saying so)."""
+async def scores_answer(
+    bot: GameBot, game: GameSummary, locale: str | None
+) -> tuple[str, list[discord.Embed]]:
+    """``/mt scores``: see :func:`scores_text` (before any round is over, a line saying so),
+    with the sheet in an embed when the text cannot hold it (:func:`sheet_embeds`)."""
     if game.round_no is None:
         raise Refusal("error.no-scores")
     try:
@@ -328,8 +345,9 @@ async def scores_answer(bot: GameBot, game: GameSummary, locale: str | None) -> 
     except errors.WrongPhase as exc:
         if exc.code != "no-round-over":
             raise
-        return tr("re.none-yet", locale, game=game.id, rounds=game.rules.rounds_total)
-    return scores_text(game.id, report, locale)
+        return tr("re.none-yet", locale, game=game.id, rounds=game.rules.rounds_total), []
+    text = scores_text(game.id, report, locale)
+    return text, sheet_embeds(report, text, locale)
 
 
 def scores_text(game_id: int, report: RoundReport, locale: str | None) -> str:
