@@ -104,6 +104,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{icon} {count} of your turns were played for you ({why}).",
         "fr": "{icon} {count} de tes tours ont été joués à ta place ({why}).",
     },
+    # A turn the bot began for you and handed back: its draw fits, your turn goes on.
+    "catchup.drew-for-you": {
+        "en": "{icon} I drew for you ({why}): {tile}. It fits: play it.",
+        "fr": "{icon} J'ai pioché pour toi ({why}) : {tile}. Il va : pose-le.",
+    },
+    "catchup.drew-for-you.unnamed": {
+        "en": "{icon} I drew for you ({why}). The tile fits: play it.",
+        "fr": "{icon} J'ai pioché pour toi ({why}). Le domino va : pose-le.",
+    },
     "catchup.why.timeout": {"en": "time ran out", "fr": "temps écoulé"},
     "catchup.why.away": {"en": "you were away", "fr": "tu étais absent·e"},
     "catchup.why.autoplay": {"en": "you had no choice", "fr": "tu n'avais pas le choix"},

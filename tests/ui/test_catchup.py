@@ -314,3 +314,23 @@ def test_a_turn_played_for_you_wears_the_icon_the_channel_gave_it() -> None:
     assert catchup_text(digest(moves=away), "fr").split("\n")[1].startswith("🏖️ Ton tour")
     late = (mv(5, BOB, "5-1 @2", played_for="timeout"),)
     assert catchup_text(digest(moves=late), "en").split("\n")[1].startswith("⏰ Your turn")
+
+
+def test_a_draw_made_for_you_that_fits_is_one_sentence_naming_the_tile() -> None:
+    """Issue 47: "⏩ Your turn was played for you (you had no choice): drew." then "It's your
+    turn." — the turn was not played for them (it goes on), and the tile was never named."""
+    from bot.engine import DRAW
+
+    drew = Applied(BOB, DRAW, (Tile(7, 5),), must_play_drawn=True, turn_over=False)
+    moves = (mv(10, 2, "7-5 mexican"), SeenMove(11, 0, BOB, DRAW, drew, 1, False, "autoplay"))
+    d = digest(moves=moves)
+    en, fr = catchup_text(d, "en"), catchup_text(d, "fr")
+    assert "⏩ I drew for you (you had no choice): 7-5. It fits: play it." in en.splitlines()
+    assert "⏩ J'ai pioché pour toi (tu n'avais pas le choix) : 7-5. Il va : pose-le." in fr
+    for text in (en, fr):
+        assert "played for you" not in text and "joué à ta place" not in text
+    # A whole turn played for them before it is still told as played for them.
+    pass_for = mv(9, BOB, "pass", played_for="autoplay")
+    both = catchup_text(digest(moves=(pass_for, *moves)), "en")
+    assert "⏩ Your turn was played for you (you had no choice): passed." in both
+    assert "⏩ I drew for you (you had no choice): 7-5. It fits: play it." in both
