@@ -249,7 +249,7 @@ def _fold(
                         applied.move,
                         applied.drawn if seat == my_seat else (),
                         *applied[3:],
-                    ),  # fmt: skip
+                    ),
                     drawn=drawn if isinstance(event.move, Draw | Catch) else 0,
                     by_computer=e.actor is None and played_for is None,
                     played_for=played_for,
