@@ -31,6 +31,7 @@ from bot.i18n import tr, tr_count
 from bot.service.digest import Digest, SeenMove
 from bot.ui.catchupmatch import for_you_forms, rounds_forms, taken_line, undone_line
 from bot.ui.catchuporder import SEATED_DROP, SEATED_LADDER, SPECTATOR_DROP, SPECTATOR_LADDER
+from bot.ui.facts import VOWELS
 from bot.ui.limits import shown
 
 #: What a caller that does not say gets: room for the digest beside a few other lines.
@@ -41,8 +42,6 @@ LAST_NAMED = 3
 NAMES_SHOWN = 3
 #: The compact form's own words for these moves (shorter in French: "pioche", not "a pioché").
 _COMPACT: dict[type, str] = {Draw: "draw", Done: "done", Knock: "knock"}
-#: First letters a French "de" elides before ("d'Alice").
-VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
 
 @dataclasses.dataclass(slots=True)

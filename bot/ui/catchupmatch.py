@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.engine import Draw
 from bot.service.digest import Digest, SeenMove
+from bot.ui.facts import undone_words
 from bot.ui.limits import shown
 
 #: Turns played for you that are told move by move.
@@ -28,6 +29,7 @@ class Words(Protocol):
     in one language."""
 
     d: Digest
+    locale: str | None
 
     def tr(self, key: str, **params: object) -> str: ...
 
@@ -83,9 +85,10 @@ def drew_for_you(w: Words, turn: Sequence[SeenMove]) -> str:
 
 def undone_line(w: Words) -> str:
     """The reader's own turns taken back by the host (at least one), a line each."""
+    seat = w.d.seat if w.d.seat is not None else -1
     lines = [
         w.tr("catchup.undone.by" if by else "catchup.undone", name=by and shown(by),
-             moves=", ".join(moves))
+             moves=undone_words(moves, seat, w.d.names, w.locale, w.d.seat))
         for by, moves in w.d.undone
     ]  # fmt: skip
     return "\n".join(lines)
