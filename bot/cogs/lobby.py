@@ -161,8 +161,12 @@ class Lobby(GameCog):
             game = await roundend.game_or_finished(interaction)  # a finished match too
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
-                messages.seats_text(game, locale),
             ]
+            if game.status is GameStatus.FINISHED:  # how it ended, not only that it did
+                result = await roundend.result_lines(self.bot, game, locale)
+                lines += result or [messages.seats_text(game, locale)]
+            else:
+                lines.append(messages.seats_text(game, locale))
             if game.status is GameStatus.ACTIVE and game.turn is not None:
                 lines.append(
                     tr(

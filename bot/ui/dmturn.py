@@ -49,6 +49,7 @@ from bot.ui.limits import CONTENT, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
 from bot.ui.refusals import Refusal
+from bot.ui.roundend import result_link
 from bot.ui.route import PASSING, Route, dm_nonce, note_failure, send_dm
 
 log = logging.getLogger(__name__)
@@ -128,9 +129,11 @@ async def stale_dm(
     bot = bot_of(interaction)
     game = await bot.service.game(game_id)
     lang = str(interaction.locale)
-    link = await live_link(bot, game)
     if game.status is not GameStatus.ACTIVE or game.turn is None:
+        # The result (a thread game's beside its thread), not the archived thread's last post.
+        link = await result_link(bot, game)
         return Refusal("dm.over", game=game.id, link=link), dm_view(game, None, link, lang)
+    link = await live_link(bot, game)
     if game.turn.user_id != interaction.user.id:
         refusal = Refusal("dm.not-now", name=shown(game.turn.name), link=link)
         return refusal, dm_view(game, None, link, lang)

@@ -378,6 +378,20 @@ def scores_text(game_id: int, report: RoundReport, locale: str | None) -> str:
     return _first_lines(lines, CONTENT)
 
 
+async def result_lines(bot: GameBot, game: GameSummary, locale: str | None) -> list[str]:
+    """A finished match's result for ``/mt status`` (issue 47: it said "**Game #1** — over"
+    and nothing of how): the final standings, best first, who won, and the link to the
+    result post. Empty when the match ended before any round was over."""
+    try:
+        report = await bot.service.round_report(game.id)
+    except errors.WrongPhase:
+        return []
+    lines = score_entries(report.standings, report.history, locale, final=True, budget=1500)
+    if report.winners:
+        lines.append(winners_line(report, locale))
+    return [*lines, tr("end.link", locale, link=await result_link(bot, game))]
+
+
 def _first_lines(lines: Sequence[str], room: int) -> str:
     """The lines joined, as many from the first as fit ``room``."""
     kept: list[str] = []
