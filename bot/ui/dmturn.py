@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.digits import ID
-from bot.engine import DRAW, PASS, SeatView
+from bot.engine import DRAW, PASS, SeatView, Tile
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
@@ -203,30 +203,44 @@ def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -
               total=leader.total)  # fmt: skip
 
 
-def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
+def hand_lines(
+    view: SeatView, game: GameSummary, lang: str | None, *, turn_said: bool = False,
+    hints: bool = False,
+) -> str:  # fmt: skip
     """The reader's tiles, then where they can play now, grouped by train ("→ your train
-    (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full."""
+    (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full.
+    ``turn_said``: the text above says whose turn it is already ("You can play:", not "It's
+    your turn." again); ``hints``: while waiting, where the tiles fit now, grouped alike."""
     hand = sorted(view.hand or (), reverse=True)
     lines = [
         tr("hand.title", lang, game=game.id, round=view.round_no + 1,
            rounds=view.rounds_total, count=len(hand)),
         " ".join(f"`{t}`" for t in hand) or "—",
     ]  # fmt: skip
-    if not view.my_turn:
-        return "\n".join(lines)
     by_train: dict[int, list[str]] = {}
-    for tile, trains in messages.plays_by_tile(view).items():
+    fitting: list[tuple[Tile, list[int]]]
+    if view.my_turn:
+        fitting = list(messages.plays_by_tile(view).items())
+    elif hints and view.current is not None:
+        fitting = [(t, messages.fits(view, t)) for t in hand]
+    else:
+        return "\n".join(lines)
+    for tile, trains in fitting:
         for train in trains:
             by_train.setdefault(train, []).append(f"`{tile}`")
-    if by_train:
-        lines.append(tr("hand.playable", lang))
-        names = [shown(n) for n in view.names]
-        for train, tiles in by_train.items():
-            where = messages.train_label(names, train, view.seat, lang)
-            lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
+    names = [shown(n) for n in view.names]
+    if not view.my_turn:
+        key = "hand.waiting" if by_train else "hand.waiting-none"
+        assert view.current is not None
+        lines.append(tr(key, lang, name=names[view.current]))
+    elif by_train:
+        lines.append(tr("hand.playable.short" if turn_said else "hand.playable", lang))
     else:
         moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
         lines.append(tr("hand.no-play", lang, move=moves))
+    for train, tiles in by_train.items():
+        where = messages.train_label(names, train, view.seat, lang)
+        lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
     return "\n".join(lines)
 
 
