@@ -38,6 +38,7 @@ from bot.ui.limits import (
     embed_size,
     shown,
 )
+from bot.ui.matchfacts import facts_line
 from bot.ui.refusals import Refusal
 from bot.ui.sheet import code_block, sheet_tables
 
@@ -307,6 +308,8 @@ async def round_end_post(
         report = await bot.service.round_report(game.id, round_no)
     if report.match_over:  # issue 48: each player's rating change ("+23 → 1,412")
         lines = [*lines, *await ratings.end_line(bot, game.id, report.players, locale)]
+        # issue 47: the match in figures (how long, how many turns, the best round, …)
+        lines = [*lines, facts_line(game, report, locale)]
     embed = round_end_embed(game.id, report, locale, lines=lines, colour=colour)
     png = await bot.pictures.round_end(report.board, report.players, locale)
     if png is None:
