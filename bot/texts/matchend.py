@@ -50,7 +50,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "end.link": {"en": "The result: {link}", "fr": "Le résultat : {link}"},
     # ---- the match in a few figures beyond its standings (bot/ui/matchfacts.py)
     "end.facts": {"en": "📈 {parts}.", "fr": "📈 {parts}."},
-    "end.facts.took": {"en": "Played over {time}", "fr": "Jouée en {time}"},
+    "end.facts.took": {"en": "{time} of play", "fr": "{time} de jeu"},
     "end.facts.days": {"en": "{n} {n:day|days}", "fr": "{n} {n:jour|jours}"},
     "end.facts.hours": {"en": "{n} {n:hour|hours}", "fr": "{n} {n:heure|heures}"},
     "end.facts.minutes": {"en": "{n} {n:minute|minutes}", "fr": "{n} {n:minute|minutes}"},

@@ -1,6 +1,6 @@
 """A finished match in a few figures beyond its standings (issue 47, item 6): how long it
 took, how many turns, the best round, who went out most — one line of the match's last post
-and of each player's end DM ("📈 Played over 3 days · 412 turns · best round: Carol, round 7
+and of each player's end DM ("📈 3 days of play · 412 turns · best round: Carol, round 7
 (3 pts) · out most: Bob (5 rounds).").
 
 The figures are the service's (:class:`~bot.service.roundend.MatchFacts`, read off the

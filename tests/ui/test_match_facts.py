@@ -49,7 +49,7 @@ def test_the_figures_are_the_matchs() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "took", "turns"),
-    [("en", "Played over 3 days", "turns"), ("fr", "Jouée en 3 jours", "tours")],
+    [("en", "3 days of play", "turns"), ("fr", "3 jours de jeu", "tours")],
 )
 def test_the_end_dm_and_post_say_how_long_how_many_turns_the_best_round(
     lang: str, took: str, turns: str
