@@ -257,6 +257,10 @@ def undone_fact(undo: EventRow, events: tuple[EventRow, ...], players: tuple[Pla
         by=by,
         name=player.name,
         moves=", ".join(payload["moves"]),
+        # What the words need: each move, whose turn it was, every seat's name.
+        move_list=tuple(str(m) for m in payload["moves"]),
+        seat=player.seat,
+        names=tuple(p.name for p in players),
         own=player.user_id == by,
         computers=computers,
         played_for=played_for,

@@ -99,7 +99,12 @@ def undone_line(params: dict[str, object], locale: str | None) -> str:
     # A manager who holds no seat is named by mention (in the post's embed it pings nobody).
     host = shown(str(params["host"])) if params.get("host") else f"<@{params.get('by')}>"
     name = shown(str(params["name"]))
-    line = tr(key, locale, host=host, name=name, moves=params["moves"])
+    moves, names, seat = params.get("move_list"), params.get("names"), params.get("seat")
+    if isinstance(moves, tuple) and isinstance(names, tuple) and isinstance(seat, int):
+        said = undone_words(moves, seat, names, locale)  # the live post's words
+    else:
+        said = str(params["moves"])  # a fact owed by an older version: in notation
+    line = tr(key, locale, host=host, name=name, moves=said)
     computers = int(str(params.get("computers", 0)))
     played_for = int(str(params.get("played_for", 0)))
     return "\n".join([line, *followers_lines(computers, played_for, locale)])

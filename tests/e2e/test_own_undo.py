@@ -29,7 +29,10 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         assert taken.content.startswith("Undone: "), taken.content
         # In words, not notation (issue 47: "Undone: 7-3 mexican."): "7-3 on the Mexican Train".
         assert not re.search(r"\b(mexican|draw|pass|knock)\b|@\d", taken.content), taken.content
-        assert "took back their own turn" in last_public(games).embeds[0]["description"]
+        post = last_public(games).embeds[0]["description"]
+        assert "took back their own turn" in post
+        undone = post.split("took back their own turn (")[1].split(")")[0]
+        assert not re.search(r"\b(mexican|draw|pass|knock)\b|@\d", undone), post
         now = await bot.service.game(game.id)
         assert now.turn is not None and now.turn.user_id == bob.id and now.version > version
 
