@@ -162,23 +162,36 @@ def _cell_h(cells: Sequence[_Cell]) -> int:
     return 2 * S + 12 + 32 + lines * 28 + 12
 
 
-PER_ROW = (WIDTH - 2 * MARGIN - 8) // CELL_W
+#: A cell with nothing under its tile but its notation (the other tiles, a hand while
+#: waiting): narrower, so seven stand in a row where five did (issue 47: the same tiles in
+#: fewer rows, a shorter picture on a phone). Wide enough for "12-12" and a "+N" chip.
+NARROW_W = 108
+
+
+def cell_w(section: str) -> int:
+    """A section's cell width: room for the trains under a playable tile, for the badge
+    beside a planned one; else narrow."""
+    return CELL_W if section in (PLAYABLE, PLAN) else NARROW_W
+
+
+def per_row(section: str) -> int:
+    return (WIDTH - 2 * MARGIN - 8) // cell_w(section)
 
 
 def _layout(
     view: SeatView, plan: Sequence[Tile], language: str = "en"
 ) -> list[tuple[str, list[_Cell], int, int, int]]:
     """Sections with their rows and cell height, trimmed to MAX_ROWS rows in total."""
-    per_row = PER_ROW
     rows_left = MAX_ROWS
     out = []
     for title, cells in sections(view, plan, language):
         if rows_left <= 0:
             break
         total = len(cells)
-        rows = -(-len(cells) // per_row)
+        across = per_row(title)
+        rows = -(-len(cells) // across)
         if rows > rows_left:
-            keep = rows_left * per_row - 1
+            keep = rows_left * across - 1
             hidden = len(cells) - keep
             cells = [*cells[:keep], _Cell(Tile(0, 0), (f"+{hidden}",), -1)]
             rows = rows_left
@@ -208,6 +221,8 @@ def drawn_sections(view: SeatView, plan: Sequence[Tile] = (), language: str = "e
 
 
 HEADER_H = 112
+#: The status line's type size and room in px ("Bob is playing", "Your turn").
+STATUS = (24, 300)
 LEGEND_H = 36
 
 
@@ -231,7 +246,10 @@ def _hint(view: SeatView, lang: str = "en", pick: bool = False) -> tuple[str, st
     if view.current is None:
         return "", ""
     if not view.my_turn:
-        who = short_names(view, 22, 300, lang)[view.current]
+        # The name is cut to the room the sentence leaves it, at the status's own size, so the
+        # status is never cut again after the names were told apart ("X_The_Magnificent_…").
+        rest = text.width(text.prepare(tr("pic.hand.is-playing", lang, name="")), STATUS[0], "bold")
+        who = short_names(view, STATUS[0], STATUS[1] - rest, lang)[view.current]
         return tr("pic.hand.is-playing", lang, name=who), tr("pic.hand.biggest", lang)
     status = tr("pic.hand.your-turn", lang)
     opened = view.open_doubles
@@ -283,7 +301,7 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
     n = len(view.hand)
     title = plural("pic.hand.title", n, lang, seat=seat + 1)
     status, hint = _hint(view, lang, opts.pick)
-    status = text.fit(status, 24, 300, "bold", ltr=True)
+    status = text.fit(status, *STATUS, "bold", ltr=True)
     sw = text.width(status, 24, "bold") + 36 if status else 0
     # Beside the "X is playing" chip the title would lose its end (the train's number), so it
     # shrinks first, down to 22 px (11 px on a phone), and is cut only below that.
@@ -319,12 +337,13 @@ def _paint(view: SeatView, opts: HandOptions) -> Image.Image:
         title = tr(f"pic.hand.{section}", lang)
         text.draw(d, (x0 + 8, y + 20), f"{title} ({total})", 24, colour, "bold")
         y += 40
+        w = cell_w(section)
         for k, c in enumerate(cells):
-            row, col = divmod(k, PER_ROW)
-            x = x0 + 4 + col * CELL_W
+            row, col = divmod(k, per_row(section))
+            x = x0 + 4 + col * w
             cy = y + row * cell_h
             playable = bool(c.targets) and c.plan_no != -1
-            _cell(img, d, th, c, (x, cy, cell_h), playable, mode)
+            _cell(img, d, th, c, (x, cy, cell_h, w), playable, mode)
         y += rows * cell_h
     return img
 
@@ -334,17 +353,17 @@ def _cell(
     d: ImageDraw.ImageDraw,
     th: Theme,
     c: _Cell,
-    where: tuple[int, int, int],
+    where: tuple[int, int, int, int],
     playable: bool,
     mode: paint.TileMode,
 ) -> None:
-    x, y, cell_h = where
-    cx = x + CELL_W // 2
+    x, y, cell_h, w = where
+    cx = x + w // 2
     if c.plan_no == -1:  # the "+N" chip
         paint.rounded(img, (cx - 44, y + S - 22, cx + 44, y + S + 22), 22, th.chip)
         text.draw(d, (cx, y + S), c.targets[0], 24, th.text, "bold", "mm")
         return
-    box = (x + 4, y, x + CELL_W - 4, y + cell_h - 10)
+    box = (x + 4, y, x + w - 4, y + cell_h - 10)
     if playable:
         paint.rounded(img, box, 12, mix(th.background, th.playable, 0.18), th.playable, 2)
     elif c.plan_no is not None:

@@ -8,10 +8,15 @@ long name it is shown as a window ("Ha…Great…"). Names that are the same onc
 "Bob"s, or "Bob" and "Bob" with a zero-width space) get their seat tag ("Bob @2"). Widths are
 measured with the real glyphs, like :func:`renderers.text.shorten`; the results are in
 logical order, ready to embed in a sentence or to draw through :func:`renderers.text.fit`.
+
+The same cut serves text too (issue 47): :func:`distinct_chars` counts characters instead of
+px (a turn DM's names, the score sheet's column headers in a code block), with the same
+rules, so a name reads the same way, and never as another seat's, wherever it is shown.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import unicodedata
 from collections.abc import Sequence
@@ -21,8 +26,48 @@ from renderers import text
 ELLIPSIS = text.ELLIPSIS
 
 
-def _fits(candidate: str, size: int, room: int, weight: text.Weight) -> bool:
-    return text.width(text.visual_order(candidate), size, weight) <= room
+@dataclasses.dataclass(frozen=True, slots=True)
+class Measure:
+    """How a name's room is counted: the px of its real glyphs at ``size`` in ``weight`` (a
+    picture), or, with ``size`` 0, its characters (a text): one each, two for a wide one
+    (CJK, emoji: two columns of a code block) and for one in ``doubled`` (a character a
+    message escapes, ``_`` written ``\\_``)."""
+
+    size: int = 0
+    weight: text.Weight = "bold"
+    doubled: str = ""
+
+    def width(self, candidate: str) -> int:
+        if self.size:
+            return text.width(text.visual_order(candidate), self.size, self.weight)
+        return sum(
+            1 + (ch in self.doubled) + (unicodedata.east_asian_width(ch) in "WF")
+            for ch in candidate
+        )
+
+    def clean(self, name: str) -> str:
+        return text.shape_arabic(text.clean(name)) if self.size else text.clean(name)
+
+    def shorten(self, name: str, room: int) -> str:
+        """``name`` cleaned and cut with an ellipsis to ``room``."""
+        if self.size:
+            return text.shorten(name, self.size, room, self.weight)
+        logical = self.clean(name)
+        if self.width(logical) <= room:
+            return logical
+        head = _longest_head(logical, len(logical), "", room, self)
+        # In a text's few characters a whole word reads better than a cut one ("Bob…", not
+        # "Bob_T…"), when it keeps at least half the room.
+        word = head
+        while word > 0 and logical[word].isalnum() and logical[word - 1].isalnum():
+            word -= 1
+        if word > 0 and self.width(logical[:word]) * 2 >= room:
+            head = word
+        return logical[:head].rstrip(" _-.") + ELLIPSIS if head else ELLIPSIS[: max(0, room)]
+
+
+def _fits(candidate: str, room: int, m: Measure) -> bool:
+    return m.width(candidate) <= room
 
 
 def _cut_start(name: str, i: int) -> int:
@@ -32,13 +77,12 @@ def _cut_start(name: str, i: int) -> int:
     return i
 
 
-def _longest_head(name: str, limit: int, tail: str, size: int, room: int,
-                  weight: text.Weight) -> int:  # fmt: skip
+def _longest_head(name: str, limit: int, tail: str, room: int, m: Measure) -> int:
     """The most leading characters (at most ``limit``) that fit before ``…`` + ``tail``."""
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _fits(name[:mid].rstrip() + ELLIPSIS + tail, size, room, weight):
+        if _fits(name[:mid].rstrip() + ELLIPSIS + tail, room, m):
             lo = mid
         else:
             hi = mid - 1
@@ -61,8 +105,7 @@ def _telling(name: str, others: Sequence[str]) -> tuple[int, int]:
     return prefix, suffix
 
 
-def _told_apart(name: str, others: Sequence[str], size: int, room: int,
-                weight: text.Weight) -> str | None:  # fmt: skip
+def _told_apart(name: str, others: Sequence[str], room: int, m: Measure) -> str | None:
     """``name`` cut so that its telling part shows, or None when no such cut fits."""
     prefix, suffix = _telling(name, others)
     start = _cut_start(name, min(prefix, len(name) - 1))
@@ -70,12 +113,12 @@ def _told_apart(name: str, others: Sequence[str], size: int, room: int,
     word = start
     while word > 1 and name[word - 1].isalnum():
         word -= 1
-    if word < start and _fits(name[:1] + ELLIPSIS + name[word:], size, room, weight):
+    if word < start and _fits(name[:1] + ELLIPSIS + name[word:], room, m):
         start = word
     # The telling part and everything after it, after a head as long as will fit.
     tail = name[start:]
-    if _fits(name[:1] + ELLIPSIS + tail, size, room, weight):
-        head = _longest_head(name, start, tail, size, room, weight)
+    if _fits(name[:1] + ELLIPSIS + tail, room, m):
+        head = _longest_head(name, start, tail, room, m)
         return name[:head].rstrip() + ELLIPSIS + tail
     # Too long: a window from the telling part, between two ellipses, after a short head.
     end_of_difference = max(start + 1, len(name) - suffix)
@@ -85,7 +128,7 @@ def _told_apart(name: str, others: Sequence[str], size: int, room: int,
         while lo <= hi:
             mid = (lo + hi) // 2
             candidate = name[:head] + ELLIPSIS + name[start:mid] + ELLIPSIS
-            if _fits(candidate, size, room, weight):
+            if _fits(candidate, room, m):
                 best, lo = candidate, mid + 1
             else:
                 hi = mid - 1
@@ -105,21 +148,29 @@ def distinct(
     """``names`` (one per seat) cleaned and cut to ``rooms`` px at ``size`` px, no two alike
     (cached: a game's names and rooms are the same picture after picture)."""
     widths = (rooms,) * len(names) if isinstance(rooms, int) else tuple(rooms)
-    return list(_distinct(tuple(names), size, widths, weight))
+    return list(_distinct(tuple(names), widths, Measure(size, weight)))
+
+
+def distinct_chars(
+    names: Sequence[str], rooms: int | Sequence[int], doubled: str = ""
+) -> list[str]:
+    """``names`` (one per seat) cleaned and cut to ``rooms`` characters (see
+    :class:`Measure`: a wide character and one in ``doubled`` count two), no two alike, by
+    the same rules as :func:`distinct`: a text's names (a DM, a code block's headers)."""
+    widths = (rooms,) * len(names) if isinstance(rooms, int) else tuple(rooms)
+    return list(_distinct(tuple(names), widths, Measure(0, "regular", doubled)))
 
 
 @functools.lru_cache(maxsize=1024)
-def _distinct(
-    names: tuple[str, ...], size: int, widths: tuple[int, ...], weight: text.Weight
-) -> tuple[str, ...]:
-    """``names`` (one per seat) cleaned and cut to ``rooms`` px at ``size`` px, no two alike.
+def _distinct(names: tuple[str, ...], widths: tuple[int, ...], m: Measure) -> tuple[str, ...]:
+    """``names`` (one per seat) cleaned and cut to ``widths`` (one per name), no two alike.
 
-    ``rooms`` is one width for all or one per name. A name that fits is shown whole; cut names
-    keep what tells them from the others (see the module's docstring); names equal once
-    cleaned, or that still cannot be told apart in the room, end in their seat tag ``@N``.
+    A name that fits is shown whole; cut names keep what tells them from the others (see
+    the module's docstring); names equal once cleaned, or that still cannot be told apart in
+    the room, end in their seat tag ``@N``.
     """
-    clean = [text.shape_arabic(text.clean(n)) for n in names]
-    shown = [text.shorten(n, size, w, weight) for n, w in zip(names, widths, strict=True)]
+    clean = [m.clean(n) for n in names]
+    shown = [m.shorten(n, w) for n, w in zip(names, widths, strict=True)]
     for _ in range(2):  # a second pass settles names a first fix made collide with a third
         alike = {i: _alike(i, shown, clean) for i in range(len(shown))}
         if not any(alike.values()):
@@ -129,16 +180,15 @@ def _distinct(
                 others = [clean[j] for j in group]
                 told = None
                 if clean[i].casefold() not in {o.casefold() for o in others}:
-                    told = _told_apart(clean[i], others, size, widths[i], weight)
-                shown[i] = told if told is not None else _tagged(clean[i], i, size, widths[i],
-                                                                 weight)  # fmt: skip
+                    told = _told_apart(clean[i], others, widths[i], m)
+                shown[i] = told if told is not None else _tagged(clean[i], i, widths[i], m)
     # Anything still alike is told apart by its seat.
     seen: dict[str, int] = {}
     for i, s in enumerate(shown):
         if s.casefold() in seen:
-            shown[i] = _tagged(clean[i], i, size, widths[i], weight)
+            shown[i] = _tagged(clean[i], i, widths[i], m)
             j = seen[s.casefold()]
-            shown[j] = _tagged(clean[j], j, size, widths[j], weight)
+            shown[j] = _tagged(clean[j], j, widths[j], m)
         seen[shown[i].casefold()] = i
     return tuple(shown)
 
@@ -161,10 +211,14 @@ def _alike(i: int, shown: Sequence[str], clean: Sequence[str]) -> list[int]:
     ]
 
 
-def _tagged(name: str, seat: int, size: int, room: int, weight: text.Weight) -> str:
+def _tagged(name: str, seat: int, room: int, m: Measure) -> str:
     """``name`` cut to leave room for its seat tag: ``Bob @2``, ``Hana_Th… @2``."""
     tag = f" @{seat + 1}"
-    if _fits(name + tag, size, room, weight):
+    if _fits(name + tag, room, m):
         return name + tag
-    head = _longest_head(name, len(name), tag, size, room, weight)
+    head = _longest_head(name, len(name), tag, room, m)
+    if head == 0 and not m.size:  # a narrow column ("B…@2"): the name's start before the seat
+        tag = tag.strip()
+        head = _longest_head(name, len(name), tag, room, m)
+        return name[:head].rstrip() + ELLIPSIS + tag if head else tag
     return name[:head].rstrip() + ELLIPSIS + tag

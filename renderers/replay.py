@@ -12,6 +12,7 @@ upload limit) by dropping frames, then shrinking, until it fits.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Callable, Sequence
 
@@ -92,7 +93,9 @@ def render_replay(
 ) -> bytes:
     """The views as an animated GIF of at most ``max_bytes`` (fewer frames, then smaller
     frames, until it fits; ValueError if even a small single frame does not)."""
-    opts = options or TableOptions()
+    # Frames that keep one layout: a lane does not grow when a double comes (issue 47's
+    # shorter lanes are for the single picture).
+    opts = dataclasses.replace(options or TableOptions(), steady=True)
     frames_wanted = max(1, min(max_frames, MAX_FRAMES))
     w = max(200, min(width, MAX_WIDTH))
     while True:

@@ -51,7 +51,6 @@ from renderers.theme import (
 
 WIDTH = 800
 MARGIN = 16
-HEADER_H = 168
 LANE_GAP = 6
 #: Players up to this count get a label row above each lane's tiles; more get a side label.
 STACKED_MAX = 5
@@ -79,6 +78,9 @@ class TableOptions:
     #: How tiles show their numbers: ``pips`` (pips with a numeral, the default) or
     #: ``numerals`` (big black numerals only, the high-contrast choice).
     tiles: str = "pips"
+    #: Every lane and the header keep the room of the tallest they may need (a replay's
+    #: frames, which must not jump as doubles come); else each only the room it needs.
+    steady: bool = False
 
 
 def stacked(players: int) -> bool:
@@ -92,8 +94,34 @@ def tile_size(players: int) -> int:
     return max(MIN_S, min(MAX_S[stacked(players)], s))
 
 
-def _lane_h(players: int) -> int:
-    return (LABEL_ROW if stacked(players) else 0) + 2 * tile_size(players) + 16
+#: A lane's room for a side label's two lines (the name, the counts under it).
+SIDE_LABEL_H = 66
+
+
+def lane_heights(view: SeatView, options: TableOptions | None = None) -> list[int]:
+    """Each lane's height: a train holding a double (which may stand across the lane) gets
+    two tile heights; any other, one tile height and the last move's ring around it (issue
+    47: the room a standing double needs was kept empty in every lane, up to a third of the
+    picture). Never taller than before, so never more than the player count allows."""
+    s, label = tile_size(view.players), LABEL_ROW if stacked(view.players) else 0
+    steady = options is not None and options.steady
+    heights = []
+    for train in view.trains:
+        tall = steady or any(t.is_double for t in train.tiles)
+        body = 2 * s if tall else s + 18
+        h = label + body + 16
+        heights.append(h if label else max(h, SIDE_LABEL_H))
+    return heights
+
+
+def header_h(view: SeatView, options: TableOptions | None = None) -> int:
+    """The header's height: its two rows, and a line each for the open doubles to cover and
+    the last move when there are (an empty line's room was kept in every picture)."""
+    show_last = options is None or options.show_last_move
+    lines = (bool(view.open_doubles) and view.result is None) + (
+        show_last and view.last_move is not None
+    )
+    return 100 + 34 * (2 if options is not None and options.steady else lines)
 
 
 def _standings_h(view: SeatView) -> int:
@@ -102,9 +130,9 @@ def _standings_h(view: SeatView) -> int:
     return 62 + math.ceil(view.players / 2) * 34 + 8
 
 
-def table_size(view: SeatView) -> tuple[int, int]:
-    lanes = view.players + 1
-    h = MARGIN + HEADER_H + 10 + lanes * (_lane_h(view.players) + LANE_GAP) - LANE_GAP + MARGIN
+def table_size(view: SeatView, options: TableOptions | None = None) -> tuple[int, int]:
+    lanes = lane_heights(view, options)
+    h = MARGIN + header_h(view, options) + 10 + sum(lanes) + LANE_GAP * (len(lanes) - 1) + MARGIN
     return WIDTH, h + (_standings_h(view) + 10 if view.match_over else 0)
 
 
@@ -123,10 +151,12 @@ class _Painter:
         self.mode = paint.tile_mode(options.tiles)
         self.s = tile_size(view.players)
         self.stacked = stacked(view.players)
-        w, h = table_size(view)
+        w, h = table_size(view, options)
         self.img = Image.new("RGB", (w, h), self.th.background)
         self.d = ImageDraw.Draw(self.img)
-        self.lanes_y = MARGIN + HEADER_H + 10
+        self.header_h = header_h(view, options)
+        self.lanes_y = MARGIN + self.header_h + 10
+        self.lane_hs = lane_heights(view, options)
 
     # ------------------------------------------------------------ helpers
 
@@ -154,7 +184,7 @@ class _Painter:
     def header(self) -> None:
         v, th, d = self.view, self.th, self.d
         x0, y0, x1 = MARGIN, MARGIN, WIDTH - MARGIN
-        paint.rounded(self.img, (x0, y0, x1, y0 + HEADER_H), 14, th.lane)
+        paint.rounded(self.img, (x0, y0, x1, y0 + self.header_h), 14, th.lane)
         # Boneyard, top right: a face-down tile and the count.
         count = str(v.boneyard_count)
         cw = text.width(count, 32, "bold")
@@ -209,9 +239,8 @@ class _Painter:
     # ------------------------------------------------------------ lanes
 
     def lane_box(self, i: int) -> Box:
-        h = _lane_h(self.view.players)
-        y0 = self.lanes_y + i * (h + LANE_GAP)
-        return (MARGIN, y0, WIDTH - MARGIN, y0 + h)
+        y0 = self.lanes_y + sum(self.lane_hs[:i]) + i * LANE_GAP
+        return (MARGIN, y0, WIDTH - MARGIN, y0 + self.lane_hs[i])
 
     def lane(self, i: int, train: TrainView) -> None:
         """One train's lane: its label, its tiles, and the end the next tile must match."""
@@ -454,7 +483,7 @@ class _Painter:
 
 def render_table(view: SeatView, options: TableOptions | None = None) -> Image.Image:
     """The table as everyone sees it: an RGB image ``WIDTH`` (800) px wide, its height set by
-    the player count alone (see :func:`table_size`).
+    the player count, at most (see :func:`table_size`: a lane without a double is shorter).
 
     ``image.info["theme"]`` names its theme (``to_png`` maps it onto that theme's palette) and
     ``image.info["text_px"]`` lists the (font px, text) of everything written on it.

@@ -34,6 +34,7 @@ from bot.ui.choices import (
     ZoneText,
     time_zone_autocomplete,
 )
+from bot.ui.facts import undone_words
 from bot.ui.host import GameBot
 from bot.ui.houserules import DEFAULT_DESCRIPTIONS, rules_from_options
 from bot.ui.interactions import (
@@ -357,7 +358,11 @@ async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -
                 player_user_id=None if player is None else player.id,
             )
             # One post: the undo, the computer players who now move first, the table.
-            answer = tr("undo.done", locale, moves=", ".join(out.moves))
+            names = [p.name for p in out.game.players]
+            me = out.game.player(interaction.user.id)
+            mine = None if me is None else me.seat
+            moves = undone_words(out.moves, out.player.seat, names, locale, mine)
+            answer = tr("undo.done", locale, moves=moves)
             await announcer.post_undo(bot, interaction, out, answer)
 
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary
-from bot.ui import components, messages, mt, roundend
+from bot.ui import components, dmturn, mt, roundend
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton
 from bot.ui.host import GameBot
@@ -63,8 +63,11 @@ async def show_catchup(interaction: Interaction, game: GameSummary) -> None:
         tiles = (await bot.service.user_settings(uid)).tiles
         hand = discord.Embed(
             title=tr("catchup.hand-title", locale),
-            # Without hand_text's own title line: the embed's title says "Your hand" already.
-            description=messages.hand_text(view, game, locale).split("\n", 1)[-1][:HAND_TEXT_LIMIT],
+            # Without its title line (the embed's title says "Your hand"), whose turn said
+            # once (the digest's), where the tiles fit grouped by train.
+            description=dmturn.hand_lines(
+                view, game, locale, turn_said=True, hints=game.options.hints
+            ).split("\n", 1)[-1][:HAND_TEXT_LIMIT],
         )
         picture = await bot.pictures.hand_attached(view, game.options.hints, locale, tiles)
         if picture is not None:

@@ -164,8 +164,12 @@ class Lobby(GameCog):
             game = await roundend.game_or_finished(interaction)  # a finished match too
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
-                messages.seats_text(game, locale),
             ]
+            if game.status is GameStatus.FINISHED:  # how it ended, not only that it did
+                result = await roundend.result_lines(self.bot, game, locale)
+                lines += result or [messages.seats_text(game, locale)]
+            else:
+                lines.append(messages.seats_text(game, locale))
             if game.status is GameStatus.ACTIVE and game.turn is not None:
                 lines.append(
                     tr(
@@ -191,7 +195,8 @@ class Lobby(GameCog):
         async with guarded(interaction):
             # After the match, its final standings, until a new lobby opens here.
             game = await roundend.game_or_finished(interaction)
-            await reply(interaction, await roundend.scores_answer(self.bot, game, locale))
+            text, embeds = await roundend.scores_answer(self.bot, game, locale)
+            await reply(interaction, text, embeds=embeds)
 
     @mt.command(name="hint", description="Your best move, privately (Hard's advice)")
     @app_commands.guild_only()

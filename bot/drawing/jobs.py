@@ -28,13 +28,21 @@ from bot.i18n import language_of
 from renderers import HandOptions, TableOptions, render_hand, render_table, to_png
 from renderers.alt_text import describe_hand, describe_table
 from renderers.chart import ChartGame, render_stats_chart
-from renderers.names import distinct
+from renderers.names import distinct_chars
 from renderers.replay import render_replay
 from renderers.round_end import RoundEndOptions, render_round_end
 
-#: Names in a turn DM are cut as the table picture's move sentence cuts them (20 px regular
-#: type in 220 px: "Bartholomew Fi…001"), never two alike (:mod:`renderers.names`).
-NAME_SIZE, NAME_ROOM = 20, 220
+#: Names in a turn DM: at most this many characters as the DM writes them, cut by the
+#: pictures' rules (:mod:`renderers.names`: "Bartholomew…001"), never two alike. Counted in
+#: characters, not px, because the DM's budget is (1,200 at 10 seats: issue 47); a
+#: character the DM escapes (``_`` is written ``\\_``) counts two.
+MARKDOWN = "*[_`|~"
+
+
+def dm_name_room(players: int) -> int:
+    """The characters a name may take in a turn DM: fewer at a bigger table, whose DM
+    names more players' moves in the same 1,200 characters."""
+    return 18 if players <= 4 else 14 if players <= 7 else 10
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -67,8 +75,8 @@ def hand_options(
 
 
 def cut_names(names: Sequence[str]) -> tuple[str, ...]:
-    """The names as a turn DM writes them: cut as the picture cuts them, no two alike."""
-    return tuple(distinct(names, NAME_SIZE, NAME_ROOM, "regular"))
+    """The names as a turn DM writes them: cut as the pictures cut them, no two alike."""
+    return tuple(distinct_chars(names, dm_name_room(len(names)), MARKDOWN))
 
 
 def table_picture(view: SeatView, is_computer: Sequence[bool], language: str | None) -> Picture:

@@ -11,8 +11,9 @@ began and the bot played on (no choice left, or time ran out after a draw) count
 own last move in it: what came before, they read when that turn began. Before their
 first turn it is everything since the deal of the first round. A reader without a seat (a
 spectator, or a player whose seat a computer took over) gets the last few moves instead.
-Hidden information never enters a digest: drawn tiles are only counted, and a hand appears
-only as the reader's own tile count.
+Hidden information never enters a digest: others' drawn tiles are only counted (the
+reader's own, drawn for them by the bot, are theirs to read), and a hand appears only as
+the reader's own tile count.
 
 Only the rounds the digest needs are replayed (from the round of the reader's last move):
 the scores of the rounds before come from the round snapshot, and without a usable one the
@@ -241,7 +242,14 @@ def _fold(
                     round_no=rnd.round_no,
                     seat=seat,
                     move=event.move,
-                    applied=Applied(applied.seat, applied.move, (), *applied[3:]),
+                    # What a draw brought is the drawer's own: kept for the reader's seat
+                    # (a draw the bot made for them names its tile to them), else emptied.
+                    applied=Applied(
+                        applied.seat,
+                        applied.move,
+                        applied.drawn if seat == my_seat else (),
+                        *applied[3:],
+                    ),
                     drawn=drawn if isinstance(event.move, Draw | Catch) else 0,
                     by_computer=e.actor is None and played_for is None,
                     played_for=played_for,

@@ -29,7 +29,8 @@ class SeenMove:
     #: Who moved (for a catch: the catcher; ``applied.seat`` is the one caught).
     seat: int
     move: Move
-    #: The engine's record of what the move did, with ``drawn`` emptied (private to the drawer).
+    #: The engine's record of what the move did, with ``drawn`` emptied (private to the
+    #: drawer) unless the reader's seat drew (a draw the bot made for them).
     applied: Applied
     #: Tiles the move made someone draw (a draw: 1; a catch: the penalty drawn).
     drawn: int

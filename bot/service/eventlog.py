@@ -23,6 +23,25 @@ UNDO_KIND = "undo"
 AUTOPLAY_KIND = "autoplay"
 
 
+def moves_by_nobody(
+    events: Iterable[EventRow], seqs: Iterable[int], computers: Iterable[int]
+) -> tuple[int, int]:
+    """Of the moves made by nobody (no actor) among ``events`` with a seq in ``seqs`` (an
+    undo's): how many a computer player made (its seat in ``computers``), and how many the
+    bot played for a human with no choice. An undo tells them apart: "the computer move that
+    followed" at a table without a computer read wrong (issue 47)."""
+    wanted, robots = set(seqs), set(computers)
+    by_computer = for_human = 0
+    for e in events:
+        if e.seq not in wanted or e.kind != "move" or e.actor is not None:
+            continue
+        if json.loads(e.payload).get("seat") in robots:
+            by_computer += 1
+        else:
+            for_human += 1
+    return by_computer, for_human
+
+
 def cancelled_seqs(game_id: int, events: Iterable[EventRow]) -> frozenset[int]:
     """Every seq some ``undo`` event cancelled (an unreadable undo is :class:`GameCorrupt`)."""
     gone: set[int] = set()

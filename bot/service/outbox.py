@@ -22,7 +22,13 @@ from types import MappingProxyType
 
 from bot.engine import Match
 from bot.engine.match import RoundStarted
-from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import (
+    AUTOPLAY_KIND,
+    ENGINE_KINDS,
+    UNDO_KIND,
+    cancelled_seqs,
+    moves_by_nobody,
+)
 from bot.service.outcome import (
     Fact,
     FactCode,
@@ -243,15 +249,21 @@ def undone_fact(undo: EventRow, events: tuple[EventRow, ...], players: tuple[Pla
     player = players[int(payload["player"])]
     host = next((p.name for p in players if p.user_id == by), None)
     seqs = set(payload["seqs"])
-    computers = sum(1 for e in events if e.seq in seqs and e.kind == "move" and e.actor is None)
+    robots = [p.seat for p in players if p.is_computer]
+    computers, played_for = moves_by_nobody(events, seqs, robots)
     return Fact.of(
         FactCode.UNDONE,
         host=host,
         by=by,
         name=player.name,
         moves=", ".join(payload["moves"]),
+        # What the words need: each move, whose turn it was, every seat's name.
+        move_list=tuple(str(m) for m in payload["moves"]),
+        seat=player.seat,
+        names=tuple(p.name for p in players),
         own=player.user_id == by,
         computers=computers,
+        played_for=played_for,
     )
 
 

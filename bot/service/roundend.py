@@ -14,8 +14,42 @@ import dataclasses
 from collections.abc import Sequence
 
 from bot.engine import Event, Match, Round, RoundStarted, SeatView, round_view
+from bot.engine.match import Moved
 from bot.service import errors
 from bot.service.outcome import Player, Standing, standings_from
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """A finished match in a few figures beyond its standings (issue 47): how many turns, the
+    best round and who went out most. (How long it took is the game's own dates.)"""
+
+    #: Turns taken: runs of moves by one seat (a draw and the play after it are one turn).
+    turns: int
+    #: The lowest score taken in a round by a player who did not go out of it: (seat, 0-based
+    #: round, points); None when every round's points were someone going out.
+    best_round: tuple[int, int, int] | None
+    #: The seats that went out of the most rounds, and how many (empty: none went out).
+    went_out_most: tuple[int, ...]
+    went_out_count: int
+
+
+def match_facts(match: Match) -> MatchFacts:
+    """The figures of ``match`` (its rounds played so far, its events)."""
+    turns, last = 0, None
+    for event in match.events:
+        seat = event.seat if isinstance(event, Moved) else None
+        turns += seat is not None and seat != last
+        last = seat
+    best = None
+    for r, result in enumerate(match.results):
+        for seat, points in enumerate(result.scores):
+            if seat != result.went_out and (best is None or points < best[2]):
+                best = (seat, r, points)
+    outs = [sum(1 for res in match.results if res.went_out == s) for s in range(match.players)]
+    most = max(outs, default=0)
+    seats = tuple(s for s, n in enumerate(outs) if n == most) if most else ()
+    return MatchFacts(turns, best, seats, most)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -63,6 +97,9 @@ class RoundReport:
     def winners(self) -> tuple[Player, ...]:
         return tuple(self.players[s] for s in self.board.winners)
 
+    #: At the match's end, its figures beyond the standings (None before, or not read).
+    facts: MatchFacts | None = None
+
 
 def round_report(
     game_id: int, match: Match, players: tuple[Player, ...], round_no: int
@@ -91,7 +128,10 @@ def round_report(
     if board.result != match.results[round_no]:  # the log and the match disagree: never show it
         raise errors.GameCorrupt(game_id, f"round {round_no + 1} does not replay to its result")
     standings = standings_from(players, totals, [r.went_out for r in results], winners)
-    return RoundReport(game_id, round_no, match.rules.rounds_total, players, board, standings)
+    facts = match_facts(match) if last else None
+    return RoundReport(
+        game_id, round_no, match.rules.rounds_total, players, board, standings, facts
+    )
 
 
 def _replay_round(match: Match, round_no: int) -> Round:

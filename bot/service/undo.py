@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.service import errors
 from bot.service.commit import Ledger
-from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs, moves_by_nobody
 from bot.service.guards import need_active, need_host, utc
 from bot.service.outcome import GameSummary, Player, players_of
 from bot.service.replay import replay_game
@@ -80,7 +80,7 @@ class Undone:
     player: Player
     #: Their moves, in notation, in the order they were played.
     moves: tuple[str, ...]
-    #: How many computer moves that followed were taken back too.
+    #: How many computer players' moves that followed were taken back too.
     computer_moves: int
     #: The seqs the undo event cancels.
     seqs: tuple[int, ...]
@@ -89,6 +89,8 @@ class Undone:
     hands_changed: tuple[Player, ...]
     #: A computer player is to move now (run them as after any move).
     computer_pending: bool
+    #: How many moves the bot then played for a human with no choice were taken back too.
+    played_for_moves: int = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -194,11 +196,14 @@ async def take_back(
             if old.round.hands[s] != new.round.hands[s] and not players[s].is_computer
         )
         nxt = ledger.next_player(g2)
+        robots = [p.seat for p in players if p.is_computer]
+        followers = moves_by_nobody(plan.computers, seqs, robots)
         return Undone(
             game=summary,
             player=player,
             moves=moves,
-            computer_moves=sum(1 for e in plan.computers if e.kind == "move"),
+            computer_moves=followers[0],
+            played_for_moves=followers[1],
             seqs=seqs,
             next_player=nxt,
             hands_changed=changed,

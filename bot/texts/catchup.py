@@ -104,6 +104,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{icon} {count} of your turns were played for you ({why}).",
         "fr": "{icon} {count} de tes tours ont été joués à ta place ({why}).",
     },
+    # A turn the bot began for you and handed back: its draw fits, your turn goes on.
+    "catchup.drew-for-you": {
+        "en": "{icon} I drew for you ({why}): {tile}. It fits: play it.",
+        "fr": "{icon} J'ai pioché pour toi ({why}) : {tile}. Il va : pose-le.",
+    },
+    "catchup.drew-for-you.unnamed": {
+        "en": "{icon} I drew for you ({why}). The tile fits: play it.",
+        "fr": "{icon} J'ai pioché pour toi ({why}). Le domino va : pose-le.",
+    },
     "catchup.why.timeout": {"en": "time ran out", "fr": "temps écoulé"},
     "catchup.why.away": {"en": "you were away", "fr": "tu étais absent·e"},
     "catchup.why.autoplay": {"en": "you had no choice", "fr": "tu n'avais pas le choix"},
@@ -194,6 +203,15 @@ TEXTS: dict[str, Mapping[str, str]] = {
     # ---- the other moves
     "catchup.others": {"en": "↪️ Other moves: {list}.", "fr": "↪️ Autres coups : {list}."},
     "catchup.moves": {"en": "{list}.", "fr": "{list}."},
+    # ---- every move since, named in the fewest words (bot.ui.compact): a big table's turns
+    "compact.others": {"en": "↪️ Others: {list}.", "fr": "↪️ Les autres : {list}."},
+    "compact.own": {"en": "own", "fr": "le sien"},
+    "compact.yours": {"en": "yours", "fr": "le tien"},
+    "compact.mexican": {"en": "Mex", "fr": "Mex"},
+    "compact.on": {"en": "on {name}", "fr": "sur {name}"},
+    "compact.done": {"en": "done", "fr": "fini"},
+    "compact.draw": {"en": "drew", "fr": "pioche"},
+    "compact.knock": {"en": "knocked", "fr": "frappe"},
     "catchup.sum.played.one": {"en": "{names} played {tiles}", "fr": "{names} a posé {tiles}"},
     "catchup.sum.played.many": {"en": "{names} played {tiles}", "fr": "{names} ont posé {tiles}"},
     "catchup.sum.mexican": {
@@ -232,6 +250,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "🎯 Ton train{open} n'est pas commencé : il faut {end} · tu as {tiles}.",
     },
     "catchup.status.open": {"en": " (open)", "fr": " (ouvert)"},
+    "catchup.status.short": {
+        "en": "🎯 Your train: {end}{open} · {tiles}.",
+        "fr": "🎯 Ton train : {end}{open} · {tiles}.",
+    },
     "catchup.status.your-turn": {"en": "🎲 It is your turn.", "fr": "🎲 C'est à toi de jouer."},
     "catchup.status.turn": {"en": "⏳ {name} is to play.", "fr": "⏳ C'est à {name} de jouer."},
 }

@@ -280,6 +280,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "It's your turn. You can play:",
         "fr": "À toi de jouer. Tu peux poser :",
     },
+    # The same under a text that said whose turn it is already (the catch-up).
+    "hand.playable.short": {"en": "You can play:", "fr": "Tu peux poser :"},
     # One train's playable tiles in a turn DM; French sets its colon off with a space.
     "hand.where": {"en": "→ {where}: {tiles}", "fr": "→ {where} : {tiles}"},
     "hand.no-play": {

@@ -137,7 +137,20 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "The {count} computer moves that followed were taken back too.",
         "fr": "Les {count} coups d'ordinateur qui ont suivi sont aussi annulés.",
     },
+    # Moves the bot played for a human with no choice after the turn taken back: not a
+    # computer player's (a table without one must not read "the computer move").
+    "undo.played-for.one": {
+        "en": "The move the bot then played for a player with no choice was taken back too.",
+        "fr": "Le coup que le bot a ensuite joué pour un joueur sans choix est aussi annulé.",
+    },
+    "undo.played-for.many": {
+        "en": "The {count} moves the bot then played for players with no choice were taken "
+        "back too.",
+        "fr": "Les {count} coups que le bot a ensuite joués pour des joueurs sans choix sont "
+        "aussi annulés.",
+    },
     "undo.done": {"en": "Undone: {moves}.", "fr": "Annulé : {moves}."},
+    "undo.bit.catch": {"en": "caught {name}", "fr": "a surpris {name}"},
     "error.undo-nothing": {
         "en": "Nothing to undo: nobody has played since the deal "
         "(a finished round can't be undone).",

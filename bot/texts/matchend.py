@@ -48,6 +48,21 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "🏆 La partie n°{game} ({channel}) est finie : tu l'as gagnée, avec {total} !",
     },
     "end.link": {"en": "The result: {link}", "fr": "Le résultat : {link}"},
+    # ---- the match in a few figures beyond its standings (bot/ui/matchfacts.py)
+    "end.facts": {"en": "📈 {parts}.", "fr": "📈 {parts}."},
+    "end.facts.took": {"en": "{time} of play", "fr": "{time} de jeu"},
+    "end.facts.days": {"en": "{n} {n:day|days}", "fr": "{n} {n:jour|jours}"},
+    "end.facts.hours": {"en": "{n} {n:hour|hours}", "fr": "{n} {n:heure|heures}"},
+    "end.facts.minutes": {"en": "{n} {n:minute|minutes}", "fr": "{n} {n:minute|minutes}"},
+    "end.facts.turns": {"en": "{n} {n:turn|turns}", "fr": "{n} {n:tour|tours}"},
+    "end.facts.best": {
+        "en": "best round: {name}, round {round} ({pts})",
+        "fr": "meilleure manche : {name}, manche {round} ({pts})",
+    },
+    "end.facts.out": {
+        "en": "out most: {names} ({n} {n:round|rounds})",
+        "fr": "sorti le plus : {names} ({n} {n:manche|manches})",
+    },
     "end.standings": {"en": "Final standings:", "fr": "Classement final :"},
     "end.mentions": {
         "en": "🏁 Game #{game} is over. {places}",

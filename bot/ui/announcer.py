@@ -47,6 +47,7 @@ from bot.service.turn import PlayedOut
 from bot.service.undo import Undone
 from bot.ui import components, messages
 from bot.ui.dmturn import since_your_turn, tell_next_player
+from bot.ui.facts import followers_lines, undone_words
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     Interaction,
@@ -482,12 +483,11 @@ async def post_undo(bot: GameBot, interaction: Interaction, out: Undone, answer:
     bot.posts.take_held(game.id)  # a draw not yet told was the last move: taken back too
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     host = shown(interaction.user.display_name)
-    moves = ", ".join(out.moves)
+    moves = undone_words(out.moves, out.player.seat, [p.name for p in game.players], locale)
     own = out.player.user_id == interaction.user.id  # a player taking back their own turn
     key = "undo.channel.own" if own else "undo.channel"
     lines = [tr(key, locale, host=host, name=shown(out.player.name), moves=moves)]
-    if out.computer_moves:
-        lines.append(messages.count_text("undo.computers", out.computer_moves, locale))
+    lines += followers_lines(out.computer_moves, out.played_for_moves, locale)
     back = Outcome(
         game,
         next_player=out.next_player,

@@ -6,13 +6,15 @@ what), then the turns played for them, the round ends and scores, the doubles to
 players down to one tile, the Mexican Train started, the trains opened or closed, the other
 moves, and where their own train ends. The text goes where space is counted (a DM beside
 other lines, an embed), so it takes a ``budget`` in characters and never exceeds it: long
-stretches are summarised rather than listed ("Bob and Carol played 14 tiles (3 on the
-Mexican Train); Dave drew 4 times"), and when even that is too long the least useful lines
-go first, always whole: a sentence is never cut in the middle.
+stretches are first told in the fewest words that still name every move ("Bob 5-7 own ·
+Carol drew · Dan 9-9 9-4 Mex": a big table's turns, issue 47), then summarised ("Bob and
+Carol played 14 tiles (3 on the Mexican Train); Dave drew 4 times"), and when even that is
+too long the least useful lines go first, always whole: a sentence is never cut in the middle.
 
 How a budget is met: every part of the text has a few forms, longest first, and a fixed
-ladder says which part gives up a form next (the other moves are summarised before the
-tiles on your train are; the trains opened and closed go before the doubles to cover).
+ladder (:mod:`bot.ui.catchuporder`) says which part gives up a form next (the other moves
+are summarised before the tiles on your train are; the trains opened and closed go before
+the doubles to cover).
 
 The news beside the moves at the table (turns played for you, moves the host took back, seats
 a computer took over, the rounds that ended and the standings) is worded by
@@ -28,66 +30,18 @@ from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
 from bot.i18n import tr, tr_count
 from bot.service.digest import Digest, SeenMove
 from bot.ui.catchupmatch import for_you_forms, rounds_forms, taken_line, undone_line
+from bot.ui.catchuporder import SEATED_DROP, SEATED_LADDER, SPECTATOR_DROP, SPECTATOR_LADDER
+from bot.ui.facts import VOWELS
 from bot.ui.limits import shown
 
 #: What a caller that does not say gets: room for the digest beside a few other lines.
 DEFAULT_BUDGET = 1000
-#: Tiles on your train named one by one up to this many; more are counted, the last named.
-NAMED_ON_MY_TRAIN = 6
 #: Of a long run on your train, how many of the last tiles are still named.
 LAST_NAMED = 3
-#: Other turns listed one by one up to this many; a longer stretch is summarised.
-LISTED_TURNS = 6
 #: Names written out before "and N others".
 NAMES_SHOWN = 3
-#: First letters a French "de" elides before ("d'Alice").
-VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
-
-#: Which part gives up a form next, for a seated reader: summarise the other moves, drop
-#: what matters least, then shorten what matters more. Afterwards, whatever is still too long
-#: goes whole in :data:`_SEATED_DROP` order.
-_SEATED_LADDER = (
-    "elsewhere",
-    "taken",
-    "rounds",
-    "markers",
-    "mexican",
-    "elsewhere",
-    "one_tile",
-    "doubles",
-    "for_you",
-    "rounds",
-    "mine",
-    "elsewhere",
-    "mine",
-)
-_SEATED_DROP = (
-    "taken",
-    "markers",
-    "mexican",
-    "elsewhere",
-    "rounds",
-    "one_tile",
-    "doubles",
-    "for_you",
-    "status",
-    "mine",
-    "nothing",
-    "header",
-)
-_SPECTATOR_LADDER = ("taken", "markers", "mexican", "rounds", "moves", "one_tile", "doubles")
-_SPECTATOR_DROP = (
-    "taken",
-    "markers",
-    "mexican",
-    "one_tile",
-    "doubles",
-    "rounds",
-    "status",
-    "moves",
-    "nothing",
-    "header",
-)
+#: The compact form's own words for these moves (shorter in French: "pioche", not "a pioché").
+_COMPACT: dict[type, str] = {Draw: "draw", Done: "done", Knock: "knock"}
 
 
 @dataclasses.dataclass(slots=True)
@@ -121,16 +75,17 @@ def catchup_text(
     drop: Sequence[str]
     if digest.spectator:
         parts = w.spectator_parts(header)
-        ladder, drop = _SPECTATOR_LADDER, _SPECTATOR_DROP
+        ladder, drop = SPECTATOR_LADDER, SPECTATOR_DROP
     else:
         parts = w.seated_parts(header)
-        ladder, drop = _SEATED_LADDER, _SEATED_DROP
+        ladder, drop = SEATED_LADDER, SEATED_DROP
     return fit(parts, budget, ladder, drop)
 
 
 def fit(parts: list[_Part], budget: int, ladder: Sequence[str], drop: Sequence[str]) -> str:
-    """Join the parts' chosen forms, shortening along ``ladder`` and then leaving parts out
-    in ``drop`` order until the text is at most ``budget`` characters."""
+    """Join the parts' chosen forms, shortening along ``ladder`` (a ``-key`` there leaves
+    that part out) and then leaving parts out in ``drop`` order until the text is at most
+    ``budget`` characters."""
     live = [p for p in parts if p.forms]
     by_key = {p.key: p for p in live}
 
@@ -140,8 +95,10 @@ def fit(parts: list[_Part], budget: int, ladder: Sequence[str], drop: Sequence[s
     for key in ladder:
         if len(text()) <= budget:
             return text()
-        part = by_key.get(key)
-        if part is not None and part.level < len(part.forms) - 1:
+        part = by_key.get(key.removeprefix("-"))
+        if part is not None and key.startswith("-"):
+            part.level = len(part.forms)
+        elif part is not None and part.level < len(part.forms) - 1:
             part.level += 1
     for key in drop:
         if len(text()) <= budget:
@@ -293,6 +250,51 @@ class _Words:
         order = sorted(counts, key=lambda s: (-counts[s], s))
         return [self.name(s) for s in order]
 
+    # ------------------------------------------------------------------ every move, compact
+
+    def short_train(self, ref: int, mover: int) -> str:
+        """A train in a word: "own" (the mover's), "yours", "Mex", "on Gus"."""
+        if ref in (MEXICAN, self.d.seat, mover):
+            key = {MEXICAN: "mexican", self.d.seat: "yours"}.get(ref, "own")
+            return self.tr(f"compact.{key}")
+        return self.tr("compact.on", name=self.name(ref))
+
+    def compact_turn(self, turn: Sequence[SeenMove]) -> str:
+        """ "Bob 5-7 own", "Dan (away) 9-9, drew, 9-4 Mex, knocked": a turn's plays all on one
+        train (a double and its cover, a fast start) name it once, after the last of them;
+        else tiles laid in a row on one train share its word."""
+        first, bits, run = turn[0], list[str](), list[str]()
+        trains = {m.move.train for m in turn if isinstance(m.move, Play)}
+        last = max((i for i, m in enumerate(turn) if isinstance(m.move, Play)), default=-1)
+        for i, m in enumerate(turn):
+            if not isinstance(m.move, Play):
+                word = _COMPACT.get(type(m.move))
+                bits.append(self.tr(f"compact.{word}") if word else self.bit(m))
+                continue
+            run.append(str(m.move.tile))
+            after = turn[i + 1].move if i + 1 < len(turn) else None
+            if isinstance(after, Play) and after.train == m.move.train:
+                continue  # the run goes on
+            one_train = len(trains) == 1 and i < last  # its word comes after the last tile
+            word = "" if one_train else " " + self.short_train(m.move.train, m.seat)
+            bits.append(" ".join(run) + word)
+            run = []
+        who = self.name(first.seat, robot=first.by_computer)
+        if first.played_for is not None:
+            who += f" ({self.tr(f'catchup.bit.{first.played_for}')})"
+        return f"{who} {', '.join(bits)}"
+
+    def compact(self, turns: Sequence[Sequence[SeenMove]]) -> str:
+        """Every turn, each move named, on one line: "Bob 5-7 own · Carol drew, passed" (a
+        knock or a catch joins the turn of the same player just before it)."""
+        merged: list[list[SeenMove]] = []
+        for t in turns:
+            if merged and merged[-1][-1].seat == t[0].seat and t[0].played_for is None:
+                merged[-1] += t
+            else:
+                merged.append(list(t))
+        return self.tr("compact.others", list=" · ".join(self.compact_turn(t) for t in merged))
+
     # ------------------------------------------------------------------ the parts
 
     def header(self, on: bool) -> _Part:
@@ -330,9 +332,8 @@ class _Words:
                 "catchup.mine.item", name=self.name(m.seat, robot=m.by_computer), tile=tile
             )
 
-        forms = []
-        if len(on) <= NAMED_ON_MY_TRAIN:
-            forms.append(self.tr("catchup.mine", list=" · ".join(item(m) for m in on)))
+        # Every tile named first, however many (a big table's); counted only if that is long.
+        forms = [self.tr("catchup.mine", list=" · ".join(item(m) for m in on))]
         counts: dict[int, int] = {}
         for m in on:
             counts[m.seat] = counts.get(m.seat, 0) + 1
@@ -415,10 +416,10 @@ class _Words:
         if not moves:
             return _Part("elsewhere", [])
         turns = turns_of(moves)
-        forms = []
-        one_round = all(m.round_no == self.d.round_no for m in moves)
-        if len(turns) <= LISTED_TURNS and one_round:
-            forms.append(self.tr("catchup.others", list=self.sep.join(self.turn(t) for t in turns)))
+        # A sentence a turn; every move still named, in fewer words (the ladder's first step,
+        # however many turns: issue 47); counted; only how many.
+        forms = [self.tr("catchup.others", list=self.sep.join(self.turn(t) for t in turns))]
+        forms.append(self.compact(turns))
         tally = self.tally(moves)
         if tally:
             forms.append(self.tr("catchup.others", list=self.sep.join(tally)))
@@ -454,7 +455,12 @@ class _Words:
                 lines.append(self.tr("catchup.status.turn", name=self.name(d.turn)))
         if not lines:
             return _Part("status", [])
-        return _Part("status", _unique(["\n".join(lines), lines[0]]))
+        forms = ["\n".join(lines), lines[0]]
+        if d.seat is not None and d.my_started and d.my_end is not None and d.turn is not None:
+            is_open = self.tr("catchup.status.open") if d.my_marked else ""
+            forms.append(self.tr("catchup.status.short", end=d.my_end, open=is_open,
+                                 tiles=self.tiles(d.my_tiles or 0)))  # fmt: skip
+        return _Part("status", _unique(forms))
 
     def seated_parts(self, header: bool) -> list[_Part]:
         return [

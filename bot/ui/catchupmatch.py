@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.engine import Draw
 from bot.service.digest import Digest, SeenMove
+from bot.ui.facts import undone_words
 from bot.ui.limits import shown
 
 #: Turns played for you that are told move by move.
@@ -27,6 +29,7 @@ class Words(Protocol):
     in one language."""
 
     d: Digest
+    locale: str | None
 
     def tr(self, key: str, **params: object) -> str: ...
 
@@ -44,7 +47,13 @@ class Words(Protocol):
 
 def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
     """The turns played for the reader (at least one), with why: told move by move while
-    they are few, else counted."""
+    they are few, else counted. A turn the bot began for them and handed back (it drew, the
+    tile fits: their turn goes on) is not "played for them": one sentence names the tile
+    drawn and says to play it (:func:`drew_for_you`)."""
+    drew = drew_for_you(w, turns[-1])
+    if drew:
+        before = for_you_forms(w, turns[:-1]) if len(turns) > 1 else []
+        return [f"{form}\n{drew}" for form in before] or [drew]
     reasons = {m.played_for for t in turns for m in t}
     icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
     if len(reasons) == 1:
@@ -59,11 +68,27 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
     return forms
 
 
+def drew_for_you(w: Words, turn: Sequence[SeenMove]) -> str:
+    """ "⏩ You had no choice, so I drew for you: 7-5. It fits: play it." when ``turn`` (played
+    for the reader) ended on a draw whose tile fits and it is still their turn; else ""."""
+    last = turn[-1]
+    d = w.d
+    if not isinstance(last.move, Draw) or last.applied.turn_over or d.turn != d.seat:
+        return ""
+    icon = FOR_YOU_ICONS.get(str(last.played_for), "⏰")
+    why = w.tr(f"catchup.why.{last.played_for}")
+    tiles = " ".join(str(t) for t in last.applied.drawn)
+    if not tiles:  # a digest without the tile (it never lacks it for the reader's own seat)
+        return w.tr("catchup.drew-for-you.unnamed", icon=icon, why=why)
+    return w.tr("catchup.drew-for-you", icon=icon, why=why, tile=tiles)
+
+
 def undone_line(w: Words) -> str:
     """The reader's own turns taken back by the host (at least one), a line each."""
+    seat = w.d.seat if w.d.seat is not None else -1
     lines = [
         w.tr("catchup.undone.by" if by else "catchup.undone", name=by and shown(by),
-             moves=", ".join(moves))
+             moves=undone_words(moves, seat, w.d.names, w.locale, w.d.seat))
         for by, moves in w.d.undone
     ]  # fmt: skip
     return "\n".join(lines)

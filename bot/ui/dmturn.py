@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.digits import ID
-from bot.engine import DRAW, PASS, SeatView
+from bot.engine import DRAW, PASS, SeatView, Tile
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
@@ -49,6 +49,7 @@ from bot.ui.limits import CONTENT, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
 from bot.ui.refusals import Refusal
+from bot.ui.roundend import result_link
 from bot.ui.route import PASSING, Route, dm_nonce, note_failure, send_dm
 
 log = logging.getLogger(__name__)
@@ -128,9 +129,11 @@ async def stale_dm(
     bot = bot_of(interaction)
     game = await bot.service.game(game_id)
     lang = str(interaction.locale)
-    link = await live_link(bot, game)
     if game.status is not GameStatus.ACTIVE or game.turn is None:
+        # The result (a thread game's beside its thread), not the archived thread's last post.
+        link = await result_link(bot, game)
         return Refusal("dm.over", game=game.id, link=link), dm_view(game, None, link, lang)
+    link = await live_link(bot, game)
     if game.turn.user_id != interaction.user.id:
         refusal = Refusal("dm.not-now", name=shown(game.turn.name), link=link)
         return refusal, dm_view(game, None, link, lang)
@@ -175,8 +178,9 @@ async def set_controls(interaction: Interaction, controls: discord.ui.View) -> N
 DM_CHARS = 1200
 DM_LINES = 30
 PHONE_LINE = 40
-#: What the digest may take, tried in turn until the whole DM fits.
-DIGEST_BUDGETS = (1000, 800, 600, 450, 300, 180, 0)
+#: What the digest may take, tried in turn until the whole DM fits (in small steps: each
+#: step lets one more of the digest's parts shorten or go, and keeps the moves named longer).
+DIGEST_BUDGETS = (*range(1000, 400, -25), 300, 180, 0)
 
 
 def phone_lines(text: str) -> int:
@@ -199,30 +203,44 @@ def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -
               total=leader.total)  # fmt: skip
 
 
-def hand_lines(view: SeatView, game: GameSummary, lang: str | None) -> str:
+def hand_lines(
+    view: SeatView, game: GameSummary, lang: str | None, *, turn_said: bool = False,
+    hints: bool = False,
+) -> str:  # fmt: skip
     """The reader's tiles, then where they can play now, grouped by train ("→ your train
-    (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full."""
+    (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full.
+    ``turn_said``: the text above says whose turn it is already ("You can play:", not "It's
+    your turn." again); ``hints``: while waiting, where the tiles fit now, grouped alike."""
     hand = sorted(view.hand or (), reverse=True)
     lines = [
         tr("hand.title", lang, game=game.id, round=view.round_no + 1,
            rounds=view.rounds_total, count=len(hand)),
         " ".join(f"`{t}`" for t in hand) or "—",
     ]  # fmt: skip
-    if not view.my_turn:
-        return "\n".join(lines)
     by_train: dict[int, list[str]] = {}
-    for tile, trains in messages.plays_by_tile(view).items():
+    fitting: list[tuple[Tile, list[int]]]
+    if view.my_turn:
+        fitting = list(messages.plays_by_tile(view).items())
+    elif hints and view.current is not None:
+        fitting = [(t, messages.fits(view, t)) for t in hand]
+    else:
+        return "\n".join(lines)
+    for tile, trains in fitting:
         for train in trains:
             by_train.setdefault(train, []).append(f"`{tile}`")
-    if by_train:
-        lines.append(tr("hand.playable", lang))
-        names = [shown(n) for n in view.names]
-        for train, tiles in by_train.items():
-            where = messages.train_label(names, train, view.seat, lang)
-            lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
+    names = [shown(n) for n in view.names]
+    if not view.my_turn:
+        key = "hand.waiting" if by_train else "hand.waiting-none"
+        assert view.current is not None
+        lines.append(tr(key, lang, name=names[view.current]))
+    elif by_train:
+        lines.append(tr("hand.playable.short" if turn_said else "hand.playable", lang))
     else:
         moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
         lines.append(tr("hand.no-play", lang, move=moves))
+    for train, tiles in by_train.items():
+        where = messages.train_label(names, train, view.seat, lang)
+        lines.append(tr("hand.where", lang, where=where, tiles=" ".join(tiles)))
     return "\n".join(lines)
 
 
@@ -255,7 +273,8 @@ def turn_dm_text(
         # After a round's end the digest gives everyone's totals ("📊 Totals: 1. Alice 0 · 2.
         # Carol 25 · 3. you 41."): the "📊 You: 3rd · 41 pts" line would say it twice.
         told = "" if any(ln.startswith("📊") for ln in since.splitlines()) else stand
-        text = "\n\n".join(t for t in (head, told, since, hand) if t)
+        # Where they stand sits under the head, a line of it (a blank line costs a phone line).
+        text = "\n\n".join(t for t in ("\n".join(t for t in (head, told) if t), since, hand) if t)
         if len(text) <= DM_CHARS and phone_lines(text) <= DM_LINES:
             return text
     return text[:DM_CHARS]

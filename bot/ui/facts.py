@@ -11,11 +11,15 @@ them: only a turn played for someone, an undo, a change of seats or a new round 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
+from bot.engine import MEXICAN, Catch, MoveError, Play, parse_move
 from bot.i18n import tr, tr_count
 from bot.service import FactCode, Outcome, Step
 from bot.ui.limits import shown
+
+#: First letters a French "de" elides before ("le train d'Alice"; the catch-up's too).
+VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
 
 def _what_was_played(params: dict[str, object], locale: str | None) -> str:
@@ -52,6 +56,42 @@ def played_for_line(params: dict[str, object], locale: str | None) -> str:
     return tr(key, locale, name=name, what=what)
 
 
+def undone_words(
+    moves: Sequence[str],
+    mover: int,
+    names: Sequence[str],
+    locale: str | None,
+    reader: int | None = None,
+) -> str:
+    """An undone turn's moves (kept in notation, "7-3 mexican") in words: "7-3 on the Mexican
+    Train, drew" — the trains as the catch-up names them (``reader``'s own: "your train")."""
+    words = []
+    for text in moves:
+        try:
+            move = parse_move(text, players=len(names))
+        except MoveError:
+            words.append(text)  # an older log's move we no longer read: as it was written
+            continue
+        if isinstance(move, Play):
+            ref = move.train
+            if ref == MEXICAN:
+                train = tr("catchup.train.mexican", locale)
+            elif ref == reader:
+                train = tr("catchup.train.yours", locale)
+            elif ref == mover:
+                train = tr("catchup.train.own", locale)
+            else:
+                vowel = names[ref][:1].lower() in VOWELS
+                key = "catchup.train.of-vowel" if vowel else "catchup.train.of"
+                train = tr(key, locale, name=shown(names[ref]))
+            words.append(tr("catchup.bit.play", locale, tile=str(move.tile), train=train))
+        elif isinstance(move, Catch):
+            words.append(tr("undo.bit.catch", locale, name=shown(names[move.seat])))
+        else:
+            words.append(tr(f"catchup.bit.{move}", locale))
+    return ", ".join(words)
+
+
 def undone_line(params: dict[str, object], locale: str | None) -> str:
     """An undo told by a post the outbox owed (a crash before the live post): the live post's
     words (:func:`bot.ui.announcer.post_undo`)."""
@@ -59,9 +99,23 @@ def undone_line(params: dict[str, object], locale: str | None) -> str:
     # A manager who holds no seat is named by mention (in the post's embed it pings nobody).
     host = shown(str(params["host"])) if params.get("host") else f"<@{params.get('by')}>"
     name = shown(str(params["name"]))
-    line = tr(key, locale, host=host, name=name, moves=params["moves"])
+    moves, names, seat = params.get("move_list"), params.get("names"), params.get("seat")
+    if isinstance(moves, tuple) and isinstance(names, tuple) and isinstance(seat, int):
+        said = undone_words(moves, seat, names, locale)  # the live post's words
+    else:
+        said = str(params["moves"])  # a fact owed by an older version: in notation
+    line = tr(key, locale, host=host, name=name, moves=said)
     computers = int(str(params.get("computers", 0)))
-    return f"{line}\n{tr_count('undo.computers', computers, locale)}" if computers else line
+    played_for = int(str(params.get("played_for", 0)))
+    return "\n".join([line, *followers_lines(computers, played_for, locale)])
+
+
+def followers_lines(computers: int, played_for: int, locale: str | None) -> list[str]:
+    """What an undo took back after the turn: the computer players' moves, and the moves the
+    bot played for a player with no choice, each said as what it was (a table without a
+    computer is never told of "the computer move that followed")."""
+    lines = [tr_count("undo.computers", computers, locale)] if computers else []
+    return lines + ([tr_count("undo.played-for", played_for, locale)] if played_for else [])
 
 
 #: Facts told first, before the moves, each in a line of its own (code -> params, locale ->

@@ -32,7 +32,8 @@ from bot.ui.components import review_view
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import CONTENT, shown
-from bot.ui.roundend import result_link, scores_text, size
+from bot.ui.matchfacts import facts_line
+from bot.ui.roundend import result_link, scores_text, sheet_embeds, size
 from bot.ui.route import (
     DM_TRIES,
     PASSING,
@@ -90,6 +91,9 @@ def end_dm(
         )
     if rating:  # issue 48: "Your rating: +23 → 1,412."
         head = f"{head}\n{rating}"
+    figures = facts_line(game, report, lang)  # issue 47: how long, how many turns, …
+    if figures:
+        head = f"{head}\n{figures}"
     tail = tr("end.link", lang, link=link)
     room = CONTENT - size(head) - size(tail) - 4
     sheet = scores_text(game.id, report, lang)
@@ -225,6 +229,7 @@ async def _dm(
             bot,
             ping.user_id,
             text,
+            embeds=sheet_embeds(report, text, lang),  # a big table's sheet: beside the text
             known=ping.settings.dm_channel_id,
             silent=ping.quiet_until is not None,
             allowed_mentions=discord.AllowedMentions.none(),

@@ -220,9 +220,12 @@ def round_end_line(
 
 
 def step_lines(names: Sequence[str], step: Step, locale: str | None) -> list[str]:
-    text = describe_move(names, step.player.seat, step.move, step.applied, locale)
+    """A step's sentence, a computer player's marked beside its name ("Bob (computer) played
+    7-7 …"): at the end it doubled the play's own brackets ("… (a double: …) (computer)")."""
     if step.by_computer:
-        text += " " + tr("move.computer", locale)
+        names = list(names)
+        names[step.player.seat] = f"{names[step.player.seat]} {tr('move.computer', locale)}"
+    text = describe_move(names, step.player.seat, step.move, step.applied, locale)
     lines = [text]
     if step.applied.last_tile:
         lines.append(tr("move.last_tile", locale, name=names[step.applied.seat]))

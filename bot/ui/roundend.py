@@ -38,6 +38,7 @@ from bot.ui.limits import (
     embed_size,
     shown,
 )
+from bot.ui.matchfacts import facts_line
 from bot.ui.refusals import Refusal
 from bot.ui.sheet import code_block, sheet_tables
 
@@ -146,6 +147,20 @@ def sheet_blocks(standings: Sequence[Standing], history: Sequence[Sequence[int]]
     if len(history) < 2:
         return []
     return [code_block(t) for t in sheet_tables(standings, history)]
+
+
+def sheet_embeds(report: RoundReport, told: str, locale: str | None) -> list[discord.Embed]:
+    """The score sheet in an embed of its own beside a text that could not hold it (``told``
+    has no code block): a big table's sheet (10 players over 16 rounds) is longer than a
+    message's 2,000 characters with its standings, and an embed takes 6,000 (a table a
+    field). None when the text has it already, or after one round."""
+    blocks = sheet_blocks(report.standings, report.history)
+    if not blocks or "```" in told:
+        return []
+    embed = discord.Embed(title=tr("re.sheet", locale), colour=discord.Colour.dark_green())
+    for block in blocks[:EMBED_FIELDS]:
+        embed.add_field(name="\u200b", value=block, inline=False)
+    return [embed]
 
 
 def score_fields(title: str, entries: Sequence[str]) -> list[tuple[str, str]]:
@@ -293,6 +308,8 @@ async def round_end_post(
         report = await bot.service.round_report(game.id, round_no)
     if report.match_over:  # issue 48: each player's rating change ("+23 → 1,412")
         lines = [*lines, *await ratings.end_line(bot, game.id, report.players, locale)]
+        # issue 47: the match in figures (how long, how many turns, the best round, …)
+        lines = [*lines, facts_line(game, report, locale)]
     embed = round_end_embed(game.id, report, locale, lines=lines, colour=colour)
     png = await bot.pictures.round_end(report.board, report.players, locale)
     if png is None:
@@ -319,8 +336,11 @@ async def game_or_finished(interaction: Interaction) -> GameSummary:
     return game
 
 
-async def scores_answer(bot: GameBot, game: GameSummary, locale: str | None) -> str:
-    """``/mt scores``: see :func:`scores_text` (before any round is over, a line saying so)."""
+async def scores_answer(
+    bot: GameBot, game: GameSummary, locale: str | None
+) -> tuple[str, list[discord.Embed]]:
+    """``/mt scores``: see :func:`scores_text` (before any round is over, a line saying so),
+    with the sheet in an embed when the text cannot hold it (:func:`sheet_embeds`)."""
     if game.round_no is None:
         raise Refusal("error.no-scores")
     try:
@@ -328,8 +348,9 @@ async def scores_answer(bot: GameBot, game: GameSummary, locale: str | None) -> 
     except errors.WrongPhase as exc:
         if exc.code != "no-round-over":
             raise
-        return tr("re.none-yet", locale, game=game.id, rounds=game.rules.rounds_total)
-    return scores_text(game.id, report, locale)
+        return tr("re.none-yet", locale, game=game.id, rounds=game.rules.rounds_total), []
+    text = scores_text(game.id, report, locale)
+    return text, sheet_embeds(report, text, locale)
 
 
 def scores_text(game_id: int, report: RoundReport, locale: str | None) -> str:
@@ -358,6 +379,20 @@ def scores_text(game_id: int, report: RoundReport, locale: str | None) -> str:
     if final and report.winners:
         lines.append(winners_line(report, locale))
     return _first_lines(lines, CONTENT)
+
+
+async def result_lines(bot: GameBot, game: GameSummary, locale: str | None) -> list[str]:
+    """A finished match's result for ``/mt status`` (issue 47: it said "**Game #1** — over"
+    and nothing of how): the final standings, best first, who won, and the link to the
+    result post. Empty when the match ended before any round was over."""
+    try:
+        report = await bot.service.round_report(game.id)
+    except errors.WrongPhase:
+        return []
+    lines = score_entries(report.standings, report.history, locale, final=True, budget=1500)
+    if report.winners:
+        lines.append(winners_line(report, locale))
+    return [*lines, tr("end.link", locale, link=await result_link(bot, game))]
 
 
 def _first_lines(lines: Sequence[str], room: int) -> str:

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from bot.service import Standing
+from renderers.names import distinct_chars
 
 #: Characters of a code block's line a phone shows without wrapping (portrait, default font).
 PHONE_WIDTH = 34
@@ -43,40 +44,13 @@ def _plain(name: str) -> str:
 
 
 def headers(names: Sequence[str], seats: Sequence[int], widths: Sequence[int]) -> list[str]:
-    """The players' names cut to their column's width, never two alike. Names that cut
-    alike keep their start and the end that tells them apart, as the pictures do
-    (``Ba.000``, ``Ba.001`` for "Bartholomew … 000" and "… 001"); when no end does, their
-    seat number (``Bo#4``, ``bo#5``); a name with nothing a column can show is its seat
-    (``P3``)."""
-    plain = [_plain(n) for n in names]
-    shown = [p[:w] if p else f"P{s + 1}"[:w] for p, s, w in zip(plain, seats, widths, strict=True)]
-    for _ in range(2):
-        folded = [s.casefold() for s in shown]
-        groups: dict[str, list[int]] = {}
-        for i, f in enumerate(folded):
-            groups.setdefault(f, []).append(i)
-        clashes = [g for g in groups.values() if len(g) > 1]
-        if not clashes:
-            break
-        for clash in clashes:
-            for tail in range(1, max(widths) - 1):
-                tried = {i: _with_tail(plain[i], widths[i], tail) for i in clash}
-                if len({t.casefold() for t in tried.values()}) == len(clash):
-                    break
-            else:
-                tried = {i: (plain[i] or "P")[: max(0, widths[i] - len(f"#{seats[i] + 1}"))]
-                         + f"#{seats[i] + 1}" for i in clash}  # fmt: skip
-            for i, t in tried.items():
-                shown[i] = t
-    return shown
-
-
-def _with_tail(name: str, width: int, tail: int) -> str:
-    """``name`` in ``width`` characters keeping its last ``tail`` ("Ba.001")."""
-    if len(name) <= width:
-        return name
-    head = max(1, width - tail - 1)
-    return name[:head] + "." + name[len(name) - (width - head - 1) :]
+    """The players' names cut to their column's width, never two alike: the pictures' own
+    cut (:func:`renderers.names.distinct_chars`, issue 47), counted in a code block's
+    columns. Names that cut alike keep their start and the end that tells them apart
+    (``X_Th…1``, ``X_T…10`` for "X_The_Magnificent_1" and "…_10"); names alike once cleaned,
+    their seat (``B…@4``); a name with nothing a column can show is its seat (``P3``)."""
+    plain = [_plain(n) or f"P{s + 1}" for n, s in zip(names, seats, strict=True)]
+    return distinct_chars(plain, widths)
 
 
 def _columns(standings: Sequence[Standing], rounds: Sequence[Sequence[int]]) -> list[int]:
@@ -113,12 +87,14 @@ def sheet_tables(
             used = label
         groups[-1].append(i)
         used += 1 + w
+    # Every column's name cut in one go, so no two seats read alike across the tables either.
+    every = headers([s.player.name for s in standings], [s.player.seat for s in standings], widths)
     tables = []
     for group in groups:
         players = [standings[i] for i in group]
         cols = [widths[i] for i in group]
         seats = [s.player.seat for s in players]
-        names = headers([s.player.name for s in players], seats, cols)
+        names = [every[i] for i in group]
         lines = [" " * label + "".join(" " + n.rjust(w) for n, w in zip(names, cols, strict=True))]
         for number, scores in enumerate(rounds, start=1):
             cells = "".join(" " + str(scores[s]).rjust(w) for s, w in zip(seats, cols, strict=True))

@@ -106,8 +106,12 @@ def test_the_sheet_adds_up_for_every_player_in_random_matches(
 def test_names_in_the_sheet_are_cut_never_alike() -> None:
     names = ["Hana_The_Great", "Hana_The_Brave", "😀😀", "Bob", "bob"]
     shown = headers(names, range(5), [4] * 5)
-    # Alike once cut: the end that tells them apart ("Ha.t" / "Ha.e"), else the seat.
-    assert shown == ["Ha.t", "Ha.e", "P3", "Bo#4", "bo#5"]
+    # Alike once cut: the part that tells them apart, as the pictures cut them ("H…G…" /
+    # "H…B…" for Great and Brave), else the seat.
+    assert shown == ["H…G…", "H…B…", "P3", "B…@4", "b…@5"]
     long = [f"Bartholomew Fitzgerald-Ngozi {i:03d}" for i in range(10)]
-    assert headers(long, range(10), [6] * 10) == [f"Bart.{i}" for i in range(10)]
+    assert headers(long, range(10), [6] * 10) == [f"Bart…{i}" for i in range(10)]
+    # A whole first word rather than a cut one (issue 47: "Bob_Th Hana_T" at 8 seats).
+    eight = ["Bob_The_Great", "Hana_The_Brave", "Dave_The_Bold", "Fay_The_Fair"]
+    assert headers(eight, range(4), [6] * 4) == ["Bob…", "Hana…", "Dave…", "Fay…"]
     assert len({s.casefold() for s in shown}) == len(shown)

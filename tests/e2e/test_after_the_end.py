@@ -6,11 +6,21 @@ the player's place."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
 from bot.store import GameStatus
-from tests.e2e.helpers import game_here, last_public, open_game, pick, said, slash_move, to_move
+from tests.e2e.helpers import (
+    game_here,
+    last_public,
+    open_game,
+    pick,
+    said,
+    slash_move,
+    to_move,
+)
+from tests.e2e.test_dm_moves import _press_any
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
 
 NO_GAME = "There is no game in this channel"
@@ -34,6 +44,9 @@ async def _every_command_finds_it(
     """Each command, typed in ``channel``, answers about finished game ``game_id``."""
     status = await said(await player.slash("mt status", channel=channel))
     assert f"#{game_id}" in status.content and "over" in status.content, status.content
+    # The result, not only that it is over (issue 47): the standings, the winner, the link.
+    assert "1. " in status.content and "won the match" in status.content, status.content
+    assert "The result: https://discord.com/channels/" in status.content, status.content
     catchup = await said(await player.slash("mt catchup", channel=channel))
     assert catchup.embeds and f"Game #{game_id} is over" in catchup.embeds[0]["description"]
     assert catchup.embeds[0]["fields"][0]["name"] == "Final standings" and catchup.images()
@@ -94,6 +107,24 @@ async def test_a_thread_games_end_answers_in_the_channel_it_was_opened_from(
         await _play_to_the_end(bot, thread, users, game.id)
         assert thread.archived
         await _every_command_finds_it(fake, games, alice, game.id)
+        # Every link after the end opens the result beside the thread, not the archived thread
+        # (issue 47): /mt status's, and an old turn DM's refusal and its link button.
+        result = (await bot.service.messages(game.id))["result"]
+        link = f"https://discord.com/channels/{game.guild_id}/{games.id}/{result.message_id}"
+        assert result.channel_id == games.id
+        status = await said(await bob.slash("mt status", channel=games))
+        assert f"The result: {link}" in status.content, status.content
+        old = next(
+            m for u in (alice, bob) for m in u.dms() if m.selects or "Draw" in m.button_labels
+        )
+        user = alice if old in alice.dms() else bob
+        refused = await _press_any(user, old)
+        assert "is over" in refused.content and link in refused.content, refused.content
+        for _ in range(100):  # the DM's controls follow, by an edit after the answer
+            if old.edits:
+                break
+            await asyncio.sleep(0.02)
+        assert [b.get("url") for b in old.buttons if b.get("url")] == [link]
         # Another channel has nothing to show.
         elsewhere = await said(await alice.slash("mt status", channel=fake.channel("other")))
         assert NO_GAME in elsewhere.content

@@ -5,6 +5,7 @@ for them; a player who turned it off is handed those turns as before."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
@@ -32,7 +33,7 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
         assert "I play your turn for you never" in off.content, off.content
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         handed = {alice.id: 0, bob.id: 0}  # turns handed over whose only move was forced
-        told_for_alice = 0
+        told_for_alice = drew_told = 0
         for _ in range(160):
             game = await settled(bot, game.id)
             if game.turn is None:
@@ -40,12 +41,20 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
             uid, view = await to_move(bot, game.id)
             forced = tuple(view.legal) in ((DRAW,), (PASS,))
             handed[uid] += forced
-            played = sum("had no choice" in _text(m) for m in games.messages())
-            if uid == alice.id and played > told_for_alice:
+            told = [line for m in games.messages() for line in _text(m).splitlines()]
+            told = [line for line in told if "had no choice" in line]
+            if uid == alice.id and len(told) > told_for_alice:
                 # Alice's newest turn DM says what was played for her.
-                told_for_alice = played
+                told_for_alice = len(told)
                 dm = alice.dms()[-1].content
-                assert "played for you (you had no choice)" in dm, dm
+                assert "(you had no choice)" in dm, dm
+                if told[-1].endswith("drew for them."):  # the tile fits: her turn goes on
+                    # One sentence naming the tile, never "played for you" beside "your turn".
+                    assert re.search(r"I drew for you \(you had no choice\): \d+-\d+\. It fits", dm)
+                    assert "played for you" not in dm.split("I drew for you")[-1], dm
+                    drew_told += 1
+                else:
+                    assert "played for you (you had no choice)" in dm, dm
             await slash_move(users[uid], games, str(pick(view.legal)))
         lines = [line for m in games.messages() for line in _text(m).splitlines()]
         no_choice = [line for line in lines if "had no choice" in line]
@@ -67,3 +76,4 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
         assert handed[alice.id] == 0
         assert handed[bob.id] > 0  # off: his forced turns are still his to take
         assert told_for_alice > 0
+        assert drew_told > 0, "a match of this length has a forced draw that fits"

@@ -31,6 +31,11 @@ def _check_private_answer(answer: FakeMessage, viewer: FakeUser, *, hand: bool) 
         shown = [str(e.get("title") or "") + str(e.get("description") or "") for e in answer.embeds]
         both = "\n".join(shown)
         assert both.count("Your hand") + both.count("Ta main") == 1, shown
+        # Whose turn said once (issue 47: "It is your turn" twice), the tiles where they fit
+        # grouped by train, never one tile per bullet.
+        turn = ("It is your turn", "It's your turn", "C'est à toi", "À toi de jouer")
+        assert sum(both.count(t) for t in turn) <= 1, shown
+        assert not any(line.startswith("• `") for line in both.splitlines()), shown
     return str(answer.embeds[0].get("description") or "")
 
 

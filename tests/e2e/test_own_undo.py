@@ -4,6 +4,7 @@ the host takes back Bob's turn, Bob's next turn DM says so."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
@@ -26,7 +27,12 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         await slash_move(bob, games, str(pick(view.legal)))
         taken = await said(await bob.slash("mt undo", channel=games))
         assert taken.content.startswith("Undone: "), taken.content
-        assert "took back their own turn" in last_public(games).embeds[0]["description"]
+        # In words, not notation (issue 47: "Undone: 7-3 mexican."): "7-3 on the Mexican Train".
+        assert not re.search(r"\b(mexican|draw|pass|knock)\b|@\d", taken.content), taken.content
+        post = last_public(games).embeds[0]["description"]
+        assert "took back their own turn" in post
+        undone = post.split("took back their own turn (")[1].split(")")[0]
+        assert not re.search(r"\b(mexican|draw|pass|knock)\b|@\d", undone), post
         now = await bot.service.game(game.id)
         assert now.turn is not None and now.turn.user_id == bob.id and now.version > version
 
@@ -43,3 +49,5 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         assert len(carol.dms()) == dms + 1
         told = carol.dms()[-1].content
         assert "↩ Alice took back your turn (" in told and "back in your hand" in told
+        undone = told.split("took back your turn (")[1].split(")")[0]
+        assert not re.search(r"\b(mexican|draw|pass|knock)\b|@\d", undone), told

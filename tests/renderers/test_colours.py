@@ -200,14 +200,14 @@ def test_pips_never_cross_a_numeral(players: int) -> None:
 
 def _swatch_centres(table: Image.Image, seats: int) -> dict[int, tuple[int, int]]:
     """The middle of each seat's glyph in the label column (x = 44): the middle of the first
-    run of 8 or more pixels of its colour down that column below the header (the current
+    run of 8 or more pixels of its colour down that column below the header's glyph (the current
     lane's outline is 4 px thick, the whose-turn glyph is in the header)."""
     out = {}
     column = [table.getpixel((44, y)) for y in range(table.height)]
     for seat in range(seats):
         want = seat_colour(seat)
         run = 0
-        for y in range(200, table.height):
+        for y in range(100, table.height):  # the header's glyph is at y 50; lanes from 150
             run = run + 1 if column[y] == want else 0
             if run >= 8 and column[y + 1] != want:
                 out[seat] = (44, y - run // 2)
@@ -226,7 +226,8 @@ def test_gif_frames_show_the_tables_true_colours() -> None:
     for th in ("dark", "light"):
         opts = TableOptions(theme=th)
         gif = Image.open(io.BytesIO(render_replay(views, opts, max_frames=2, width=700)))
-        table = render_table(views[0], opts)
+        # The frames are drawn steady (every lane keeps a double's room: no jumping).
+        table = render_table(views[0], TableOptions(theme=th, steady=True))
         centres = _swatch_centres(table, 6)
         # The table's PNG keeps each swatch exactly...
         from renderers import to_png

@@ -71,3 +71,23 @@ def test_a_cut_that_another_name_begins_with_is_told_apart() -> None:
     assert shown[0].endswith("5") and shown[1].endswith("10"), shown
     for s, room in zip(shown, [300, 340], strict=False):
         assert rtext.width(rtext.visual_order(s), 22, "bold") <= room, s
+
+
+def test_the_hand_picture_never_shows_two_players_alike() -> None:
+    """ "X_The_Magnificent_… is playing" read the same for seats 1 and 10 (issue 47): the
+    status line cut the name again after it was told apart. Each seat to play reads its own."""
+    from renderers import HandOptions, render_hand
+
+    names = [f"X_The_Magnificent_{i}" for i in range(1, 11)]
+    seen = set()
+    for moves in range(0, 60):
+        m = playout(10, 2, moves, preset="double-15", names=names)
+        assert m.round is not None
+        if m.round.result is not None:
+            break
+        current = m.round.current
+        drawn = text_sizes(render_hand(view_for(m, (current + 1) % 10), HandOptions()))
+        status = [label for _px, label in drawn if label.startswith("X_")]
+        assert len(status) == 1, status
+        seen.add((current, status[0]))
+    assert len({s for _c, s in seen}) == len({c for c, _s in seen}) >= 5, seen

@@ -239,10 +239,13 @@ async def test_a_long_absence_across_a_round_end(store: Store, clock: FakeClock)
     assert bob.played_for_me and all(m.played_for == "away" for m in bob.played_for_me)
     record = await svc.game_record(gid)
     assert {m.seq for m in bob.moves} <= {e.seq for e in record.events if e.kind == "move"}
-    # What a drawn tile was stays hidden: only counted.
+    # What another's drawn tile was stays hidden: only counted. Bob's own, drawn for him
+    # while away, are his to read (issue 47: a draw made for you names its tile).
     draws = [m for m in bob.moves if str(m.move) == "draw"]
     assert draws and all(m.drawn == 1 for m in draws)
-    assert all(m.applied.drawn == () for m in bob.moves)
+    assert all(m.applied.drawn == () for m in bob.moves if m.seat != bob.seat)
+    mine = [m for m in bob.played_for_me if str(m.move) == "draw"]
+    assert all(len(m.applied.drawn) == 1 for m in mine)
     # … and the rest of the engine's record is kept as it was: a pass ends its turn.
     passes = [m for m in bob.moves if str(m.move) == "pass"]
     assert passes and all(m.applied.turn_over and not m.applied.round_over for m in passes)

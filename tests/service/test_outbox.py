@@ -119,6 +119,13 @@ async def test_an_undo_owes_its_post_and_its_ping_with_it(store: Store, clock: F
     [fact] = [f for f in rebuilt.facts if f.code == FactCode.UNDONE]
     assert fact.params["name"] == mover.name and fact.params["moves"] == ", ".join(undone.moves)
     assert fact.params["own"] is (mover.user_id == host) and fact.params["computers"] == 0
+    # What the owed post needs to say the moves in words, as the live post does (issue 47).
+    assert fact.params["move_list"] == undone.moves and fact.params["seat"] == mover.seat
+    from bot.ui.facts import undone_line, undone_words
+
+    names = tuple(p.name for p in undone.game.players)
+    words = undone_words(undone.moves, mover.seat, names, "en")
+    assert f"({words})" in undone_line(dict(fact.params), "en")
 
 
 async def test_the_last_move_owes_every_human_the_end_until_each_is_told(

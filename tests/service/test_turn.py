@@ -210,7 +210,9 @@ async def test_an_autoplayed_turn_does_not_block_the_hosts_undo(
         pytest.fail("no forced turn came")
     undone = await service.undo(gid, ALICE, clock.tick())
     assert undone.player.user_id == whose.user_id
-    assert undone.computer_moves == sum(len(o.steps) for o in after)
+    # Each said as what it was: the computer player's moves, and those played for a human.
+    assert undone.computer_moves + undone.played_for_moves == sum(len(o.steps) for o in after)
+    assert undone.played_for_moves >= 1
     back = await service.whose_turn(gid)
     assert back is not None and back.user_id == whose.user_id
 
@@ -343,3 +345,31 @@ async def test_the_turns_result_holds_the_rounds_it_ended_and_the_matchs_end(
     assert played.final == await service.round_report(gid) and played.final.match_over
     assert sorted(p.user_id for p in played.end) == sorted((ALICE, BOB))
     assert all(p.dm or p.mention for p in played.end)
+
+
+async def test_an_undo_at_a_table_without_a_computer_counts_no_computer_move(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Issue 47: "The computer move that followed was taken back too." at a table of humans:
+    the moves after the turn taken back were played by the bot for a human with no choice."""
+    from bot.ui.facts import followers_lines
+
+    turns = Turns(service, ScheduleService(service))
+    gid = (await new_game(service, clock, preset="quick")).game_id
+    for _ in range(400):
+        whose = await service.whose_turn(gid)
+        assert whose is not None and whose.user_id is not None
+        view = await service.seat_view(gid, whose.user_id)
+        turn = await turns.take(gid, whose.user_id, pick(view.legal), clock.tick())
+        after = [out async for out in turns.until_human(gid, turn.outs, clock.tick())]
+        if any(f.code == FactCode.TURN_PLAYED_FOR for o in after for f in o.facts):
+            break
+    else:
+        pytest.fail("no forced turn came")
+    undone = await service.undo(gid, ALICE, clock.tick())
+    assert undone.computer_moves == 0
+    assert undone.played_for_moves == sum(len(o.steps) for o in after) >= 1
+    for lang in ("en", "fr"):
+        lines = followers_lines(undone.computer_moves, undone.played_for_moves, lang)
+        assert len(lines) == 1 and "ordinateur" not in lines[0] and "computer" not in lines[0]
+        assert "no choice" in lines[0] or "sans choix" in lines[0]

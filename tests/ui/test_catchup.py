@@ -114,10 +114,17 @@ def test_a_long_stretch_is_summarised_not_listed() -> None:
     )
 
 
-def test_many_tiles_on_your_train_are_counted_and_the_last_named() -> None:
+def test_many_tiles_on_your_train_are_named_then_counted_and_the_last_named() -> None:
     on_mine = tuple(mv(50 + i, 2 + i % 2, "5-5 @2" if i == 9 else "6-5 @2") for i in range(10))
     d = digest(moves=on_mine)
-    line = catchup_text(d, "en").split("\n")[1]
+    # Room enough (a big table's ten tiles): every one named (issue 47: who played what).
+    assert (
+        catchup_text(d, "en").split("\n")[1]
+        == "🚂 On your train: "
+        + " · ".join([*(f"{NAMES[2 + i % 2]} 6-5" for i in range(9)), "Dave 5-5"])
+        + "."
+    )
+    line = catchup_text(d, "en", 200).split("\n")[1]
     assert line == (
         "🚂 On your train: 10 tiles (Carol 5, Dave 5); the last: Dave 6-5 · Carol 6-5 · Dave 5-5."
     )
@@ -307,3 +314,23 @@ def test_a_turn_played_for_you_wears_the_icon_the_channel_gave_it() -> None:
     assert catchup_text(digest(moves=away), "fr").split("\n")[1].startswith("🏖️ Ton tour")
     late = (mv(5, BOB, "5-1 @2", played_for="timeout"),)
     assert catchup_text(digest(moves=late), "en").split("\n")[1].startswith("⏰ Your turn")
+
+
+def test_a_draw_made_for_you_that_fits_is_one_sentence_naming_the_tile() -> None:
+    """Issue 47: "⏩ Your turn was played for you (you had no choice): drew." then "It's your
+    turn." — the turn was not played for them (it goes on), and the tile was never named."""
+    from bot.engine import DRAW
+
+    drew = Applied(BOB, DRAW, (Tile(7, 5),), must_play_drawn=True, turn_over=False)
+    moves = (mv(10, 2, "7-5 mexican"), SeenMove(11, 0, BOB, DRAW, drew, 1, False, "autoplay"))
+    d = digest(moves=moves)
+    en, fr = catchup_text(d, "en"), catchup_text(d, "fr")
+    assert "⏩ I drew for you (you had no choice): 7-5. It fits: play it." in en.splitlines()
+    assert "⏩ J'ai pioché pour toi (tu n'avais pas le choix) : 7-5. Il va : pose-le." in fr
+    for text in (en, fr):
+        assert "played for you" not in text and "joué à ta place" not in text
+    # A whole turn played for them before it is still told as played for them.
+    pass_for = mv(9, BOB, "pass", played_for="autoplay")
+    both = catchup_text(digest(moves=(pass_for, *moves)), "en")
+    assert "⏩ Your turn was played for you (you had no choice): passed." in both
+    assert "⏩ I drew for you (you had no choice): 7-5. It fits: play it." in both

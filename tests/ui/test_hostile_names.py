@@ -55,6 +55,7 @@ NOT_A_PLAYER = frozenset({("rules.house.item", "name")})
 #: which ``quote_input`` makes inert where it is filled).
 OTHER_FIELDS = frozenset(
     {"above", "answer", "avg", "away", "below", "best", "bits", "change", "left", "provisional",
+     "parts", "time",
      "rating", "spread", "bone", "caught", "channel", "channels", "choices",
      "computers", "count", "counts", "first", "next", "players", "standings", "days",
      "deadline", "detail", "dms", "double", "doubles",
