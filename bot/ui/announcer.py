@@ -46,16 +46,10 @@ from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut
 from bot.service.undo import Undone
 from bot.ui import components, messages
+from bot.ui.components import quiet_card, table_card
 from bot.ui.dmturn import since_your_turn, tell_next_player
 from bot.ui.host import GameBot
-from bot.ui.interactions import (
-    Interaction,
-    channel_locale,
-    channel_permissions,
-    locale_of,
-    missing_permissions,
-    permission_names,
-)
+from bot.ui.interactions import Interaction, cannot_post, channel_locale
 from bot.ui.limits import CONTENT, shown
 from bot.ui.lobbycard import (
     close_lobby,
@@ -280,6 +274,9 @@ class TurnPost:
         files = [] if isinstance(post.picture, bool) else post.picture
         if post.picture is True and table is not None:
             files = await table_picture(bot, game, table, post.embed, locale)
+        # A turn post is one card where its path takes one (Route.post: the bot's own
+        # message); a round's end keeps its classic post (several pictures, no controls).
+        one = table_card(post.content, post.embed, files, post.view) if turn is not None else None
         try:
             message, editor = await route.post(
                 post.content,
@@ -290,6 +287,7 @@ class TurnPost:
                 channel_id=game.channel_id,
                 nonce=nonce,
                 hooked=turn is not None,
+                card=one,
             )
         except (discord.HTTPException, *PASSING) as exc:
             log.warning("game %s: could not post the table: %s", game.id, exc)
@@ -298,7 +296,8 @@ class TurnPost:
             detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
             return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
         await self._quieten()
-        new = Post(message.channel.id, message.id, live=post.view is not None)
+        is_card = message.flags.components_v2
+        new = Post(message.channel.id, message.id, live=post.view is not None, card=is_card)
         if turn is not None:
             new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
         self._note(new, editor)
@@ -320,16 +319,19 @@ class TurnPost:
         told = (*latest.lines, *lines)
         embed = game_embed(game, told, locale, round_no=game.round_no)
         files = [] if table is None else await table_picture(self.bot, game, table, embed, locale)
+        content = turn_line(game, game.turn, locale) or None
+        controls = components.turn_view(game.id, game.version, locale, knock=False)
+        fields: dict[str, object] = {"content": content, "embed": embed, "view": controls}
+        if latest.card:  # a card is edited as a whole layout, content and embed left out
+            fields = {"view": table_card(content, embed, files, controls)}
         try:
             await self.route.edit(
                 game.id,
                 latest.channel_id,
                 latest.message_id,
-                content=turn_line(game, game.turn, locale) or None,
-                embed=embed,
                 attachments=files,
-                view=components.turn_view(game.id, game.version, locale, knock=False),
                 allowed_mentions=PING_NOBODY,
+                **fields,
             )
         except discord.HTTPException as exc:
             log.info("game %s: could not add to the turn post: %s", game.id, exc)
@@ -350,13 +352,20 @@ class TurnPost:
         previous = await self.live()
         if previous is None or not previous.live:
             return
-        if is_old(previous.message_id, self.bot.now()) or not route.edits_free(
-            game_id, previous.message_id
-        ):
+        # Free: a token, or the webhook that posted it (off the global limit; issue 47). A
+        # card loses its rows by its layout without them (read from the clicked message), a
+        # classic post by an empty view (a webhook edit ignores ``view=None``'s ``[]``).
+        i, now = route.interaction, self.bot.now()
+        message = i.message if i is not None else None
+        on_it = message is not None and message.id == previous.message_id
+        quiet = quiet_card(message if on_it else None) if previous.card else discord.ui.View()
+        hooked = self.bot.posts.editor(game_id, previous.message_id, now, webhook=True)
+        free = route.edits_free(game_id, previous.message_id) or hooked is not None
+        if is_old(previous.message_id, self.bot.now()) or not free or quiet is None:
             self._note(dataclasses.replace(previous, live=False))
             return
         try:
-            await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
+            await route.edit(game_id, previous.channel_id, previous.message_id, view=quiet)
         except discord.HTTPException as exc:
             log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
         self._note(dataclasses.replace(previous, live=False))
@@ -452,22 +461,6 @@ def game_embed(
         ),
         description=messages.clip(lines) or None,
         colour=colour or discord.Colour.dark_green(),
-    )
-
-
-def cannot_post(
-    bot: GameBot, game: GameSummary, interaction: Interaction | None, locale: str
-) -> str | None:
-    """Why the bot may not post in the game's channel (missing permissions), if it may not."""
-    perms = channel_permissions(bot.get_channel(game.channel_id))
-    missing = missing_permissions(perms) if perms is not None else []
-    if not missing:
-        return None
-    log.warning("game %s: cannot post in channel %s: missing %s", game.id, game.channel_id, missing)
-    return tr(
-        "error.post-missing",
-        locale_of(interaction) if interaction else locale,
-        perms=permission_names(missing, locale),
     )
 
 

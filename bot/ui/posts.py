@@ -69,6 +69,8 @@ class Post:
     #: after a restart (then a new post goes out).
     turn: tuple[object, ...] | None = None
     lines: tuple[str, ...] | None = None
+    #: A card (Components V2): edited as a whole layout, quietened by one without controls.
+    card: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -83,6 +85,8 @@ class Editor:
     #: bucket is shared by every game of the channel and its threads, so it is used where an
     #: edit must be made (the bot token cannot edit a webhook's post), never for looks.
     free: bool = True
+    #: The channel webhook's id, for its editor (None: an interaction's token).
+    hook_id: int | None = None
 
 
 def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:

@@ -15,7 +15,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
 
 def _text(message: FakeMessage) -> str:
     return "\n".join(
-        [message.content or "", *(str(e.get("description") or "") for e in message.embeds)]
+        [message.text or "", *(str(e.get("description") or "") for e in message.embeds)]
     )
 
 
@@ -29,7 +29,7 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
     bot = make_bot()
     async with running_bot(fake, bot):
         off = await said(await bob.slash("mt me", channel=games, autoplay="off"))
-        assert "I play your turn for you never" in off.content, off.content
+        assert "I play your turn for you never" in off.text, off.text
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         handed = {alice.id: 0, bob.id: 0}  # turns handed over whose only move was forced
         told_for_alice = 0
@@ -44,7 +44,7 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
             if uid == alice.id and played > told_for_alice:
                 # Alice's newest turn DM says what was played for her.
                 told_for_alice = played
-                dm = alice.dms()[-1].content
+                dm = alice.dms()[-1].text
                 assert "played for you (you had no choice)" in dm, dm
             await slash_move(users[uid], games, str(pick(view.legal)))
         lines = [line for m in games.messages() for line in _text(m).splitlines()]

@@ -47,7 +47,7 @@ def refused(fake: FakeDiscord) -> list[str]:
 async def move(bot: MexicanTrainBot, game_id: int, users: dict[int, FakeUser], channel) -> None:  # type: ignore[no-untyped-def]
     uid, view = await to_move(bot, game_id)
     answer = await said(await type_move(users[uid], channel, str(pick(view.legal))))
-    assert answer.content.startswith("✅"), answer.content
+    assert answer.text.startswith("✅"), answer.text
 
 
 async def test_commands_declare_a_guild_install_and_where_they_may_be_used(
@@ -84,7 +84,7 @@ async def test_a_deferred_answer_edits_the_original_response(
         mover = alice if uid == alice.id else bob
         done = await said(await type_move(mover, games, str(pick(view.legal))))
     assert refusal.ephemeral and hand.ephemeral and hand.files
-    assert done.content.startswith("✅")
+    assert done.text.startswith("✅")
     assert fake.refused_as_deprecated == []
     originals = [r for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE) if "@original" in r.path]
     assert len(originals) >= 3  # the refusal, the hand, the move's answer
@@ -228,7 +228,7 @@ async def test_a_refused_edit_of_an_old_turn_post_never_loses_the_turn(
             away(fake, clock, 120)
             posts, refused_before = len(games.messages()), len(refused(fake))
             answer = await said(await users[uid].slash("draw", channel=games))
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             now = await bot.service.game(game.id)
             if now.turn is None or now.turn.user_id != uid:
                 assert len(games.messages()) == posts + 1  # drawn and passed: told at once
@@ -274,7 +274,7 @@ async def test_what_changed_while_the_bot_was_away_is_set_right_when_it_connects
             what="carol told her game ended",
             on=carol,
         )
-        assert f"#{lost.id}" in notice.content and "deleted" in notice.content
+        assert f"#{lost.id}" in notice.text and "deleted" in notice.text
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None
         users = {alice.id: alice, bob.id: bob}

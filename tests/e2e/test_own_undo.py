@@ -25,7 +25,7 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         version = (await bot.service.game(game.id)).version
         await slash_move(bob, games, str(pick(view.legal)))
         taken = await said(await bob.slash("mt undo", channel=games))
-        assert taken.content.startswith("Undone: "), taken.content
+        assert taken.text.startswith("Undone: "), taken.text
         assert "took back their own turn" in last_public(games).embeds[0]["description"]
         now = await bot.service.game(game.id)
         assert now.turn is not None and now.turn.user_id == bob.id and now.version > version
@@ -35,11 +35,11 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         assert user is carol
         await slash_move(carol, games, str(pick(view.legal)))
         late = await said(await bob.slash("mt undo", channel=games))
-        assert "Carol has played since" in late.content and "host" in late.content
+        assert "Carol has played since" in late.text and "host" in late.text
 
         # The host takes back Carol's turn: Carol's next DM says so, once.
         dms = len(carol.dms())
         await said(await alice.slash("mt undo", channel=games))
         assert len(carol.dms()) == dms + 1
-        told = carol.dms()[-1].content
+        told = carol.dms()[-1].text
         assert "↩ Alice took back your turn (" in told and "back in your hand" in told

@@ -55,7 +55,7 @@ async def _move_from_a_dm(
         plays = [m for m in view.legal if isinstance(m, Play)]
         posts, paid = len(games.messages()), _paid(fake, games)
         answer = await said(await user.select(dm, values=[str(plays[0])]))
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         if len(games.messages()) > posts:
             return last_public(games), _paid(fake, games) - paid
     raise AssertionError("no play was made from a DM in 400 moves")
@@ -110,7 +110,7 @@ async def test_a_move_from_the_dm_posts_through_the_webhook_and_its_play_button_
             offered = {o["value"] for s in picker.selects for o in s["options"]}
             assert {str(m) for m in plays} <= offered
             done = await said(await users[uid].select(picker, values=[str(plays[0])]))
-            assert done.content.startswith("✅"), done.content
+            assert done.text.startswith("✅"), done.text
             assert (await bot.service.game(game.id)).version > game.version
 
 
@@ -235,7 +235,7 @@ async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
         route = Route(bot, None)
         assert not route.edits_free(game.id, post.id)  # not for looks
         await route.edit(game.id, games.id, post.id, content="grown")
-        assert post.content == "grown" and post.edits == 1
+        assert post.text == "grown" and post.edits == 1
         assert hooked_edits(fake) == [str(post.webhook_id)]
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
         assert refused == []

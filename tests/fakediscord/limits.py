@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import FakeFile
+from .models import COMPONENTS_V2, FakeFile
 
 CONTENT = 2000
 EMBEDS = 10
@@ -52,7 +52,6 @@ WEBHOOK_NAME = 80
 CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
 EXECUTE_WEBHOOK = "POST /webhooks/{webhook_id}/{webhook_token}"
 #: Components V2 (message flag IS_COMPONENTS_V2): Discord's "Component Reference".
-COMPONENTS_V2 = 1 << 15
 V2_COMPONENTS = 40  # in all, nested ones included
 V2_TEXT = 4000  # characters across every Text Display
 SECTION_TEXTS = 3
