@@ -207,9 +207,9 @@ class ChannelHooks:
     @staticmethod
     def editor(hook: discord.Webhook, message_id: int, thread: Any) -> Editor:
         """Edits of a webhook's post go through the webhook (the bot token cannot edit
-        another author's message), off the bot's global limit like the post; only where an
-        edit must be made (``free=False``): taking an old post's buttons off, or growing a
-        post by a draw, stays with the interaction tokens, as for the bot's own posts."""
+        another author's message), off the bot's global limit like the post (``free=False``:
+        its bucket is the channel's): where an edit must be made, and to take the previous
+        post's controls off (issue 47); growing a post by a draw stays with the tokens."""
         edit = functools.partial(hook.edit_message, message_id, thread=thread)
         return Editor(message_id, NEVER, edit, free=False, hook_id=hook.id)
 

@@ -83,7 +83,8 @@ class Editor:
     edit: Callable[..., Awaitable[Any]]
     #: False for the bot's channel webhook (bot.ui.hooks): off the global limit too, but its
     #: bucket is shared by every game of the channel and its threads, so it is used where an
-    #: edit must be made (the bot token cannot edit a webhook's post), never for looks.
+    #: edit must be made (the bot token cannot edit a webhook's post) and to take an old
+    #: post's controls off (one edit a move), never to grow a post by a draw.
     free: bool = True
     #: The channel webhook's id, for its editor (None: an interaction's token).
     hook_id: int | None = None

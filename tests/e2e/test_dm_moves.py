@@ -81,7 +81,11 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
                 answer = await slash_move(user, games, str(move))
                 assert answer.startswith("✅"), answer
                 continue
-            # The DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
+            # One card (issue 47): its text, the hand's picture with its alt text, then the
+            # DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
+            assert dm.card and dm.content == "" and dm.embeds == []
+            assert len(dm.images()) == 1 and dm.alt_texts and all(dm.alt_texts)
+            assert dm.alt_texts == [f.description for f in dm.files]
             labels = dm.button_labels
             assert "Catch me up" in labels and "Go to the table" in labels
             assert ("Draw" in labels) == (DRAW in view.legal)
@@ -108,6 +112,8 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
                 assert not dm.selects and [b for b in dm.buttons if b.get("custom_id")] == [
                     b for b in dm.buttons if b.get("label") == "Catch me up"
                 ]
+                # ... as a card still: its text and its picture kept (a V2 edit is a layout).
+                assert dm.card and dm.text and len(dm.images()) == 1 and dm.alt_texts
             from_dm += 1
         else:
             raise AssertionError("the match did not end")
@@ -180,6 +186,7 @@ async def test_a_dm_pressed_after_the_table_changed_says_so_in_one_line_and_lose
             assert (await bot.service.game(game.id)).version == after.version
             assert dm.selects == [] and not {"Draw", "Pass"} & set(dm.button_labels)
             assert dm.text == shown_before and "Catch me up" in dm.button_labels
+            assert dm.card and len(dm.images()) == 1 and dm.alt_texts  # its picture kept
             _, view = await to_move(bot, game.id)
             answer = await slash_move(user, games, str(pick(view.legal)))
             assert answer.startswith("✅"), answer

@@ -34,11 +34,7 @@ DM_ROUTE = "/channels/{channel_id}/messages"
 
 def posts_of(channel: FakeChannel, game_id: int) -> list[FakeMessage]:
     """The bot's game posts in the channel (those with the game's table embed)."""
-    return [
-        m
-        for m in channel.messages()
-        if any(f"#{game_id}" in str(e.get("title", "")) for e in m.embeds)
-    ]
+    return [m for m in channel.messages() if any(f"#{game_id}" in title for title in m.titles)]
 
 
 def text_of(message: FakeMessage) -> str:

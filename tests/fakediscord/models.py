@@ -493,6 +493,23 @@ class FakeMessage:
         return "\n".join(str(c.get("content") or "") for c in shown)
 
     @property
+    def told(self) -> str:
+        """What a game post tells of the moves: a classic post's first embed's description,
+        or a card's whole text (its moves are among its Text Displays)."""
+        if self.card:
+            return self.text
+        return str(self.embeds[0].get("description") or "") if self.embeds else ""
+
+    @property
+    def titles(self) -> list[str]:
+        """Its embeds' titles, or a card's heading (its first Text Display's first line,
+        without the Markdown ``#`` marks)."""
+        if not self.card:
+            return [str(e.get("title") or "") for e in self.embeds]
+        first = self.text.split("\n", 1)[0]
+        return [first.lstrip("#").strip()] if first.startswith("#") else []
+
+    @property
     def alt_texts(self) -> list[str]:
         """The descriptions its pictures carry: a card's media gallery items', else the
         attachments' own (what a screen reader says)."""
