@@ -297,7 +297,8 @@ class TurnPost:
             return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
         await self._quieten()
         is_card = message.flags.components_v2
-        new = Post(message.channel.id, message.id, live=post.view is not None, card=is_card)
+        quiet = table_card(post.content, post.embed, files, None) if is_card else None
+        new = Post(message.channel.id, message.id, post.view is not None, card=is_card, quiet=quiet)
         if turn is not None:
             new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
         self._note(new, editor)
@@ -316,22 +317,21 @@ class TurnPost:
         latest = await self.live()
         if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
             return False
+        if latest.card:  # a new table in a card's edit is a file in a V2 edit, which Discord's
+            return False  # pages leave unclear: a new post says it either way (docs/discord.md)
         told = (*latest.lines, *lines)
         embed = game_embed(game, told, locale, round_no=game.round_no)
         files = [] if table is None else await table_picture(self.bot, game, table, embed, locale)
-        content = turn_line(game, game.turn, locale) or None
-        controls = components.turn_view(game.id, game.version, locale, knock=False)
-        fields: dict[str, object] = {"content": content, "embed": embed, "view": controls}
-        if latest.card:  # a card is edited as a whole layout, content and embed left out
-            fields = {"view": table_card(content, embed, files, controls)}
         try:
             await self.route.edit(
                 game.id,
                 latest.channel_id,
                 latest.message_id,
+                content=turn_line(game, game.turn, locale) or None,
+                embed=embed,
                 attachments=files,
+                view=components.turn_view(game.id, game.version, locale, knock=False),
                 allowed_mentions=PING_NOBODY,
-                **fields,
             )
         except discord.HTTPException as exc:
             log.info("game %s: could not add to the turn post: %s", game.id, exc)
@@ -342,7 +342,8 @@ class TurnPost:
     async def _quieten(self) -> None:
         """Take the buttons off the game's previous post, keeping its text and picture, so
         the channel reads as a history and only the newest post has controls — where that is
-        free (a token that can still edit it). Nothing is deleted (the bot may lack Manage
+        free (a token that can still edit it, or the channel webhook that posted it: off the
+        global limit, issue 47). Nothing is deleted (the bot may lack Manage
         Messages); an edit Discord refuses (a deleted message, the edit limit on old
         messages) is logged and left. The edit is cosmetic: an old post's turn buttons act on
         the table as it is now (``bot.cogs.play.turn_button``), so it is never paid for with
@@ -353,15 +354,19 @@ class TurnPost:
         if previous is None or not previous.live:
             return
         # Free: a token, or the webhook that posted it (off the global limit; issue 47). A
-        # card loses its rows by its layout without them (read from the clicked message), a
-        # classic post by an empty view (a webhook edit ignores ``view=None``'s ``[]``).
+        # card loses its rows by its layout without them (kept when sent, or read from the
+        # clicked message), a classic post by an empty view (a webhook edit ignores
+        # ``view=None``'s ``[]``); a post of unknown kind (read after a restart) is left.
         i, now = route.interaction, self.bot.now()
         message = i.message if i is not None else None
         on_it = message is not None and message.id == previous.message_id
-        quiet = quiet_card(message if on_it else None) if previous.card else discord.ui.View()
+        card = message.flags.components_v2 if on_it and message else previous.card
+        quiet: discord.ui.View | discord.ui.LayoutView | None = discord.ui.View()
+        if card is None or card:
+            quiet = (quiet_card(message if on_it else None) or previous.quiet) if card else None
         hooked = self.bot.posts.editor(game_id, previous.message_id, now, webhook=True)
         free = route.edits_free(game_id, previous.message_id) or hooked is not None
-        if is_old(previous.message_id, self.bot.now()) or not free or quiet is None:
+        if is_old(previous.message_id, now) or not free or quiet is None:
             self._note(dataclasses.replace(previous, live=False))
             return
         try:

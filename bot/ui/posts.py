@@ -69,8 +69,10 @@ class Post:
     #: after a restart (then a new post goes out).
     turn: tuple[object, ...] | None = None
     lines: tuple[str, ...] | None = None
-    #: A card (Components V2): edited as a whole layout, quietened by one without controls.
-    card: bool = False
+    #: A card (Components V2), whose edits are whole layouts (None: not known, a post read
+    #: from the database after a restart); ``quiet``: that card without its controls.
+    card: bool | None = None
+    quiet: discord.ui.LayoutView | None = dataclasses.field(default=None, compare=False)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
