@@ -95,14 +95,15 @@ async def announce(
     colour: discord.Colour | None = None,
     answer: str | None = None,
     actor_id: int | None = None,
+    controls: discord.ui.View | None = None,
 ) -> str | None:
     """The turn cycle after a change (see the module's docstring); ``answer`` is the actor's
-    private answer, ``head`` lines go first in the post (e.g. an undo). Returns a problem to
-    tell the actor, which is also added to ``answer``. ``actor_id``: who acted, without an
-    interaction (the outbox's delivery after a crash)."""
+    private answer (with ``controls``: the mover's Undo), ``head`` lines go first in the post
+    (e.g. an undo). Returns a problem to tell the actor, which is also added to ``answer``.
+    ``actor_id``: who acted, without an interaction (the outbox's delivery after a crash)."""
     route = Route(bot, interaction, actor_id=actor_id)
-    if answer is not None:
-        await route.tell_actor(answer)  # 1. the actor sees their move at once, no slot waited
+    if answer is not None:  # 1. the actor sees their move at once, no slot waited
+        await route.tell_actor(answer, view=controls)
     gid = game_id if game_id is not None else outs[-1].game_id
     # 2. computers and away players move first; the service hands back all there is to say
     played = await bot.turns.play_out(
@@ -118,7 +119,7 @@ async def announce(
     note = await tell_next_player(bot, route, played, new_turn=new_turn)  # 4.
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
-        await route.tell_actor(f"{answer}\n{trouble}")
+        await route.tell_actor(f"{answer}\n{trouble}", view=controls)
     await after_the_match(bot, route, played)  # 5.
     await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
     await route.answer_owed()  # an answer Discord failed to show (issue 50)

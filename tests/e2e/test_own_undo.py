@@ -7,7 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
-from tests.e2e.helpers import last_public, open_game, pick, play_until, said, slash_move
+from tests.e2e.helpers import (
+    last_public,
+    open_game,
+    pick,
+    play_until,
+    said,
+    slash_move,
+    to_move,
+    type_move,
+)
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot
 
 
@@ -43,3 +52,39 @@ async def test_own_undo_until_the_next_human_acts_and_the_undone_player_is_told(
         assert len(carol.dms()) == dms + 1
         told = carol.dms()[-1].text
         assert "↩ Alice took back your turn (" in told and "back in your hand" in told
+
+
+async def test_the_movers_answer_carries_undo_until_the_next_human_acts(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47: the mover's own answer carries an Undo control (``/mt undo`` no longer has
+    to be typed); pressed, it takes back their turn as the command does; pressed once
+    someone else has played, it says so in one line and changes nothing."""
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob, carol)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob, carol], preset="quick")
+        _, view, _ = await play_until(bot, games, users, lambda mover, _v, _dm: mover is bob)
+        version = (await bot.service.game(game.id)).version
+        answer = await said(await type_move(bob, games, str(pick(view.legal))))
+        assert answer.text.startswith("✅") and answer.ephemeral
+        assert answer.button_labels == ["Undo"]
+        taken = await said(await bob.click(answer, label="Undo"))
+        assert taken.text.startswith("Undone: "), taken.text
+        assert "took back their own turn" in last_public(games).told
+        now = await bot.service.game(game.id)
+        assert now.turn is not None and now.turn.user_id == bob.id and now.version > version
+
+        # Bob plays again; then Carol: Bob's Undo is too late, and says so in one line.
+        _, view = await to_move(bot, game.id)
+        answer = await said(await type_move(bob, games, str(pick(view.legal))))
+        user, view, _ = await play_until(bot, games, users, lambda mover, _v, _dm: mover is not bob)
+        assert user is carol
+        await slash_move(carol, games, str(pick(view.legal)))
+        before = (await bot.service.game(game.id)).version
+        late = await said(await bob.click(answer, label="Undo"))
+        assert "Carol has played since" in late.text and "\n" not in late.text
+        assert (await bot.service.game(game.id)).version == before
