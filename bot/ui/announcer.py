@@ -63,7 +63,7 @@ from bot.ui.lobbycard import (
 from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
-from bot.ui.posts import Editor, Post, is_old
+from bot.ui.posts import Editor, Post, click_editor, is_old
 from bot.ui.roundend import round_end_post
 from bot.ui.route import PASSING, Route, gone, note_failure, post_nonce, settle
 
@@ -359,13 +359,14 @@ class TurnPost:
         # clicked message), a classic post by an empty view (a webhook edit ignores
         # ``view=None``'s ``[]``); a post of unknown kind (read after a restart) is left.
         i, now = route.interaction, self.bot.now()
-        message = i.message if i is not None else None
-        on_it = message is not None and message.id == previous.message_id
-        card = message.flags.components_v2 if on_it and message else previous.card
+        mine = click_editor(i) if i is not None else None
+        hooked = self.bot.posts.editor(game_id, previous.message_id, now, webhook=True)
+        on_it = mine if mine is not None and mine.message_id == previous.message_id else hooked
+        seen = on_it.message if on_it is not None else None  # a click's: read what it is
+        card = seen.flags.components_v2 if seen is not None else previous.card
         quiet: discord.ui.View | discord.ui.LayoutView | None = discord.ui.View()
         if card is None or card:
-            quiet = (quiet_card(message if on_it else None) or previous.quiet) if card else None
-        hooked = self.bot.posts.editor(game_id, previous.message_id, now, webhook=True)
+            quiet = (quiet_card(seen) or previous.quiet) if card else None
         free = route.edits_free(game_id, previous.message_id) or hooked is not None
         if is_old(previous.message_id, now) or not free or quiet is None:
             self._note(dataclasses.replace(previous, live=False))

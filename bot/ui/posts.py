@@ -90,6 +90,8 @@ class Editor:
     free: bool = True
     #: The channel webhook's id, for its editor (None: an interaction's token).
     hook_id: int | None = None
+    #: The message clicked, for a click's editor: what it is (a card?) is read from it.
+    message: discord.Message | None = None
 
 
 def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:
@@ -104,7 +106,8 @@ def click_editor(interaction: discord.Interaction[Any]) -> Editor | None:
     deferred_update = discord.InteractionResponseType.deferred_message_update
     if message is None or interaction.response.type is not deferred_update:
         return None
-    return Editor(message.id, interaction.expires_at, interaction.edit_original_response)
+    edit = interaction.edit_original_response
+    return Editor(message.id, interaction.expires_at, edit, message=message)
 
 
 class PostBook:
