@@ -349,7 +349,7 @@ class TurnPost:
         messages) is logged and left. The edit is cosmetic: an old post's turn buttons act on
         the table as it is now (``bot.cogs.play.turn_button``), so it is never paid for with
         the bot's global budget (a move from a DM, a token expired) nor made on a post over
-        an hour old (Discord rations such edits, which a turn post's growth may need)."""
+        an hour old that nobody pressed (Discord rations such edits: growth may need them)."""
         game_id, route = self.game_id, self.route
         previous = await self.live()
         if previous is None or not previous.live:
@@ -368,7 +368,8 @@ class TurnPost:
         if card is None or card:
             quiet = (quiet_card(seen) or previous.quiet) if card else None
         free = route.edits_free(game_id, previous.message_id) or hooked is not None
-        if is_old(previous.message_id, now) or not free or quiet is None:
+        clicked = seen is not None  # pressed within 15 minutes: one edit, even if it is old
+        if (is_old(previous.message_id, now) and not clicked) or not free or quiet is None:
             self._note(dataclasses.replace(previous, live=False))
             return
         try:

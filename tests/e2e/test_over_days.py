@@ -143,6 +143,41 @@ async def test_posts_over_an_hour_old_are_not_edited_for_looks(
     assert old.buttons  # the newest post is live
 
 
+async def test_an_old_post_pressed_goes_quiet_through_the_press(
+    shared: FakeDiscord, clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47: three hours between moves, each made by pressing Play on the live post:
+    that press lends its token to the post, so the next post takes its controls off through
+    it (free of the global limit; one old-message edit a move, far under Discord's ration);
+    nothing is refused, and no old post keeps live controls."""
+    fake = shared
+    bot = make_bot()
+    alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        posts = len(games.messages())
+        for _ in range(3):
+            away(fake, clock, 180)
+            uid, view = await to_move(bot, game.id)
+            table = last_public(games)
+            picker = await said(await users[uid].click(table, label="Play"))
+            plays = {o["value"] for s in picker.selects for o in s["options"]}
+            move = next((m for m in view.legal if str(m) in plays), None)
+            if move is None:  # no tile: Draw or Pass, pressed on the post itself
+                label = "Draw" if "Draw" in table.button_labels else "Pass"
+                answer = await said(await users[uid].click(table, label=label))
+            else:
+                answer = await said(await users[uid].select(picker, values=[str(move)]))
+            assert answer.text.startswith("✅"), answer.text
+        told = games.messages()[posts - 1 :]
+        assert len(told) > 2 and all(m.buttons == [] for m in told[:-1]), [
+            m.button_labels for m in told
+        ]
+        assert last_public(games).buttons  # the newest post is live
+    assert refused(fake) == []
+
+
 async def test_the_fake_refuses_the_sixth_edit_of_old_messages_in_an_hour(
     shared: FakeDiscord, clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
