@@ -47,6 +47,7 @@ import json
 import logging
 import math
 import random
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -96,7 +97,7 @@ class Transcript:
 
     def _format(self, message: FakeMessage) -> str:
         where = self._where(message)
-        parts = [message.content] if message.content else []
+        parts = [message.text] if message.text else []  # a card's: its Text Displays
         for embed in message.embeds:
             if embed.get("title"):
                 parts.append(f"**{embed['title']}**")
@@ -112,6 +113,9 @@ class Transcript:
                 (self.out / name).write_bytes(file.data)
                 parts.append(f"![{name}]({name})")
                 parts.append(f"*alt:* {file.description or '(none)'}")
+        if message.card:
+            gallery = " | ".join(message.alt_texts)
+            parts.append(f"*(one card, Components V2; gallery alt:* {gallery or '(none)'}*)*")
         labels = [str(b.get("label")) for b in message.buttons]
         if labels:
             parts.append("buttons: " + " · ".join(f"[{label}]" for label in labels))
@@ -417,10 +421,55 @@ def counts(
         "hand_edits": sum(d["hand_edits"] for d in dms.values()),
         "table_post_edits": sum(m.edits for m in posts),
         "live_buttons_on_old_posts": sum(1 for m in posts[:-1] if m.buttons),
+        **cards_and_controls(fake, posts),
         "pings": sum(d["pings"] for d in dms.values()),
         "pings_per_human_turn": round(
             sum(d["pings"] for d in dms.values()) / max(1, human_turns), 3
         ),
+    }
+
+
+#: A control that makes a move (a turn post's Play/Draw/Pass/Knock, a move list, a turn DM's
+#: Draw/Pass and list); Catch me up, My hand and links show, and stay.
+MOVE_CONTROL = re.compile(r"mt:[0-9]+:[0-9]+:(?:dm:)?(?:play|draw|pass|knock|pick)")
+
+
+def path_of(fake: FakeDiscord, message: FakeMessage) -> str:
+    """How a channel post was made: a followup of an interaction, the channel webhook, or
+    the bot's own message."""
+    if message.webhook_id is None:
+        return "bot_message"
+    return "followup" if message.webhook_id == fake.application_id else "webhook"
+
+
+def cards_and_controls(fake: FakeDiscord, posts: list[FakeMessage]) -> dict[str, Any]:
+    """Issue 47: the posts and DMs with a picture, by path, that are one card (Components
+    V2) or classic; and the messages that still carry a move control at the match's end
+    (every one is then older than the current turn: there is none)."""
+    pictured: dict[str, dict[str, int]] = {}
+    for m in posts:
+        if m.images():
+            kind = pictured.setdefault(path_of(fake, m), {"card": 0, "classic": 0})
+            kind["card" if m.card else "classic"] += 1
+    dms = [m for m in fake.messages.values() if fake.channels[m.channel_id].is_dm]
+    dm_kind = {"card": 0, "classic": 0}
+    for m in dms:
+        if m.images():
+            dm_kind["card" if m.card else "classic"] += 1
+    pictured["dm"] = dm_kind
+
+    def live(m: FakeMessage) -> bool:
+        ids = [str(c.get("custom_id")) for c in [*m.buttons, *m.selects]]
+        return not m.deleted and any(MOVE_CONTROL.fullmatch(i) for i in ids)
+
+    private = [m for m in fake.messages.values() if m.ephemeral]
+    return {
+        "pictured_posts_by_path": pictured,
+        "live_move_controls_at_end": {
+            "channel_posts": sum(1 for m in posts if live(m)),
+            "dms": sum(1 for m in dms if live(m)),
+            "ephemeral": sum(1 for m in private if live(m)),
+        },
     }
 
 

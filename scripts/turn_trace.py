@@ -60,6 +60,10 @@ _COROUTINE = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 BATCHES = {("bot.ui.posts", "PostBook._flush_later")}
 
 
+#: The modules a move's post goes through (issue 51: how often each is entered).
+POST_ROOMS = ("bot.ui.announcer", "bot.ui.route", "bot.ui.posts")
+
+
 def _batched(frame: FrameType | None) -> bool:
     """Whether the call was made inside one of :data:`BATCHES` (a coroutine's frames chain to
     the one that awaits it, up to its task)."""
@@ -80,6 +84,13 @@ class Trace:
         self.store_calls: list[str] = []
         self.batched_calls: list[str] = []
         self._seen: set[FrameType] = set()  # kept alive, so no frame id is reused meanwhile
+        #: Calls from one module into another (a function's first call, not a coroutine's
+        #: resumption), those into a module already entered before, and the entries into
+        #: each module (issue 51: "rooms entered").
+        self.transitions = 0
+        self.reentries = 0
+        self.entries: dict[str, int] = {}
+        self._frames: set[FrameType] = set()
 
     def hook(self, frame: FrameType, event: str, _arg: Any) -> None:
         if event != "call":
@@ -88,6 +99,7 @@ class Trace:
         if not module.startswith(("bot.", "renderers")):
             return
         self.modules.add(module)
+        self._rooms(frame, module)
         code = frame.f_code
         below = module.startswith(("bot.service", "bot.store"))
         if not below or not code.co_flags & _COROUTINE:
@@ -102,6 +114,18 @@ class Trace:
             if _batched(back):
                 calls = self.batched_calls
             calls.append(f"{caller} -> {module}.{code.co_qualname}")
+
+    def _rooms(self, frame: FrameType, module: str) -> None:
+        if frame in self._frames:
+            return  # a resumption
+        self._frames.add(frame)
+        back = frame.f_back
+        caller = str(back.f_globals.get("__name__", "")) if back is not None else ""
+        if caller == module:
+            return
+        self.transitions += 1
+        self.reentries += module in self.entries
+        self.entries[module] = self.entries.get(module, 0) + 1
 
     def __enter__(self) -> Trace:
         threading.setprofile(self.hook)
@@ -119,6 +143,9 @@ class Trace:
             "calls": self.calls,
             "store_calls": self.store_calls,
             "batched_calls": self.batched_calls,
+            "transitions": self.transitions,
+            "reentries": self.reentries,
+            "post_rooms": {m: self.entries.get(m, 0) for m in POST_ROOMS},
         }
         if names:
             out["module_names"] = sorted(self.modules)

@@ -11,11 +11,14 @@ caller's own review of a finished match they played (issue 49, :mod:`bot.ui.revi
 from __future__ import annotations
 
 import logging
+import re
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.digits import ID
 from bot.drawing import draw_replay
 from bot.i18n import language_of, tr
 from bot.service import GameStatus, GameSummary, errors
@@ -23,9 +26,9 @@ from bot.service import history as story
 from bot.ui import components, limits, mt
 from bot.ui import review as reviews
 from bot.ui.alt_text import describe_replay, picture_file
-from bot.ui.components import HistoryPage
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
+from bot.ui.matchend import ReviewButton
 from bot.ui.mt import GameCog
 from bot.ui.pictures import computer_seats
 from bot.ui.refusals import Refusal
@@ -33,6 +36,51 @@ from bot.workers import WorkerFailed
 from renderers import TableOptions
 
 log = logging.getLogger(__name__)
+
+
+class HistoryPage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"mt:(?P<game>{ID}):hist:(?P<page>{ID}):(?P<dir>older|newer)",
+):
+    """Older / Newer on a history answer: shows page ``page`` of game ``game``."""
+
+    place: ClassVar[str] = "answer"
+
+    def __init__(
+        self,
+        game_id: int,
+        page: int,
+        direction: str,
+        locale: str | None = None,
+        *,
+        off: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(f"history.{direction}", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mt:{game_id}:hist:{page}:{direction}",
+                disabled=off,
+            )
+        )
+        self.game_id, self.page = game_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HistoryPage:
+        return cls(int(match["game"]), int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await components.clicked(interaction, self)
+
+
+def history_view(game_id: int, page: int, pages: int, locale: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HistoryPage(game_id, max(1, page - 1), "older", locale, off=page <= 1))
+    view.add_item(HistoryPage(game_id, min(pages, page + 1), "newer", locale, off=page >= pages))
+    return view
+
 
 #: History lines per page (a page stays well under Discord's 2,000 characters).
 HISTORY_PAGE = 20
@@ -139,7 +187,7 @@ async def show_history(
     record = await bot.service.game_record(game_id)
     lines = history_lines(story.history(record), locale)
     text, number, pages = history_page(game_id, lines, page, locale)
-    view = components.history_view(game_id, number, pages, locale) if pages > 1 else None
+    view = history_view(game_id, number, pages, locale) if pages > 1 else None
     if edit:
         await interaction.edit_original_response(
             **limits.fit(
@@ -276,8 +324,8 @@ async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, GameBot)
     await bot.add_cog(History(bot))
     components.listen(bot, HistoryPage, _page_clicked)
-    components.listen(bot, components.ReviewButton, reviews.review_clicked)
+    components.listen(bot, ReviewButton, reviews.review_clicked)
 
 
 async def teardown(bot: commands.Bot) -> None:
-    components.unlisten(bot, HistoryPage, components.ReviewButton)
+    components.unlisten(bot, HistoryPage, ReviewButton)

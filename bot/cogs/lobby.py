@@ -296,7 +296,11 @@ async def lobby_action(
     bot = bot_of(interaction)
     locale = locale_of(interaction)
     user = interaction.user
-    async with guarded(interaction):
+    # A click on the lobby card is acknowledged without a message of its own: the card is
+    # then edited through the click's own token (free of the global limit; issue 47), the
+    # answer follows privately.
+    on_card = game_id is not None and interaction.message is not None
+    async with guarded(interaction, defer_first="update" if on_card else True):
         if game_id is None:
             game_id = (await game_here(interaction)).id
         svc, now, manager = bot.service, bot.now(), is_manager(interaction)
@@ -324,13 +328,14 @@ async def lobby_action(
                     game_id, user.id, now, level=await level_of(svc, game_id, interaction, level),
                     is_manager=manager, stem=tr("computer.stem", channel_locale(interaction)),
                 )  # fmt: skip
-            await announcer.refresh_lobby(bot, out.game, interaction)
             answer = tr(f"lobby.did.{action}", locale, game=game_id)
             if out.steps or out.rounds_started or out.game.status is not GameStatus.LOBBY:
                 # Computer players who move first join the deal's post.
                 await announcer.announce(bot, [out], interaction, answer=answer)
             else:
                 await reply(interaction, answer)
+            # After the answer: the card's edit may ride on the click (its own message).
+            await announcer.refresh_lobby(bot, out.game, interaction)
 
 
 async def level_of(

@@ -11,10 +11,14 @@ or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot
 
 from __future__ import annotations
 
+import re
+from typing import Any, ClassVar
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.digits import ID
 from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, parse_move
 from bot.i18n import tr
 from bot.service import GameStatus, errors
@@ -279,9 +283,10 @@ async def make_move(
                 for line in messages.own_step_lines(names, s, locale, again=again)
             ]
         said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
-        # Their answer first; then the computer players who follow move, and one post tells
-        # the channel all.
-        await announcer.announce(bot, turn.outs, interaction, answer=said)
+        # Their answer first (with Undo: their own turn taken back in one tap, issue 47);
+        # then the computer players who follow move, and one post tells the channel all.
+        undo = discord.ui.View(timeout=None).add_item(UndoButton(game_id, locale))
+        await announcer.announce(bot, turn.outs, interaction, answer=said, controls=undo)
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:
@@ -315,6 +320,46 @@ async def _move_picked(interaction: Interaction, item: MoveSelect) -> None:
     await move(interaction, item.game_id, item.version, item.value(interaction))
 
 
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):undo"
+):
+    """Undo, on the mover's own answer (issue 47): takes back their own last turn, as ``/mt
+    undo`` does, by the service's rule (until the next human acts; after that it says who
+    has played since, in one line)."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr("button.undo", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"mt:{game_id}:undo",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await components.clicked(interaction, self)
+
+
+async def _undo_clicked(interaction: Interaction, item: UndoButton) -> None:
+    """The mover's Undo: their own last turn only (no host's power from an answer)."""
+    bot, locale = bot_of(interaction), locale_of(interaction)
+    async with guarded(interaction), bot.game_lock(item.game_id):
+        out = await bot.service.undo(
+            item.game_id, interaction.user.id, bot.now(), is_manager=False, player_user_id=None
+        )
+        answer = tr("undo.done", locale, moves=", ".join(out.moves))
+        await announcer.post_undo(bot, interaction, out, answer)
+
+
 async def dm_move(interaction: Interaction, game_id: int, version: int, value: str) -> None:
     """A move made from a turn DM (:mod:`bot.ui.dmturn`): the DM's turn checked first (an
     old DM refuses, pointing to the live turn), then the same path as a move made in the
@@ -340,8 +385,9 @@ async def setup(bot: commands.Bot) -> None:
     components.listen(bot, TurnButton, _turn_clicked)
     components.listen(bot, MoveSelect, _move_picked)
     components.listen(bot, DmTurnButton, _dm_clicked)
+    components.listen(bot, UndoButton, _undo_clicked)
     await bot.add_cog(Play_(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    components.unlisten(bot, TurnButton, MoveSelect, DmTurnButton)
+    components.unlisten(bot, TurnButton, MoveSelect, DmTurnButton, UndoButton)

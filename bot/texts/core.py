@@ -352,6 +352,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "button.cancel": {"en": "Cancel", "fr": "Annuler"},
     "button.play": {"en": "Play", "fr": "Jouer"},
     "button.draw": {"en": "Draw", "fr": "Piocher"},
+    "button.undo": {"en": "Undo", "fr": "Reprendre mon tour"},
     "button.pass": {"en": "Pass", "fr": "Passer"},
     "button.hand": {"en": "My hand", "fr": "Ma main"},
     "button.knock": {"en": "Knock", "fr": "Frapper"},

@@ -82,10 +82,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Ce MP date d'un tour fini : c'est à {name} de jouer. La table en direct : {link}",
     },
     "dm.changed": {
-        "en": "The table changed since this DM (you drew?): its buttons now show your moves as "
-        "they are. Pick again. The table: {link}",
-        "fr": "La table a changé depuis ce MP (tu as pioché ?) : ses boutons montrent tes coups "
-        "tels qu'ils sont. Choisis à nouveau. La table : {link}",
+        "en": "This DM is out of date (the table changed since): play from the live table: {link}",
+        "fr": "Ce MP n'est plus à jour (la table a changé depuis) : joue depuis la table : {link}",
     },
     # ---- where the reader stands, in every turn DM
     "dm.standing": {

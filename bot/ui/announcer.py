@@ -46,17 +46,11 @@ from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut
 from bot.service.undo import Undone
 from bot.ui import components, messages
+from bot.ui.components import quiet_card, table_card
 from bot.ui.dmturn import since_your_turn, tell_next_player
 from bot.ui.facts import followers_lines, undone_words
 from bot.ui.host import GameBot
-from bot.ui.interactions import (
-    Interaction,
-    channel_locale,
-    channel_permissions,
-    locale_of,
-    missing_permissions,
-    permission_names,
-)
+from bot.ui.interactions import Interaction, cannot_post, channel_locale
 from bot.ui.limits import CONTENT, shown
 from bot.ui.lobbycard import (
     close_lobby,
@@ -70,7 +64,7 @@ from bot.ui.lobbycard import (
 from bot.ui.matchend import tell_the_end
 from bot.ui.messages import turn_line
 from bot.ui.pictures import Superseded
-from bot.ui.posts import Editor, Post, is_old
+from bot.ui.posts import Editor, Post, click_editor, is_old
 from bot.ui.roundend import round_end_post
 from bot.ui.route import PASSING, Route, gone, note_failure, post_nonce, settle
 
@@ -102,14 +96,15 @@ async def announce(
     colour: discord.Colour | None = None,
     answer: str | None = None,
     actor_id: int | None = None,
+    controls: discord.ui.View | None = None,
 ) -> str | None:
     """The turn cycle after a change (see the module's docstring); ``answer`` is the actor's
-    private answer, ``head`` lines go first in the post (e.g. an undo). Returns a problem to
-    tell the actor, which is also added to ``answer``. ``actor_id``: who acted, without an
-    interaction (the outbox's delivery after a crash)."""
+    private answer (with ``controls``: the mover's Undo), ``head`` lines go first in the post
+    (e.g. an undo). Returns a problem to tell the actor, which is also added to ``answer``.
+    ``actor_id``: who acted, without an interaction (the outbox's delivery after a crash)."""
     route = Route(bot, interaction, actor_id=actor_id)
-    if answer is not None:
-        await route.tell_actor(answer)  # 1. the actor sees their move at once, no slot waited
+    if answer is not None:  # 1. the actor sees their move at once, no slot waited
+        await route.tell_actor(answer, view=controls)
     gid = game_id if game_id is not None else outs[-1].game_id
     # 2. computers and away players move first; the service hands back all there is to say
     played = await bot.turns.play_out(
@@ -125,7 +120,7 @@ async def announce(
     note = await tell_next_player(bot, route, played, new_turn=new_turn)  # 4.
     trouble = "\n".join(t for t in (problem, note) if t) or None
     if trouble is not None and answer is not None:
-        await route.tell_actor(f"{answer}\n{trouble}")
+        await route.tell_actor(f"{answer}\n{trouble}", view=controls)
     await after_the_match(bot, route, played)  # 5.
     await settle(bot, route, played.last.game)  # what a commit owed is paid (issue 37)
     await route.answer_owed()  # an answer Discord failed to show (issue 50)
@@ -281,6 +276,9 @@ class TurnPost:
         files = [] if isinstance(post.picture, bool) else post.picture
         if post.picture is True and table is not None:
             files = await table_picture(bot, game, table, post.embed, locale)
+        # A turn post is one card where its path takes one (Route.post: the bot's own
+        # message); a round's end keeps its classic post (several pictures, no controls).
+        one = table_card(post.content, post.embed, files, post.view) if turn is not None else None
         try:
             message, editor = await route.post(
                 post.content,
@@ -291,6 +289,7 @@ class TurnPost:
                 channel_id=game.channel_id,
                 nonce=nonce,
                 hooked=turn is not None,
+                card=one,
             )
         except (discord.HTTPException, *PASSING) as exc:
             log.warning("game %s: could not post the table: %s", game.id, exc)
@@ -299,7 +298,9 @@ class TurnPost:
             detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
             return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
         await self._quieten()
-        new = Post(message.channel.id, message.id, live=post.view is not None)
+        is_card = message.flags.components_v2
+        quiet = table_card(post.content, post.embed, files, None) if is_card else None
+        new = Post(message.channel.id, message.id, post.view is not None, card=is_card, quiet=quiet)
         if turn is not None:
             new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
         self._note(new, editor)
@@ -318,6 +319,8 @@ class TurnPost:
         latest = await self.live()
         if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
             return False
+        if latest.card:  # a new table in a card's edit is a file in a V2 edit, which Discord's
+            return False  # pages leave unclear: a new post says it either way (docs/discord.md)
         told = (*latest.lines, *lines)
         embed = game_embed(game, told, locale, round_no=game.round_no)
         files = [] if table is None else await table_picture(self.bot, game, table, embed, locale)
@@ -341,23 +344,37 @@ class TurnPost:
     async def _quieten(self) -> None:
         """Take the buttons off the game's previous post, keeping its text and picture, so
         the channel reads as a history and only the newest post has controls — where that is
-        free (a token that can still edit it). Nothing is deleted (the bot may lack Manage
+        free (a token that can still edit it, or the channel webhook that posted it: off the
+        global limit, issue 47). Nothing is deleted (the bot may lack Manage
         Messages); an edit Discord refuses (a deleted message, the edit limit on old
         messages) is logged and left. The edit is cosmetic: an old post's turn buttons act on
         the table as it is now (``bot.cogs.play.turn_button``), so it is never paid for with
         the bot's global budget (a move from a DM, a token expired) nor made on a post over
-        an hour old (Discord rations such edits, which a turn post's growth may need)."""
+        an hour old that nobody pressed (Discord rations such edits: growth may need them)."""
         game_id, route = self.game_id, self.route
         previous = await self.live()
         if previous is None or not previous.live:
             return
-        if is_old(previous.message_id, self.bot.now()) or not route.edits_free(
-            game_id, previous.message_id
-        ):
+        # Free: a token, or the webhook that posted it (off the global limit; issue 47). A
+        # card loses its rows by its layout without them (kept when sent, or read from the
+        # clicked message), a classic post by an empty view (a webhook edit ignores
+        # ``view=None``'s ``[]``); a post of unknown kind (read after a restart) is left.
+        i, now = route.interaction, self.bot.now()
+        mine = click_editor(i) if i is not None else None
+        hooked = self.bot.posts.editor(game_id, previous.message_id, now, webhook=True)
+        on_it = mine if mine is not None and mine.message_id == previous.message_id else hooked
+        seen = on_it.message if on_it is not None else None  # a click's: read what it is
+        card = seen.flags.components_v2 if seen is not None else previous.card
+        quiet: discord.ui.View | discord.ui.LayoutView | None = discord.ui.View()
+        if card is None or card:
+            quiet = (quiet_card(seen) or previous.quiet) if card else None
+        free = route.edits_free(game_id, previous.message_id) or hooked is not None
+        clicked = seen is not None  # pressed within 15 minutes: one edit, even if it is old
+        if (is_old(previous.message_id, now) and not clicked) or not free or quiet is None:
             self._note(dataclasses.replace(previous, live=False))
             return
         try:
-            await route.edit(game_id, previous.channel_id, previous.message_id, view=None)
+            await route.edit(game_id, previous.channel_id, previous.message_id, view=quiet)
         except discord.HTTPException as exc:
             log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
         self._note(dataclasses.replace(previous, live=False))
@@ -453,22 +470,6 @@ def game_embed(
         ),
         description=messages.clip(lines) or None,
         colour=colour or discord.Colour.dark_green(),
-    )
-
-
-def cannot_post(
-    bot: GameBot, game: GameSummary, interaction: Interaction | None, locale: str
-) -> str | None:
-    """Why the bot may not post in the game's channel (missing permissions), if it may not."""
-    perms = channel_permissions(bot.get_channel(game.channel_id))
-    missing = missing_permissions(perms) if perms is not None else []
-    if not missing:
-        return None
-    log.warning("game %s: cannot post in channel %s: missing %s", game.id, game.channel_id, missing)
-    return tr(
-        "error.post-missing",
-        locale_of(interaction) if interaction else locale,
-        perms=permission_names(missing, locale),
     )
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
@@ -200,43 +200,6 @@ class MoveSelect(
         await _clicked(interaction, self)
 
 
-class HistoryPage(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"mt:(?P<game>{ID}):hist:(?P<page>{ID}):(?P<dir>older|newer)",
-):
-    """Older / Newer on a history answer: shows page ``page`` of game ``game``."""
-
-    place: ClassVar[str] = "answer"
-
-    def __init__(
-        self,
-        game_id: int,
-        page: int,
-        direction: str,
-        locale: str | None = None,
-        *,
-        off: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=tr(f"history.{direction}", locale),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"mt:{game_id}:hist:{page}:{direction}",
-                disabled=off,
-            )
-        )
-        self.game_id, self.page = game_id, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HistoryPage:
-        return cls(int(match["game"]), int(match["page"]), match["dir"])
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _clicked(interaction, self)
-
-
 class RematchButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):rematch"
 ):
@@ -295,34 +258,6 @@ class CatchUpButton(
         await _clicked(interaction, self)
 
 
-class ReviewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):review"
-):
-    """Review my match, on the end-of-match DM: the clicker's own review, privately."""
-
-    place: ClassVar[str] = "player"
-
-    def __init__(self, game_id: int, locale: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=tr("button.review", locale),
-                style=discord.ButtonStyle.secondary,
-                emoji="🔍",
-                custom_id=f"mt:{game_id}:review",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ReviewButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _clicked(interaction, self)
-
-
 def catchup_button(game_id: int, locale: str | None) -> CatchUpButton:
     """The Catch me up button of a game, labelled in ``locale``: add it to a turn post's or a
     turn DM's view (``view.add_item(...)``)."""
@@ -371,20 +306,6 @@ def move_options(view: SeatView, locale: str | None) -> list[discord.SelectOptio
     return options[: limits.SELECT_OPTIONS]
 
 
-def history_view(game_id: int, page: int, pages: int, locale: str | None) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(HistoryPage(game_id, max(1, page - 1), "older", locale, off=page <= 1))
-    view.add_item(HistoryPage(game_id, min(pages, page + 1), "newer", locale, off=page >= pages))
-    return view
-
-
-def review_view(game_id: int, locale: str | None) -> discord.ui.View:
-    """The end-of-match DM's button: the reader's own review (issue 49, ``bot/ui/review.py``)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(ReviewButton(game_id, locale))
-    return view
-
-
 def rematch_view(game_id: int, locale: str | None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, locale))
@@ -410,12 +331,21 @@ def claimed(client: discord.Client, interaction: Interaction) -> bool:
     message = interaction.message
     if message is None:
         return False
-    for row in message.components:
-        for component in getattr(row, "children", [row]):
-            found = getattr(component, "custom_id", None) == custom_id
-            if found and getattr(component.type, "value", None) == kind:
-                return True
-    return False
+    return any(
+        getattr(c, "custom_id", None) == custom_id and getattr(c.type, "value", None) == kind
+        for c in leaves(message.components)
+    )
+
+
+def leaves(components: Sequence[Any]) -> list[Any]:
+    """A message's components, rows and a card's container and sections opened."""
+    found: list[Any] = []
+    for component in components:
+        found.extend(leaves(getattr(component, "children", [])))
+        accessory = getattr(component, "accessory", None)
+        found.extend([accessory] if accessory is not None else [])
+        found.append(component)
+    return found
 
 
 async def unclaimed(interaction: Interaction) -> None:
@@ -460,3 +390,109 @@ def _state_text(game: GameSummary, locale: str | None) -> str:
     if game.status is GameStatus.ACTIVE and game.turn is not None:
         lines.append(messages.turn_line(game, game.turn, locale))
     return "\n".join(line for line in lines if line)
+
+
+# ---------------------------------------------------------------------- the card (V2)
+
+#: Discord's budget of text across a Components V2 message's Text Displays ("Component
+#: Reference"); a card's text is cut to it.
+CARD_TEXT = 4000
+
+
+def card(
+    parts: Sequence[str],
+    *,
+    picture: discord.File | None = None,
+    controls: discord.ui.View | None = None,
+    colour: discord.Colour | None = None,
+) -> discord.ui.LayoutView:
+    """One message as one card (Components V2, ``IS_COMPONENTS_V2``): a container holding
+    the text (each of ``parts`` a Text Display, cut together to :data:`CARD_TEXT`), the
+    picture in a media gallery with its alt text (the file's description; the file goes
+    with the message and is shown by ``attachment://``), then the controls, a row each as
+    ``controls`` lays them out: a control another feature adds to that view comes along.
+    Only where Discord takes a V2 message with files (docs/discord.md, "Components V2")."""
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)
+    room = CARD_TEXT
+    for part in parts:
+        text = part.strip()
+        if not text or room <= 1:
+            continue
+        text = text if len(text) <= room else text[: room - 1] + "…"
+        room -= len(text)
+        box.add_item(discord.ui.TextDisplay(text))
+    if picture is not None:
+        item = discord.MediaGalleryItem(
+            f"attachment://{picture.filename}", description=picture.description or None
+        )
+        box.add_item(discord.ui.MediaGallery(item))
+    for row in control_rows(controls):
+        box.add_item(row)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(box)
+    return layout
+
+
+def table_card(
+    content: str | None,
+    embed: discord.Embed,
+    files: Sequence[discord.File],
+    controls: discord.ui.View | None,
+) -> discord.ui.LayoutView:
+    """A turn post (its ``content``, ``embed`` and ``controls``) as one card: the title and
+    the moves, whose turn it is (the mention, what changed since their turn), the table's
+    picture with its alt text (or the table as text when none was drawn), the controls."""
+    head = f"### {embed.title}" if embed.title else ""
+    picture = next((f for f in files if f.filename == "table.png"), None)
+    table = [] if picture else [f.value for f in embed.fields if f.value]
+    parts = [head, embed.description or "", *table, content or ""]
+    colour = embed.colour if isinstance(embed.colour, discord.Colour) else None
+    return card(parts, picture=picture, controls=controls, colour=colour)
+
+
+def control_rows(
+    controls: discord.ui.View | None,
+) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """The controls of a classic view as action rows: a select alone on its row, buttons
+    five to a row, in the order the view holds them (a ``row`` given starts a new one)."""
+    rows: list[list[discord.ui.Item[Any]]] = []
+    last_row: int | None = None
+    for item in controls.children if controls is not None else ():
+        row, used = item.row, sum(i.width for i in rows[-1]) if rows else 5
+        if used + item.width > 5 or (row is not None and row != last_row):
+            rows.append([])
+        rows[-1].append(item)
+        last_row = row
+    out: list[discord.ui.ActionRow[discord.ui.LayoutView]] = []
+    for items in rows:
+        action_row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+        for item in items:
+            item._view = None  # leaves the classic view for the card
+            action_row.add_item(item)
+        out.append(action_row)
+    return out
+
+
+def quiet_card(message: discord.Message | None) -> discord.ui.LayoutView | None:
+    """The card ``message`` is, without its controls (its text and picture kept), for an
+    edit that takes them off; None when the message is no card (a classic message loses its
+    controls with ``view=None``; a V2 message may not: it must keep a component)."""
+    if message is None or not message.flags.components_v2:
+        return None
+    return recontrolled(discord.ui.LayoutView.from_message(message, timeout=None), None)
+
+
+def recontrolled(
+    layout: discord.ui.LayoutView, controls: discord.ui.View | None
+) -> discord.ui.LayoutView:
+    """``layout`` (a card read back from its message) with its controls replaced by those
+    of ``controls`` (None: none)."""
+    for item in layout.walk_children():
+        if isinstance(item, discord.ui.Container):
+            for child in list(item.children):
+                if isinstance(child, discord.ui.ActionRow):
+                    item.remove_item(child)
+            for row in control_rows(controls):
+                item.add_item(row)
+            return layout
+    return layout

@@ -17,10 +17,12 @@ Each control names its game and the game's version when the DM was sent
 (``mt:<game>:<version>:dm:…``, a ``DynamicItem``, so a DM sent before a restart still
 answers); the move list is the channel's :class:`~bot.ui.components.MoveSelect`, sent with
 ``dm=True``. A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
-is and linking the live turn post; pressed in the same turn after the table changed (the
-player drew in the channel), it shows their moves as they are now instead of acting. The DM a
-move was made from loses its controls at once, by an edit of that same interaction (free):
-only a DM never pressed keeps buttons that would refuse.
+is and linking the live turn post; pressed after the table changed (an earlier turn's DM of
+theirs, or the player drew in the channel) it says so in one line and loses its move list: its
+text shows a hand that is no more (issue 47). The DM a move was made from loses its controls
+at once, by an edit of that same interaction (free): only a DM never pressed keeps buttons
+that would refuse. A turn DM is one card (Components V2: the text, the hand's picture with its
+alt text, the controls); its controls are replaced as rows of that card.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut, TurnNews
 from bot.ui import dmlater, messages, notices
 from bot.ui.catchup import catchup_text
-from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
+from bot.ui.components import CatchUpButton, MoveSelect, card, clicked, move_options, recontrolled
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, channel_locale, locale_of
 from bot.ui.limits import CONTENT, shown
@@ -138,8 +140,9 @@ async def stale_dm(
         refusal = Refusal("dm.not-now", name=shown(game.turn.name), link=link)
         return refusal, dm_view(game, None, link, lang)
     if game.version != version:
-        controls = await turn_dm_view(bot, game, interaction.user.id, lang)
-        return Refusal("dm.changed", link=link), controls
+        # An earlier turn's DM, or this turn's after a draw: its text shows a hand that is
+        # no more, so it takes no move (issue 47): one line, and its move list goes.
+        return Refusal("dm.changed", link=link), dm_view(game, None, link, lang)
     return None
 
 
@@ -161,12 +164,17 @@ async def after_dm_move(interaction: Interaction, game_id: int) -> None:
 
 async def set_controls(interaction: Interaction, controls: discord.ui.View) -> None:
     """Replace the controls of the DM the click was made on, through the click's own token
-    (an edit of its message: no request against the bot's global limit)."""
+    (an edit of its message: no request against the bot's global limit). A card keeps its
+    text and picture, its rows replaced (a V2 message is edited as a whole layout)."""
+    message = interaction.message
+    view: discord.ui.View | discord.ui.LayoutView = controls
+    if message is not None and message.flags.components_v2:
+        view = recontrolled(discord.ui.LayoutView.from_message(message, timeout=None), controls)
     try:
         if not interaction.response.is_done():
-            await interaction.response.edit_message(view=controls)
+            await interaction.response.edit_message(view=view)
         else:
-            await interaction.edit_original_response(view=controls)
+            await interaction.edit_original_response(view=view)
     except discord.HTTPException:
         pass  # cosmetic: the controls refuse by themselves when pressed
 
@@ -377,11 +385,14 @@ async def send_turn_dm(
     assert news is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
     text, files = await turn_news(bot, game, news, lang, tiles)
-    view = dm_view(game, news.view, await live_link(bot, game), lang)
+    controls = dm_view(game, news.view, await live_link(bot, game), lang)
+    # One card (issue 47): the text, the hand's picture with its alt text, the controls; a
+    # DM is the bot's own message, which takes a V2 card with its file (docs/discord.md).
+    view = card([text], picture=files[0] if files else None, controls=controls)
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     nonce = dm_nonce(game, ping.user_id, news)  # this turn's: one DM for it (issue 50)
     await send_dm(
-        bot, ping.user_id, text, known=known, kept=True, files=files, view=view, silent=silent,
+        bot, ping.user_id, None, known=known, kept=True, files=files, view=view, silent=silent,
         allowed_mentions=discord.AllowedMentions.none(), nonce=nonce, route=route,
     )  # fmt: skip
 

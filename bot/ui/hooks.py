@@ -142,6 +142,16 @@ class ChannelHooks:
             channel_id = place.parent_id
         self._hooks.pop(channel_id, None)
 
+    def gone(self, channel_id: int, hook_id: int | None) -> None:
+        """An edit through webhook ``hook_id`` answered 10015: that webhook is forgotten
+        (found or made afresh by the next post) if it is the one this process uses there; a
+        newer one, or the memory that none can be had, stays."""
+        place = self.bot.get_channel(channel_id)
+        parent = place.parent_id if isinstance(place, discord.Thread) else channel_id
+        known = self._hooks.get(parent)
+        if known is not None and known.id == hook_id:
+            self._hooks.pop(parent, None)
+
     def __contains__(self, channel_id: object) -> bool:
         """Whether the webhook of this parent channel is known (or known to be missing)."""
         return channel_id in self._hooks
@@ -197,11 +207,11 @@ class ChannelHooks:
     @staticmethod
     def editor(hook: discord.Webhook, message_id: int, thread: Any) -> Editor:
         """Edits of a webhook's post go through the webhook (the bot token cannot edit
-        another author's message), off the bot's global limit like the post; only where an
-        edit must be made (``free=False``): taking an old post's buttons off, or growing a
-        post by a draw, stays with the interaction tokens, as for the bot's own posts."""
+        another author's message), off the bot's global limit like the post (``free=False``:
+        its bucket is the channel's): where an edit must be made, and to take the previous
+        post's controls off (issue 47); growing a post by a draw stays with the tokens."""
         edit = functools.partial(hook.edit_message, message_id, thread=thread)
-        return Editor(message_id, NEVER, edit, free=False)
+        return Editor(message_id, NEVER, edit, free=False, hook_id=hook.id)
 
 
 def webhook_name(bot_name: str) -> str:

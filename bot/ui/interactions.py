@@ -448,3 +448,19 @@ def lobby_channel(interaction: Interaction) -> tuple[discord.Guild, discord.abc.
             "error.missing-perms", perms=permission_names(missing, locale_of(interaction))
         )
     return interaction.guild, channel
+
+
+def cannot_post(
+    bot: discord.Client, game: GameSummary, interaction: Interaction | None, locale: str
+) -> str | None:
+    """Why the bot may not post in the game's channel (missing permissions), if it may not."""
+    perms = channel_permissions(bot.get_channel(game.channel_id))
+    missing = missing_permissions(perms) if perms is not None else []
+    if not missing:
+        return None
+    log.warning("game %s: cannot post in channel %s: missing %s", game.id, game.channel_id, missing)
+    return tr(
+        "error.post-missing",
+        locale_of(interaction) if interaction else locale,
+        perms=permission_names(missing, locale),
+    )

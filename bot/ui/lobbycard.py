@@ -104,9 +104,20 @@ async def refresh_lobby(
         return
     locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
     view = lobby_controls(game, locale) if game.status is GameStatus.LOBBY else None
-    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+    fields = fit("lobby edit", embed=lobby_embed(game, locale), view=view)
+    clicked = interaction.message if interaction is not None else None
+    update = discord.InteractionResponseType.deferred_message_update
     try:
-        await message.edit(**fit("lobby edit", embed=lobby_embed(game, locale), view=view))
+        if (
+            interaction is not None
+            and clicked is not None
+            and clicked.id == row.message_id
+            and interaction.response.type is update
+        ):  # the click on this card: its own token edits it, free of the global limit
+            await interaction.edit_original_response(**fields)
+            return
+        message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+        await message.edit(**fields)
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id, exc_info=True)
 

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import discord
 
+from bot.digits import ID
 from bot.i18n import tr, tr_count
 from bot.service import GameSummary, MatchEnd, Standing
 from bot.service.outbox import pinged
@@ -28,9 +31,9 @@ from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut
 from bot.ui import dmlater, ratings
-from bot.ui.components import review_view
+from bot.ui.components import clicked
 from bot.ui.host import GameBot
-from bot.ui.interactions import channel_locale
+from bot.ui.interactions import Interaction, channel_locale
 from bot.ui.limits import CONTENT, shown
 from bot.ui.matchfacts import facts_line
 from bot.ui.roundend import result_link, scores_text, sheet_embeds, size
@@ -250,3 +253,38 @@ async def _dm(
             return None
         return False
     return True
+
+
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mt:(?P<game>{ID}):review"
+):
+    """Review my match, on the end-of-match DM: the clicker's own review, privately."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr("button.review", locale),
+                style=discord.ButtonStyle.secondary,
+                emoji="🔍",
+                custom_id=f"mt:{game_id}:review",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await clicked(interaction, self)
+
+
+def review_view(game_id: int, locale: str | None) -> discord.ui.View:
+    """The end-of-match DM's button: the reader's own review (issue 49, ``bot/ui/review.py``)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReviewButton(game_id, locale))
+    return view

@@ -69,6 +69,10 @@ class Post:
     #: after a restart (then a new post goes out).
     turn: tuple[object, ...] | None = None
     lines: tuple[str, ...] | None = None
+    #: A card (Components V2), whose edits are whole layouts (None: not known, a post read
+    #: from the database after a restart); ``quiet``: that card without its controls.
+    card: bool | None = None
+    quiet: discord.ui.LayoutView | None = dataclasses.field(default=None, compare=False)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,8 +85,13 @@ class Editor:
     edit: Callable[..., Awaitable[Any]]
     #: False for the bot's channel webhook (bot.ui.hooks): off the global limit too, but its
     #: bucket is shared by every game of the channel and its threads, so it is used where an
-    #: edit must be made (the bot token cannot edit a webhook's post), never for looks.
+    #: edit must be made (the bot token cannot edit a webhook's post) and to take an old
+    #: post's controls off (one edit a move), never to grow a post by a draw.
     free: bool = True
+    #: The channel webhook's id, for its editor (None: an interaction's token).
+    hook_id: int | None = None
+    #: The message clicked, for a click's editor: what it is (a card?) is read from it.
+    message: discord.Message | None = None
 
 
 def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:
@@ -97,7 +106,8 @@ def click_editor(interaction: discord.Interaction[Any]) -> Editor | None:
     deferred_update = discord.InteractionResponseType.deferred_message_update
     if message is None or interaction.response.type is not deferred_update:
         return None
-    return Editor(message.id, interaction.expires_at, interaction.edit_original_response)
+    edit = interaction.edit_original_response
+    return Editor(message.id, interaction.expires_at, edit, message=message)
 
 
 class PostBook:

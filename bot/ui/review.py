@@ -23,8 +23,8 @@ from bot.i18n import language_of, tr, tr_count
 from bot.service.reviews import MatchReview
 from bot.ui import limits
 from bot.ui.alt_text import picture_file
-from bot.ui.components import ReviewButton
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply
+from bot.ui.matchend import ReviewButton
 from bot.ui.pictures import computer_seats
 from bot.ui.refusals import Refusal
 from bot.workers import WorkerFailed

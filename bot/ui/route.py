@@ -22,8 +22,7 @@ pass (missing permissions, a 4xx) is not retried: the actor was told. Every post
 ``nonce`` derived from the debt (:func:`post_nonce`), every turn DM one naming its turn
 (:func:`dm_nonce`), sent with ``enforce_nonce``: Discord answers a second send with the same
 nonce with the message already sent, so a retry after a crash posts and pings nothing twice.
-The free ways to edit a post (a followup's token, a click's) are :mod:`bot.ui.posts`'.
-"""
+The free ways to edit a post (a followup's token, a click's) are :mod:`bot.ui.posts`'."""
 
 from __future__ import annotations
 
@@ -49,13 +48,11 @@ log = logging.getLogger(__name__)
 
 #: Discord's answers that mean an interaction token can no longer be used.
 DEAD_TOKEN = (10015, 50027, 10062)
-#: Discord's "Cannot edit a message authored by another user": the bot token on a post its
-#: channel webhook wrote.
+#: Discord's "Cannot edit a message authored by another user" (a post of the webhook).
 NOT_AUTHOR = 50005
-#: Discord's "Unknown Webhook" (an interaction's token is a webhook too).
-UNKNOWN_WEBHOOK = 10015
-#: Discord's "Unknown Channel": the channel (or thread) is gone.
-UNKNOWN_CHANNEL = 10003
+#: Discord's "Unknown Webhook" (an interaction's token is a webhook too) and "Unknown Channel"
+#: (the channel or thread is gone).
+UNKNOWN_WEBHOOK, UNKNOWN_CHANNEL = 10015, 10003
 
 
 def token_alive(interaction: Interaction) -> bool:
@@ -229,6 +226,7 @@ class Route:
         channel_id: int,
         nonce: str | None = None,
         hooked: bool = False,
+        card: discord.ui.LayoutView | None = None,
     ) -> tuple[discord.Message, Editor | None]:
         """A public post in ``channel_id``: a followup of the interaction when it rides
         (free; the token that sent it can edit it later, also free); else, for a turn post
@@ -236,8 +234,9 @@ class Route:
         limit, editable through the webhook: :mod:`bot.ui.hooks`); else a channel message,
         sent with ``nonce`` (Discord returns the message already sent with it instead of
         posting twice: a retry after a crash; a webhook takes no nonce, and the deliverer
-        looks for the post in the channel first). Raises :class:`discord.HTTPException`
-        when Discord refuses."""
+        looks for the post in the channel first); ``card``: the same as one card, for the bot's
+        own message only (Execute Webhook takes no files with V2: docs/discord.md). Raises
+        :class:`discord.HTTPException` when Discord refuses."""
         i = self.interaction
         payload = fit(
             "game post",
@@ -273,6 +272,8 @@ class Route:
             if isinstance(channel, discord.abc.Messageable)
             else self.bot.get_partial_messageable(channel_id)
         )
+        if card is not None:
+            payload = fit("game post", view=card, files=list(files), allowed_mentions=mentions)
         if nonce is not None:
             payload["nonce"] = nonce
         message = await target.send(**payload)
@@ -312,7 +313,7 @@ class Route:
                     raise
                 book.drop_editor(game_id, editor)
                 if not editor.free:  # the webhook is gone: the bot token cannot edit its post
-                    self.bot.hooks.forget(channel_id)
+                    self.bot.hooks.gone(channel_id, editor.hook_id)
                     raise
                 log.info("game %s: token refused an edit (%s), editing directly", game_id, exc)
                 _rewind(fields)
@@ -340,8 +341,7 @@ class Route:
             raise
 
 
-def _rewind(fields: dict[str, Any]) -> None:
-    """Files read by a refused request are sent again from their start."""
+def _rewind(fields: dict[str, Any]) -> None:  # files read by a refused request: from the start
     for file in fields.get("attachments") or ():
         if isinstance(file, discord.File):
             file.reset(seek=True)
@@ -391,7 +391,7 @@ async def _keep_dm_channel(
 async def send_dm(
     bot: GameBot,
     user_id: int,
-    content: str,
+    content: str | None,
     *,
     known: int | None = None,
     kept: bool = False,

@@ -54,14 +54,14 @@ async def open_game(
 ) -> GameSummary:
     """/mt new by ``host``, Join clicks by ``others``, Start by the host: all through Discord."""
     answer = await said(await host.slash("mt new", channel=channel, **options))
-    assert "is open" in answer.content, answer.content
+    assert "is open" in answer.text, answer.text
     lobby = last_public(channel)
     for user in others:
         joined = await said(await user.click(lobby, label="Join"))
-        assert "joined" in joined.content or "rejoint" in joined.content, joined.content
+        assert "joined" in joined.text or "rejoint" in joined.text, joined.text
     if start:
         started = await said(await host.click(lobby, label="Start"))
-        assert "started" in started.content, started.content
+        assert "started" in started.text, started.text
     return await game_here(bot, channel)
 
 
@@ -111,7 +111,7 @@ async def type_move(
 
 async def slash_move(user: FakeUser, channel: FakeChannel, text: str, knock: bool = False) -> str:
     """:func:`type_move`, then the bot's answer once it has done everything the move asked."""
-    return (await said(await type_move(user, channel, text, knock))).content
+    return (await said(await type_move(user, channel, text, knock))).text
 
 
 def live_dm(user: FakeUser, version: int) -> FakeMessage | None:

@@ -688,7 +688,7 @@ async def run_entry(c: Ctx, entry: Entry, capture: Capture) -> Result:
         result.delivered = (
             result.answered and not record.rejections and shown is not None and not shown.loading
         )
-        result.text = shown.content if shown is not None else ""
+        result.text = shown.text if shown is not None else ""
         # A background post of an accepted request finishes before the next entry, so its
         # log lines are this entry's: wait for the bot to be idle (counted, not timed).
         loop = asyncio.get_running_loop()

@@ -27,7 +27,7 @@ async def test_admin_commands(
             fake, bot, games, alice, [bob, carol], preset="standard", rounds=2, open_hands=False
         )
         answer = await said(await carol.slash("mt rules", channel=games))
-        assert answer.ephemeral and "standard" in answer.content and "rounds" in answer.content
+        assert answer.ephemeral and "standard" in answer.text and "rounds" in answer.text
         for _ in range(5):
             uid, view = await to_move(bot, game.id)
             move = pick(view.legal)
@@ -38,19 +38,19 @@ async def test_admin_commands(
             else:
                 await said(await users[uid].slash(text, channel=games))
         status = await said(await carol.slash("mt status", channel=games))
-        assert status.ephemeral and "in play" in status.content and "Boneyard" in status.content
+        assert status.ephemeral and "in play" in status.text and "Boneyard" in status.text
         history = await said(await carol.slash("mt history", channel=games))
-        assert "page 1/1" in history.content and "Round 1 · engine 12-12" in history.content
+        assert "page 1/1" in history.text and "Round 1 · engine 12-12" in history.text
         scores = await said(await carol.slash("mt scores", channel=games))
-        assert scores.ephemeral and "no round is over yet" in scores.content
+        assert scores.ephemeral and "no round is over yet" in scores.text
         table = await said(await carol.slash("table", channel=games))
         assert table.ephemeral and table.images()
 
         # Kick: only the host (or Manage Server); the seat goes to a computer player.
         refused = await said(await carol.slash("mt kick", channel=games, player=bob))
-        assert "Only the host" in refused.content
+        assert "Only the host" in refused.text
         answer = await said(await alice.slash("mt kick", channel=games, player=bob))
-        assert "computer plays their seat" in answer.content
+        assert "computer plays their seat" in answer.text
         after = await settled(bot, game.id)
         bob_seat = next(p for p in after.players if p.name == "Bob")
         assert bob_seat.is_computer
@@ -59,9 +59,9 @@ async def test_admin_commands(
 
         # End: host or Manage Server only.
         refused = await said(await carol.slash("mt end", channel=games))
-        assert "Only the host" in refused.content
+        assert "Only the host" in refused.text
         answer = await said(await alice.slash("mt end", channel=games))
-        assert "ended" in answer.content
+        assert "ended" in answer.text
         assert (await bot.service.game(game.id)).status is GameStatus.ABANDONED
         assert "was ended" in last_public(games).embeds[0]["description"]
 
@@ -72,31 +72,31 @@ async def test_admin_commands(
             await carol.slash("mt-admin settings", channel=games, knock=True)
         refused = await said(await carol.forge_slash("mt-admin settings", channel=games,
                                                      knock=True))  # fmt: skip
-        assert "Manage Server" in refused.content
+        assert "Manage Server" in refused.text
         owner = fake.owner  # the guild owner has every permission
         other = fake.channel("elsewhere")
         answer = await said(
             await owner.slash("mt-admin settings", channel=games, allow_channel=games, knock=True)
         )
-        assert "knock=True" in answer.content and f"<#{games.id}>" in answer.content
+        assert "knock=True" in answer.text and f"<#{games.id}>" in answer.text
         refused = await said(await alice.slash("mt new", channel=other))
-        assert "can't be played in this channel" in refused.content
+        assert "can't be played in this channel" in refused.text
         opened = await said(await alice.slash("mt new", channel=games))
-        assert "is open" in opened.content
+        assert "is open" in opened.text
         assert (await game_here(bot, games)).rules.knock  # the server's default house rule
         await said(await alice.slash("mt cancel", channel=games))
         assert await bot.service.game_in_channel(games.id) is None
         answer = await said(
             await owner.slash("mt-admin settings", channel=games, all_channels=True)
         )
-        assert "every channel" in answer.content
+        assert "every channel" in answer.text
 
         # Sync is the bot owner's alone.
         refused = await said(await alice.forge_slash("mt-admin sync", channel=games))
-        assert "owner" in refused.content
+        assert "owner" in refused.text
         puts = len(fake.requests_to("PUT /applications/{app_id}/commands"))
         answer = await said(await owner.slash("mt-admin sync", channel=games))
-        assert "synced" in answer.content
+        assert "synced" in answer.text
         assert len(fake.requests_to("PUT /applications/{app_id}/commands")) == puts + 1
 
 
@@ -136,15 +136,15 @@ async def test_mt_settings_tells_the_admin_that_manage_webhooks_is_missing_and_n
             uid, view = await to_move(bot, game.id)
             await slash_move(users[uid], games, str(pick(view.legal)))
         answer = await said(await fake.owner.slash("mt-admin settings", channel=games))
-        assert answer.ephemeral and answer.content.endswith("\n" + line), answer.content
-        assert answer.content.count("Manage Webhooks") == 1
-        told = [m for m in fake.messages.values() if "Manage Webhooks" in (m.content or "")]
-        assert told == [answer], [m.content for m in told]
+        assert answer.ephemeral and answer.text.endswith("\n" + line), answer.text
+        assert answer.text.count("Manage Webhooks") == 1
+        told = [m for m in fake.messages.values() if "Manage Webhooks" in (m.text or "")]
+        assert told == [answer], [m.text for m in told]
 
         games.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
         answer = await said(await fake.owner.slash("mt-admin settings", channel=games))
-        assert answer.ephemeral and "Manage Webhooks" not in answer.content, answer.content
-        assert answer.content.startswith("Server settings: preset ")
+        assert answer.ephemeral and "Manage Webhooks" not in answer.text, answer.text
+        assert answer.text.startswith("Server settings: preset ")
 
 
 async def test_the_start_up_log_names_the_servers_where_manage_webhooks_is_missing(

@@ -43,29 +43,29 @@ async def _every_command_finds_it(
 ) -> None:
     """Each command, typed in ``channel``, answers about finished game ``game_id``."""
     status = await said(await player.slash("mt status", channel=channel))
-    assert f"#{game_id}" in status.content and "over" in status.content, status.content
+    assert f"#{game_id}" in status.text and "over" in status.text, status.text
     # The result, not only that it is over (issue 47): the standings, the winner, the link.
-    assert "1. " in status.content and "won the match" in status.content, status.content
-    assert "The result: https://discord.com/channels/" in status.content, status.content
+    assert "1. " in status.text and "won the match" in status.text, status.text
+    assert "The result: https://discord.com/channels/" in status.text, status.text
     catchup = await said(await player.slash("mt catchup", channel=channel))
     assert catchup.embeds and f"Game #{game_id} is over" in catchup.embeds[0]["description"]
     assert catchup.embeds[0]["fields"][0]["name"] == "Final standings" and catchup.images()
     scores = await said(await player.slash("mt scores", channel=channel))
-    assert scores.content.startswith(f"Game #{game_id} is over. Final standings:")
+    assert scores.text.startswith(f"Game #{game_id} is over. Final standings:")
     table = await said(await player.slash("table", channel=channel))
     assert table.embeds[0]["description"].startswith(f"Game #{game_id} is over: the final table.")
     history = await said(await player.slash("mt history", channel=channel))
-    assert f"Game #{game_id} moves" in history.content
+    assert f"Game #{game_id} moves" in history.text
     replay = await said(await player.slash("mt replay", channel=channel))
     assert replay.files and replay.files[0].data.startswith(b"GIF8")
     export = await said(await player.slash("mt export", channel=channel))
     assert export.files and export.files[0].filename.endswith(".json")
     hand = await said(await player.slash("hand", channel=channel))
-    assert hand.content.startswith(f"Game #{game_id} is over, so there is no hand to show.")
+    assert hand.text.startswith(f"Game #{game_id} is over, so there is no hand to show.")
     mine = await said(await player.slash("mt mygames", channel=channel))
-    assert f"🏁 Game #{game_id} in <#" in mine.content and "Finished lately" in mine.content
+    assert f"🏁 Game #{game_id} in <#" in mine.text and "Finished lately" in mine.text
     for answer in (status, catchup, scores, table, history, replay, export, hand, mine):
-        assert NO_GAME not in answer.content and answer.ephemeral
+        assert NO_GAME not in answer.text and answer.ephemeral
 
 
 async def test_a_finished_game_answers_in_its_channel_until_a_new_lobby(
@@ -82,11 +82,11 @@ async def test_a_finished_game_answers_in_its_channel_until_a_new_lobby(
         await _every_command_finds_it(fake, games, bob, game.id)
         # In a DM, /mt mygames lists it too, from every server.
         dm = await said(await bob.slash("mt mygames"))
-        assert f"🏁 Game #{game.id}" in dm.content
+        assert f"🏁 Game #{game.id}" in dm.text
         # A new lobby takes its place: the finished match is no longer this channel's game.
         await said(await alice.click(last_public(games), label="Rematch"))
         status = await said(await bob.slash("mt status", channel=games))
-        assert "waiting for players" in status.content and f"#{game.id} " not in status.content
+        assert "waiting for players" in status.text and f"#{game.id} " not in status.text
 
 
 async def test_a_thread_games_end_answers_in_the_channel_it_was_opened_from(
@@ -113,13 +113,13 @@ async def test_a_thread_games_end_answers_in_the_channel_it_was_opened_from(
         link = f"https://discord.com/channels/{game.guild_id}/{games.id}/{result.message_id}"
         assert result.channel_id == games.id
         status = await said(await bob.slash("mt status", channel=games))
-        assert f"The result: {link}" in status.content, status.content
+        assert f"The result: {link}" in status.text, status.text
         old = next(
             m for u in (alice, bob) for m in u.dms() if m.selects or "Draw" in m.button_labels
         )
         user = alice if old in alice.dms() else bob
         refused = await _press_any(user, old)
-        assert "is over" in refused.content and link in refused.content, refused.content
+        assert "is over" in refused.text and link in refused.text, refused.text
         for _ in range(100):  # the DM's controls follow, by an edit after the answer
             if old.edits:
                 break
@@ -127,4 +127,4 @@ async def test_a_thread_games_end_answers_in_the_channel_it_was_opened_from(
         assert [b.get("url") for b in old.buttons if b.get("url")] == [link]
         # Another channel has nothing to show.
         elsewhere = await said(await alice.slash("mt status", channel=fake.channel("other")))
-        assert NO_GAME in elsewhere.content
+        assert NO_GAME in elsewhere.text

@@ -68,7 +68,7 @@ async def test_an_answer_whose_edit_failed_six_times_is_still_said(
         await idle(fake)
         answer = await inv.message()
         assert fake.faults_served == 6
-        assert answer.content.startswith("✅ ") and str(move.tile) in answer.content, answer.content
+        assert answer.text.startswith("✅ ") and str(move.tile) in answer.text, answer.text
         assert len(mover.dms()) == dms  # said where it belongs: nothing else
 
 
@@ -83,13 +83,13 @@ async def test_an_answer_no_edit_can_show_comes_by_dm_once(
         fake.fail_next("PATCH", TOKEN_EDIT, times=10_000, status=502)
         await type_move(mover, room, str(move))
         told = await fake.wait_for(
-            lambda: [m for m in mover.dms() if "could not show my answer" in m.content] or None,
+            lambda: [m for m in mover.dms() if "could not show my answer" in m.text] or None,
             timeout=WAIT,
             what="the answer by DM",
             on=mover,
         )
         await idle(fake)
         fake.fail_next("PATCH", TOKEN_EDIT, times=0)
-        (dm,) = [m for m in mover.dms() if "could not show my answer" in m.content]
-        assert dm is told[0] and f"<#{room.id}>" in dm.content
-        assert "✅ " in dm.content and str(move.tile) in dm.content, dm.content
+        (dm,) = [m for m in mover.dms() if "could not show my answer" in m.text]
+        assert dm is told[0] and f"<#{room.id}>" in dm.text
+        assert "✅ " in dm.text and str(move.tile) in dm.text, dm.text

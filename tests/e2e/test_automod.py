@@ -61,9 +61,9 @@ async def test_a_post_blocked_by_automod_is_said_once_and_the_game_goes_on(
         caplog.clear()
         with caplog.at_level(logging.INFO):
             answer = await said(await type_move(mover, games, str(pick(view.legal))))
-        assert answer.ephemeral and answer.content.startswith("✅"), answer.content
-        assert "Discord refused my message" in answer.content
-        assert "blocked by automatic moderation" in answer.content
+        assert answer.ephemeral and answer.text.startswith("✅"), answer.text
+        assert "Discord refused my message" in answer.text
+        assert "blocked by automatic moderation" in answer.text
         said_in_log = [r for r in caplog.records if "automatic moderation" in r.getMessage()]
         assert len(said_in_log) == 1, [r.getMessage() for r in said_in_log]
         assert said_in_log[0].levelno == logging.WARNING and said_in_log[0].exc_info is None
@@ -81,6 +81,6 @@ async def test_a_post_blocked_by_automod_is_said_once_and_the_game_goes_on(
         uid, view = await to_move(bot, game.id)
         nxt = alice if uid == alice.id else bob
         answer = await said(await type_move(nxt, games, str(pick(view.legal))))
-        assert answer.content.startswith("✅") and "refused" not in answer.content
+        assert answer.text.startswith("✅") and "refused" not in answer.text
         assert len(games.messages()) > posted  # the game shows again
         assert sum(b.served for b in blocks) == refused  # no blocked post was tried again

@@ -16,7 +16,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
 
 def _text(message: FakeMessage) -> str:
     return "\n".join(
-        [message.content or "", *(str(e.get("description") or "") for e in message.embeds)]
+        [message.text or "", *(str(e.get("description") or "") for e in message.embeds)]
     )
 
 
@@ -30,7 +30,7 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
     bot = make_bot()
     async with running_bot(fake, bot):
         off = await said(await bob.slash("mt me", channel=games, autoplay="off"))
-        assert "I play your turn for you never" in off.content, off.content
+        assert "I play your turn for you never" in off.text, off.text
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
         handed = {alice.id: 0, bob.id: 0}  # turns handed over whose only move was forced
         told_for_alice = drew_told = 0
@@ -46,7 +46,7 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
             if uid == alice.id and len(told) > told_for_alice:
                 # Alice's newest turn DM says what was played for her.
                 told_for_alice = len(told)
-                dm = alice.dms()[-1].content
+                dm = alice.dms()[-1].text
                 assert "(you had no choice)" in dm, dm
                 if told[-1].endswith("drew for them."):  # the tile fits: her turn goes on
                     # One sentence naming the tile, never "played for you" beside "your turn".

@@ -58,12 +58,12 @@ async def test_a_late_interaction_is_answered_busy_and_changes_nothing(
         bot.shed_after = float("-inf")  # every interaction is "late"
         answer = await said(await type_move(users[uid], games, str(pick(view.legal))))
         locale = "fr" if uid == bob.id else "en"
-        assert answer.content == tr("error.busy", locale) and answer.ephemeral
+        assert answer.text == tr("error.busy", locale) and answer.ephemeral
         assert await bot.service.game(game.id) == before  # nothing was done …
         assert len(games.messages()) == posts  # … and nothing posted
         # A turn button (acknowledged without a message of its own when not late) too.
         clicked = await said(await users[uid].click(last_public(games), label="Play"))
-        assert clicked.content == tr("error.busy", locale) and clicked.ephemeral
+        assert clicked.text == tr("error.busy", locale) and clicked.ephemeral
         assert await bot.service.game(game.id) == before
         got = parse_metrics((await render_metrics(bot)).decode())
         p, one = "mexican_train_", '{process="all"}'
@@ -106,9 +106,9 @@ async def test_a_host_clock_five_seconds_fast_answers_nothing_busy(
                 answer = await said(await type_move(users[uid], games, str(pick(view.legal))))
             else:  # the turn post's Play button, then the move list it opens
                 picker = await said(await users[uid].click(last_public(games), label="Play"))
-                assert picker.selects, picker.content  # not "busy"
+                assert picker.selects, picker.text  # not "busy"
                 answer = await said(await users[uid].select(picker, values=[str(move)]))
-            assert answer.content != tr("error.busy", "en"), answer.content
+            assert answer.text != tr("error.busy", "en"), answer.text
             assert (await bot.service.game(game.id)).version > before
         got = parse_metrics((await render_metrics(bot)).decode())
         p, one = "mexican_train_", '{process="all"}'
@@ -143,7 +143,7 @@ async def test_a_full_set_of_work_slots_holds_neither_the_acknowledgement_nor_th
             first = await invocation.answer(timeout=5)
             assert first.deferred  # acknowledged while no slot was free …
             answer = await invocation.message(timeout=5)  # … and answered, no slot waited
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             assert (await bot.service.game(game.id)).version > before.version
             await asyncio.sleep(0.2)
             assert len(games.messages()) == posts  # the turn post waits for a slot …

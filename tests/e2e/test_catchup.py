@@ -146,12 +146,12 @@ async def test_the_catch_me_up_button_in_the_channel_and_in_a_dm(
         elsewhere = other.last_message()
         assert elsewhere is not None
         refused = await said(await alice.forge_click(elsewhere, custom_id=custom_id))
-        assert f"Game #{game.id} is played in another channel" in refused.content
+        assert f"Game #{game.id} is played in another channel" in refused.text
         assert not refused.files
         dave_dm = await bot.create_dm(discord.Object(dave.id))
         await dave_dm.send("hello")
         refused = await said(await dave.forge_click(dave.dms()[-1], custom_id=custom_id))
-        assert f"You are not playing in game #{game.id}." in refused.content
+        assert f"You are not playing in game #{game.id}." in refused.text
         assert not refused.files and refused.ephemeral
 
 
@@ -164,12 +164,12 @@ async def test_catchup_refusals(
     bot = make_bot()
     async with running_bot(fake, bot):
         nothing = await said(await alice.slash("mt catchup", channel=empty))
-        assert "There is no game in this channel" in nothing.content and not nothing.files
+        assert "There is no game in this channel" in nothing.text and not nothing.files
         none_mine = await said(await alice.slash("mt catchup"))
-        assert "You are not in any game." in none_mine.content
+        assert "You are not in any game." in none_mine.text
         await open_game(fake, bot, games, alice, [bob], preset="standard", start=False)
         early = await said(await alice.slash("mt catchup", channel=games))
-        assert early.ephemeral and "The game has not started yet." in early.content
+        assert early.ephemeral and "The game has not started yet." in early.text
         assert not early.files
         french = await said(await bob.slash("mt catchup", channel=games))
-        assert "La partie n'a pas encore commencé." in french.content
+        assert "La partie n'a pas encore commencé." in french.text

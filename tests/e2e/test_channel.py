@@ -54,7 +54,7 @@ async def add_computers(bot: MexicanTrainBot, host: FakeUser, channel: FakeChann
                 last_public(channel), values=["easy"], custom_id=f"mt:{game.id}:lobby:cpu"
             )
         )
-        assert "Computer player added" in answer.content
+        assert "Computer player added" in answer.text
 
 
 def _tile_move(legal: object) -> object:
@@ -75,7 +75,7 @@ async def _move_and_see_the_dm(
     if nxt != other.id:
         return None
     assert len(other.dms()) == dms_before + 1
-    assert "Your turn" in other.dms()[-1].content
+    assert "Your turn" in other.dms()[-1].text
     return other
 
 
@@ -111,7 +111,7 @@ async def test_computer_moves_share_the_next_turn_post_and_old_posts_go_quiet(
                 # The post before went quiet: no buttons, text and picture kept.
                 assert before.buttons == [] and before.images() and before.embeds
             assert now.button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
-            assert f"<@{alice.id}>" in now.content
+            assert f"<@{alice.id}>" in now.text
             assert live_posts(games) == [now]
             # Alone against computers she is always the one acting: nothing needs the bot
             # token (her answer, the post, the quietening edit, her hand: all on her command).
@@ -176,7 +176,7 @@ async def test_the_play_button_quietens_its_post_through_the_click(
             since = len(fake.requests)
             done = await said(await users[uid].select(picker, values=[str(move)]))
             # The move list itself became the answer.
-            assert done is picker and done.content.startswith("✅") and not done.selects
+            assert done is picker and done.text.startswith("✅") and not done.selects
             edits = [r for r in fake.requests[since:] if r.method == "PATCH"]
             assert edits and all(r.path.startswith("/webhooks/") for r in edits)
             assert post.buttons == [] and post.edits == 1
@@ -218,13 +218,13 @@ async def test_one_ping_per_turn_a_dm_with_the_hand_and_a_link_to_the_table(
                 continue
             assert pings == [nxt]  # ONE ping, for the player now to move
             note = users[nxt].dms()[-1]
-            assert note.content.startswith("🎲 Your turn in game #1")
-            assert "Your hand" in note.content
+            assert note.text.startswith("🎲 Your turn in game #1")
+            assert "Your hand" in note.text
             # It names every tile laid on their own train since their last move.
             last = max((i for i, (who, _) in enumerate(played) if who == nxt), default=-1)
             on_mine = [m for who, m in played[last + 1 :] if m.train == seat[nxt]]
             for m in on_mine:
-                assert "On your train" in note.content and str(m.tile) in note.content
+                assert "On your train" in note.text and str(m.tile) in note.text
             named += bool(on_mine)
             # The DM's picture says to pick in the list under it (pick=True).
             assert note.images() == [hand_png(mine, True, "en", "pips", pick=True)]
@@ -232,7 +232,7 @@ async def test_one_ping_per_turn_a_dm_with_the_hand_and_a_link_to_the_table(
             [link] = [b for b in note.buttons if "url" in b]
             assert link["url"].endswith(f"/{games.id}/{last_public(games).id}")
             # The turn post names them without pinging them again.
-            assert f"<@{nxt}>" in last_public(games).content
+            assert f"<@{nxt}>" in last_public(games).text
         assert named >= 2
 
 
@@ -261,14 +261,14 @@ async def test_the_ping_setting_mention_both_and_quiet_hours(
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="standard")
         answer = await said(await bob.slash("mt me", channel=games, ping="mention"))
-        assert "Your turn is announced by a mention in the game's channel" in answer.content
+        assert "Your turn is announced by a mention in the game's channel" in answer.text
         sent = await until_bobs_turn()
         assert [m.pinged for m in sent if m.pinged] == [[bob.id]]
         assert not any(m.channel_id == (bob.dm_channel and bob.dm_channel.id) for m in sent)
         # The mention is his one notification, so the post tells him what changed.
         post = next(m for m in sent if m.pinged)
-        assert post.content.startswith(bob.mention) and "**Since " in post.content
-        assert "It is your turn" not in post.content  # the mention line says so already
+        assert post.text.startswith(bob.mention) and "**Since " in post.text
+        assert "It is your turn" not in post.text  # the mention line says so already
 
         await said(await bob.slash("mt me", channel=games, ping="both"))
         sent = await until_bobs_turn()
@@ -300,7 +300,7 @@ async def test_tile_mode_changes_the_hand_pictures(
         uid, view = await to_move(bot, game.id)
         waiter = next(u for u in users.values() if u.id != uid)
         answer = await said(await waiter.slash("mt me", channel=games, tiles="numerals"))
-        assert "Tiles: big numbers (high contrast)" in answer.content
+        assert "Tiles: big numbers (high contrast)" in answer.text
         assert (await bot.service.user_settings(waiter.id)).tiles == "numerals"
         # The hand in their turn DM is drawn in numerals.
         await slash_move(users[uid], games, str(_tile_move(view.legal)))
@@ -316,7 +316,7 @@ async def test_tile_mode_changes_the_hand_pictures(
         # A French player reads the choice in French.
         french = fake.user("zoé", locale="fr")
         answer = await said(await french.slash("mt me", channel=games, tiles="pips"))
-        assert "Dominos : points et chiffres" in answer.content
+        assert "Dominos : points et chiffres" in answer.text
 
 
 async def test_after_a_restart_old_posts_act_on_the_table_now_and_dm_channels_stay_open(
@@ -378,7 +378,7 @@ async def test_an_old_post_discord_will_not_edit_is_left_and_its_buttons_act_now
         )
         nxt, _ = await to_move(bot, game.id)
         stale = await said(await users[nxt].click(old, label="Draw"))
-        assert stale.content.startswith(("✅", "Not possible")), stale.content  # the table now
+        assert stale.text.startswith(("✅", "Not possible")), stale.text  # the table now
 
 
 async def test_an_expired_interaction_token_falls_back_to_a_plain_post(

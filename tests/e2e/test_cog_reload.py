@@ -53,6 +53,6 @@ async def test_every_command_answers_after_every_cog_is_reloaded(
             answer = await invocation.answer()
             assert answer.type in (4, 5), command  # a message, or "thinking…" first
             message = await said(invocation)
-            assert message.content or message.embeds, f"/{command}: an empty answer"
-            assert stale not in message.content, f"/{command}: not found after the reload"
+            assert message.text or message.embeds, f"/{command}: an empty answer"
+            assert stale not in message.text, f"/{command}: not found after the reload"
             assert not invocation.rejections, command

@@ -47,4 +47,4 @@ async def test_every_command_a_dm_refusal_advises_works_in_a_dm(
                 answer = await said(await alice.slash(command))  # no channel: the bot's DM
             except PermissionError as exc:  # what Discord does with a server-only command
                 raise AssertionError(f"/{command} is advised in a DM but {exc}") from None
-            assert "server" not in answer.content.lower(), (command, answer.content)
+            assert "server" not in answer.text.lower(), (command, answer.text)

@@ -59,14 +59,14 @@ async def test_server_commands_in_a_dm_say_where_to_use_them(
                 await alice.slash("mt-admin settings", language="fr")
             for command, options in (("mt stats", {}), ("mt leaderboard", {})):
                 answer = await said(await alice.slash(command, **options))  # no channel: a DM
-                assert "use it in one of the server's channels" in answer.content, answer.content
-                assert IN_A_DM in answer.content
+                assert "use it in one of the server's channels" in answer.text, answer.text
+                assert IN_A_DM in answer.text
             # (/play, /draw… are not offered in DMs at all: Discord refuses them itself.)
             for command in ("mt status", "mt scores", "mt start", "mt hint", "mt rules", "mt kick"):
                 options = {"player": alice} if command == "mt kick" else {}
                 answer = await said(await alice.slash(command, **options))
-                assert "/mt new" not in answer.content, (command, answer.content)
-                assert IN_A_DM in answer.content, (command, answer.content)
+                assert "/mt new" not in answer.text, (command, answer.text)
+                assert IN_A_DM in answer.text, (command, answer.text)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
@@ -84,14 +84,14 @@ async def test_names_are_shown_as_written_and_must_show_something(
         lobby = room.last_message()
         assert lobby is not None
         refused = await said(await ghost.click(lobby, label="Join"))
-        assert "Your name shows nothing visible" in refused.content, refused.content
-        assert "joined" in (await said(await role.click(lobby, label="Join"))).content
+        assert "Your name shows nothing visible" in refused.text, refused.text
+        assert "joined" in (await said(await role.click(lobby, label="Join"))).text
         await said(await alice.click(lobby, label="Start"))
         status = await said(await alice.slash("mt status", channel=room))
         # The name reads as written: no role mention (rendered or pinging), no markdown.
-        assert "<@&123456789012345678>" not in status.content, status.content
-        assert "<@\u200b&123456789012345678>" in status.content, status.content
-        assert "\\*" in status.content and " *L" not in status.content, status.content
+        assert "<@&123456789012345678>" not in status.text, status.text
+        assert "<@\u200b&123456789012345678>" in status.text, status.text
+        assert "\\*" in status.text and " *L" not in status.text, status.text
     assert not [p for p in fake.pings if p.user_id == 123456789012345678]
 
 
@@ -109,4 +109,4 @@ async def test_a_join_that_lost_a_race_with_cancel_says_it_was_cancelled(
         await said(await alice.click(lobby, label="Cancel"))
         # Bob's client still shows the Join button of the card he read before the cancel.
         late = await said(await bob.forge_click(lobby, custom_id=f"mt:{1}:lobby:join"))
-        assert "cancelled" in late.content and "already started" not in late.content, late.content
+        assert "cancelled" in late.text and "already started" not in late.text, late.text

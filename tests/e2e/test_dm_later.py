@@ -49,8 +49,8 @@ async def test_a_turn_dm_refused_as_too_fast_arrives_later(
             on=told,
         )
         assert got[-1].files and got[-1].files[0].filename == "hand.png"
-        assert "your turn" in last_public(games).content or last_public(games).buttons
-        assert not any("would not let me DM" in m.content for m in games.messages())
+        assert "your turn" in last_public(games).text or last_public(games).buttons
+        assert not any("would not let me DM" in m.text for m in games.messages())
 
 
 async def test_a_turn_dm_refused_to_the_end_becomes_the_channel_mention(
@@ -66,11 +66,11 @@ async def test_a_turn_dm_refused_to_the_end_becomes_the_channel_mention(
         fake.too_fast_dms = 1000
         told = await hand_turn_to_the_other(bot, game.id, users, games)
         notice = await fake.wait_for(
-            lambda: next((m for m in games.messages() if "would not let me DM" in m.content), None),
+            lambda: next((m for m in games.messages() if "would not let me DM" in m.text), None),
             timeout=WAIT,
             what="the channel mention instead of the DM",
             on=games,
         )
-        assert f"<@{told.id}>" in notice.content and f"#{game.id}" in notice.content
+        assert f"<@{told.id}>" in notice.text and f"#{game.id}" in notice.text
         assert too_fast(fake) >= 3  # the first try and two more
         fake.too_fast_dms = 0

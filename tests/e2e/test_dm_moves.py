@@ -29,7 +29,7 @@ PAID_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 def _turn_dm(user: FakeUser) -> FakeMessage:
     dm = user.dms()[-1]
-    assert "Your turn" in dm.content, dm.content
+    assert "Your turn" in dm.text, dm.text
     return dm
 
 
@@ -81,7 +81,11 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
                 answer = await slash_move(user, games, str(move))
                 assert answer.startswith("✅"), answer
                 continue
-            # The DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
+            # One card (issue 47): its text, the hand's picture with its alt text, then the
+            # DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
+            assert dm.card and dm.content == "" and dm.embeds == []
+            assert len(dm.images()) == 1 and dm.alt_texts and all(dm.alt_texts)
+            assert dm.alt_texts == [f.description for f in dm.files]
             labels = dm.button_labels
             assert "Catch me up" in labels and "Go to the table" in labels
             assert ("Draw" in labels) == (DRAW in view.legal)
@@ -91,7 +95,7 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
             before = version
             posts, edits = len(games.messages()), len(fake.requests_to(PAID_EDIT))
             answer = await dm_move(user, dm, move)
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             assert answer.ephemeral and answer.channel_id == dm.channel_id
             assert (await bot.service.game(game.id)).version > before
             after = await bot.service.game(game.id)
@@ -108,6 +112,8 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
                 assert not dm.selects and [b for b in dm.buttons if b.get("custom_id")] == [
                     b for b in dm.buttons if b.get("label") == "Catch me up"
                 ]
+                # ... as a card still: its text and its picture kept (a V2 edit is a layout).
+                assert dm.card and dm.text and len(dm.images()) == 1 and dm.alt_texts
             from_dm += 1
         else:
             raise AssertionError("the match did not end")
@@ -118,7 +124,7 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
         version = (await bot.service.game(game.id)).version
         refused = await _press_any(user, dm)
         assert refused.ephemeral
-        assert "is over" in refused.content and "https://discord.com/channels/" in refused.content
+        assert "is over" in refused.text and "https://discord.com/channels/" in refused.text
         assert (await bot.service.game(game.id)).version == version
         assert not dm.selects  # the old DM's controls are taken off once pressed
 
@@ -141,21 +147,22 @@ async def test_an_old_dm_in_a_live_game_names_whose_turn_it_is(
         refused = await _press_any(user, dm)
         now = await bot.service.game(game.id)
         assert now.turn is not None
-        assert refused.content.startswith(
+        assert refused.text.startswith(
             f"This DM is from a turn that is over: it's {now.turn.name}'s turn now."
         )
         latest = last_public(games)
-        assert f"/{games.id}/{latest.id}" in refused.content  # the live turn post
+        assert f"/{games.id}/{latest.id}" in refused.text  # the live turn post
         assert (await bot.service.game(game.id)).version == version
         assert not dm.selects
 
 
-async def test_a_dm_pressed_after_the_table_changed_in_the_same_turn_shows_the_moves_now(
+async def test_a_dm_pressed_after_the_table_changed_says_so_in_one_line_and_loses_its_moves(
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
-    """The player played a double in the channel (their turn goes on): their turn DM's
-    controls are for the table before it. Pressed, it acts on nothing, says the table changed
-    and shows their moves as they are now; picked again, the move is made."""
+    """The player played a double in the channel (their turn goes on): their turn DM shows
+    the hand before it. Pressed, it acts on nothing, says in one line that it is out of date
+    and loses its move list, so no stale hand stands beside moves of today (issue 47); the
+    channel's controls still play."""
     fake = fake_discord
     games = fake.channel("games")
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
@@ -167,19 +174,22 @@ async def test_a_dm_pressed_after_the_table_changed_in_the_same_turn_shows_the_m
             # A turn DM'd with a double to play (a double was played from a DM'd turn).
             user, view, dm = await play_until(bot, games, users, _with_a_double)
             assert dm is not None
+            shown_before = dm.text
             doubles = [m for m in view.legal if isinstance(m, Play) and m.tile.is_double]
             await slash_move(user, games, str(doubles[0]))  # in the channel: a double
             after = await bot.service.game(game.id)
             if after.turn is None or after.turn.user_id != user.id:
                 continue  # this rule passes the double on: try another
             changed = await _press_any(user, dm)
-            assert changed.content.startswith("The table changed since this DM"), changed.content
+            assert changed.text.startswith("This DM is out of date"), changed.text
+            assert "\n" not in changed.text
             assert (await bot.service.game(game.id)).version == after.version
-            fresh = [str(c.get("custom_id")) for c in [*dm.selects, *dm.buttons]]
-            assert any(f":{after.version}:dm:" in i for i in fresh)  # its moves, as they are
+            assert dm.selects == [] and not {"Draw", "Pass"} & set(dm.button_labels)
+            assert dm.text == shown_before and "Catch me up" in dm.button_labels
+            assert dm.card and len(dm.images()) == 1 and dm.alt_texts  # its picture kept
             _, view = await to_move(bot, game.id)
-            answer = await dm_move(user, dm, pick(view.legal))
-            assert answer.content.startswith("✅"), answer.content
+            answer = await slash_move(user, games, str(pick(view.legal)))
+            assert answer.startswith("✅"), answer
             assert (await bot.service.game(game.id)).version > after.version
             return
         raise AssertionError("no double was played")

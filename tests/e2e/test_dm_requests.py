@@ -38,7 +38,7 @@ POST_CHANNEL_MESSAGE = "POST /channels/{channel_id}/messages"
 
 def _text(message: FakeMessage) -> str:
     return "\n".join(
-        [message.content or "", *(str(e.get("description") or "") for e in message.embeds)]
+        [message.text or "", *(str(e.get("description") or "") for e in message.embeds)]
     )
 
 
@@ -57,7 +57,7 @@ async def _to_a_held_draw(
         posts, edits = len(games.messages()), len(fake.requests_to(EDIT_CHANNEL_MESSAGE))
         live = last_public(games)
         drew = await said(await user.click(dm, label="Draw"))
-        assert drew.content.startswith("✅"), drew.content
+        assert drew.text.startswith("✅"), drew.text
         after = await bot.service.game(game.id)
         if after.turn is None or after.turn.user_id != uid:
             continue  # it fitted nowhere: drawn and passed, told at once (a turn's end)
@@ -97,7 +97,7 @@ async def test_a_draw_then_a_play_from_the_dm_is_one_post_and_no_edit(
         ids = [str(c.get("custom_id")) for c in dm.selects]
         assert any(f":{game.version}:dm:" in i for i in ids)  # it followed the draw
         played = await said(await user.select(dm, values=[str(play)]))
-        assert played.content.startswith("✅"), played.content
+        assert played.text.startswith("✅"), played.text
         # One post tells both, the draw first; the post before was not edited.
         assert len(games.messages()) == posts + 1
         told = _text(last_public(games))
@@ -119,7 +119,7 @@ async def test_a_held_draw_taken_back_is_never_told(
         game = await game_here(bot, games)
         name = next(p.name for p in game.players if p.user_id == user.id)
         taken = await said(await user.slash("mt undo", channel=games))
-        assert taken.content.startswith("Undone: "), taken.content
+        assert taken.text.startswith("Undone: "), taken.text
         # The undo is told at once (the live post grown, or a new post), without the draw.
         assert len(games.messages()) == posts + 1 or live.edits == 1
         undo = _text(last_public(games))
@@ -168,9 +168,9 @@ async def test_an_old_channel_post_pressed_later_acts_on_the_table_as_it_is(
         name = (await bot.service.game(game.id)).turn
         assert name is not None
         refused = await said(await other.click(old, label="Play"))
-        assert refused.ephemeral and refused.content == f"It's {name.name}'s turn."
+        assert refused.ephemeral and refused.text == f"It's {name.name}'s turn."
         refused = await said(await other.click(old, label="Draw"))
-        assert refused.content == f"It's {name.name}'s turn."
+        assert refused.text == f"It's {name.name}'s turn."
         assert (await bot.service.game(game.id)).version == version
         # The player to move presses the old post's Play: the moves legal now, and a pick
         # from that list plays on the table as it is.
@@ -179,7 +179,7 @@ async def test_an_old_channel_post_pressed_later_acts_on_the_table_as_it_is(
         assert {o for o in offered if not o.endswith("|knock")} == {str(m) for m in view.legal}
         posts = len(games.messages())
         answer = await said(await users[uid].select(picker, values=[sorted(offered)[0]]))
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         assert (await bot.service.game(game.id)).version > version
         assert len(games.messages()) == posts + 1
 
@@ -210,7 +210,7 @@ async def test_a_held_draw_is_told_by_the_next_post_after_a_restart(
         ids = [str(c.get("custom_id")) for c in dm.selects]
         assert any(f":{version}:dm:" in i for i in ids)  # the turn DM, grown by the draw
         played = await said(await user.select(dm, values=[str(play)]))
-        assert played.content.startswith("✅"), played.content
+        assert played.text.startswith("✅"), played.text
         await idle(fake)
         assert len(games.messages()) == posts + 1
         told = _text(last_public(games))

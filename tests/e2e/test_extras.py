@@ -36,7 +36,7 @@ async def play_one(bot: MexicanTrainBot, channel: FakeChannel, users: dict[int, 
         answer = await said(await user.slash("pass", channel=channel))
     else:
         answer = await said(await user.slash("play", channel=channel, tile=str(move)))
-    return answer.content
+    return answer.text
 
 
 async def play_to_end(bot: MexicanTrainBot, channel: FakeChannel, users: dict[int, FakeUser],
@@ -76,19 +76,19 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         table = await said(await carol.slash("table", channel=games))
         assert table.ephemeral and table.images()
         status = await said(await carol.slash("mt status", channel=games))
-        assert "in play" in status.content
+        assert "in play" in status.text
         history = await said(await carol.slash("mt history", channel=games))
-        assert "Round 1 · engine 12-12" in history.content and "**Alice**" in history.content
+        assert "Round 1 · engine 12-12" in history.text and "**Alice**" in history.text
         hand = await said(await carol.click(last_public(games), label="My hand"))
-        assert "not playing in this game" in hand.content and not hand.images()
+        assert "not playing in this game" in hand.text and not hand.images()
         refused = await said(await carol.slash("hand", channel=games))
-        assert "not" in refused.content and not refused.images()
+        assert "not" in refused.text and not refused.images()
         early = await said(await carol.slash("mt export", channel=games))
-        assert "Only a finished game" in early.content and not early.files
+        assert "Only a finished game" in early.text and not early.files
         live = await said(await carol.slash("mt replay", channel=games))
         assert live.files and live.files[0].data.startswith(b"GIF8")
         for message in games.messages(visible_to=carol):
-            assert "Your hand" not in message.content
+            assert "Your hand" not in message.text
 
         await play_to_end(bot, games, users, game.id)
         final = await final_message(fake, games)
@@ -96,15 +96,15 @@ async def test_spectators_history_export_replay_stats_and_rematch(
 
         # History of the finished game, from the channel, paged with buttons.
         history = await said(await carol.slash("mt history", channel=games))
-        assert f"Game #{game.id} moves" in history.content
-        pages = int(history.content.split("page ")[1].split("/")[1].split(":")[0])
+        assert f"Game #{game.id} moves" in history.text
+        pages = int(history.text.split("page ")[1].split("/")[1].split(":")[0])
         assert pages > 1  # a whole round of two players is more than a page
         assert history.button_labels == ["◀ Older", "Newer ▶"]
         await (await carol.click(history, label="◀ Older")).answer()
         await fake.wait_for(
-            lambda: f"page {pages - 1}/{pages}" in history.content, timeout=WAIT, what="Older"
+            lambda: f"page {pages - 1}/{pages}" in history.text, timeout=WAIT, what="Older"
         )
-        assert "Round 1" in history.content  # a page inside a round says which round
+        assert "Round 1" in history.text  # a page inside a round says which round
 
         # Export: a file that loads back into the same match.
         exported = await said(await carol.slash("mt export", channel=games, game=game.id))
@@ -116,7 +116,7 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         assert live_match is not None and to_position(loaded) == to_position(live_match)
         assert loaded.is_over and data["totals"] == list(loaded.totals)
         missing = await said(await carol.slash("mt export", channel=games, game=999))
-        assert "no game #999" in missing.content
+        assert "no game #999" in missing.text
 
         # Replay: a GIF of the round, bounded, under the upload limit.
         replayed = await said(await carol.slash("mt replay", channel=games, game=game.id))
@@ -128,32 +128,32 @@ async def test_spectators_history_export_replay_stats_and_rematch(
 
         # Stats and leaderboard, for anyone; a chart comes with them.
         mine = await said(await alice.slash("mt stats", channel=games))
-        assert "Games:** 1 played" in mine.content and mine.images()
-        assert "Longest own train" in mine.content and "double blank" in mine.content
+        assert "Games:** 1 played" in mine.text and mine.images()
+        assert "Longest own train" in mine.text and "double blank" in mine.text
         bobs = await said(await carol.slash("mt stats", channel=games, player=bob))
-        assert "Statistics of Bob" in bobs.content
+        assert "Statistics of Bob" in bobs.text
         nobody = await said(await carol.slash("mt stats", channel=games))
-        assert "has not finished a game" in nobody.content
+        assert "has not finished a game" in nobody.text
         board = await said(await carol.slash("mt leaderboard", channel=games))
-        assert f"<@{alice.id}>" in board.content and f"<@{bob.id}>" in board.content
+        assert f"<@{alice.id}>" in board.text and f"<@{bob.id}>" in board.text
 
         # Rematch: only the players; Bob asks, so Bob hosts, Alice is seated again.
         refused = await said(await carol.click(final, label="Rematch"))
-        assert "Only the players" in refused.content
+        assert "Only the players" in refused.text
         answer = await said(await bob.click(final, label="Rematch"))
-        assert "is open" in answer.content
+        assert "is open" in answer.text
         lobby = last_public(games)
-        assert "Rematch of game" in lobby.content
-        assert alice.mention in lobby.content and bob.mention in lobby.content
+        assert "Rematch of game" in lobby.text
+        assert alice.mention in lobby.text and bob.mention in lobby.text
         assert lobby.button_labels == ["Join", "Leave", "Start", "Cancel"]
         new = await game_here(bot, games)
         assert new.id != game.id and new.host_id == bob.id
         assert [p.user_id for p in new.players] == [bob.id, alice.id]
         assert new.rules == game.rules and new.preset == game.preset
         again = await said(await alice.click(final, label="Rematch"))
-        assert "already has a game going" in again.content
+        assert "already has a game going" in again.text
         started = await said(await bob.click(lobby, label="Start"))
-        assert "started" in started.content
+        assert "started" in started.text
         assert (await bot.service.game(new.id)).status is GameStatus.ACTIVE
 
 
@@ -166,7 +166,7 @@ async def test_rematch_brings_the_computers_back_even_after_a_restart(
     alice = fake.user("alice")
     async with running_bot(fake, bot):
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
-        assert "is open" in opened.content
+        assert "is open" in opened.text
         lobby = last_public(games)
         await said(await alice.slash("mt computer", channel=games, level="hard"))
         await said(await alice.click(lobby, label="Start"))
@@ -193,24 +193,24 @@ async def test_undo_through_discord(
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob, carol], preset="standard", rounds=1)
         nothing = await said(await alice.slash("mt undo", channel=games))
-        assert "Nothing to undo" in nothing.content
+        assert "Nothing to undo" in nothing.text
         await play_one(bot, games, users, game.id)  # Alice
         before = await bot.service.table_view(game.id)
         await play_one(bot, games, users, game.id)  # Bob
         bob_dms = len(bob.dms())
 
         refused = await said(await carol.slash("mt undo", channel=games))  # not her turn
-        assert "only your own last turn" in refused.content and "Bob has played" in refused.content
+        assert "only your own last turn" in refused.text and "Bob has played" in refused.text
         outsider = await said(await fake.user("dan").slash("mt undo", channel=games))
-        assert "Only the host" in outsider.content
+        assert "Only the host" in outsider.text
         later = await said(await alice.slash("mt undo", channel=games, player=alice))
-        assert "Bob has already played since" in later.content
+        assert "Bob has already played since" in later.text
 
         done = await said(await alice.slash("mt undo", channel=games))
-        assert done.content.startswith("Undone:")
+        assert done.text.startswith("Undone:")
         told = last_public(games)
         assert "Alice took back Bob's turn" in told.embeds[0]["description"]
-        assert bob.mention in told.content and told.button_labels[:3] == ["Play", "Draw", "Pass"]
+        assert bob.mention in told.text and told.button_labels[:3] == ["Play", "Draw", "Pass"]
         assert told.images()
         after = await bot.service.table_view(game.id)
         assert after.trains == before.trains and after.hand_counts == before.hand_counts
@@ -218,8 +218,8 @@ async def test_undo_through_discord(
         await bot.service.verify_game(game.id)
 
         history = await said(await carol.slash("mt history", channel=games))
-        assert "~~**Bob**" in history.content and "(undone)" in history.content
-        assert "took back Bob's turn" in history.content
+        assert "~~**Bob**" in history.text and "(undone)" in history.text
+        assert "took back Bob's turn" in history.text
 
         # Bob plays again; the game goes on.
         answer = await play_one(bot, games, users, game.id)

@@ -44,18 +44,16 @@ async def test_custom_ids_that_match_nothing_say_so_and_show_the_game(
                     await bob.forge_click(table, custom_id=custom_id.format(g=game.id))
                 )
                 assert answer.ephemeral, custom_id
-                assert answer.content.startswith(
+                assert answer.text.startswith(
                     "This button no longer works; here is the game now:\n"
                     f"**Game #{game.id}** — in play"
-                ), (custom_id, answer.content)
+                ), (custom_id, answer.text)
             french = await said(await carol.forge_click(table, custom_id="mt:0:0:nuke"))
-            assert french.content.startswith(
-                "Ce bouton ne marche plus ; voici la partie maintenant"
-            )
+            assert french.text.startswith("Ce bouton ne marche plus ; voici la partie maintenant")
             # Where no game is, there is nothing to show: the answer says how to open one.
             nothing = await said(await alice.slash("mt status", channel=quiet))
             none = await said(await alice.forge_click(nothing, custom_id="mt:abc"))
-            assert none.content == (
+            assert none.text == (
                 "This button no longer works, and there is no game in this channel now. "
                 "`/mt new` opens one."
             )
@@ -86,15 +84,15 @@ async def test_a_forged_level_is_refused_after_the_host_check(
         cpu = f"mt:{lobby.id}:lobby:cpu"
         with caplog.at_level(logging.INFO):
             theirs = await said(await stranger.forge_click(card, custom_id=cpu, values=["godlike"]))
-            assert theirs.content.startswith("Only the host"), theirs.content
+            assert theirs.text.startswith("Only the host"), theirs.text
             mine = await said(await host.forge_click(card, custom_id=cpu, values=["godlike"]))
-            assert mine.content == (
+            assert mine.text == (
                 "`niveau` ne peut pas valoir « godlike » : choisis parmi Facile, Normal, "
                 "Difficile, Expert. Rien n'a changé."
-            ), mine.content
+            ), mine.text
             forged = await said(await host.forge_slash("mt computer", channel=lobby_channel,
                                                        level="godlike"))  # fmt: skip
-            assert forged.content.startswith("`niveau` ne peut pas valoir « godlike »")
+            assert forged.text.startswith("`niveau` ne peut pas valoir « godlike »")
         assert len((await bot.service.game(lobby.id)).players) == 1
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
@@ -119,11 +117,11 @@ async def test_long_input_is_refused_in_a_short_answer_that_arrives(
         ):
             invocation = await mover.forge_slash(path, channel=games, **options)
             answer = await said(invocation)
-            assert answer.content.startswith(expected), answer.content
-            assert len(answer.content) < 120 and not invocation.rejections
+            assert answer.text.startswith(expected), answer.text
+            assert len(answer.text) < 120 and not invocation.rejections
         # Within the limits, what was typed comes back short and inert.
         typed = await said(await mover.slash("play", channel=games, tile="@everyone"))
-        assert "@\u200beveryone" in typed.content and len(typed.content) < 200, typed.content
+        assert "@\u200beveryone" in typed.text and len(typed.text) < 200, typed.text
         schema = {o["name"]: o for o in fake.commands()["play"]["options"]}
         assert (schema["tile"]["max_length"], schema["train"]["max_length"]) == (16, 40)
 

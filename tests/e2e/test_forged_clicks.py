@@ -31,7 +31,7 @@ def _snapshot(game: GameSummary) -> tuple[object, ...]:
 
 
 def _state(message: FakeMessage) -> tuple[object, ...]:
-    return (message.content, message.edits, str(message.embeds), str(message.components))
+    return (message.text, message.edits, str(message.embeds), str(message.components))
 
 
 async def test_forged_lobby_and_history_clicks_are_refused_and_change_nothing(
@@ -64,14 +64,14 @@ async def test_forged_lobby_and_history_clicks_are_refused_and_change_nothing(
         for user, custom_id, values in forged:
             answer = await said(await user.forge_click(here, custom_id=custom_id, values=values))
             assert answer.ephemeral
-            assert f"Game #{a.id} is played in another channel" in answer.content, answer.content
+            assert f"Game #{a.id} is played in another channel" in answer.text, answer.text
         for user, custom_id in (
             (bob, f"mt:{far.id}:lobby:join"),
             (alice, f"mt:{far.id}:lobby:start"),
             (bob, f"mt:{far.id}:hist:1:older"),
         ):
             answer = await said(await user.forge_click(here, custom_id=custom_id))
-            assert f"There is no game #{far.id} on this server" in answer.content, answer.content
+            assert f"There is no game #{far.id} on this server" in answer.text, answer.text
 
         after = {g.id: _snapshot(await bot.service.game(g.id)) for g in (a, b, far)}
         assert after == before
@@ -85,7 +85,7 @@ async def test_forged_lobby_and_history_clicks_are_refused_and_change_nothing(
 
         # The same buttons, used where they were posted, still work.
         joined = await said(await bob.click(lobby_a, label="Join"))
-        assert "joined" in joined.content
+        assert "joined" in joined.text
         assert len((await bot.service.game(a.id)).players) == 3
 
 
@@ -106,13 +106,13 @@ async def test_a_forged_rematch_is_refused_and_a_rematch_is_recorded_where_it_is
         here = last_public(other)
         posted = len(games.messages()), len(other.messages())
         refused = await said(await alice.forge_click(here, custom_id=f"mt:{game.id}:rematch"))
-        assert f"Game #{game.id} is played in another channel" in refused.content
+        assert f"Game #{game.id} is played in another channel" in refused.text
         assert await bot.service.game_in_channel(games.id) is None
         assert posted == (len(games.messages()), len(other.messages()))
 
         # In its own channel: the new lobby is posted there and recorded there.
         opened = await said(await alice.click(final, label="Rematch"))
-        assert "is open" in opened.content, opened.content
+        assert "is open" in opened.text, opened.text
         card = last_public(games)
         new = await game_here(bot, games)
         assert new.id != game.id and new.channel_id == games.id == card.channel_id
@@ -146,11 +146,11 @@ async def test_a_forged_move_pick_is_refused_by_the_move_and_changes_nothing(
         pick_id = f"mt:{game.id}:{now.version}:pick"
 
         elsewhere = await said(await mover.forge_click(here, custom_id=pick_id, values=[move]))
-        assert f"Game #{game.id} is played in another channel" in elsewhere.content
+        assert f"Game #{game.id} is played in another channel" in elsewhere.text
         far_pick = f"mt:{far.id}:{far.version}:pick"
         bot.service.clear_cache()
         unknown = await said(await alice.forge_click(here, custom_id=far_pick, values=["draw"]))
-        assert f"There is no game #{far.id} on this server" in unknown.content
+        assert f"There is no game #{far.id} on this server" in unknown.text
         assert bot.service.ledger.cached_game(far.id) is None  # refused on its row: not loaded
         post = last_public(games)
         assert now.turn is not None
@@ -161,9 +161,9 @@ async def test_a_forged_move_pick_is_refused_by_the_move_and_changes_nothing(
             not_theirs = await said(
                 await waiting.forge_click(post, custom_id=custom_id, values=[value])
             )
-            assert not_theirs.ephemeral and not_theirs.content == turn_of, not_theirs.content
+            assert not_theirs.ephemeral and not_theirs.text == turn_of, not_theirs.text
         outrun = await said(await mover.forge_click(post, custom_id=stale, values=[move]))
-        assert "changed" in outrun.content, outrun.content
+        assert "changed" in outrun.text, outrun.text
 
         after = (
             _snapshot(await bot.service.game(game.id)),
@@ -173,5 +173,5 @@ async def test_a_forged_move_pick_is_refused_by_the_move_and_changes_nothing(
         assert after == before
 
         played = await said(await mover.forge_click(post, custom_id=pick_id, values=[move]))
-        assert played.content.startswith("✅"), played.content
+        assert played.text.startswith("✅"), played.text
         assert (await bot.service.game(game.id)).version > now.version

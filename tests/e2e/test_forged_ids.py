@@ -74,11 +74,11 @@ async def test_forged_ids_are_answered_as_unknown_buttons_in_one_log_line_each(
             start = text_log.tell()
             answer = await said(await bob.forge_click(table, custom_id=custom_id))
             assert answer.ephemeral, custom_id
-            assert answer.content.startswith("This button no longer works"), (
+            assert answer.text.startswith("This button no longer works"), (
                 custom_id,
-                answer.content,
+                answer.text,
             )
-            assert f"Game #{game.id}" in answer.content, answer.content  # the game now
+            assert f"Game #{game.id}" in answer.text, answer.text  # the game now
             text_log.seek(start)
             lines = text_log.read().splitlines()
             text_log.seek(0, io.SEEK_END)

@@ -44,10 +44,10 @@ async def test_a_french_game_from_lobby_to_rematch(
         answer = await said(
             await fake.owner.slash("mt-admin settings", channel=games, language="fr")
         )
-        assert "Language of channel messages: Français" in answer.content
+        assert "Language of channel messages: Français" in answer.text
 
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
-        assert opened.content == (
+        assert opened.text == (
             "La partie n°1 est ouverte. Rejoins avec le bouton ou /mt rejoindre."
         )
         lobby = last_public(games)
@@ -55,26 +55,26 @@ async def test_a_french_game_from_lobby_to_rematch(
         assert lobby.button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]
         assert lobby.selects[0]["placeholder"] == "Ajouter un joueur ordinateur…"
         joined = await said(await bob.click(lobby, label="Rejoindre"))
-        assert joined.content == "Tu as rejoint la partie n°1."
+        assert joined.text == "Tu as rejoint la partie n°1."
         started = await said(await alice.click(lobby, label="Commencer"))
-        assert started.content.startswith("La partie n°1 a commencé")
+        assert started.text.startswith("La partie n°1 a commencé")
         game = await game_here(bot, games)
         # The player to move is told in French, with their hand: Bob by DM, Alice (who
         # pressed Start) privately beside her answer.
         first, _ = await to_move(bot, game.id)
         if first == bob.id:
             dm = bob.dms()[-1]
-            assert dm.content.startswith("🎲 À toi de jouer") and dm.images()
-            assert "**Ta main**" in dm.content
+            assert dm.text.startswith("🎲 À toi de jouer") and dm.images()
+            assert "**Ta main**" in dm.text
         else:
             hands = [m for m in games.messages(visible_to=alice) if m.images()]
-            assert hands and hands[-1].content.startswith("**Ta main**")
+            assert hands and hands[-1].text.startswith("**Ta main**")
 
         refusals = moves = 0
         while (await settled(bot, game.id)).status is GameStatus.ACTIVE:
             table = last_public(games)
             assert table.embeds[0]["title"].startswith("Partie n°1 — manche 1/1")
-            assert "à toi de jouer" in table.content
+            assert "à toi de jouer" in table.text
             assert table.button_labels == [
                 "Jouer",
                 "Piocher",
@@ -91,7 +91,7 @@ async def test_a_french_game_from_lobby_to_rematch(
                 assert mover is not None  # "C'est le tour d'Alice.", "… de Bob.": the mover named
                 expected = tr("error.not-your-turn", "fr", name=mover.name)
                 assert expected.startswith("C'est le tour d")
-                assert wrong.content == expected, wrong.content
+                assert wrong.text == expected, wrong.text
                 refusals += 1
             move = pick(view.legal)
             if isinstance(move, Play):
@@ -103,8 +103,8 @@ async def test_a_french_game_from_lobby_to_rematch(
                 answer = await said(await user.slash("pass", channel=games))
             else:
                 answer = await said(await user.slash("play", channel=games, tile=str(move)))
-            assert answer.content.startswith("✅"), answer.content
-            assert not any(word in answer.content for word in ENGLISH), answer.content
+            assert answer.text.startswith("✅"), answer.text
+            assert not any(word in answer.text for word in ENGLISH), answer.text
             moves += 1
         assert moves > 5
 
@@ -120,26 +120,26 @@ async def test_a_french_game_from_lobby_to_rematch(
         assert final.images() != [round_end_png(report.board, game.players, "en")]
         assert final.files[0].description.startswith("La manche 1 sur 1 est finie")
         for message in games.messages():
-            text = message.content + "".join(e.get("description") or "" for e in message.embeds)
+            text = message.text + "".join(e.get("description") or "" for e in message.embeds)
             assert not any(word in text for word in ENGLISH), text
         for user in (alice, bob):
             for dm in user.dms():
-                assert not any(word in dm.content for word in ENGLISH), dm.content
+                assert not any(word in dm.text for word in ENGLISH), dm.text
 
         history = await said(await bob.slash("mt history", channel=games))
-        assert history.content.startswith("Coups de la partie n°1")
-        assert "Manche 1 · locomotive 12-12" in history.content or "(suite)" in history.content
+        assert history.text.startswith("Coups de la partie n°1")
+        assert "Manche 1 · locomotive 12-12" in history.text or "(suite)" in history.text
         stats = await said(await bob.slash("mt stats", channel=games))
-        assert "Statistiques de Bob" in stats.content and stats.images()
+        assert "Statistiques de Bob" in stats.text and stats.images()
         board = await said(await bob.slash("mt leaderboard", channel=games))
-        assert board.content.startswith("**Classement de ce serveur**")
+        assert board.text.startswith("**Classement de ce serveur**")
         nothing = await said(await bob.slash("mt undo", channel=games))
-        assert nothing.content == "Aucune partie dans ce salon. Lance-en une avec /mt nouvelle."
+        assert nothing.text == "Aucune partie dans ce salon. Lance-en une avec /mt nouvelle."
 
         again = await said(await bob.click(final, label="Revanche"))
-        assert again.content.startswith("La partie n°2 est ouverte")
+        assert again.text.startswith("La partie n°2 est ouverte")
         rematch = last_public(games)
-        assert rematch.content.startswith("Revanche de la partie n°1 !")
+        assert rematch.text.startswith("Revanche de la partie n°1 !")
         assert rematch.button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]
 
 
@@ -153,13 +153,13 @@ async def test_the_server_language_survives_a_restart_and_can_go_back_to_auto(
         await said(await fake.owner.slash("mt-admin settings", channel=games, language="fr"))
     async with running_bot(fake, make_bot()):
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
-        assert "is open" in opened.content  # her own answer: her client's language
+        assert "is open" in opened.text  # her own answer: her client's language
         assert last_public(games).button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]
         await said(await alice.slash("mt cancel", channel=games))
         answer = await said(
             await fake.owner.slash("mt-admin settings", channel=games, language="auto")
         )
-        assert "the server's Discord language" in answer.content
+        assert "the server's Discord language" in answer.text
         await said(await alice.slash("mt new", channel=games, preset="quick"))
         assert last_public(games).button_labels == ["Join", "Leave", "Start", "Cancel"]
 

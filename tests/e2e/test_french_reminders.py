@@ -30,7 +30,7 @@ def no_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _text(message: FakeMessage) -> str:
-    parts = [message.content] + [str(e.get("description") or "") for e in message.embeds]
+    parts = [message.text] + [str(e.get("description") or "") for e in message.embeds]
     return "\n".join(parts)
 
 
@@ -53,7 +53,7 @@ async def test_reminders_and_timeouts_follow_the_servers_chosen_language(
         clock.tick(12 * HOUR)
         await timing.cog_of(bot).scheduler.tick()
         reminder = last_public(games)
-        assert reminder.content.startswith(f"⏰ <@{uid}>"), reminder.content
+        assert reminder.text.startswith(f"⏰ <@{uid}>"), reminder.text
         clock.tick(12 * HOUR)
         await timing.cog_of(bot).scheduler.tick()
         await fake.wait_for(lambda: last_public(games) is not reminder, timeout=5, what="timeout")

@@ -35,7 +35,7 @@ async def test_four_humans_play_a_match_to_the_end(
         for u in users:
             if u.id == first and u is not users[0]:
                 assert len(u.dms()) == 1 and u.dms()[0].images(), f"{u.name} got no hand"
-                assert "Your hand" in u.dms()[0].content and "Your turn" in u.dms()[0].content
+                assert "Your hand" in u.dms()[0].text and "Your turn" in u.dms()[0].text
             else:
                 assert not u.dms(), f"{u.name} was told of a turn that is not theirs"
 
@@ -51,7 +51,7 @@ async def test_four_humans_play_a_match_to_the_end(
             last_uid = uid
             user = by_id[uid]
             table = last_public(games)
-            assert f"<@{uid}>" in table.content and table.button_labels == [
+            assert f"<@{uid}>" in table.text and table.button_labels == [
                 "Play", "Draw", "Pass", "My hand", "Catch me up",
             ]  # fmt: skip
             move = pick(view.legal)
@@ -84,12 +84,12 @@ async def test_four_humans_play_a_match_to_the_end(
                     await (user.slash("draw", channel=games) if turn % 2 else
                            user.click(table, label="Draw"))
                 )  # fmt: skip
-                assert "You drew" in answer.content
+                assert "You drew" in answer.text
             elif move is PASS:
                 answer = await said(await user.slash("pass", channel=games))
             else:
                 answer = await said(await user.slash("play", channel=games, tile=str(move)))
-            assert answer.ephemeral and answer.content.startswith("✅"), answer.content
+            assert answer.ephemeral and answer.text.startswith("✅"), answer.text
             assert (await bot.service.game(game.id)).version > before
             moves += 1
             # One ping per turn: the next player (if it is someone else) gets exactly one DM,
@@ -102,7 +102,7 @@ async def test_four_humans_play_a_match_to_the_end(
                 grew = len(u.dms()) - dms[u.id]
                 assert grew == (1 if u.id == nxt and nxt != uid else 0), (u.name, grew)
                 if grew:
-                    assert u.dms()[-1].images() and "Your turn" in u.dms()[-1].content
+                    assert u.dms()[-1].images() and "Your turn" in u.dms()[-1].text
                 dms[u.id] = len(u.dms())
         else:
             raise AssertionError("the match did not end")
@@ -114,7 +114,7 @@ async def test_four_humans_play_a_match_to_the_end(
         end_winners = [s for s in standings if s.won]
         for u in users:
             assert len(u.dms()) - dms[u.id] == 1, u.name
-            end = u.dms()[-1].content
+            end = u.dms()[-1].text
             mine = next(s for s in standings if s.player.user_id == u.id)
             assert f"Game #{game.id}" in end and "is over" in end
             assert ("you won" in end) if mine.won else (f"of {len(users)}" in end)
@@ -139,7 +139,7 @@ async def test_four_humans_play_a_match_to_the_end(
         assert standings[0].place == 1 and standings[0].player.name in fields["Final standings"]
         # Hidden hands never reached the channel: no public message lists a hand.
         for message in games.messages():
-            assert "Your hand" not in message.content
+            assert "Your hand" not in message.text
         # One public post per turn (a draw and the move after it are one turn: the draw is
         # added to the turn's post; a draw that fits nothing is passed with it), plus the
         # match's end; only the last has buttons.

@@ -28,13 +28,13 @@ async def test_hint_for_the_player_to_move(
         answer = await said(await mover.slash("mt hint", channel=games))
         expected = hint(view)
         assert answer.ephemeral
-        assert f"`{expected.move}`" in answer.content
-        assert all(f"`{t}`" in answer.content for t in expected.train)
+        assert f"`{expected.move}`" in answer.text
+        assert all(f"`{t}`" in answer.text for t in expected.train)
         language_word = "Coup conseillé" if mover is bob else "Suggested move"
-        assert language_word in answer.content
+        assert language_word in answer.text
         refused = await said(await other.slash("mt hint", channel=games))
-        assert refused.ephemeral and "`" not in refused.content
-        assert view.seat is not None and view.names[view.seat] in refused.content
+        assert refused.ephemeral and "`" not in refused.text
+        assert view.seat is not None and view.names[view.seat] in refused.text
         # The hint changed nothing: still the same player to move.
         assert (await to_move(bot, game.id))[0] == uid
 
@@ -51,7 +51,7 @@ async def test_hint_refused_when_the_host_switched_hints_off(
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", hints=False)
         uid, _ = await to_move(bot, game.id)
         answer = await said(await users[uid].slash("mt hint", channel=games))
-        assert answer.ephemeral and "switched hints off" in answer.content
+        assert answer.ephemeral and "switched hints off" in answer.text
 
 
 async def test_two_players_following_hints_under_the_knock_rule_are_never_catchable(
@@ -78,7 +78,7 @@ async def test_two_players_following_hints_under_the_knock_rule_are_never_catcha
             uid, view = await to_move(bot, game.id)
             # Nobody may be caught now: not the last mover, by the player to move.
             assert view.catchable == (), f"{view.names[view.catchable[0]]} can be caught"
-            answer = (await said(await users[uid].slash("mt hint", channel=games))).content
+            answer = (await said(await users[uid].slash("mt hint", channel=games))).text
             if "knock now" in answer:
                 await said(await users[uid].slash("knock", channel=games))
             move = re.search(r"Suggested move: `([^`]+)`", answer)
@@ -113,4 +113,4 @@ async def test_a_hint_is_searched_in_a_thinking_worker(
         answer = await said(await users[uid].slash("mt hint", channel=games))
         assert pool.stats["drawn"] == searched + 1
         assert answer.ephemeral
-        assert answer.content == hint_text(view, "en-US", hint(view))
+        assert answer.text == hint_text(view, "en-US", hint(view))

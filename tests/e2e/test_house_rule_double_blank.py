@@ -28,7 +28,7 @@ async def test_a_match_scored_with_the_double_blank_at_50(
         )
         assert game.rules.scoring is Scoring.DOUBLE_BLANK_50
         rules = await said(await bob.slash("mt rules", channel=games))
-        assert "`scoring`: double-blank-50" in rules.content, rules.content
+        assert "`scoring`: double-blank-50" in rules.text, rules.text
         for _ in range(400):
             if (await bot.service.game(game.id)).status is not GameStatus.ACTIVE:
                 break

@@ -53,13 +53,13 @@ async def test_a_player_who_left_the_server_is_dmed_once_and_the_channel_is_told
         assert [r.status for r in tries] == [403]
         # The channel hears once that he left, with what the host may do; the mention is
         # the ping he would have had.
-        notices = [m for m in games.messages() if "no longer on this server" in m.content]
-        assert len(notices) == 1, [m.content for m in games.messages()]
-        assert notices[0].content.startswith(bob.mention) and "/mt kick" in notices[0].content
+        notices = [m for m in games.messages() if "no longer on this server" in m.text]
+        assert len(notices) == 1, [m.text for m in games.messages()]
+        assert notices[0].text.startswith(bob.mention) and "/mt kick" in notices[0].text
         assert bob.id in notices[0].pinged
         # The host gives his seat to a computer, as the notice says: the game goes on.
         answer = await said(await alice.slash("mt kick", channel=games, player=bob))
-        assert "computer plays their seat" in answer.content
+        assert "computer plays their seat" in answer.text
         after = await settled(bot, game.id)
         assert next(p for p in after.players if p.name == "Bob").is_computer
         assert not bob.dms()

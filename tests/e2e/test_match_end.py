@@ -45,18 +45,18 @@ async def test_every_human_is_told_the_end_once_by_dm_or_by_mention(
         assert how[bob.id] == how[carol.id] == ["mention"]
         # The DMs: place and total, the final standings with the sheet, a link; in the
         # reader's language (Dave chose French).
-        end = alice.dms()[-1].content
+        end = alice.dms()[-1].text
         assert f"Game #{game.id} (<#{games.id}>) is over" in end
         assert ("you won" in end) if standings[alice.id].won else ("of 4, with" in end)
         assert "Final standings:" in end
         assert end.count("over") == 1, end  # said once, in its first line
         assert f"https://discord.com/channels/{games.guild_id}/{games.id}/" in end
-        fr = dave.dms()[-1].content
+        fr = dave.dms()[-1].text
         assert f"La partie n°{game.id}" in fr and "Classement final" in fr and "is over" not in fr
         assert fr.count("finie") == 1, fr
         # The mention: one post naming Bob and Carol with their places.
         [post] = [m for m in games.messages() if m.id == told[bob.id][0].message_id]
         assert post.id == told[carol.id][0].message_id
-        assert f"<@{bob.id}>" in post.content and f"<@{carol.id}>" in post.content
-        assert f"<@{alice.id}>" not in post.content
-        assert post.content.startswith(f"🏁 Game #{game.id} is over.")
+        assert f"<@{bob.id}>" in post.text and f"<@{carol.id}>" in post.text
+        assert f"<@{alice.id}>" not in post.text
+        assert post.text.startswith(f"🏁 Game #{game.id} is over.")

@@ -122,11 +122,11 @@ async def _refused_during_outage(
         mover.slash("mt away", channel=games, state="on"),
     ):
         answer = await said(await attempt, timeout=WAIT)
-        assert answer.ephemeral and answer.content == DOWN, answer.content
+        assert answer.ephemeral and answer.text == DOWN, answer.text
     status = await said(await mover.slash("mt status", channel=games), timeout=WAIT)
-    assert (status.content == DOWN) is not reads_work, status.content
+    assert (status.text == DOWN) is not reads_work, status.text
     click = await said(await mover.click(last_public(games), label="Play"), timeout=WAIT)
-    assert (click.content == DOWN) is not reads_work, click.content
+    assert (click.text == DOWN) is not reads_work, click.text
 
 
 async def _outage_then_recovery(

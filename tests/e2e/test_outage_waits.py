@@ -54,7 +54,7 @@ def _no_driver_words(records: list[logging.LogRecord], *words: str) -> None:
 async def _timed(user: FakeUser, channel: FakeChannel, move: str) -> tuple[float, str]:
     t = time.monotonic()
     answer = await (await type_move(user, channel, move)).message(timeout=60)
-    return time.monotonic() - t, answer.content
+    return time.monotonic() - t, answer.text
 
 
 # ---------------------------------------------------------------------------- SQLite
@@ -195,7 +195,7 @@ async def test_a_postgresql_server_stopped_with_sigstop_is_answered_within_5_s(
                 waited, answer = await _timed(mover, games, move)
                 assert answer == DOWN and waited < ANSWER_WITHIN, (waited, answer)
                 shown = await status.message(timeout=WAIT)
-                assert shown.content == DOWN
+                assert shown.text == DOWN
                 assert time.monotonic() - t < ANSWER_WITHIN + 0.5
                 await asyncio.sleep(max(0.0, 6.0 - (time.monotonic() - t)))
             assert (await slash_move(mover, games, move)).startswith("✅")
@@ -237,7 +237,7 @@ async def test_a_commit_whose_answer_never_came_is_told_as_maybe_saved(
             before = await bot.service.history(game.id)
             relay.hang_after(b"COMMIT")
             answer = await said(await type_move(mover, games, move), timeout=WAIT)
-            assert answer.content == UNSURE
+            assert answer.text == UNSURE
             relay.unhang()
             after = await bot.service.history(game.id)
             assert after[: len(before)] == before and len(after) > len(before)  # it was saved

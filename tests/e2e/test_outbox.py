@@ -34,15 +34,11 @@ DM_ROUTE = "/channels/{channel_id}/messages"
 
 def posts_of(channel: FakeChannel, game_id: int) -> list[FakeMessage]:
     """The bot's game posts in the channel (those with the game's table embed)."""
-    return [
-        m
-        for m in channel.messages()
-        if any(f"#{game_id}" in str(e.get("title", "")) for e in m.embeds)
-    ]
+    return [m for m in channel.messages() if any(f"#{game_id}" in title for title in m.titles)]
 
 
 def text_of(message: FakeMessage) -> str:
-    return message.content + "\n" + "\n".join(str(e.get("description", "")) for e in message.embeds)
+    return message.text + "\n" + "\n".join(str(e.get("description", "")) for e in message.embeds)
 
 
 async def die_after_the_answer(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
@@ -81,7 +77,7 @@ async def test_a_crash_after_the_commit_is_announced_once_at_restart(
         move = pick(view.legal)
         answer = await (await type_move(mover, room, str(move))).message()
         await asyncio.wait_for(died.wait(), 10)
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         # The move is committed, but nothing told the channel or the next player.
         assert (await bot.service.game(game.id)).version > game.version
         assert len(posts_of(room, game.id)) == before
@@ -161,7 +157,7 @@ async def test_the_fake_honours_enforce_nonce(
         again = await channel.send("hello again", nonce="mt1.2.0")
         other = await channel.send("other", nonce="mt1.3.0")
     assert first.id == again.id != other.id
-    assert [m.content for m in room.messages()] == ["hello", "other"]
+    assert [m.text for m in room.messages()] == ["hello", "other"]
     assert fake.nonce_repeats == 1
 
 
@@ -191,7 +187,7 @@ async def test_a_dm_that_keeps_failing_becomes_a_mention(
         assert await bot.service.outbox.owed(game.id) is None
         got = fake.pings_for(other)[pings:]
         assert [p.how for p in got] == ["mention"]
-        assert "your turn" in fake.messages[got[0].message_id].content
+        assert "your turn" in fake.messages[got[0].message_id].text
 
 
 async def test_a_crash_after_the_post_pings_nobody_twice(
@@ -263,7 +259,7 @@ async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
             if double is not None:
                 break
             answer = await (await type_move(users[uid], room, str(pick(view.legal)))).message()
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             await wait_paid(bot, game.id)
             await idle(fake)
         else:
@@ -272,7 +268,7 @@ async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
         died = await die_after_the_answer(monkeypatch)
         answer = await (await type_move(users[uid], room, str(double))).message()
         await asyncio.wait_for(died.wait(), 10)
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         owed = await bot.service.outbox.owed(game.id)
         assert owed is not None and owed.ping_user is None  # the mover moves again
     monkeypatch.undo()
@@ -357,7 +353,7 @@ async def test_a_turn_back_to_the_mover_told_with_their_answer_is_not_pinged_aft
             if double is not None:
                 break
             answer = await (await type_move(users[uid], room, str(pick(view.legal)))).message()
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             await wait_paid(bot, game.id)
             await idle(fake)
         else:

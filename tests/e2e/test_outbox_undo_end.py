@@ -53,7 +53,7 @@ async def test_a_crash_after_an_undo_is_announced_once_at_restart(
         died = await die_after_the_answer(monkeypatch)
         answer = await (await alice.slash("mt undo", channel=room)).message()
         await asyncio.wait_for(died.wait(), 10)
-        assert answer.content.startswith("Undone: "), answer.content
+        assert answer.text.startswith("Undone: "), answer.text
         # The undo is committed, but neither the channel nor Bob heard of it.
         now = await bot.service.game(game.id)
         assert now.turn is not None and now.turn.user_id == bob.id
@@ -180,4 +180,4 @@ async def test_an_end_dm_that_keeps_failing_becomes_a_mention(
         assert await bot.service.outbox.owed(game.id) is None
         got = fake.pings_for(alice)[pings[alice.id] :]
         assert [p.how for p in got] == ["mention"]
-        assert f"🏁 Game #{game.id} is over." in fake.messages[got[0].message_id].content
+        assert f"🏁 Game #{game.id} is over." in fake.messages[got[0].message_id].text

@@ -47,7 +47,7 @@ def refused(fake: FakeDiscord) -> list[str]:
 async def move(bot: MexicanTrainBot, game_id: int, users: dict[int, FakeUser], channel) -> None:  # type: ignore[no-untyped-def]
     uid, view = await to_move(bot, game_id)
     answer = await said(await type_move(users[uid], channel, str(pick(view.legal))))
-    assert answer.content.startswith("✅"), answer.content
+    assert answer.text.startswith("✅"), answer.text
 
 
 async def test_commands_declare_a_guild_install_and_where_they_may_be_used(
@@ -84,7 +84,7 @@ async def test_a_deferred_answer_edits_the_original_response(
         mover = alice if uid == alice.id else bob
         done = await said(await type_move(mover, games, str(pick(view.legal))))
     assert refusal.ephemeral and hand.ephemeral and hand.files
-    assert done.content.startswith("✅")
+    assert done.text.startswith("✅")
     assert fake.refused_as_deprecated == []
     originals = [r for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE) if "@original" in r.path]
     assert len(originals) >= 3  # the refusal, the hand, the move's answer
@@ -141,6 +141,41 @@ async def test_posts_over_an_hour_old_are_not_edited_for_looks(
     assert edits == []
     assert refused(fake) == []
     assert old.buttons  # the newest post is live
+
+
+async def test_an_old_post_pressed_goes_quiet_through_the_press(
+    shared: FakeDiscord, clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47: three hours between moves, each made by pressing Play on the live post:
+    that press lends its token to the post, so the next post takes its controls off through
+    it (free of the global limit; one old-message edit a move, far under Discord's ration);
+    nothing is refused, and no old post keeps live controls."""
+    fake = shared
+    bot = make_bot()
+    alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        posts = len(games.messages())
+        for _ in range(3):
+            away(fake, clock, 180)
+            uid, view = await to_move(bot, game.id)
+            table = last_public(games)
+            picker = await said(await users[uid].click(table, label="Play"))
+            plays = {o["value"] for s in picker.selects for o in s["options"]}
+            move = next((m for m in view.legal if str(m) in plays), None)
+            if move is None:  # no tile: Draw or Pass, pressed on the post itself
+                label = "Draw" if "Draw" in table.button_labels else "Pass"
+                answer = await said(await users[uid].click(table, label=label))
+            else:
+                answer = await said(await users[uid].select(picker, values=[str(move)]))
+            assert answer.text.startswith("✅"), answer.text
+        told = games.messages()[posts - 1 :]
+        assert len(told) > 2 and all(m.buttons == [] for m in told[:-1]), [
+            m.button_labels for m in told
+        ]
+        assert last_public(games).buttons  # the newest post is live
+    assert refused(fake) == []
 
 
 async def test_the_fake_refuses_the_sixth_edit_of_old_messages_in_an_hour(
@@ -228,7 +263,7 @@ async def test_a_refused_edit_of_an_old_turn_post_never_loses_the_turn(
             away(fake, clock, 120)
             posts, refused_before = len(games.messages()), len(refused(fake))
             answer = await said(await users[uid].slash("draw", channel=games))
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             now = await bot.service.game(game.id)
             if now.turn is None or now.turn.user_id != uid:
                 assert len(games.messages()) == posts + 1  # drawn and passed: told at once
@@ -274,7 +309,7 @@ async def test_what_changed_while_the_bot_was_away_is_set_right_when_it_connects
             what="carol told her game ended",
             on=carol,
         )
-        assert f"#{lost.id}" in notice.content and "deleted" in notice.content
+        assert f"#{lost.id}" in notice.text and "deleted" in notice.text
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None
         users = {alice.id: alice, bob.id: bob}

@@ -34,7 +34,7 @@ async def told(fake: FakeDiscord, user: FakeUser, count: int) -> str:
         what=f"{user.name}'s DM",
         on=user,
     )
-    return dms[-1].content
+    return dms[-1].text
 
 
 async def test_a_deleted_channel_ends_its_game_and_each_player_hears_why(
@@ -56,7 +56,7 @@ async def test_a_deleted_channel_ends_its_game_and_each_player_hears_why(
         # The channel is unknown now: /mt new elsewhere works, nothing is sent to the old one.
         other = fake.channel("elsewhere")
         opened = await said(await alice.slash("mt new", channel=other, preset="quick"))
-        assert "is open" in opened.content
+        assert "is open" in opened.text
         assert await bot.service.game_in_channel(games.id) is None
         # Weeks later: no reminder, stall warning or timeout is sent to the deleted channel.
         clock.tick(30 * 86400)
@@ -65,7 +65,7 @@ async def test_a_deleted_channel_ends_its_game_and_each_player_hears_why(
         await fake.wait_for(
             lambda: len(other.messages()) > 1, timeout=WAIT, what="the scheduler", on=other
         )
-        assert "has waited" in other.messages()[-1].content
+        assert "has waited" in other.messages()[-1].text
     gone = [r for r in fake.requests[sent_since:] if r.path.startswith(f"/channels/{games.id}")]
     assert gone == []
 
@@ -156,9 +156,7 @@ async def test_a_channel_gone_without_a_delete_event_ends_its_game_at_the_first_
         await ended(fake, bot, game.id)
         for u in (alice, bob):
             lines = await fake.wait_for(
-                lambda u=u: (
-                    [m.content for m in u.dms() if "channel was deleted" in m.content] or None
-                ),
+                lambda u=u: [m.text for m in u.dms() if "channel was deleted" in m.text] or None,
                 timeout=WAIT,
                 what=f"{u.name}'s notice",
                 on=u,
@@ -167,7 +165,7 @@ async def test_a_channel_gone_without_a_delete_event_ends_its_game_at_the_first_
         # Freed: a new game elsewhere opens.
         other = fake.channel("elsewhere")
         opened = await said(await alice.slash("mt new", channel=other, preset="quick"))
-        assert "is open" in opened.content
+        assert "is open" in opened.text
         # Weeks later: no reminder, no retry of what the game owed, nothing sent there again.
         tried = [
             r for r in fake.requests[sent_since:] if r.path.startswith(f"/channels/{games.id}")

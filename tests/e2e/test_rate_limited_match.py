@@ -93,10 +93,10 @@ async def test_a_match_under_discords_rate_limits_loses_nothing_and_breaks_no_li
                 last_uid = uid
                 user = by_id[uid]
                 table = last_public(games)
-                assert f"<@{uid}>" in table.content, "the turn's post is missing"
+                assert f"<@{uid}>" in table.text, "the turn's post is missing"
                 invocation = await type_move(user, games, str(pick(view.legal)))
                 answer = await said(invocation, timeout=10)
-                assert answer.content.startswith("✅"), answer.content
+                assert answer.text.startswith("✅"), answer.text
                 moves += 1
             else:
                 raise AssertionError("the match did not end")
@@ -178,7 +178,7 @@ async def test_a_429_storm_delays_the_pings_but_loses_nothing(
                 before = last_public(games)
                 invocation = await type_move(users[uid], games, str(pick(view.legal)))
                 answer = await invocation.message(timeout=10)
-                assert answer.content.startswith("✅") and not invocation.rejections
+                assert answer.text.startswith("✅") and not invocation.rejections
                 await fake.wait_for(
                     lambda b=before: last_public(games) is not b or b.edits,  # type: ignore[misc]
                     timeout=10,

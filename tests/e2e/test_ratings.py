@@ -45,28 +45,28 @@ async def test_a_rated_match_says_each_change_and_rating_shows_it(
         for c in changes.values():
             assert change_text(c, "en") in text
         # The end DM: the reader's own change, in their language.
-        end = alice.dms()[-1].content
+        end = alice.dms()[-1].text
         assert f"Your rating: {change_text(changes[alice.id], 'en')}." in end
-        fr = dave.dms()[-1].content
+        fr = dave.dms()[-1].text
         assert f"Ta cote : {change_text(changes[dave.id], 'fr')}." in fr
 
         # /mt rating: the number, provisional, a chart; the same after a rebuild.
         mine = await said(await alice.slash("mt rating", channel=games))
         after = f"{changes[alice.id].after:,}"
-        assert "**Rating of Alice**" in mine.content and f"**Rating:** {after}" in mine.content
-        assert "Provisional until 10 rated matches: 9 to go." in mine.content
-        assert "computer" in mine.content and mine.images()
+        assert "**Rating of Alice**" in mine.text and f"**Rating:** {after}" in mine.text
+        assert "Provisional until 10 rated matches: 9 to go." in mine.text
+        assert "computer" in mine.text and mine.images()
         his = await said(await dave.slash("mt rating", channel=games, player=bob))
-        assert "Cote de Bob" in his.content and "Parties classées :** 1" in his.content
+        assert "Cote de Bob" in his.text and "Parties classées :** 1" in his.text
         await bot.service.rebuild_ratings(only_missing=False)
         again = await said(await alice.slash("mt rating", channel=games))
-        assert again.content == mine.content
+        assert again.text == mine.text
 
         # The leaderboard: by rating unless asked for wins.
         board = await said(await bob.slash("mt leaderboard", channel=games))
-        assert board.content.startswith("**Leaderboard of this server** · by rating")
-        assert all(f"<@{u}>" in board.content for u in users)
+        assert board.text.startswith("**Leaderboard of this server** · by rating")
+        assert all(f"<@{u}>" in board.text for u in users)
         wins = await said(await bob.slash("mt leaderboard", channel=games, view="wins"))
-        assert "per round" in wins.content
+        assert "per round" in wins.text
         nobody = await said(await fake.user("erin").slash("mt rating", channel=games))
-        assert "has no rated match" in nobody.content
+        assert "has no rated match" in nobody.text

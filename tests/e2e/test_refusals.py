@@ -41,10 +41,10 @@ async def test_illegal_moves_and_out_of_turn_clicks_change_nothing(
             if not any(t.high == a and t.low == b for t in hand)
         )  # fmt: skip
         answer = await said(await me.slash("play", channel=games, tile=missing, train="mexican"))
-        assert answer.ephemeral and "Not possible" in answer.content
+        assert answer.ephemeral and "Not possible" in answer.text
         # Nonsense that is not a tile at all.
         answer = await said(await me.slash("play", channel=games, tile="banana"))
-        assert answer.ephemeral and "can't read" in answer.content
+        assert answer.ephemeral and "can't read" in answer.text
         # A legal tile on a train it does not fit.
         play = next(m for m in view.legal if isinstance(m, Play))
         bad_train = "@2" if play.train != 1 else "@1"
@@ -52,25 +52,25 @@ async def test_illegal_moves_and_out_of_turn_clicks_change_nothing(
             answer = await said(
                 await me.slash("play", channel=games, tile=str(play.tile), train=bad_train)
             )
-            assert answer.ephemeral and answer.content and not answer.content.startswith("✅")
+            assert answer.ephemeral and answer.text and not answer.text.startswith("✅")
         # Passing while holding a playable tile.
         answer = await said(await me.slash("pass", channel=games))
-        assert answer.ephemeral and not answer.content.startswith("✅")
+        assert answer.ephemeral and not answer.text.startswith("✅")
         # The other player: the buttons and the commands say whose turn it is.
         name = next(p.name for p in game.players if p.user_id == uid)
         for label in ("Play", "Draw", "Pass"):
             answer = await said(await other.click(table, label=label))
-            assert answer.ephemeral and answer.content == f"It's {name}'s turn."
+            assert answer.ephemeral and answer.text == f"It's {name}'s turn."
         answer = await said(await other.slash("play", channel=games, tile=str(play.tile)))
-        assert answer.ephemeral and name in answer.content
+        assert answer.ephemeral and name in answer.text
         # My hand works for any seated player, privately; a stranger is refused.
         answer = await said(await other.click(table, label="My hand"))
-        assert answer.ephemeral and "Your hand" in answer.content and answer.images()
+        assert answer.ephemeral and "Your hand" in answer.text and answer.images()
         stranger = fake.user("eve")
         answer = await said(await stranger.click(table, label="My hand"))
-        assert answer.ephemeral and "not playing" in answer.content
+        assert answer.ephemeral and "not playing" in answer.text
         answer = await said(await stranger.slash("hand", channel=games))
-        assert answer.ephemeral and "not playing" in answer.content
+        assert answer.ephemeral and "not playing" in answer.text
 
         assert (await bot.service.game(game.id)).version == version
         assert len(games.messages()) == posted  # nothing public was said about any of it
@@ -83,10 +83,10 @@ async def test_illegal_moves_and_out_of_turn_clicks_change_nothing(
         # A click on the old buttons (a client that had not yet seen the edit) acts on the
         # table as it is now: the rules answer for a draw now.
         answer = await said(await other.forge_click(table, custom_id=draw))
-        assert answer.content.startswith(("✅", "Not possible")), answer.content
+        assert answer.text.startswith(("✅", "Not possible")), answer.text
         # The wrong player using an old message is still told whose turn it is.
         answer = await said(await me.forge_click(table, custom_id=draw))
-        assert answer.content.startswith("It's ")
+        assert answer.text.startswith("It's ")
 
 
 async def test_two_clicks_at_the_same_instant_exactly_one_lands(
@@ -108,7 +108,7 @@ async def test_two_clicks_at_the_same_instant_exactly_one_lands(
         first, second = await asyncio.gather(
             me.select(picker, values=[plays[0]]), me.select(picker, values=[plays[1]])
         )
-        answers = [(await said(first)).content, (await said(second)).content]
+        answers = [(await said(first)).text, (await said(second)).text]
         assert sum(a.startswith("✅") for a in answers) == 1, answers
         # The other pick is refused as the table now stands: whose turn it is when the first
         # passed the turn on, "the table changed" when it left them to play on (a double).
@@ -122,7 +122,7 @@ async def test_two_clicks_at_the_same_instant_exactly_one_lands(
         me, other = _pair(fake, uid)
         table = last_public(games)
         a, b = await asyncio.gather(me.click(table, label="Play"), other.click(table, label="Play"))
-        assert (await said(a)).selects and "turn" in (await said(b)).content
+        assert (await said(a)).selects and "turn" in (await said(b)).text
 
         # Two people pressing Join for the last seat of a lobby: one gets it.
         lobby_channel = fake.channel("lobby")
@@ -134,7 +134,7 @@ async def test_two_clicks_at_the_same_instant_exactly_one_lands(
         x, y = await asyncio.gather(
             fake.user("fay").click(lobby, label="Join"), fake.user("gus").click(lobby, label="Join")
         )
-        joined = [(await said(x)).content, (await said(y)).content]
+        joined = [(await said(x)).text, (await said(y)).text]
         assert sum("You joined" in j for j in joined) == 1, joined
         assert sum("full" in j for j in joined) == 1, joined
         assert len((await game_here(bot, lobby_channel)).players) == 4
@@ -174,8 +174,8 @@ async def test_closed_dms_are_remembered_and_hand_is_ephemeral(
             await move()
         assert bob_turns >= 3
         assert not (await bot.service.user_settings(bob.id)).dms_open
-        notices = [m for m in games.messages() if bob.mention in m.content and "/hand" in m.content]
-        assert len(notices) == 1 and "can't DM" in notices[0].content
+        notices = [m for m in games.messages() if bob.mention in m.text and "/hand" in m.text]
+        assert len(notices) == 1 and "can't DM" in notices[0].text
         assert bob.id in notices[0].pinged
         dm = bob.dm_channel
         assert dm is not None
@@ -183,19 +183,19 @@ async def test_closed_dms_are_remembered_and_hand_is_ephemeral(
                  if r.path.endswith(f"/channels/{dm.id}/messages")]  # fmt: skip
         assert len(tries) == 1 and tries[0].status == 403
         # From then on his turn posts ping him by their mention instead (one ping a turn).
-        his = [m for m in games.messages() if m.content.startswith(bob.mention)]
+        his = [m for m in games.messages() if m.text.startswith(bob.mention)]
         assert his and his[-1].pinged == [bob.id]
         # /hand always answers privately, with the picture.
         answer = await said(await bob.slash("hand", channel=games))
-        assert answer.ephemeral and "Your hand" in answer.content and answer.images()
+        assert answer.ephemeral and "Your hand" in answer.text and answer.images()
         # Alice switches DMs off: no more DMs for her, her turn posts ping her instead.
         answer = await said(await alice.slash("mt me", channel=games, dms=False))
-        assert "off" in answer.content
+        assert "off" in answer.text
         before = len(alice.dms())
         for _ in range(6):
             await move()
         assert len(alice.dms()) == before
-        hers = [m for m in games.messages() if m.content.startswith(alice.mention)]
+        hers = [m for m in games.messages() if m.text.startswith(alice.mention)]
         assert hers and hers[-1].pinged == [alice.id]
 
 
@@ -210,8 +210,8 @@ async def test_missing_channel_permissions_are_explained(
                                                                   embed_links=True))  # fmt: skip
     async with running_bot(fake, bot):
         answer = await said(await alice.slash("mt new", channel=quiet))
-        assert answer.ephemeral and "Attach Files" in answer.content
-        assert "Embed Links" in answer.content
+        assert answer.ephemeral and "Attach Files" in answer.text
+        assert "Embed Links" in answer.text
         assert await bot.service.game_in_channel(quiet.id) is None and not quiet.messages()
 
         game = await open_game(fake, bot, games, alice, [bob], preset="quick")
@@ -225,8 +225,8 @@ async def test_missing_channel_permissions_are_explained(
         move = next(m for m in view.legal if isinstance(m, Play))
         answer = await said(await user.slash("play", channel=games, tile=str(move.tile),
                                              train=str(move).split()[1]))  # fmt: skip
-        assert answer.content.startswith("✅")  # the move counted…
-        assert "Send Messages" in answer.content  # …and the player is told why nothing shows
+        assert answer.text.startswith("✅")  # the move counted…
+        assert "Send Messages" in answer.text  # …and the player is told why nothing shows
         assert len(games.messages()) == posted
 
 
@@ -242,7 +242,7 @@ async def test_a_game_needs_read_message_history_and_mt_new_names_it(
     blind.set_permissions(fake.bot_user, deny=discord.Permissions(read_message_history=True))
     async with running_bot(fake, bot):
         answer = await said(await alice.slash("mt new", channel=blind))
-        assert answer.ephemeral and "Read Message History" in answer.content
+        assert answer.ephemeral and "Read Message History" in answer.text
         assert await bot.service.game_in_channel(blind.id) is None and not blind.messages()
 
 

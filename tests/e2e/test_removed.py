@@ -20,8 +20,8 @@ REFUSED = "You are no longer playing in this game"
 
 
 def _refused(answer: FakeMessage) -> None:
-    assert answer.ephemeral, answer.content
-    assert REFUSED in answer.content, answer.content
+    assert answer.ephemeral, answer.text
+    assert REFUSED in answer.text, answer.text
     assert not answer.files and not answer.embeds, [f.filename for f in answer.files]
 
 
@@ -35,11 +35,11 @@ async def test_kicked_and_departed_players_see_no_hand_nor_catch_up(
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob, carol, dave], preset="quick")
         # Before: Bob's hand is his.
-        assert "Your hand" in (await said(await bob.slash("hand", channel=games))).content
+        assert "Your hand" in (await said(await bob.slash("hand", channel=games))).text
         kicked = await said(await alice.slash("mt kick", channel=games, player=bob))
-        assert "computer plays their seat" in kicked.content
+        assert "computer plays their seat" in kicked.text
         left = await said(await carol.slash("mt leave", channel=games))
-        assert left.ephemeral, left.content
+        assert left.ephemeral, left.text
         await settled(bot, game.id)
         channel = bot.get_partial_messageable(games.id)
         view = discord.ui.View(timeout=None)
@@ -57,6 +57,6 @@ async def test_kicked_and_departed_players_see_no_hand_nor_catch_up(
             with pytest.raises(errors.SeatGiven):
                 await bot.service.digest(game.id, gone.id)
         # Those still playing, and a spectator's public catch-up, are unchanged.
-        assert "Your hand" in (await said(await dave.slash("hand", channel=games))).content
+        assert "Your hand" in (await said(await dave.slash("hand", channel=games))).text
         watched = await said(await fake.user("erin").slash("mt catchup", channel=games))
-        assert REFUSED not in watched.content and watched.embeds
+        assert REFUSED not in watched.text and watched.embeds

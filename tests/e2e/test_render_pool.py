@@ -200,7 +200,7 @@ async def test_a_picture_that_fails_posts_the_move_with_the_table_as_text(
         assert table.button_labels == ["Play", "Draw", "Pass", "My hand", "Catch me up"]
         # The hand DM still comes, as text.
         sent = [u for u in users.values() if len(u.dms()) > dms_before[u]]
-        assert sent and all(not u.dms()[-1].images() and u.dms()[-1].content for u in sent)
+        assert sent and all(not u.dms()[-1].images() and u.dms()[-1].text for u in sent)
         assert bot.pictures.pool.stats["failed"] >= 2
 
         monkeypatch.undo()  # fixed: the next move has its picture again

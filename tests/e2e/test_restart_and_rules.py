@@ -34,7 +34,7 @@ async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", deadline_hours=24)
         first_table = last_public(games)
         first_table_buttons = list(first_table.buttons)
-        assert re.search(r"Play by <t:\d+:R>", first_table.content)
+        assert re.search(r"Play by <t:\d+:R>", first_table.text)
         uid, view = await to_move(bot, game.id)
         await slash_move(users[uid], games, str(pick(view.legal)))
         await open_game(fake, bot, other_room, carol, [], start=False)
@@ -50,11 +50,11 @@ async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
         uid, view = await to_move(bot, game.id)
         user = users[uid]
         picker = await said(await user.click(old_table, label="Play"))  # posted before restart
-        assert picker.selects, picker.content
+        assert picker.selects, picker.text
         move = pick(view.legal)
         answer = await said(await user.select(picker, values=[str(move)]))
-        assert answer.content.startswith("✅"), answer.content
-        assert re.search(r"<t:\d+:R>", last_public(games).content)
+        assert answer.text.startswith("✅"), answer.text
+        assert re.search(r"<t:\d+:R>", last_public(games).text)
         # The post from before the restart went quiet when the new one went out (the bot
         # found it in the database): buttons gone, picture kept.
         assert last_public(games) is not old_table
@@ -64,12 +64,12 @@ async def test_restart_mid_round_keeps_buttons_lobbies_hands_and_deadlines(
         uid, _ = await to_move(bot, game.id)
         draw = next(str(b["custom_id"]) for b in old_table_buttons if b.get("label") == "Draw")
         stale = await said(await users[uid].forge_click(first_table, custom_id=draw))
-        assert stale.content.startswith(("✅", "Not possible")), stale.content
+        assert stale.text.startswith(("✅", "Not possible")), stale.text
         # Hands still come on request, and the lobby from before the restart still seats people.
         hand = await said(await users[uid].click(last_public(games), label="My hand"))
-        assert "Your hand" in hand.content
+        assert "Your hand" in hand.text
         joined = await said(await alice.click(last_public(other_room), label="Join"))
-        assert "joined" in joined.content
+        assert "joined" in joined.text
         assert len((await game_here(bot, other_room)).players) == 2
 
 
@@ -84,14 +84,14 @@ async def test_computer_players_move_like_anyone(
         await open_game(fake, bot, games, alice, [], start=False, preset="quick")
         lobby = last_public(games)
         answer = await said(await alice.select(lobby, values=["easy"]))
-        assert "Computer player added" in answer.content
+        assert "Computer player added" in answer.text
         await said(await alice.slash("mt computer", channel=games, level="hard"))
         assert "CPU 2 (computer, hard)" in lobby.embeds[0]["fields"][0]["value"]
         # Only the host may add computer players or start.
         bob = fake.user("bob")
         add = f"mt:{(await game_here(bot, games)).id}:lobby:cpu"
         answer = await said(await bob.select(lobby, values=["normal"], custom_id=add))
-        assert "Only the host" in answer.content
+        assert "Only the host" in answer.text
         await said(await alice.click(lobby, label="Start"))
         game = await game_here(bot, games)
         alice_moves = 0
@@ -148,10 +148,10 @@ async def test_the_host_takes_a_computer_player_back_out_of_the_lobby(
         assert set(before) == {"CPU 1", "CPU 2", "CPU 3"}
         # Only the host may take one out, and a refusal changes nothing.
         answer = await said(await bob.select(lobby, values=[before["CPU 1"]], custom_id=remove))
-        assert "Only the host" in answer.content
+        assert "Only the host" in answer.text
         assert await computers() == ["CPU 1", "CPU 2", "CPU 3"]
         answer = await said(await alice.select(lobby, values=[before["CPU 1"]], custom_id=remove))
-        assert "Computer player removed" in answer.content
+        assert "Computer player removed" in answer.text
         assert await computers() == ["CPU 2", "CPU 3"]
         seats = lobby.embeds[0]["fields"][0]["value"]
         assert "CPU 1" not in seats and "CPU 2 (computer, hard)" in seats
@@ -160,7 +160,7 @@ async def test_the_host_takes_a_computer_player_back_out_of_the_lobby(
         lagging = {"custom_id": remove, "component_type": 3, "values": [before["CPU 2"]]}
         record = fake.start_interaction(3, alice, games, lagging, name="stale pick", source=lobby)
         stale = await said(Invocation(fake, record))
-        assert "table changed" in stale.content
+        assert "table changed" in stale.text
         assert await computers() == ["CPU 2", "CPU 3"]
         # The redrawn lobby offers them at their new seats; taking both out removes the select.
         for name in ("CPU 3", "CPU 2"):
@@ -199,11 +199,11 @@ async def test_knock_and_catch(
         await slash_move(me, games, str(move))
         assert "has one tile left" in last_public(games).embeds[0]["description"]
         early = await said(await other.slash("catch", channel=games, player=me))
-        assert "may still knock" in early.content
+        assert "may still knock" in early.text
         _, next_view = await to_move(bot, game.id)
         await slash_move(other, games, str(pick(next_view.legal)))
         answer = await said(await other.slash("catch", channel=games, player=me))
-        assert answer.content.startswith("✅") and "caught" in answer.content
+        assert answer.text.startswith("✅") and "caught" in answer.text
         assert "without a knock" in last_public(games).embeds[0]["description"]
 
         # Knocking in time: nobody can catch.
@@ -212,9 +212,9 @@ async def test_knock_and_catch(
         me, other, move = await _until_two_tiles(bot, games, game.id, users)
         await slash_move(me, games, str(move))
         answer = await said(await me.slash("knock", channel=games))
-        assert "knocks" in answer.content
+        assert "knocks" in answer.text
         assert "knocks" in last_public(games).embeds[0]["description"]
         _, next_view = await to_move(bot, game.id)
         await slash_move(other, games, str(pick(next_view.legal)))
         answer = await said(await other.slash("catch", channel=games, player=me))
-        assert not answer.content.startswith("✅")
+        assert not answer.text.startswith("✅")

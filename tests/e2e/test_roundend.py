@@ -48,7 +48,7 @@ async def test_a_round_end_posts_its_picture_with_a_description_and_the_scores_a
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, games, alice, [bob], preset="double-9", rounds=2)
         none_yet = await said(await bob.slash("mt scores", channel=games))
-        assert "no round is over yet" in none_yet.content and "1." not in none_yet.content
+        assert "no round is over yet" in none_yet.text and "1." not in none_yet.text
         await _play_until(bot, game.id, users, games, rounds_over=1)
 
         [post] = _round_posts(games)
@@ -73,10 +73,10 @@ async def test_a_round_end_posts_its_picture_with_a_description_and_the_scores_a
         assert post.buttons == []  # the next turn's post carries the buttons
         # /mt scores mid-match ranks by the totals so far, in the same words.
         answer = await said(await alice.slash("mt scores", channel=games))
-        assert answer.content.startswith(
+        assert answer.text.startswith(
             f"Game #{game.id} · after round 1/2 (round 2 is being played):\n1. "
         )
-        assert all(h in answer.content for h in heads)
+        assert all(h in answer.text for h in heads)
 
 
 async def test_after_the_match_scores_and_table_show_it_and_hand_says_where_until_a_new_lobby(
@@ -96,7 +96,7 @@ async def test_after_the_match_scores_and_table_show_it_and_hand_says_where_unti
         report = await bot.service.round_report(game.id)
 
         scores = await said(await carol.slash("mt scores", channel=games))  # a spectator too
-        lines = scores.content.splitlines()
+        lines = scores.text.splitlines()
         assert lines[0] == f"Game #{game.id} is over. Final standings:"
         assert lines[1].startswith("1. ") and "won the match — Woo Woo!" in lines[-1]
         assert scores.ephemeral
@@ -111,19 +111,19 @@ async def test_after_the_match_scores_and_table_show_it_and_hand_says_where_unti
 
         hand = await said(await alice.slash("hand", channel=games))
         link = f"https://discord.com/channels/{final.guild_id}/{games.id}/{final.id} "
-        assert hand.content.startswith(f"Game #{game.id} is over, so there is no hand to show.")
-        assert link in hand.content and "no game in this channel" not in hand.content.lower()
+        assert hand.text.startswith(f"Game #{game.id} is over, so there is no hand to show.")
+        assert link in hand.text and "no game in this channel" not in hand.text.lower()
         assert hand.ephemeral and not hand.images()
 
         # Another channel has nothing to show.
         elsewhere = fake.channel("elsewhere")
         nothing = await said(await alice.slash("mt scores", channel=elsewhere))
-        assert nothing.content == "There is no game in this channel. Open one with /mt new."
+        assert nothing.text == "There is no game in this channel. Open one with /mt new."
 
         # Rematch opens a lobby here: the finished match is no longer shown.
         await said(await bob.click(final, label="Rematch"))
         after = await said(await carol.slash("mt scores", channel=games))
-        assert after.content == "No scores yet."
+        assert after.text == "No scores yet."
         table = await said(await carol.slash("table", channel=games))
-        assert table.content == "The game has not started yet."
+        assert table.text == "The game has not started yet."
         assert report.match_over

@@ -35,5 +35,5 @@ async def test_open_start_and_play(
         ans = await said(await user.click(table, label="Play"))
         assert ans.ephemeral and ans.selects
         done = await said(await user.select(ans, values=[str(move)]))
-        assert done.content.startswith("✅")
+        assert done.text.startswith("✅")
         assert "played" in last_public(games).embeds[0]["description"]

@@ -78,7 +78,7 @@ async def test_a_hard_computer_thinks_in_a_worker_and_the_game_plays_on(
                 last_public(ch), values=["hard"], custom_id=f"mt:{game.id}:lobby:cpu"
             )
         )
-        assert "Computer player added" in added.content
+        assert "Computer player added" in added.text
         await play_on(bot, alice, ch, game.id)
         await decided_in_the_worker(bot, "hard", at_least=3)
 
@@ -92,7 +92,7 @@ async def test_a_host_adds_an_expert_and_it_thinks_in_a_worker(
     async with running_bot(fake, bot):
         game = await open_game(fake, bot, ch, alice, [], start=False, preset="quick")
         added = await said(await alice.slash("mt computer", channel=ch, level="expert"))
-        assert "Computer player added" in added.content
+        assert "Computer player added" in added.text
         assert "expert" in (last_public(ch).embeds[0].get("fields") or [{}])[0].get("value", "")
         await play_on(bot, alice, ch, game.id)
         metrics = await decided_in_the_worker(bot, "expert", at_least=2)

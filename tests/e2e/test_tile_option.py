@@ -46,13 +46,13 @@ async def test_a_typed_tile_is_read_with_any_dash_and_either_end_first(
 
         # Refusals from reading the tile: the set's bound, then text that is no tile.
         answer = await said(await me.slash("play", channel=games, tile="13\u20132"))
-        assert answer.ephemeral and "13-2 is not in a double-12 set" in answer.content
+        assert answer.ephemeral and "13-2 is not in a double-12 set" in answer.text
         answer = await said(await me.slash("play", channel=games, tile="banana"))
-        assert answer.ephemeral and "can't read" in answer.content
+        assert answer.ephemeral and "can't read" in answer.text
         # No game in the channel comes first, whatever was typed.
         elsewhere = fake.channel("elsewhere")
         answer = await said(await me.slash("play", channel=elsewhere, tile="banana"))
-        assert answer.ephemeral and "There is no game in this channel" in answer.content
+        assert answer.ephemeral and "There is no game in this channel" in answer.text
         assert (await bot.service.game(game.id)).version == version
 
         # A legal tile typed low end first with an em dash (a phone's autocorrect), and its
@@ -63,5 +63,5 @@ async def test_a_typed_tile_is_read_with_any_dash_and_either_end_first(
         train = str(play).split()[1]
         assert train in {c["value"] for c in trains}
         answer = await said(await me.slash("play", channel=games, tile=typed, train=train))
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         assert (await bot.service.game(game.id)).version > version

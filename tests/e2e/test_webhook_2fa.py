@@ -47,4 +47,4 @@ async def test_a_webhook_refused_for_the_owners_2fa_falls_back_and_is_told_once(
         assert not fake.webhooks.of(games)
         # Where the server's admin looks: the settings answer says it, with the fix.
         answer = await said(await fake.owner.slash("mt-admin settings", channel=games))
-        assert "requires 2FA" in answer.content and "60003" in answer.content
+        assert "requires 2FA" in answer.text and "60003" in answer.text

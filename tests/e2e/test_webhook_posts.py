@@ -7,6 +7,7 @@ a webhook an admin deleted is made again once."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -55,7 +56,7 @@ async def _move_from_a_dm(
         plays = [m for m in view.legal if isinstance(m, Play)]
         posts, paid = len(games.messages()), _paid(fake, games)
         answer = await said(await user.select(dm, values=[str(plays[0])]))
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         if len(games.messages()) > posts:
             return last_public(games), _paid(fake, games) - paid
     raise AssertionError("no play was made from a DM in 400 moves")
@@ -110,8 +111,72 @@ async def test_a_move_from_the_dm_posts_through_the_webhook_and_its_play_button_
             offered = {o["value"] for s in picker.selects for o in s["options"]}
             assert {str(m) for m in plays} <= offered
             done = await said(await users[uid].select(picker, values=[str(plays[0])]))
-            assert done.content.startswith("✅"), done.content
+            assert done.text.startswith("✅"), done.text
             assert (await bot.service.game(game.id)).version > game.version
+
+
+MOVE_CONTROL = re.compile(r"mt:[0-9]+:[0-9]+:(?:dm:)?(?:play|draw|pass|knock|pick)")
+
+
+def _move_controls(message: FakeMessage) -> list[str]:
+    ids = [str(c.get("custom_id")) for c in [*message.buttons, *message.selects]]
+    return [i for i in ids if MOVE_CONTROL.fullmatch(i)]
+
+
+async def test_a_webhook_post_goes_quiet_when_the_next_comes_through_the_webhook(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47: the previous turn's post loses its move controls when the next appears, by
+    an edit through the webhook that made it (off the bot's global limit, with
+    ``with_components``: an empty view, since ``view=None`` is not "respected"); its text
+    and picture stay, and no bot-token request is spent on it."""
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        first, _ = await _move_from_a_dm(fake, bot, games, users)
+        assert first.webhook_id is not None and _move_controls(first)
+        paid_edits = len(fake.requests_to(EDIT_CHANNEL_MESSAGE))
+        second, paid = await _move_from_a_dm(fake, bot, games, users)
+        assert second.webhook_id == first.webhook_id and paid == 0 and second is not first
+        assert _move_controls(second) and not _move_controls(first)
+        assert first.images() and first.embeds  # the post itself is kept, as it was
+        quieted = [
+            r for r in fake.requests_to(EDIT_WEBHOOK_MESSAGE) if r.path.endswith(f"/{first.id}")
+        ]
+        assert quieted and all(r.query.get("with_components") == "1" for r in quieted)
+        assert len(fake.requests_to(EDIT_CHANNEL_MESSAGE)) == paid_edits
+
+
+async def test_without_manage_webhooks_the_post_is_one_card_and_goes_quiet_for_free(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47: the bot's own turn post (Create Message takes a card with its file) is one
+    card: the moves, the table's picture with its alt text, whose turn, the controls. The
+    next player's click on it (Play) lends its token: the next post takes the card's controls
+    off through it, keeping its text and picture (a V2 message is edited as a layout)."""
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=False)
+        post, paid = await _move_from_a_dm(fake, bot, games, users)
+        assert post.card and post.content == "" and post.embeds == [] and paid == 1
+        assert post.titles and post.titles[0].startswith("Game #")
+        assert len(post.images()) == 1 and post.alt_texts and all(post.alt_texts)
+        assert "it's your turn" in post.text and _move_controls(post)
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None
+        uid, view = await to_move(bot, game.id)
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        if not plays:
+            return  # (seeded: the next player has a tile)
+        picker = await said(await users[uid].click(post, label="Play"))
+        text, shown = post.text, post.alt_texts
+        done = await said(await users[uid].select(picker, values=[str(plays[0])]))
+        assert done.text.startswith("✅"), done.text
+        assert last_public(games) is not post
+        assert post.card and not _move_controls(post)  # quiet, through the click's token
+        assert post.text == text and post.alt_texts == shown and len(post.images()) == 1
 
 
 async def test_without_manage_webhooks_the_post_is_the_bots_own(
@@ -235,7 +300,7 @@ async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
         route = Route(bot, None)
         assert not route.edits_free(game.id, post.id)  # not for looks
         await route.edit(game.id, games.id, post.id, content="grown")
-        assert post.content == "grown" and post.edits == 1
+        assert post.text == "grown" and post.edits == 1
         assert hooked_edits(fake) == [str(post.webhook_id)]
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
         assert refused == []

@@ -38,14 +38,14 @@ async def test_after_a_restart_an_edit_of_the_webhooks_post_finds_the_webhook_ag
     async with running_bot(fake, bot):
         assert games.id not in bot.hooks
         await Route(bot, None).edit(game.id, games.id, post.id, content="grown")
-        assert post.content == "grown" and post.edits == 1
+        assert post.text == "grown" and post.edits == 1
         assert hooked_edits(fake) == [str(post.webhook_id)]
         # The bot token was refused once (50005: how the bot learns whose post it is), and
         # the webhook found by one list call; the next edit goes straight through it.
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
         assert [r.status for r in refused] == [403]
         await Route(bot, None).edit(game.id, games.id, post.id, content="grown again")
-        assert post.content == "grown again"
+        assert post.text == "grown again"
         assert len([r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]) == 1
         assert len(hooked_edits(fake)) == 2
 
@@ -66,7 +66,7 @@ async def test_an_edit_through_a_deleted_webhook_forgets_it_and_spends_no_refuse
         # no longer edit; the bot token is not tried on the webhook's post.
         with pytest.raises(discord.NotFound):
             await Route(bot, None).edit(game.id, games.id, post.id, content="grown")
-        assert post.content != "grown"
+        assert post.text != "grown"
         assert [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400] == []
         assert games.id not in bot.hooks
         # The next post from a DM makes the webhook again, at its first try.
@@ -90,7 +90,7 @@ async def test_a_deleted_channel_forgets_its_webhook(
         assert games.id not in bot.hooks
         for user in users.values():  # and tells each player why the game ended
             await fake.wait_for(
-                lambda u=user: any("channel was deleted" in (m.content or "") for m in u.dms()),
+                lambda u=user: any("channel was deleted" in (m.text or "") for m in u.dms()),
                 timeout=WAIT,
                 what=f"{user.name} told",
                 on=user,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .limits import COMPONENTS_V2, FormError
+from .limits import COMPONENTS_V2, KEPT_FILES, FormError
 from .models import EPHEMERAL, JSON, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, FakeMessage
 
 IS_VOICE_MESSAGE = 1 << 13
@@ -52,12 +52,16 @@ def settable(body: JSON | None, allowed: int) -> int:
 
 def as_edited(body: Any, message: FakeMessage | None) -> Any:
     """``body`` as Discord's limits check it: an edit of a V2 message (``message``, None when
-    the route edits none) is a V2 body whatever its ``flags`` say, since the flag stays."""
-    if message is None or not message.flags & COMPONENTS_V2 or not isinstance(body, dict):
+    the route edits none) is a V2 body whatever its ``flags`` say, since the flag stays; an
+    edit names the files the message keeps (for ``attachment://``: ``limits.KEPT_FILES``)."""
+    if message is None or not isinstance(body, dict):
         return body
     if body.get("type") == 7 and isinstance(body.get("data"), dict):  # an UPDATE_MESSAGE answer
         return {**body, "data": as_edited(body["data"], message)}
-    return {**body, "flags": int(body.get("flags") or 0) | COMPONENTS_V2}
+    kept = [a.file.filename for a in message.attachments]
+    if not message.flags & COMPONENTS_V2:
+        return {**body, KEPT_FILES: kept}
+    return {**body, "flags": int(body.get("flags") or 0) | COMPONENTS_V2, KEPT_FILES: kept}
 
 
 def edit(message: FakeMessage, body: JSON) -> None:

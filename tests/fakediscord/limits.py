@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import FakeFile
+from .models import COMPONENTS_V2, FakeFile
 
 CONTENT = 2000
 EMBEDS = 10
@@ -52,7 +52,6 @@ WEBHOOK_NAME = 80
 CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
 EXECUTE_WEBHOOK = "POST /webhooks/{webhook_id}/{webhook_token}"
 #: Components V2 (message flag IS_COMPONENTS_V2): Discord's "Component Reference".
-COMPONENTS_V2 = 1 << 15
 V2_COMPONENTS = 40  # in all, nested ones included
 V2_TEXT = 4000  # characters across every Text Display
 SECTION_TEXTS = 3
@@ -160,6 +159,16 @@ def check(route: str, body: Any, files: list[FakeFile]) -> None:
                 form.length(["nonce"], str(body["nonce"]), NONCE)
             if route == EXECUTE_WEBHOOK:
                 form.length(["username"], body.get("username"), WEBHOOK_NAME, low=1)
+                if int(body.get("flags") or 0) & COMPONENTS_V2 and files:
+                    # Execute Webhook (and a followup, which "functions the same"): "When
+                    # the flag IS_COMPONENTS_V2 is set, the webhook message can only contain
+                    # components. Providing content, embeds, files[n] or poll will fail with
+                    # a 400 BAD REQUEST response." Create Message's footnote leaves files out.
+                    form.add(
+                        ["files"],
+                        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                        "files cannot be used with the IS_COMPONENTS_V2 flag on a webhook",
+                    )
     elif isinstance(body, dict):
         # Routes this module does not name (a thread's first message, a forum post): the
         # same limits wherever a message travels.
@@ -185,7 +194,7 @@ def _message(form: _Form, at: list[str | int], body: dict[str, Any], files: list
             f"Embed size exceeds maximum size of {EMBED_TOTAL}",
         )
     if int(body.get("flags") or 0) & COMPONENTS_V2:
-        _layout(form, at, body)
+        _layout(form, at, body, files)
     else:
         rows = form.count([*at, "components"], body.get("components"), ROWS)
         for n, row in enumerate(rows):
@@ -301,10 +310,13 @@ def _unique_ids(form: _Form, at: list[str | int], components: Any) -> None:
     walk(components, [*at, "components"])
 
 
-def _layout(form: _Form, at: list[str | int], body: dict[str, Any]) -> None:
+def _layout(form: _Form, at: list[str | int], body: dict[str, Any], files: list[FakeFile]) -> None:
     """A Components V2 message: no ``content`` or ``embeds``; its components are the layout
     (Discord's "Component Reference": what each may hold, 40 in all, 4,000 characters of
-    text)."""
+    text). Attachments "won't show by default - they must be exposed through components"
+    (Component Reference, "Components V2"), by ``attachment://<filename>``: a name that is
+    not a file of the message (uploaded now, or kept by an edit) is refused."""
+    names = attached_names(body, files)
     for key in ("content", "embeds"):
         if body.get(key):
             form.add([*at, key], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
@@ -337,12 +349,12 @@ def _layout(form: _Form, at: list[str | int], body: dict[str, Any]) -> None:
         elif kind == BUTTON:
             _button(form, where, item)
         elif kind == THUMBNAIL:
-            _media(form, [*where, "media"], item.get("media"))
+            _media(form, [*where, "media"], item.get("media"), names)
         elif kind == MEDIA_GALLERY:
             items = form.count([*where, "items"], item.get("items"), GALLERY_ITEMS, low=1)
             for n, entry in enumerate(items):
                 media = entry.get("media") if isinstance(entry, dict) else None
-                _media(form, [*where, "items", n, "media"], media)
+                _media(form, [*where, "items", n, "media"], media, names)
         elif kind == FILE:
             url = (
                 (item.get("file") or {}).get("url") if isinstance(item.get("file"), dict) else None
@@ -350,6 +362,8 @@ def _layout(form: _Form, at: list[str | int], body: dict[str, Any]) -> None:
             if not isinstance(url, str) or not url.startswith("attachment://"):
                 form.add([*where, "file", "url"], "UNFURLED_MEDIA_ITEM_ATTACHMENT_ONLY",
                          "A file component shows an attachment (attachment://name).")  # fmt: skip
+            else:
+                _media(form, [*where, "file"], item.get("file"), names)
         elif kind == SEPARATOR:
             if item.get("spacing", 1) not in (1, 2):
                 form.add([*where, "spacing"], "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
@@ -370,10 +384,35 @@ def _layout(form: _Form, at: list[str | int], body: dict[str, Any]) -> None:
                  f"Must be {V2_TEXT} or fewer characters of text in all.")  # fmt: skip
 
 
-def _media(form: _Form, at: list[str | int], media: Any) -> None:
+def _media(form: _Form, at: list[str | int], media: Any, names: set[str]) -> None:
     url = media.get("url") if isinstance(media, dict) else None
     if not isinstance(url, str) or not url.startswith(("https://", "http://", "attachment://")):
         form.add([*at, "url"], "BASE_TYPE_REQUIRED", "A media item needs a url or attachment://.")
+    elif url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+        name = url.removeprefix("attachment://")
+        form.add(
+            [*at, "url"],
+            "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+            f"No attachment named {name!r} on this message.",
+        )
+
+
+#: An edit's body as checked carries the names of the files the message keeps (an edit
+#: without ``attachments`` keeps them all): ``flags.as_edited`` puts them here.
+KEPT_FILES = "_kept_files"
+
+
+def attached_names(body: dict[str, Any], files: list[FakeFile]) -> set[str]:
+    """The file names a message's ``attachment://`` may name: the files uploaded with the
+    request, those its ``attachments`` list keeps or describes, and (an edit without that
+    list) those the message already has."""
+    names = {f.filename for f in files}
+    for entry in body.get("attachments") or ():
+        if isinstance(entry, dict) and isinstance(entry.get("filename"), str):
+            names.add(entry["filename"])
+    if "attachments" not in body:
+        names.update(body.get(KEPT_FILES) or ())
+    return names
 
 
 def _select(form: _Form, at: list[str | int], select: dict[str, Any]) -> None:

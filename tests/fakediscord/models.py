@@ -25,6 +25,8 @@ JSON = dict[str, Any]
 
 # Message flags Discord uses and the fake gives meaning to.
 EPHEMERAL = 64
+#: IS_COMPONENTS_V2: the message is a layout of components (limits.py checks it).
+COMPONENTS_V2 = 1 << 15
 LOADING = 128
 SUPPRESS_EMBEDS = 4
 HAS_THREAD = 32
@@ -475,6 +477,49 @@ class FakeMessage:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def card(self) -> bool:
+        """Whether it is a Components V2 message (``IS_COMPONENTS_V2``): one card."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """What a reader reads as its words: the ``content``, or a card's Text Displays one
+        after the other (a V2 message has no content)."""
+        if not self.card:
+            return self.content
+        shown = [c for c in _walk_components(self.components) if c.get("type") == 10]
+        return "\n".join(str(c.get("content") or "") for c in shown)
+
+    @property
+    def told(self) -> str:
+        """What a game post tells of the moves: a classic post's first embed's description,
+        or a card's whole text (its moves are among its Text Displays)."""
+        if self.card:
+            return self.text
+        return str(self.embeds[0].get("description") or "") if self.embeds else ""
+
+    @property
+    def titles(self) -> list[str]:
+        """Its embeds' titles, or a card's heading (its first Text Display's first line,
+        without the Markdown ``#`` marks)."""
+        if not self.card:
+            return [str(e.get("title") or "") for e in self.embeds]
+        first = self.text.split("\n", 1)[0]
+        return [first.lstrip("#").strip()] if first.startswith("#") else []
+
+    @property
+    def alt_texts(self) -> list[str]:
+        """The descriptions its pictures carry: a card's media gallery items', else the
+        attachments' own (what a screen reader says)."""
+        if self.card:
+            items = [
+                i for c in _walk_components(self.components) if c.get("type") == 12
+                for i in c.get("items") or ()
+            ]  # fmt: skip
+            return [str(i.get("description") or "") for i in items]
+        return [a.file.description or "" for a in self.attachments]
 
     @property
     def loading(self) -> bool:

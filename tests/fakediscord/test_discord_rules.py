@@ -63,6 +63,25 @@ def form_error(field: str, code: str, message: str) -> dict[str, Any]:
     }
 
 
+async def rest_files(
+    fake: FakeDiscord, method: str, path: str, body: Any, files: dict[str, bytes], **query: str
+) -> tuple[int, Any]:
+    """As :func:`rest`, with files (``multipart/form-data``: ``payload_json`` and
+    ``files[n]``, as discord.py sends them)."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(body), content_type="application/json")
+    for n, (name, data) in enumerate(files.items()):
+        form.add_field(f"files[{n}]", data, filename=name, content_type="image/png")
+    headers = {"Authorization": "Bot rules"}
+    url = fake.base_url + API_PREFIX + path
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, url, data=form, params=query, headers=headers) as answer,
+    ):
+        raw = await answer.read()
+        return answer.status, (json.loads(raw) if raw else None)
+
+
 async def posted(fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any]) -> FakeMessage:
     status, payload = await rest(fake, "POST", f"/channels/{channel.id}/messages", body)
     assert status == 200, payload
@@ -156,7 +175,13 @@ async def test_a_webhook_post_keeps_components_v2_and_its_rules(
     games = fake.channel("games")
     hook = fake.webhooks.make(games, "TrainBot")  # the bot's: application-owned
     path = f"/webhooks/{hook.id}/{hook.token}"
-    status, sent = await rest(fake, "POST", path, {"flags": V2, "components": CARD}, wait="true")
+    # Without ``with_components`` the components are not "respected" (query string): a V2
+    # post left with none is refused.
+    status, refused = await rest(fake, "POST", path, {"flags": V2, "components": CARD}, wait="1")
+    assert status == 400 and refused["code"] == 50035
+    status, sent = await rest(
+        fake, "POST", path, {"flags": V2, "components": CARD}, wait="true", with_components="1"
+    )
     assert status == 200 and sent["flags"] == V2 and sent["components"] == CARD
 
     status, refused = await rest(
@@ -234,11 +259,10 @@ async def test_a_webhook_edit_sets_components_v2(fake_discord: FakeDiscord, demo
     status, sent = await rest(fake, "POST", path, {"content": "Bob to play"}, wait="true")
     assert status == 200 and sent["flags"] == 0
     edit = f"{path}/messages/{sent['id']}"
-    status, refused = await rest(fake, "PATCH", edit, {"flags": V2, "components": CARD})
+    v2 = {"flags": V2, "components": CARD}
+    status, refused = await rest(fake, "PATCH", edit, v2, with_components="1")
     assert status == 400 and refused["code"] == 50035 and "content" in refused["errors"]
-    status, edited = await rest(
-        fake, "PATCH", edit, {"flags": V2, "components": CARD, "content": None}
-    )
+    status, edited = await rest(fake, "PATCH", edit, {**v2, "content": None}, with_components="1")
     assert status == 200 and edited["flags"] == V2 and edited["components"] == CARD
 
 
@@ -540,3 +564,86 @@ async def test_refusals_discord_gives_for_state_the_fake_does_not_model(
     with pytest.raises(discord.Forbidden) as left:
         await user.send("your turn")
     assert left.value.code == 50278 and bob.dms() == []
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"0" * 32
+
+
+def gallery(name: str) -> list[dict[str, Any]]:
+    """A card: its text and a picture shown by ``attachment://name``."""
+    return [
+        {
+            "type": 17,
+            "components": [
+                {"type": 10, "content": "**Game #1**: Alice to play"},
+                {"type": 12, "items": [{"media": {"url": f"attachment://{name}"}}]},
+            ],
+        }
+    ]
+
+
+async def test_a_card_shows_only_files_of_its_message_and_a_webhook_takes_none(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """Component Reference, "Components V2": "Attachments won't show by default - they must
+    be exposed through components" (https://docs.discord.com/developers/components/reference),
+    by ``attachment://<filename>`` (Unfurled Media Item: "Supports arbitrary urls and
+    attachment://<filename> references"): a name that is no file of the message is refused.
+    Create Message takes files with the flag (its footnote names content, embeds, sticker_ids,
+    poll); Execute Webhook does not: "When the flag IS_COMPONENTS_V2 is set, the webhook
+    message can only contain components. Providing content, embeds, files[n] or poll will fail
+    with a 400 BAD REQUEST response"
+    (https://docs.discord.com/developers/resources/webhook#execute-webhook-json/form-params);
+    a followup "functions the same as Execute Webhook"."""
+    fake = fake_discord
+    games = fake.channel("games")
+    path = f"/channels/{games.id}/messages"
+    body = {"flags": V2, "components": gallery("table.png")}
+    status, sent = await rest_files(fake, "POST", path, body, {"table.png": PNG})
+    assert status == 200, sent
+    assert sent["flags"] == V2 and [a["filename"] for a in sent["attachments"]] == ["table.png"]
+    status, refused = await rest_files(fake, "POST", path, body, {"hand.png": PNG})
+    assert status == 400 and refused["code"] == 50035
+    (error,) = refused["errors"]["components"]["0"]["components"]["1"]["items"]["0"]["media"][
+        "url"
+    ]["_errors"]
+    assert error["code"] == "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND"
+    # An edit may name a file the message keeps.
+    edit = f"{path}/{sent['id']}"
+    status, edited = await rest(fake, "PATCH", edit, {"components": gallery("table.png")})
+    assert status == 200, edited
+    status, refused = await rest(fake, "PATCH", edit, {"components": gallery("other.png")})
+    assert status == 400 and refused["code"] == 50035
+
+    hook = fake.webhooks.make(games, "TrainBot")
+    hooked = f"/webhooks/{hook.id}/{hook.token}"
+    status, refused = await rest_files(
+        fake, "POST", hooked, body, {"table.png": PNG}, wait="1", with_components="1"
+    )
+    assert status == 400 and "files" in refused["errors"]
+    assert [m.flags for m in games.messages()] == [V2]  # only the bot's own card went out
+
+
+async def test_a_webhook_edit_without_with_components_leaves_the_controls(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """Edit Webhook Message, query string ``with_components``: "whether to respect the
+    components field of the request" (defaults to false)
+    (https://docs.discord.com/developers/resources/webhook#edit-webhook-message): an edit
+    with ``components: []`` and no ``with_components`` (discord.py's ``view=None``) takes
+    no button off; with it, it does."""
+    fake = fake_discord
+    games = fake.channel("games")
+    hook = fake.webhooks.make(games, "TrainBot")
+    hooked = f"/webhooks/{hook.id}/{hook.token}"
+    row = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Play", "custom_id": "p"}]}]
+    status, sent = await rest(
+        fake, "POST", hooked, {"content": "Alice to play", "components": row},
+        wait="1", with_components="1",
+    )  # fmt: skip
+    assert status == 200 and sent["components"] == row
+    edit = f"{hooked}/messages/{sent['id']}"
+    status, edited = await rest(fake, "PATCH", edit, {"components": []})
+    assert status == 200 and edited["components"] == row
+    status, edited = await rest(fake, "PATCH", edit, {"components": []}, with_components="1")
+    assert status == 200 and edited["components"] == []

@@ -282,8 +282,14 @@ def _card(**extra: Any) -> dict[str, Any]:
 
 
 def test_a_components_v2_card_is_taken_by_discords_rules() -> None:
-    check(POST, _card(), [])
-    assert _refused(POST, _card(content="hi", embeds=[{"title": "t"}])) == [
+    check(POST, _card(), [FakeFile("table.png", b"png")])
+    # Its picture is a file of the message ("attachment://<filename>"), or it is refused.
+    assert _refused(POST, _card()) == [
+        "components.0.components.1.items.0.media.url: No attachment named 'table.png' on this "
+        "message."
+    ]
+    table = [FakeFile("table.png", b"png")]
+    assert _refused(POST, _card(content="hi", embeds=[{"title": "t"}]), table) == [
         "content: content cannot be used with the IS_COMPONENTS_V2 flag",
         "embeds: embeds cannot be used with the IS_COMPONENTS_V2 flag",
     ]

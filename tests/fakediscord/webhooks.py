@@ -233,16 +233,7 @@ class Webhooks:
                 raise ApiError(400, 50083, "Thread is archived")
             if archived_before:  # "The thread will automatically be unarchived."
                 fake.threads.unarchive_for_post(target)
-        body = dict(call.body or {})
-        components = body.get("components") or []
-        if hook.application_id is None:
-            interactive = any(c.get("type") in INTERACTIVE for c in _walk_components(components))
-            if not call.flag("with_components"):
-                body.pop("components", None)
-            elif interactive:
-                raise ApiError(
-                    400, 50035, "Invalid Form Body: components (interactive, not app-owned)"
-                )
+        body = respected(hook, call)
         message = FakeMessage(
             id=fake.ids.next(),
             channel_id=target.id,
@@ -287,9 +278,7 @@ class Webhooks:
         if message.id in fake.edit_refusals:
             raise fake.edit_refusals[message.id]
         fake._check_old_edit(message)
-        body = dict(call.body or {})
-        if hook.application_id is None and not call.flag("with_components"):
-            body.pop("components", None)
+        body = respected(hook, call)
         fake._edit_flags(message, body)
         fake._apply(message, body, call.files, creating=False)
         fake._mark_edited(message)
@@ -301,3 +290,27 @@ class Webhooks:
         message.deleted = True
         self.fake._publish("MESSAGE_DELETE", message)
         return web.Response(status=204)
+
+
+def respected(hook: FakeWebhook, call: Call) -> JSON:
+    """The body of an execution or an edit as Discord takes it: Execute Webhook's and Edit
+    Webhook Message's query string, ``with_components``: "whether to respect the
+    ``components`` field of the request. When enabled, allows application-owned webhooks to
+    use all components and non-owned webhooks to use non-interactive components (defaults
+    to false)". Read strictly: without it the field is ignored, whoever owns the webhook
+    (the footnote's "application-owned webhooks can always send components" says what they
+    may send, not that the flag is not needed), so an edit with ``components: []`` and no
+    ``with_components`` takes no controls off (discord.py sets it only for a truthy view). A
+    V2 message whose components are ignored holds nothing: refused. A webhook the
+    application does not own may not send interactive components at all."""
+    body = dict(call.body or {})
+    components = body.get("components") or []
+    if not call.flag("with_components"):
+        body.pop("components", None)
+        if int(body.get("flags") or 0) & flags.COMPONENTS_V2 and components:
+            raise ApiError(400, 50035, "Invalid Form Body: components (with_components not set)")
+    elif hook.application_id is None and any(
+        c.get("type") in INTERACTIVE for c in _walk_components(components)
+    ):
+        raise ApiError(400, 50035, "Invalid Form Body: components (interactive, not app-owned)")
+    return body
