@@ -78,31 +78,24 @@ class Stops:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Note:
     """Why an order stopped, for the player's turn DM: ``reason`` (``double``, ``train``,
-    ``last``, ``gone``, ``illegal``, ``round``) and its facts (``name``, ``tile``); told in
-    the turn it stopped in (``round_no``, ``at``: the round's log length then) only."""
+    ``last``, ``gone``, ``illegal``, ``round``) and its facts (``name``, ``tile``); told until
+    the player next moves themselves (``seq``: the log's last event when it stopped; a turn
+    the bot played for them since, with no choice, does not count)."""
 
     reason: str
     params: dict[str, Any]
-    round_no: int
-    at: int
+    seq: int
 
     def to_json(self) -> str:
         return json.dumps(
-            {"reason": self.reason, "params": self.params, "round": self.round_no, "at": self.at},
+            {"reason": self.reason, "params": self.params, "seq": self.seq},
             separators=(",", ":"),
         )
 
     @classmethod
     def from_json(cls, text: str) -> Note:
         data = json.loads(text)
-        return cls(str(data["reason"]), dict(data["params"]), int(data["round"]), int(data["at"]))
-
-    def current(self, view: SeatView) -> bool:
-        """Whether ``view`` is still the turn this note was written in: same round, and the
-        reader has made no move since."""
-        if view.round_no != self.round_no or view.seat is None:
-            return False
-        return all(e.seat != view.seat for e in view.log[self.at :])
+        return cls(str(data["reason"]), dict(data["params"]), int(data["seq"]))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -379,9 +372,8 @@ async def play(ledger: Ledger, row: OrderRow, now: datetime) -> Outcome | None:
         left = dataclasses.replace(order, tiles=tuple(tiles))
         if stop is not None:
             reason, params = stop
-            log_len = len(view_for(m, seat).log) if m.round is not None else 0
-            at = m.round.round_no if m.round is not None else order.round_no
-            left = dataclasses.replace(left, tiles=(), note=Note(reason, params, at, log_len))
+            note = Note(reason, params, c.next_seq - 1)
+            left = dataclasses.replace(left, tiles=(), note=note)
         if not c.steps:
             async with ledger.store.transaction() as tx:
                 await _keep(tx, left)

@@ -383,9 +383,10 @@ class Turns:
             digest = await games.digest(game_id, uid)
             stopped = None
             row = await games.ledger.store.order(game_id, uid)
-            if row is not None and row.note is not None:
+            if row is not None and row.note is not None:  # told until they next move
                 note = orders.Note.from_json(row.note)
-                stopped = note if note.current(view) else None
+                mine = await games.ledger.store.last_move_by(game_id, uid)
+                stopped = note if mine <= note.seq else None
             return TurnNews(view, digest, await games.standings(game_id), stopped)
         if ping.mention:
             return TurnNews(None, await games.digest(game_id, uid))

@@ -354,6 +354,14 @@ class Store(abc.ABC):
             return None
         return OrderRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
 
+    async def last_move_by(self, game_id: int, user_id: int) -> int:
+        """The seq of ``user_id``'s last move of their own in ``game_id`` (0: none)."""
+        row = await self._one(
+            "SELECT MAX(seq) FROM events WHERE game_id = ? AND actor = ? AND kind = 'move'",
+            (game_id, user_id),
+        )
+        return 0 if row is None or row[0] is None else int(row[0])
+
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(
             "SELECT guild_id, preset, house_rules, allowed_channels, host_role_id, threads "
