@@ -44,9 +44,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     # ---- the channel: a move an order played (public once made)
     "orders.played": {
-        "en": "📋 {name}'s order: {tiles} on their own train.",
-        "fr": "📋 Ordre de {name} : {tiles} sur son propre train.",
+        "en": "📋 {name}'s standing order played {tiles}.",
+        "fr": "📋 L'ordre de {name} a joué {tiles}.",
     },
+    "catchup.bit.order": {"en": "standing order", "fr": "ordre"},
     # ---- the player's next turn DM
     "catchup.why.order": {"en": "your standing order", "fr": "ton ordre"},
     "orders.while-away": {

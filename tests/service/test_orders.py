@@ -8,7 +8,6 @@ the players' moves named one by one, so every stop is met where the test says.""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,34 +21,13 @@ from bot.service.turn import Turns
 from bot.store import Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import new_game
+from tests.service.helpers import Rigged, new_game
 
 #: Alice (seat 1, first to play) can build 12-5 7-5 7-2 9-2 9-4 on her train.
 ALICE_HAND = "12-5 7-5 7-2 9-2 9-4 1-0"
 #: Bob and Carol each start their own train and go on along it.
 BOB_HAND = "12-3 4-3 6-4 8-6 10-8 1-1"
 CAROL_HAND = "12-0 10-0 11-10 11-9 8-2 8-1"
-
-
-class Rigged(random.Random):
-    """A deal the test names: each shuffle puts the named hands first (seat by seat) and the
-    named draws right after them (the boneyard's first tiles, in order), then every other
-    tile of the round in the set's order."""
-
-    def __init__(self, deals: Sequence[tuple[Sequence[str], str]]) -> None:
-        super().__init__(7)
-        self.deals = list(deals)
-
-    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
-        if not self.deals:
-            super().shuffle(x)
-            return
-        hands, draws = self.deals.pop(0)
-        named = [Tile.parse(t) for h in hands for t in h.split()]
-        top = [Tile.parse(t) for t in draws.split()]
-        rest = [t for t in sorted(x) if t not in named and t not in top]
-        assert len(set(named + top)) == len(named + top), "a tile named twice"
-        x[:] = named + top + rest
 
 
 @pytest.fixture
