@@ -9,15 +9,30 @@ Bob hosts (his first turn rides on his Start click), Alice plays second. The dea
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
 from bot.engine import Tile
+from bot.service import orders
 from tests.clock import FakeClock
-from tests.e2e.helpers import game_here, last_public, pick, said, slash_move, to_move
+from tests.e2e.helpers import (
+    game_here,
+    idle,
+    last_public,
+    pick,
+    said,
+    slash_move,
+    to_move,
+    type_move,
+)
+from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
 from tests.service.helpers import Rigged
 
@@ -196,3 +211,74 @@ async def test_slash_play_then_and_mt_orders(
         # In a DM, /mt orders reads her most recent game.
         none = await said(await alice.slash("mt orders", channel=alice.dm_channel))
         assert none.content.startswith("📋 No standing order in game #1.")
+
+
+async def test_a_crash_between_an_orders_commit_and_its_announcement(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot dies the instant Alice's order has committed its move (nothing announced):
+    the move and what is left of the order are in the file together, and the restarted bot
+    tells the move once, as her order, pings Carol once and Alice not at all; the order goes
+    on at her next turn; a further restart tells nothing more."""
+    fake = fake_discord
+    games = fake.channel("games")
+    bob, alice, carol = fake.user("bob"), fake.user("alice"), fake.user("carol")
+    bot = bot_with(db_path, clock)
+    async with running_bot(fake, bot):
+        await said(await bob.slash("mt new", channel=games, preset="quick"))
+        lobby = last_public(games)
+        for user in (alice, carol):
+            await said(await user.click(lobby, label="Join"))
+        await said(await bob.click(lobby, label="Start"))
+        game = await game_here(bot, games)
+        await slash_move(bob, games, "12-3 @1")
+        answer = await said(
+            await alice.slash("play", channel=games, tile="12-5", train="@2", then="7-5 7-2 9-2")
+        )
+        assert answer.content.startswith("✅")
+        await slash_move(carol, games, "12-0 @3")
+
+        died = asyncio.Event()
+        real = orders.play
+
+        async def play_then_die(*args: Any, **kwargs: Any) -> Any:
+            out = await real(*args, **kwargs)
+            if out is not None:
+                died.set()
+                raise asyncio.CancelledError  # the process dies right after the commit
+            return out
+
+        monkeypatch.setattr(orders, "play", play_then_die)
+        before = len(games.messages())
+        pings = {u.id: len(fake.pings_for(u)) for u in (alice, bob, carol)}
+        reply = await (await type_move(bob, games, "12-1 mexican")).message()
+        await asyncio.wait_for(died.wait(), 10)
+        assert reply.content.startswith("✅")
+        row = await bot.service.store.order(game.id, alice.id)
+        assert row is not None and json.loads(row.tiles) == ["7-2", "9-2"]
+        assert len(games.messages()) == before
+        owed = await bot.service.outbox.owed(game.id)
+        assert owed is not None and owed.post_owed and owed.ping_user == carol.id
+    monkeypatch.undo()
+
+    bot = bot_with(db_path, clock)  # a new process on the same file pays what was owed
+    async with running_bot(fake, bot):
+        await wait_paid(bot, game.id)
+        await idle(fake)
+        new = text_of(games.messages()[before:])
+        assert new.count("📋 Alice's standing order played 7-5 on their own train.") == 1, new
+        assert "Bob started the Mexican Train with 12-1" in new
+        assert len(fake.pings_for(carol)) == pings[carol.id] + 1
+        assert len(fake.pings_for(alice)) == pings[alice.id]
+        # The order goes on at her next turn.
+        await slash_move(carol, games, "10-0 @3")
+        assert (await slash_move(bob, games, "2-1 mexican")).startswith("✅")
+        assert "📋 Alice's standing order played 7-2" in text_of([last_public(games)])
+
+    bot = bot_with(db_path, clock)  # and once paid, a restart tells nothing more
+    async with running_bot(fake, bot):
+        assert bot.deliverer is not None
+        await bot.deliverer.drain(all_due=True)
+        await idle(fake)
+        after = text_of(games.messages())
+        assert after.count("📋 Alice's standing order played 7-5") == 1
