@@ -65,7 +65,8 @@ OTHER_FIELDS = frozenset(
      "points", "policy", "preset", "pts", "quiet", "rank", "rate", "reason", "ref", "role",
      "role_id", "round", "rounds", "rules", "seat", "server", "set", "stall", "start",
      "status", "tag", "text", "this", "thread", "tile", "tiles", "times", "total", "train",
-     "trains", "url", "value", "what", "when", "where", "why", "wins", "won", "zone"}
+     "trains", "url", "value", "what", "when", "where", "why", "wins", "won", "zone",
+     "after", "rest", "stops"}
 )  # fmt: skip
 
 
