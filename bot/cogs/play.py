@@ -243,6 +243,13 @@ async def make_picked_move(
             await bot.turns.refuse_unread(
                 game_id, interaction.user.id, exc, expected_version=version, made_in=made_in
             )
+    queued: tuple[Tile, ...] = ()
+    then_from = None
+    if flag.startswith("then:"):  # the turn DM's list: a standing order after the move
+        view = await bot_of(interaction).service.seat_view(game_id, interaction.user.id)
+        queued = orders.read_chain(flag[5:].replace(".", " "), view.rules.max_pip)
+        orders.check_chain(view, queued, after=move)
+        then_from = len(view.log)
     await make_move(
         interaction,
         game_id,
@@ -250,6 +257,8 @@ async def make_picked_move(
         expected_version=version,
         knock=flag == "knock",
         made_in=made_in,
+        then=queued,
+        then_from=then_from,
     )
 
 

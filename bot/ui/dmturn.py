@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.digits import ID
-from bot.engine import DRAW, PASS, Play, SeatView
+from bot.engine import DRAW, PASS, Play, SeatView, Tile
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
@@ -45,7 +45,7 @@ from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, channel_locale, locale_of
-from bot.ui.limits import CONTENT, shown
+from bot.ui.limits import CONTENT, SELECT_OPTIONS, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
 from bot.ui.refusals import Refusal
@@ -170,12 +170,17 @@ def dm_view(
     controls = discord.ui.View(timeout=None)
     if view is not None and view.my_turn and view.legal:
         options = move_options(view, lang)
+        button = order_button(game, view, plan, lang) if plan else None
+        if button is not None and button.how == "then" and 0 < len(options) < SELECT_OPTIONS:
+            # The same order in the move list: its first tile, then the rest queued.
+            first, *rest = button.tiles.split(".")
+            value = f"{Play(Tile.parse(first), view.seat or 0)}|then:{'.'.join(rest)}"
+            options.append(discord.SelectOption(label=button.item.label or "", value=value[:100]))
         if options:
             controls.add_item(MoveSelect(game.id, game.version, options, lang, dm=True))
         for action, move in zip(DM_ACTIONS, (DRAW, PASS), strict=True):
             if move in view.legal:
                 controls.add_item(DmTurnButton(game.id, game.version, action, lang))
-        button = order_button(game, view, plan, lang) if plan else None
         if button is not None:
             controls.add_item(button)
     controls.add_item(CatchUpButton(game.id, lang))

@@ -282,3 +282,38 @@ async def test_a_crash_between_an_orders_commit_and_its_announcement(
         await idle(fake)
         after = text_of(games.messages())
         assert after.count("📋 Alice's standing order played 7-5") == 1
+
+
+async def test_the_order_from_the_dms_move_list(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """The turn DM's move list carries the same order as its button: picked, its first tile
+    is played and the rest queued; a forged pick whose chain does not follow is refused and
+    nothing moves."""
+    fake = fake_discord
+    games = fake.channel("games")
+    bob, alice, carol = fake.user("bob"), fake.user("alice"), fake.user("carol")
+    bot = bot_with(db_path, clock)
+    async with running_bot(fake, bot):
+        await said(await bob.slash("mt new", channel=games, preset="quick"))
+        lobby = last_public(games)
+        for user in (alice, carol):
+            await said(await user.click(lobby, label="Join"))
+        await said(await bob.click(lobby, label="Start"))
+        game = await game_here(bot, games)
+        await slash_move(bob, games, "12-3 @1")
+        dm = alice.dms()[-1]
+        values = [o["value"] for s in dm.selects for o in s["options"]]
+        assert "12-5 @2|then:7-5.7-2.9-2.9-4" in values
+        version = (await bot.service.game(game.id)).version
+        pick_id = str(dm.selects[0]["custom_id"])
+        forged = await said(
+            await alice.forge_click(dm, custom_id=pick_id, values=["12-5 @2|then:7-2.9-2"])
+        )
+        assert forged.content.startswith("7-2 does not fit your train's open end (5)")
+        assert (await bot.service.game(game.id)).version == version
+        picked = await said(await alice.select(dm, values=["12-5 @2|then:7-5.7-2.9-2.9-4"]))
+        assert picked.content.startswith("✅")
+        assert "📋 Order set for game #1: `7-5` → `7-2` → `9-2` → `9-4`" in picked.content
+        order = await bot.service.orders.get(game.id, alice.id)
+        assert order is not None and [str(t) for t in order.tiles] == ["7-5", "7-2", "9-2", "9-4"]
