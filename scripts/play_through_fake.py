@@ -22,8 +22,9 @@ route too, DM channel opens, 429s and violations. ``--rate-limits`` makes the fa
 Discord's limits (its clock ``--time-scale`` times faster, 20 by default, so a long match
 stays short).
 
-``--orders``: each player takes their turn DM's one-tap standing order (issue 46: their train's
-plan, first tile now and the rest at their next turns) whenever it offers one; the JSON adds
+``--orders``: each player takes their turn DM's standing order (issue 46: their train's plan,
+first tile now and the rest at their next turns) whenever it offers one — with ``--from-dm``
+its one tap, else the same plan typed in the channel (``/play … then:``); the JSON adds
 ``order_taps``, ``order_turns`` and ``order_moves`` (the turns and moves orders played).
 ``--gaps realistic`` plays at the players' pace: between two players' moves the fake's clock
 (which the bot shares) skips a gap drawn from a log-normal distribution (median
@@ -228,11 +229,19 @@ async def play(
         table = channel.last_message()
         dm = turn_dm(fake, user, summary.version) if args.from_dm or args.orders else None
         order = order_button(dm) if args.orders and dm is not None else None
-        if order is not None:  # --orders: the player takes their train's plan in one tap
+        if order is not None and args.from_dm:  # --orders: their train's plan in one tap
             order_taps += 1
             log.action(user, f"clicks **{order['label']}** in their turn DM")
             assert dm is not None
             await (await user.click(dm, custom_id=str(order["custom_id"]))).message()
+        elif order is not None:  # in the channel: the same plan typed, /play … then:
+            order_taps += 1
+            first, *rest = str(order["custom_id"]).rsplit(":", 1)[1].split(".")
+            train, then = f"@{summary.turn.seat + 1}", " ".join(rest)
+            log.action(user, f"`/play tile:{first} train:{train} then:{then}`")
+            await (
+                await user.slash("play", channel=channel, tile=first, train=train, then=then)
+            ).message()
         elif dm is not None and args.from_dm:
             from_dm += 1
             if isinstance(move, Play) or str(move) not in ("draw", "pass"):

@@ -317,3 +317,36 @@ async def test_the_order_from_the_dms_move_list(
         assert "📋 Order set for game #1: `7-5` → `7-2` → `9-2` → `9-4`" in picked.content
         order = await bot.service.orders.get(game.id, alice.id)
         assert order is not None and [str(t) for t in order.tiles] == ["7-5", "7-2", "9-2", "9-4"]
+
+
+async def test_orders_in_a_thread_game_on_a_french_server(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """A game in its own thread, the server in French: ``/play … then:`` typed in the thread
+    queues the order; its move is told in the thread, in the server's French, as her order."""
+    fake = fake_discord
+    games = fake.channel("games")
+    bob, alice, carol = fake.user("bob"), fake.user("alice"), fake.user("carol")
+    bot = bot_with(db_path, clock)
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin settings", channel=games, language="fr"))
+        await said(await bob.slash("mt new", channel=games, preset="quick", thread=True))
+        card = last_public(games)
+        (thread,) = games.threads()
+        for user in (alice, carol):
+            await said(await user.click(card, label="Rejoindre"))
+        await said(await bob.click(card, label="Commencer"))
+        game = await game_here(bot, thread)
+        await slash_move(bob, thread, "12-3 @1")
+        answer = await said(
+            await alice.slash("play", channel=thread, tile="12-5", train="@2", then="7-5 7-2")
+        )
+        assert "📋 Order set for game #1: `7-5` → `7-2`" in answer.content  # her client: English
+        await slash_move(carol, thread, "12-0 @3")
+        await slash_move(bob, thread, "12-1 mexican")
+        assert "📋 L'ordre d'Alice a joué 7-5 sur son propre train." in text_of(
+            [last_public(thread)]
+        )
+        assert not [m for m in games.messages() if "7-5" in m.content]  # the thread's alone
+        order = await bot.service.orders.get(game.id, alice.id)
+        assert order is not None and [str(t) for t in order.tiles] == ["7-2"]
