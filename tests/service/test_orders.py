@@ -101,6 +101,12 @@ class Table:
         return await self.turns.news(self.gid, ping)
 
 
+async def queued(svc: GameService, game_id: int, user_id: int) -> tuple[str, ...]:
+    """The tiles ``user_id`` has queued now (none: no order, or one used up or stopped)."""
+    order = await svc.orders.get(game_id, user_id)
+    return () if order is None else tuple(str(t) for t in order.tiles)
+
+
 def order_facts(outs: Sequence[Outcome]) -> list[dict[str, Any]]:
     return [
         dict(f.params)
@@ -132,7 +138,7 @@ async def test_an_order_plays_the_queued_tiles_at_each_turn_then_ends(
     await t.move(CAROL, "11-9 @3")
     whose = await rigged_service.whose_turn(t.gid)
     assert whose is not None and whose.user_id == ALICE  # the queue is used up: hers now
-    assert await rigged_service.orders.get(t.gid, ALICE) is None
+    assert await queued(rigged_service, t.gid, ALICE) == ()
     digest = await rigged_service.digest(t.gid, ALICE)
     assert [str(m.move) for m in digest.played_for_me] == ["7-5 @1", "7-2 @1", "9-2 @1"]
     assert {m.played_for for m in digest.played_for_me} == {"order"}
@@ -324,7 +330,7 @@ async def test_an_order_ends_with_its_round(rigged_service: GameService, clock: 
     assert whose is not None and whose.user_id == ALICE
     news = await t.news_of(ALICE)
     assert news.stopped is not None and news.stopped.reason == "round"
-    assert await rigged_service.orders.get(t.gid, ALICE) is None
+    assert await queued(rigged_service, t.gid, ALICE) == ()
 
 
 async def test_undo_of_an_orders_move_is_its_players_and_drops_the_order(
@@ -343,7 +349,7 @@ async def test_undo_of_an_orders_move_is_its_players_and_drops_the_order(
     assert undone.player.user_id == ALICE and undone.moves == ("7-5 @1",)
     view = await rigged_service.seat_view(t.gid, ALICE)
     assert view.my_turn and Tile(7, 5) in (view.hand or ())
-    assert await rigged_service.store.order(t.gid, ALICE) is None
+    assert await queued(rigged_service, t.gid, ALICE) == ()  # dropped (her stops kept)
     # Nothing plays for her now: the announcer's next cycle leaves her turn to her.
     assert [o async for o in t.turns.until_human(t.gid, [], clock.tick())] == []
     assert await t.turns.play_order(t.gid, ALICE, clock.tick()) is None
@@ -376,3 +382,26 @@ async def test_ten_seats(rigged_service: GameService, clock: FakeClock) -> None:
         plays = [m for m in view.legal if isinstance(m, Play)]
         await t.move(whose.user_id, str(plays[0] if plays else view.legal[0]))
     assert await t.order_moves() == [(0, ["7-5 @1"]), (0, ["7-2 @1"])]
+
+
+async def test_the_stops_are_the_players_and_outlive_an_order(
+    rigged_service: GameService, clock: FakeClock
+) -> None:
+    """Stops chosen with no order queued are kept for the next one; an order played to its
+    end or cancelled keeps them too; a cancelled order plays nothing."""
+    t = Table(rigged_service, clock)
+    await t.deal()
+    orders = rigged_service.orders
+    assert await orders.set_stops(t.gid, ALICE, Stops(double=False)) is None  # none queued
+    order = await orders.set(t.gid, ALICE, (Tile(12, 5), Tile(7, 5)), clock.tick())
+    assert order.stops == Stops(double=False)
+    assert await orders.cancel(t.gid, ALICE) is True
+    assert await orders.cancel(t.gid, ALICE) is False
+    await t.move(ALICE, "12-5 @1")
+    await t.move(BOB, "12-3 @2")
+    await t.move(CAROL, "12-0 @3")
+    assert await t.order_moves() == []
+    order = await orders.set(t.gid, BOB, (Tile(4, 3),), clock.tick())
+    assert order.stops == Stops()  # each player's own
+    order = await orders.set(t.gid, ALICE, (Tile(7, 5),), clock.tick())
+    assert order.stops == Stops(double=False)
