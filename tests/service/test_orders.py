@@ -19,6 +19,7 @@ from bot.service.orders import OrderRefused, Stops
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.store import Store
+from bot.ui.catchup import catchup_text
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import Rigged, new_game
@@ -211,6 +212,10 @@ async def test_a_double_opened_by_someone_else_stops_the_order(
     news = await t.news_of(ALICE)
     assert news.stopped is not None and news.stopped.reason == "double"
     assert news.stopped.params["name"] == "Bob" and news.stopped.params["tile"] == "3-3"
+    # Her DM's "what changed": what her order played, then the turns she had no choice in.
+    text = catchup_text(news.digest, "en", 1000, whose_turn=False)
+    assert "📋 While you were away your order played 7-5.\n⏩ " in text, text
+    assert "(you had no choice)" in text
 
 
 async def test_with_the_double_stop_off_an_open_double_still_binds_and_stops_it(
