@@ -355,6 +355,8 @@ async def play(ledger: Ledger, row: OrderRow, now: datetime) -> Outcome | None:
         mine = any(e.seat == seat for e in view.log[order.log_from :])
         if order.waits and view.round_no == order.round_no and not mine:
             return None  # set during this turn: it plays from their next move on
+        if view.turn_drawn:
+            return None  # they drew this turn: where the drawn tile goes is theirs
         stop = stop_reason(order, view)
         tiles = list(order.tiles)
         while stop is None and tiles:

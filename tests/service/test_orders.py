@@ -410,3 +410,30 @@ async def test_the_stops_are_the_players_and_outlive_an_order(
     assert order.stops == Stops()  # each player's own
     order = await orders.set(t.gid, ALICE, (Tile(7, 5),), clock.tick())
     assert order.stops == Stops(double=False)
+
+
+async def test_an_order_set_during_a_turn_waits_out_a_draw(
+    rigged_service: GameService, clock: FakeClock
+) -> None:
+    """Bound by Bob's 3-3, Alice (``autoplay: off``) queues her train during her own turn,
+    then draws 3-0, which she must play: the order neither plays nor stops in that turn
+    (where the drawn tile goes is hers) and plays from her next one."""
+    await rigged_service.update_user_settings(ALICE, clock.tick(), autoplay="off")
+    t = Table(rigged_service, clock)
+    bob = "12-3 3-3 6-4 8-6 10-8 1-1"
+    await t.deal((ALICE_HAND, bob, CAROL_HAND), "5-5 6-6 3-0 4-1")
+    await t.move(ALICE, "12-5 @1")
+    await t.move(BOB, "12-3 @2")
+    await t.move(CAROL, "12-0 @3")
+    await t.move(ALICE, "7-5 @1")
+    await t.move(BOB, "3-3 @2")  # Bob and Carol draw and pass: Alice must cover, or draw
+    order = await rigged_service.orders.set(t.gid, ALICE, (Tile(7, 2), Tile(9, 2)), clock.tick())
+    assert order.waits
+    await t.move(ALICE, "draw")  # 3-0: she must play it on 3-3
+    view = await rigged_service.seat_view(t.gid, ALICE)
+    assert view.my_turn and view.turn_drawn
+    assert await t.order_moves() == []
+    assert await queued(rigged_service, t.gid, ALICE) == ("7-2", "9-2")
+    await t.move(ALICE, "3-0 @2")
+    await t.move(CAROL, "10-0 @3")  # (Bob drew 4-1, which fits nowhere, and passed)
+    assert await t.order_moves() == [(0, ["7-2 @1"])]
