@@ -203,6 +203,8 @@ async def test_slash_play_then_and_mt_orders(
         changed = await said(await alice.slash("mt orders", channel=games, on_double=False))
         assert "when a double is open" not in changed.content
         assert "when someone plays on your train" in changed.content
+        last = await said(await alice.slash("mt orders", channel=games, on_last_tile=False))
+        assert "It plays down to your last tile, and knocks for you" in last.content
         cancelled = await said(await alice.slash("mt orders", channel=games, stop_order=True))
         assert cancelled.content == "📋 Order cancelled."
         await slash_move(carol, games, "12-0 @3")
