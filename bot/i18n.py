@@ -69,6 +69,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "places",
     "outbox",
     "review",
+    "orders",
 )
 _merge_feature_texts()
 

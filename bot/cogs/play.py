@@ -12,6 +12,7 @@ or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import discord
@@ -19,9 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.digits import ID
-from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, parse_move
+from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, Tile, parse_move
 from bot.i18n import tr
-from bot.service import GameStatus, errors
+from bot.service import GameStatus, errors, orders
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
@@ -40,8 +41,9 @@ from bot.ui.interactions import (
 )
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
+from bot.ui.orders import order_text
 from bot.ui.posts import click_editor
-from bot.ui.refusals import Refusal
+from bot.ui.refusals import Refusal, error_text
 
 
 class Play_(GameCog, name="Play"):
@@ -54,6 +56,7 @@ class Play_(GameCog, name="Play"):
         tile="The tile, e.g. 12-5 (the list shows only tiles you can play)",
         train="Where: mexican, or @N for seat N's train (the list shows where it fits)",
         knock="Knock with this move if it leaves you one tile (knock rule)",
+        then="Then keep playing these tiles on your train at your next turns, e.g. 7-2 2-9",
     )
     async def play(
         self,
@@ -61,13 +64,22 @@ class Play_(GameCog, name="Play"):
         tile: app_commands.Transform[str, TileOption],
         train: app_commands.Transform[str, TrainOption] | None = None,
         knock: bool = False,
+        then: str | None = None,
     ) -> None:
         async with guarded(interaction):
             picked = await TileOption.read(interaction, tile)
             move = TrainOption.move(picked.view, picked.tile, train)
             if not isinstance(move, Play):
                 raise Refusal("error.which-train", tile=str(picked.tile))
-            await make_move(interaction, picked.game.id, move, knock=knock)
+            queued: tuple[Tile, ...] = ()
+            if then is not None:  # a standing order after the move (issue 46): checked first
+                view = picked.view
+                queued = orders.read_chain(then[:200], view.rules.max_pip)
+                orders.check_chain(view, queued, after=move)
+            then_from = len(picked.view.log) if queued else None
+            await make_move(
+                interaction, picked.game.id, move, knock=knock, then=queued, then_from=then_from
+            )
 
     @app_commands.command(name="draw", description="Draw a tile (only when nothing fits)")
     @app_commands.guild_only()
@@ -234,6 +246,13 @@ async def make_picked_move(
             await bot.turns.refuse_unread(
                 game_id, interaction.user.id, exc, expected_version=version, made_in=made_in
             )
+    queued: tuple[Tile, ...] = ()
+    then_from = None
+    if flag.startswith("then:"):  # the turn DM's list: a standing order after the move
+        view = await bot_of(interaction).service.seat_view(game_id, interaction.user.id)
+        queued = orders.read_chain(flag[5:].replace(".", " "), view.rules.max_pip)
+        orders.check_chain(view, queued, after=move)
+        then_from = len(view.log)
     await make_move(
         interaction,
         game_id,
@@ -241,6 +260,8 @@ async def make_picked_move(
         expected_version=version,
         knock=flag == "knock",
         made_in=made_in,
+        then=queued,
+        then_from=then_from,
     )
 
 
@@ -252,10 +273,15 @@ async def make_move(
     expected_version: int | None = None,
     knock: bool = False,
     made_in: tuple[int | None, int] | None = None,
+    then: Sequence[Tile] = (),
+    then_from: int | None = None,
 ) -> None:
     """Apply one move for the interaction's user (:meth:`~bot.service.turn.Turns.take`: a
     draw that fits nowhere comes back with its forced pass), confirm it privately, then the
-    announcer tells the rest (:func:`~bot.ui.announcer.announce`)."""
+    announcer tells the rest (:func:`~bot.ui.announcer.announce`). ``then``: the standing
+    order the player queued with it (issue 46; already checked against their hand), set
+    before the rest of the turn is played so it goes on from this move (``then_from``: the
+    round's log length before it)."""
     bot = bot_of(interaction)
     uid, locale = interaction.user.id, locale_of(interaction)
     async with bot.game_lock(game_id):
@@ -283,6 +309,14 @@ async def make_move(
                 for line in messages.own_step_lines(names, s, locale, again=again)
             ]
         said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
+        if then:
+            try:  # checked before the move; a refusal now (a race) must not silence the move
+                order = await bot.service.orders.set(
+                    game_id, uid, then, bot.now(), log_from=then_from
+                )
+                said += "\n" + order_text(order, locale)
+            except errors.ServiceError as exc:
+                said += "\n" + error_text(exc, locale)
         # Their answer first (with Undo: their own turn taken back in one tap, issue 47);
         # then the computer players who follow move, and one post tells the channel all.
         undo = discord.ui.View(timeout=None).add_item(UndoButton(game_id, locale))

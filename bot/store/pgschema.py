@@ -301,6 +301,29 @@ _V17_REVIEWS = (
     """,
 )
 
+#: Standing orders (issue 46): the next tiles a player queued for their own train, played at
+#: their turns while the order's stops hold (``bot/service/orders.py``). Private: never in the
+#: event log (what an order plays is, as the moves it makes, after an ``order`` marker).
+#: ``tiles``: the queue, a JSON list; ``stops``: a JSON object of the player's stop
+#: conditions; ``log_from``: where in the round's log the order began watching; ``waits``: set
+#: during the player's own turn, it plays only once they have moved since; ``note``: why
+#: it stopped (JSON), for the player's next turn DM; ``round_no``: an order ends with its round.
+_V18_ORDERS = (
+    """
+    CREATE TABLE orders (
+        game_id    BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id    BIGINT NOT NULL,
+        round_no   INTEGER NOT NULL,
+        tiles      TEXT NOT NULL,
+        stops      TEXT NOT NULL,
+        log_from   INTEGER NOT NULL,
+        waits      INTEGER NOT NULL DEFAULT 0,
+        note       TEXT,
+        PRIMARY KEY (game_id, user_id)
+    )
+    """,
+)
+
 
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -317,5 +340,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V15_RATINGS,
     _V16_SEASONS,
     _V17_REVIEWS,
+    _V18_ORDERS,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

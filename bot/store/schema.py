@@ -333,6 +333,29 @@ _V17_REVIEWS = (
     """,
 )
 
+#: Standing orders (issue 46): the next tiles a player queued for their own train, played at
+#: their turns while the order's stops hold (``bot/service/orders.py``). Private: never in the
+#: event log (what an order plays is, as the moves it makes, after an ``order`` marker).
+#: ``tiles``: the queue, a JSON list; ``stops``: a JSON object of the player's stop
+#: conditions; ``log_from``: where in the round's log the order began watching; ``waits``: set
+#: during the player's own turn, it plays only once they have moved since; ``note``: why
+#: it stopped (JSON), for the player's next turn DM; ``round_no``: an order ends with its round.
+_V18_ORDERS = (
+    """
+    CREATE TABLE orders (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id    INTEGER NOT NULL,
+        round_no   INTEGER NOT NULL,
+        tiles      TEXT NOT NULL,
+        stops      TEXT NOT NULL,
+        log_from   INTEGER NOT NULL,
+        waits      INTEGER NOT NULL DEFAULT 0,
+        note       TEXT,
+        PRIMARY KEY (game_id, user_id)
+    )
+    """,
+)
+
 
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -349,6 +372,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V15_RATINGS,
     _V16_SEASONS,
     _V17_REVIEWS,
+    _V18_ORDERS,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -372,6 +396,7 @@ MIGRATION_NOTES: Final[tuple[str, ...]] = (
     "players' ratings (rated matches, each server's ratings)",
     "seasons, rated or casual games, and the league",
     "finished matches' reviews, kept once computed",
+    "standing orders: the next tiles a player queued for their own train",
 )
 
 

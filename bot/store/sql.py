@@ -44,6 +44,7 @@ COPY_TABLES: tuple[str, ...] = (
     "guild_language",
     "meta",
     "outbox",
+    "orders",
 )
 
 

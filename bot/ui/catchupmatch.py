@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.engine import Draw
+from bot.engine import Draw, Play
 from bot.service.digest import Digest, SeenMove
 from bot.ui.facts import undone_words
 from bot.ui.limits import shown
@@ -21,7 +21,7 @@ from bot.ui.limits import shown
 #: Turns played for you that are told move by move.
 LISTED_FOR_YOU = 3
 #: The icon of a turn played for the reader, by why: the one the channel's line gave it.
-FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩"}
+FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩", "order": "📋"}
 
 
 class Words(Protocol):
@@ -55,6 +55,12 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
         before = for_you_forms(w, turns[:-1]) if len(turns) > 1 else []
         return [f"{form}\n{drew}" for form in before] or [drew]
     reasons = {m.played_for for t in turns for m in t}
+    if "order" in reasons:  # their own standing order (issue 46): the tiles it played
+        mine = [t for t in turns if any(m.played_for == "order" for m in t)]
+        tiles = [str(m.move.tile) for t in mine for m in t if isinstance(m.move, Play)]
+        line = w.tr("orders.while-away", tiles=", ".join(tiles))
+        others = [t for t in turns if t not in mine]
+        return [f"{line}\n{form}" for form in for_you_forms(w, others)] if others else [line]
     icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
     if len(reasons) == 1:
         why = w.tr(f"catchup.why.{reasons.pop()}")

@@ -58,6 +58,8 @@ ORDER = (
     "rating",
     # bot/cogs/seasons.py (issue 48)
     "season",
+    # bot/cogs/orders.py (issue 46)
+    "orders",
 )  # fmt: skip
 
 _MARK = "__mt_command__"

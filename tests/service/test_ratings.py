@@ -154,6 +154,7 @@ async def test_an_upgrade_from_before_ratings_computes_them(
         "DROP TABLE league_players; DROP TABLE league_tables; DROP TABLE league_moves; "
         "DROP TABLE league_divisions; DROP TABLE game_rated; DROP TABLE seasons; "
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
+        "DROP TABLE orders; "  # (and migration 16's standing orders, issue 46)
         "PRAGMA user_version = 14;"
     )
     conn.close()

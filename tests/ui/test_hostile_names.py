@@ -67,7 +67,8 @@ OTHER_FIELDS = frozenset(
      "role_id", "round", "rounds", "rules", "seat", "server", "set", "stall", "start",
      "status", "tag", "text", "this", "thread", "tile", "tiles", "times", "total", "train",
      "trains", "url", "value", "what", "when", "where", "why", "wins", "won", "zone",
-     "dates", "division", "table", "tables", "vacation"}
+     "dates", "division", "table", "tables", "vacation",
+     "after", "rest", "stops"}
 )  # fmt: skip
 
 
