@@ -148,8 +148,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "{tile} ne va pas au bout de ton train ({end}) : un ordre commence là.",
     },
     "error.order-long": {
-        "en": "An order holds {max} tiles at most.",
-        "fr": "Un ordre compte {max} dominos au plus.",
+        "en": "That order is too long: an order holds up to {max}, one per turn.",
+        "fr": "Cet ordre est trop long : un ordre en compte {max} au plus, un par tour.",
     },
     "error.order-empty": {
         "en": "Name at least one tile, e.g. 7-2 2-9.",

@@ -52,10 +52,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "review.move.pass": {"en": "passing", "fr": "passer"},
     "review.move.other": {"en": "`{move}`", "fr": "`{move}`"},
     "review.luck": {
-        "en": "🎲 Luck of the deals: {luck} points over the match against an average deal "
+        "en": "🎲 Luck of the deals, in points against an average deal: {luck} over the match "
         "(by round: {rounds}).",
-        "fr": "🎲 Chance aux donnes : {luck} points sur la partie par rapport à une donne "
-        "moyenne (par manche : {rounds}).",
+        "fr": "🎲 Chance aux donnes, en points par rapport à une donne moyenne : {luck} sur la "
+        "partie (par manche : {rounds}).",
     },
     "review.how": {
         "en": "-# How: at each decision, your move and the others were played out to the round's "

@@ -44,7 +44,7 @@ async def test_review_by_command_and_by_the_end_dms_button(
         mine = await said(await bob.slash("mt review", channel=games))
         assert mine.ephemeral
         assert mine.content.startswith(f"🔍 **Your review of game #{game.id}** (Bob)"), mine.content
-        assert "🎲 Luck of the deals:" in mine.content and "-# How:" in mine.content
+        assert "🎲 Luck of the deals, in points" in mine.content and "-# How:" in mine.content
         again = await said(await bob.slash("mt review", channel=games, game=game.id))
         assert again.content == mine.content  # kept: the same review, not computed again
 

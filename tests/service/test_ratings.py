@@ -148,13 +148,13 @@ async def test_an_upgrade_from_before_ratings_computes_them(
     assert incremental[1]
     await store.close()
     # The file as today's release (schema 14) left it: finished matches, no ratings (nor
-    # seasons, migration 16).
+    # seasons, reviews, orders: migrations 16-18).
     conn = sqlite3.connect(db_path)
     conn.executescript(
         "DROP TABLE league_players; DROP TABLE league_tables; DROP TABLE league_moves; "
         "DROP TABLE league_divisions; DROP TABLE game_rated; DROP TABLE seasons; "
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
-        "DROP TABLE orders; "  # (and migration 16's standing orders, issue 46)
+        "DROP TABLE match_reviews; DROP TABLE orders; "  # and migrations 17-18's reviews, orders
         "PRAGMA user_version = 14;"
     )
     conn.close()

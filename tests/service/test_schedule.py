@@ -611,13 +611,13 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
         "ALTER TABLE user_settings DROP COLUMN autoplay; "
         "ALTER TABLE guild_settings DROP COLUMN threads; "
         "DROP TABLE outbox; "  # nor the outbox (12)
-        # … nor the seasons and the league (16).
+        # … nor the seasons and the league (16),
         "DROP TABLE league_players; DROP TABLE league_tables; DROP TABLE league_moves; "
         "DROP TABLE league_divisions; DROP TABLE game_rated; DROP TABLE seasons; "
         # … nor the ratings (15).
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
-        # … nor the standing orders (16).
-        "DROP TABLE orders; "
+        # … nor the match reviews (17) and the standing orders (18).
+        "DROP TABLE match_reviews; DROP TABLE orders; "
         # … nor the finished matches' archive (11), with the log's older delete trigger.
         "DROP TRIGGER events_append_only_delete; DROP TABLE event_archive; "
         "CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events "
