@@ -6,12 +6,9 @@ their hand (:func:`send_turn_dm`; later, if Discord says too fast: :mod:`bot.ui.
 the hand with the actor's own answer when they move again, or nothing more where the turn
 post's mention is the ping; DMs found closed are remembered and said once.
 
-A turn DM used to carry "Go to the table" and "Catch me up" only: to move, the player went
-to the channel, although the DM already listed their moves. Now it carries them: the legal
-moves as a list (a tap opens it, a tap plays), Draw and Pass when they are legal, Catch me up
-(the table picture, one tap away) and the link to the live turn post. A move made here goes
-through the same path as one made in the channel (:func:`bot.cogs.play.make_move`: the same
-checks, the same answers, the same channel post).
+A turn DM carries the moves, so nobody has to go to the channel to play: the legal moves as a
+list (a tap opens it, a tap plays), Draw and Pass when legal, Catch me up and the link to the
+live turn post. A move made here takes the channel's path (:func:`bot.cogs.play.make_move`).
 
 Each control names its game and the game's version when the DM was sent
 (``mt:<game>:<version>:dm:…``, a ``DynamicItem``, so a DM sent before a restart still
