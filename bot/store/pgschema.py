@@ -280,6 +280,11 @@ _V16_SEASONS = (
         div_before INTEGER NOT NULL,
         div_after  INTEGER NOT NULL,
         PRIMARY KEY (season_id, user_id)
+    )
+    """,
+)
+
+
 #: Issue 49: each finished match's review, per seat, computed once on demand (``/mt review``,
 #: the end-of-match DM's button) and kept: derived from the event log (it can be deleted and
 #: computed again), never the truth. ``body`` is the review as JSON
