@@ -48,7 +48,7 @@ async def _every_command_finds_it(
     export = await said(await player.slash("mt history", channel=channel, file=True))
     assert export.files and export.files[0].filename.endswith(".json")
     rules = await said(await player.slash("mt status", channel=channel, rules=True))
-    assert rules.content.startswith("**Rules:**") and "rounds" in rules.content, rules.content
+    assert rules.content.startswith("**Rules:**") and "players" in rules.content, rules.content
     hand = await said(await player.slash("hand", channel=channel))
     assert hand.content.startswith(f"Game #{game_id} is over, so there is no hand to show.")
     mine = await said(await player.slash("mt mygames", channel=channel))
