@@ -184,8 +184,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ),
             "A round replayed as an animated picture": "Une manche rejouée en image animée",
             "Round number (default: the latest)": "Numéro de manche (par défaut : la dernière)",
-            "Your review of a finished match: where a move was better": (
-                "Ton bilan d'une partie terminée : où un coup était meilleur"
+            "Your review of a finished match: where a move was clearly better": (
+                "Ton bilan d'une partie terminée : où un coup était nettement meilleur"
             ),
             "Game number (default: this channel's latest game)": (
                 "Numéro de partie (par défaut : la dernière de ce salon)"
