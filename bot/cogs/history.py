@@ -1,5 +1,6 @@
-"""Reading a game after the fact: ``/mt history``, ``export``, ``replay`` and ``review``, the
-history's page buttons and the end-of-match DM's review button.
+"""Reading a game after the fact: ``/mt history`` (a page of moves, or with ``file:True`` the
+finished game as a JSON file), ``replay`` and ``review``, the history's page buttons and the
+end-of-match DM's review button.
 
 The commands join ``/mt`` while the cog is loaded (:mod:`bot.ui.mt`). They only look: they
 answer privately and work for anyone in the server, seated or not — spectators see what the
@@ -211,49 +212,51 @@ async def _page_clicked(interaction: Interaction, item: HistoryPage) -> None:
         await show_history(interaction, item.game_id, item.page, edit=True)
 
 
+async def send_export(interaction: Interaction, game_id: int) -> None:
+    """``/mt history file:True``: the finished game as a JSON file (rules, names, every event;
+    :func:`bot.service.history.export`), refused when over the interaction's upload limit."""
+    bot, locale = bot_of(interaction), locale_of(interaction)
+    record = await bot.service.game_record(game_id)
+    body = story.export_json(story.export(record, exported_at=bot.now())).encode()
+    if len(body) > interaction.filesize_limit - UPLOAD_MARGIN:
+        raise Refusal("error.replay-too-big")
+    await reply(
+        interaction,
+        tr("export.done", locale, game=game_id),
+        file=picture_file(
+            body, f"mexican-train-{game_id}.json", tr("alt.export", locale, game=game_id)
+        ),
+    )
+
+
 # ---------------------------------------------------------------------- the commands
 
 
 class History(GameCog):
-    """``/mt`` history, export and replay."""
+    """``/mt`` history (and its export), replay and review."""
 
-    @mt.command(name="history", description="The moves of a game, in notation, a page at a time")
+    @mt.command(name="history", description="The moves of a game, a page at a time, or as a file")
     @app_commands.guild_only()
     @app_commands.describe(
         game="Game number (default: this channel's game)",
         page="Page number (default: the newest)",
+        file="A finished game as a file (rules, names, every move)",
     )
     async def history(
         self,
         interaction: Interaction,
         game: app_commands.Range[int, 1] | None = None,
         page: app_commands.Range[int, 1, 10_000] | None = None,
+        file: bool = False,
     ) -> None:
         async with guarded(interaction):
+            if file and page is not None:  # the file holds every page: say so, send nothing
+                raise Refusal("error.history-file-page")
             found = await find_game(interaction, game)
-            await show_history(interaction, found.id, page)
-
-    @mt.command(name="export", description="A finished game as a file (rules, names, every move)")
-    @app_commands.guild_only()
-    @app_commands.describe(game="Game number (default: this channel's game)")
-    async def export(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
-        bot, locale = bot_of(interaction), locale_of(interaction)
-        async with guarded(interaction):
-            found = await find_game(interaction, game)
-            record = await bot.service.game_record(found.id)
-            data = story.export_json(story.export(record, exported_at=bot.now()))
-            body = data.encode()
-            if len(body) > interaction.filesize_limit - UPLOAD_MARGIN:
-                raise Refusal("error.replay-too-big")
-            await reply(
-                interaction,
-                tr("export.done", locale, game=found.id),
-                file=picture_file(
-                    body, f"mexican-train-{found.id}.json", tr("alt.export", locale, game=found.id)
-                ),
-            )
+            if file:
+                await send_export(interaction, found.id)
+            else:
+                await show_history(interaction, found.id, page)
 
     @mt.command(name="replay", description="A round replayed as an animated picture")
     @app_commands.guild_only()

@@ -1,11 +1,11 @@
 """``/mt`` and the lobby: open a game, join, leave, start, cancel, computer players, the
-Rematch button, and the looking commands (status, scores, hint, rules).
+Rematch button, and the looking commands (status, or the rules with ``rules:True``; scores; hint).
 
 Its commands are ``/mt`` subcommands, like those of the admin, history, catch-up, stats and
 schedule cogs (the group and the one cog style: :mod:`bot.ui.mt`). Lobby commands do exactly
 what the lobby buttons do: both end in :func:`lobby_action`, which checks, calls the service
 under the game's posting lock, and hands the outcome to :mod:`bot.ui.announcer`. Answers
-meant for one person (status, scores, hint, rules) are ephemeral; the channel only ever gets
+meant for one person (status, scores, hint) are ephemeral; the channel only ever gets
 lobby and table messages.
 """
 
@@ -53,7 +53,7 @@ from bot.ui.translator import translate_metadata
 
 
 class Lobby(GameCog):
-    """``/mt`` new, join, leave, start, cancel, computer, status, scores, hint and rules."""
+    """``/mt`` new, join, leave, start, cancel, computer, status (and the rules), scores, hint."""
 
     # ------------------------------------------------------------------ lobby
 
@@ -156,12 +156,16 @@ class Lobby(GameCog):
 
     # ------------------------------------------------------------------ looking
 
-    @mt.command(name="status", description="Who is playing, whose turn, the deadline")
+    @mt.command(name="status", description="Who is playing, whose turn, the deadline, or the rules")
     @app_commands.guild_only()
-    async def status(self, interaction: Interaction) -> None:
+    @app_commands.describe(rules="The rules this game is played by")
+    async def status(self, interaction: Interaction, rules: bool = False) -> None:
         locale = locale_of(interaction)
         async with guarded(interaction):
             game = await roundend.game_or_finished(interaction)  # a finished match too
+            if rules:  # the rules in force, as the lobby card tells them (was /mt rules)
+                await reply(interaction, houserules.rules_text(game, locale))
+                return
             lines = [
                 tr("status.head", locale, game=game.id, status=tr(f"status.{game.status}", locale)),
             ]
@@ -213,13 +217,6 @@ class Lobby(GameCog):
                 raise Refusal("hint.not-your-turn", name=name)
             advice = await self.bot.thinker.advise(view, game_id=game.id)
             await reply(interaction, hint_text(view, locale, advice))
-
-    @mt.command(name="rules", description="The rules this game is played by")
-    @app_commands.guild_only()
-    async def rules(self, interaction: Interaction) -> None:
-        async with guarded(interaction):
-            game = await game_here(interaction)
-            await reply(interaction, houserules.rules_text(game, locale_of(interaction)))
 
 
 # ---------------------------------------------------------------------- the flows

@@ -53,7 +53,6 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "settings": "réglages",
             "me": "moi",
             "sync": "synchro",
-            "export": "exporter",
             "replay": "revoir",
             "review": "bilan",
             "stats": "stats",
@@ -73,6 +72,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "hints": "aides",
             "level": "niveau",
             "page": "page",
+            "file": "fichier",
             "player": "joueur",
             "allow_channel": "autoriser_salon",
             "disallow_channel": "retirer_salon",
@@ -105,7 +105,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "Deal the first round (host)": "Distribuer la première manche (hôte)",
             "Cancel the lobby (host)": "Annuler la partie en attente (hôte)",
             "Add a computer player (host)": "Ajouter un joueur ordinateur (hôte)",
-            "Who is playing, whose turn, the deadline": "Qui joue, à qui le tour, le délai",
+            "Who is playing, whose turn, the deadline, or the rules": (
+                "Qui joue, à qui le tour, le délai, ou les règles"
+            ),
             "Scores by round and the match so far": "Scores par manche et de la partie",
             "The rules this game is played by": "Les règles de cette partie",
             "The moves so far, in notation": "Les coups joués, en notation",
@@ -169,9 +171,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
             "Knock with this move if it leaves you one tile (knock rule)": (
                 "Frapper avec ce coup s'il te laisse un seul domino (règle du toc)"
             ),
-            # /mt history, export, replay, stats, leaderboard, undo
-            "The moves of a game, in notation, a page at a time": (
-                "Les coups d'une partie, en notation, page par page"
+            # /mt history (and its file), replay, stats, leaderboard, undo
+            "The moves of a game, a page at a time, or as a file": (
+                "Les coups d'une partie, page par page, ou en fichier"
             ),
             "Game number (default: this channel's game)": (
                 "Numéro de partie (par défaut : celle de ce salon)"
@@ -182,8 +184,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ),
             "A round replayed as an animated picture": "Une manche rejouée en image animée",
             "Round number (default: the latest)": "Numéro de manche (par défaut : la dernière)",
-            "Your review of a finished match: where a move was better": (
-                "Ton bilan d'une partie terminée : où un coup était meilleur"
+            "Your review of a finished match: where a move was clearly better": (
+                "Ton bilan d'une partie terminée : où un coup était nettement meilleur"
             ),
             "Game number (default: this channel's latest game)": (
                 "Numéro de partie (par défaut : la dernière de ce salon)"

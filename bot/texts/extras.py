@@ -50,6 +50,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Only a finished game can be exported: the file shows every hand.",
         "fr": "Seule une partie terminée peut être exportée : le fichier montre toutes les mains.",
     },
+    "error.history-file-page": {
+        "en": "The file holds every move of the game, not a page: use `file:True` without `page:`.",
+        "fr": "Le fichier contient tous les coups de la partie, pas une page : utilise "
+        "`fichier:True` sans `page:`.",
+    },
     "replay.title": {
         "en": "Game #{game} — round {round}/{rounds} replayed ({frames} {frames:picture|pictures})",
         "fr": "Partie n°{game} — manche {round}/{rounds} rejouée ({frames} {frames:image|images})",
@@ -389,7 +394,7 @@ TEXTS: dict[str, Mapping[str, str]] = {
             ("illegal-move", "That move is not allowed now.", "Ce coup n'est pas permis."),
         )
     },
-    # Rule names as /mt rules shows them (English: the field's name in words).
+    # Rule names as /mt status rules:True shows them (English: the field's name in words).
     **{
         f"rule.{name}": {"en": name.replace("_", " "), "fr": fr}
         for name, fr in (

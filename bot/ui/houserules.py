@@ -7,8 +7,9 @@ what the cogs' decorators take (``@app_commands.describe(**NEW_DESCRIPTIONS)``,
 house rules (:func:`rules_from_options`). The parameters themselves stay in each command's
 signature, where discord.py reads their types; ``tests/cogs/test_houserules.py`` checks both agree.
 
-A game's rules are told here too (:func:`rules_text`, on the lobby card and in ``/mt rules``):
-the preset, and the house rules as what the host changed on top of it.
+A game's rules are told here too (:func:`rules_text`, on the lobby card and in
+``/mt status rules:True``): the preset, and the house rules as what the host changed on top
+of it.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def rules_from_options(**given: object) -> dict[str, object]:
 
 
 def rules_text(summary: GameSummary, locale: str | None) -> str:
-    """A game's rules as the lobby card and ``/mt rules`` tell them: the preset, the set and
-    rounds, what the host changed on top of the preset, the turn deadline."""
+    """A game's rules as the lobby card and ``/mt status rules:True`` tell them: the preset,
+    the set and rounds, what the host changed on top of the preset, the turn deadline."""
     rules = summary.rules
     lines = [tr("rules.preset", locale, preset=summary.preset)]
     lines.append(

@@ -127,6 +127,39 @@ async def test_the_admin_commands_are_a_group_shown_only_to_manage_server(
             assert cmd.parent is not None and cmd.parent.name == mt.ADMIN_GROUP, cmd.qualified_name
 
 
+#: Discord's limit on the options of a command, subcommand group or subcommand (its
+#: subcommands count as options), and on the choices of an option: "Application command
+#: option" and "Application command option choice", both "max 25", in
+#: https://discord.com/developers/docs/interactions/application-commands — a sync over it is
+#: refused whole (400, "Invalid Form Body"), as the loopback fake does (tests/fakediscord).
+DISCORD_MAX_OPTIONS = 25
+
+
+def _over_the_limit(name: str, item: dict[str, Any]) -> list[str]:
+    """Where the synced payload has more options or choices than Discord takes."""
+    options = item.get("options") or []
+    out = [f"/{name}: {len(options)} options"] if len(options) > DISCORD_MAX_OPTIONS else []
+    if len(item.get("choices") or []) > DISCORD_MAX_OPTIONS:
+        out.append(f"/{name}: {len(item['choices'])} choices")
+    for option in options:
+        out += _over_the_limit(f"{name} {option['name']}", option)
+    return out
+
+
+async def test_no_command_or_group_has_more_than_discord_s_25_options(
+    bot: MexicanTrainBot,
+) -> None:
+    """``/mt`` is one group for every feature's subcommands: each new one takes a place of the
+    25 (``/mt export`` and ``/mt rules`` became options of ``/mt history`` and ``/mt status``)."""
+    payload = await tree_payload(bot.tree)
+    assert [where for cmd in payload for where in _over_the_limit(cmd["name"], cmd)] == []
+    group = next(cmd for cmd in payload if cmd["name"] == mt.NAME)
+    assert len(group["options"]) == len(mt.ORDER) <= DISCORD_MAX_OPTIONS
+    # The fixture is what a sync sends: it keeps to the limit too.
+    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert [where for cmd in fixture for where in _over_the_limit(cmd["name"], cmd)] == []
+
+
 class _Stray(mt.GameCog):
     """A subcommand nobody placed in ``ORDER``."""
 

@@ -304,7 +304,9 @@ def catalogue() -> list[Entry]:
         ("mt history", "games", {"page": 0}),
         ("mt history", "games", {"game": -5}),
         ("mt history", "games", {"game": 2**70}),
-        ("mt export", "games", {"game": 0}),
+        ("mt history", "games", {"game": 0, "file": True}),
+        ("mt history", "games", {"file": "yes"}),
+        ("mt status", "games", {"rules": 2}),
         ("mt replay", "games", {"round": 31}),
         ("mt-admin settings", "games", {"stall_days": 366}),
         ("play", "games", {"tile": 125}),
@@ -320,7 +322,7 @@ def catalogue() -> list[Entry]:
         ("mt history", "games", {"game": "1\n2"}),
         ("mt history", "games", {"game": 10**400}),
         ("mt history", "games", {"page": "\u0661"}),
-        ("mt export", "games", {"game": "\u0663"}),
+        ("mt history", "games", {"game": "\u0663", "file": True}),
         ("mt replay", "games", {"round": "²"}),
         ("mt new", "quiet", {"rounds": "\u0663"}),
         ("mt new", "quiet", {"deadline_hours": "\uff12\uff14"}),
@@ -585,7 +587,13 @@ def catalogue() -> list[Entry]:
 
     # 10. What the bot must accept, among all this.
     add("plain", "/mt status", "accept", _slash("alice", "mt status"))
-    add("plain", "/mt rules", "accept", _slash("bob", "mt rules"))
+    add("plain", "/mt status rules:True", "accept", _slash("bob", "mt status", rules=True))
+    add(
+        "plain",
+        "/mt history page:2 file:True",
+        "refuse",
+        _slash("bob", "mt history", page=2, file=True),
+    )
     add("plain", "/hand", "accept", _slash("bob", "hand"))
     add("plain", "/table", "accept", _slash("mallory", "table"))
     add("plain", "/mt history", "accept", _slash("mallory", "mt history"))

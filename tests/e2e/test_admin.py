@@ -26,7 +26,7 @@ async def test_admin_commands(
         game = await open_game(
             fake, bot, games, alice, [bob, carol], preset="standard", rounds=2, open_hands=False
         )
-        answer = await said(await carol.slash("mt rules", channel=games))
+        answer = await said(await carol.slash("mt status", channel=games, rules=True))
         assert answer.ephemeral and "standard" in answer.text and "rounds" in answer.text
         for _ in range(5):
             uid, view = await to_move(bot, game.id)

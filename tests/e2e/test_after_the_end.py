@@ -58,13 +58,15 @@ async def _every_command_finds_it(
     assert f"Game #{game_id} moves" in history.text
     replay = await said(await player.slash("mt replay", channel=channel))
     assert replay.files and replay.files[0].data.startswith(b"GIF8")
-    export = await said(await player.slash("mt export", channel=channel))
+    export = await said(await player.slash("mt history", channel=channel, file=True))
     assert export.files and export.files[0].filename.endswith(".json")
+    rules = await said(await player.slash("mt status", channel=channel, rules=True))
+    assert rules.content.startswith("**Rules:**") and "players" in rules.content, rules.content
     hand = await said(await player.slash("hand", channel=channel))
     assert hand.text.startswith(f"Game #{game_id} is over, so there is no hand to show.")
     mine = await said(await player.slash("mt mygames", channel=channel))
     assert f"🏁 Game #{game_id} in <#" in mine.text and "Finished lately" in mine.text
-    for answer in (status, catchup, scores, table, history, replay, export, hand, mine):
+    for answer in (status, catchup, scores, table, history, replay, export, rules, hand, mine):
         assert NO_GAME not in answer.text and answer.ephemeral
 
 

@@ -70,7 +70,7 @@ async def test_every_file_of_a_match_carries_its_description(
         stats = await said(await alice.slash("mt stats", channel=games))
         assert stats.files[0].description is not None
         assert stats.files[0].description.startswith("Bar chart of Alice's average score")
-        exported = await said(await bob.slash("mt export", channel=games, game=game.id))
+        exported = await said(await bob.slash("mt history", channel=games, game=game.id, file=True))
         assert exported.files[0].description is not None
 
     uploads = _uploads(fake)

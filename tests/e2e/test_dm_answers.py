@@ -62,7 +62,7 @@ async def test_server_commands_in_a_dm_say_where_to_use_them(
                 assert "use it in one of the server's channels" in answer.text, answer.text
                 assert IN_A_DM in answer.text
             # (/play, /draw… are not offered in DMs at all: Discord refuses them itself.)
-            for command in ("mt status", "mt scores", "mt start", "mt hint", "mt rules", "mt kick"):
+            for command in ("mt status", "mt scores", "mt start", "mt hint", "mt kick"):
                 options = {"player": alice} if command == "mt kick" else {}
                 answer = await said(await alice.slash(command, **options))
                 assert "/mt new" not in answer.text, (command, answer.text)

@@ -83,7 +83,7 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         assert "not playing in this game" in hand.text and not hand.images()
         refused = await said(await carol.slash("hand", channel=games))
         assert "not" in refused.text and not refused.images()
-        early = await said(await carol.slash("mt export", channel=games))
+        early = await said(await carol.slash("mt history", channel=games, file=True))
         assert "Only a finished game" in early.text and not early.files
         live = await said(await carol.slash("mt replay", channel=games))
         assert live.files and live.files[0].data.startswith(b"GIF8")
@@ -107,7 +107,9 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         assert "Round 1" in history.text  # a page inside a round says which round
 
         # Export: a file that loads back into the same match.
-        exported = await said(await carol.slash("mt export", channel=games, game=game.id))
+        exported = await said(
+            await carol.slash("mt history", channel=games, game=game.id, file=True)
+        )
         [file] = exported.files
         data = json.loads(file.data)
         loaded = Match.replay_dicts(Rules.from_dict(data["rules"]), data["names"], data["events"])
@@ -115,8 +117,12 @@ async def test_spectators_history_export_replay_stats_and_rematch(
         live_match = story.live_match(record)
         assert live_match is not None and to_position(loaded) == to_position(live_match)
         assert loaded.is_over and data["totals"] == list(loaded.totals)
-        missing = await said(await carol.slash("mt export", channel=games, game=999))
+        missing = await said(await carol.slash("mt history", channel=games, game=999, file=True))
         assert "no game #999" in missing.text
+        # The file is every page: a page with it is refused, and nothing is sent.
+        paged = await said(await carol.slash("mt history", channel=games, page=2, file=True))
+        assert "not a page: use `file:True` without `page:`" in paged.text
+        assert paged.ephemeral and not paged.files
 
         # Replay: a GIF of the round, bounded, under the upload limit.
         replayed = await said(await carol.slash("mt replay", channel=games, game=game.id))

@@ -1,6 +1,6 @@
 """The house rule "the double blank scores 50" (``scoring: double blank scores 50``), added by
-following docs/house-rules.md: chosen in ``/mt new`` through Discord, told on ``/mt rules``,
-and counted at the round's end from the rules the game stored."""
+following docs/house-rules.md: chosen in ``/mt new`` through Discord, told on
+``/mt status rules:True``, and counted at the round's end from the rules the game stored."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ async def test_a_match_scored_with_the_double_blank_at_50(
             fake, bot, games, alice, [bob], preset="quick", scoring="double-blank-50"
         )
         assert game.rules.scoring is Scoring.DOUBLE_BLANK_50
-        rules = await said(await bob.slash("mt rules", channel=games))
+        rules = await said(await bob.slash("mt status", channel=games, rules=True))
         assert "`scoring`: double-blank-50" in rules.text, rules.text
         for _ in range(400):
             if (await bot.service.game(game.id)).status is not GameStatus.ACTIVE:

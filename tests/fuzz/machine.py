@@ -390,8 +390,8 @@ class BotFuzz(RuleBasedStateMachine):
 
     @rule(data=st.data(), command=st.sampled_from([
         "mt join", "mt leave", "mt start", "mt cancel", "mt status", "mt scores", "mt hint",
-        "mt rules", "mt end", "mt undo", "mt history", "mt mygames", "mt nudge", "hand", "table",
-        "draw", "pass", "knock", "mt export", "mt catchup",
+        "mt end", "mt undo", "mt history", "mt mygames", "mt nudge", "hand", "table",
+        "draw", "pass", "knock", "mt catchup",
     ]))  # fmt: skip
     def slash(self, data: st.DataObject, command: str) -> None:
         user, channel = self._user(data), self._channel(data)
@@ -410,14 +410,15 @@ class BotFuzz(RuleBasedStateMachine):
         self.step(self._answered(user.slash("play", channel=channel, **options)))
 
     @rule(data=st.data(), option=st.sampled_from(["time_zone", "language", "tiles", "level",
-                                                   "preset", "state", "rounds", "page", "ping"]),
+                                                   "preset", "state", "rounds", "page", "ping",
+                                                   "file", "rules"]),
           value=st.one_of(ANY_TEXT, st.integers(-(2**70), 2**70), st.booleans()))  # fmt: skip
     def forged_option(self, data: st.DataObject, option: str, value: object) -> None:
         """A command with an option value no client offers (any type, any length)."""
         path = {
             "time_zone": "mt me", "language": "mt me", "tiles": "mt me", "level": "mt computer",
             "preset": "mt new", "state": "mt away", "rounds": "mt new", "page": "mt history",
-            "ping": "mt me",
+            "ping": "mt me", "file": "mt history", "rules": "mt status",
         }[option]  # fmt: skip
         user, channel = self._user(data), self._channel(data)
         self.step(self._answered(user.forge_slash(path, channel=channel, **{option: value})))

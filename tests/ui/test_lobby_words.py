@@ -1,7 +1,7 @@
-"""The rules as the lobby card and ``/mt rules`` tell them (bot/ui/messages.py): "House rules"
-are what the host changed on top of the preset they picked. A quick game read "House rules:
-`rounds`: 1" under "1 round" (read in a whole match's transcript): its one round is the
-preset's, not a house rule."""
+"""The rules as the lobby card and ``/mt status rules:True`` tell them (bot/ui/messages.py):
+"House rules" are what the host changed on top of the preset they picked. A quick game read
+"House rules: `rounds`: 1" under "1 round" (read in a whole match's transcript): its one round
+is the preset's, not a house rule."""
 
 from __future__ import annotations
 
