@@ -213,6 +213,14 @@ _V15_RATINGS = (
     """,
 )
 
+#: ``autoplay: only`` becomes the default (see SQLite's migration 16): the column holds what a
+#: player chose, NULL for the default; a stored ``forced`` becomes the default.
+_V16_AUTOPLAY_DEFAULT = (
+    "ALTER TABLE user_settings ALTER COLUMN autoplay DROP NOT NULL",
+    "ALTER TABLE user_settings ALTER COLUMN autoplay DROP DEFAULT",
+    "UPDATE user_settings SET autoplay = NULL WHERE autoplay = 'forced'",
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     *PG_FIRST_MIGRATIONS,
@@ -226,5 +234,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
+    _V16_AUTOPLAY_DEFAULT,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
