@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import tests.pg as pg
+from bot.service import GameService
 from bot.store import open_store
 from bot.store.rows import DEFAULT_AUTOPLAY
-from bot.service import GameService
 from tests.store.test_upgrade_lines import _postgres_at, _sqlite_at
 
 BEFORE = 15  # the schema before the default moved
