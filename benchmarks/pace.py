@@ -10,7 +10,9 @@ makes them, the fake's clock skipped between two players' moves). Each human is 
   log-normal delay counted in AWAKE minutes (median ``--delay-median``, spread
   ``--delay-sigma``, at most ``--delay-max`` awake hours): pinged asleep, they answer after
   waking; a delay that runs into their night resumes the next morning. A draw and the play
-  after it, a double and the tile on it, are one sitting (no second delay).
+  after it, a double and the tile on it, are one sitting (no second delay), and so is a turn
+  back to them within ``--stay`` minutes of their own answer (every turn between was played
+  at once: they are still looking). ``sittings`` counts the waits.
 
 The fake's clock (which the bot shares) jumps over every wait, so no real time is slept: the
 scheduler's reminders, deadlines and away turns fire as they would. Moves are chosen by the
@@ -224,7 +226,8 @@ async def _play(
     started = fake.clock()
     seen: set[tuple[Any, ...]] = set()
     legal_when_handed: Counter[str] = Counter()
-    human_moves = 0
+    human_moves = sittings = 0
+    last_answer: dict[int, datetime] = {}
     for _ in range(args.max_moves):
         summary = await wait_for_human(bot, game.id)
         if summary.status is not GameStatus.ACTIVE or summary.turn is None:
@@ -235,10 +238,15 @@ async def _play(
         if key not in seen:  # their turn came (a ping, or their own answer showed it)
             seen.add(key)
             came = summary.turn_since or fake.clock()
-            answer = humans[uid].answer_at(came, delay_minutes(delays, args))
-            wait = (answer - fake.clock()).total_seconds()
-            if wait > 0:
-                await away(fake, bot, wait, place)
+            looking = last_answer.get(uid)
+            if looking is None or (came - looking).total_seconds() > args.stay * 60:
+                answer = humans[uid].answer_at(came, delay_minutes(delays, args))
+                wait = (answer - fake.clock()).total_seconds()
+                if wait > 0:
+                    await away(fake, bot, wait, place)
+                sittings += 1
+            # else: back to them moments after their own answer (every other turn played
+            # at once): they are still looking, and answer now
             again = await wait_for_human(bot, game.id)
             if again.version != summary.version:
                 continue  # the scheduler played meanwhile (a timeout, away): counted apart
@@ -250,6 +258,7 @@ async def _play(
         await send_move(bot, by_id[uid], move, place, "en", dm=dm)
         await settle(bot)
         human_moves += 1
+        last_answer[uid] = fake.clock()
     ended = fake.clock()
     finished = (await bot.service.game(game.id)).status is GameStatus.FINISHED
     record = await bot.service.game_record(game.id)
@@ -272,6 +281,7 @@ async def _play(
         "played_otherwise": kinds["otherwise"],
         "orders_stopped": dict(stops),
         "pings": pings,
+        "sittings": sittings,
         "human_moves": human_moves,
         "global_limited": round(spent["global_limited_per_human_move"] * human_moves),
     }
@@ -285,7 +295,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for k in (
             "human_seat_turns", "human_turns", "human_decisions", "human_one_move",
             "played_by_orders", "played_forced", "timeouts", "away", "played_otherwise",
-            "pings", "human_moves", "global_limited",
+            "pings", "sittings", "human_moves", "global_limited",
         )
     }  # fmt: skip
     stops: Counter[str] = Counter()
@@ -360,6 +370,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--delay-median", type=float, default=40.0, help="awake minutes to answer")
     p.add_argument("--delay-sigma", type=float, default=1.0, help="log-normal spread")
     p.add_argument("--delay-max", type=float, default=16.0, help="awake hours at most")
+    p.add_argument(
+        "--stay", type=float, default=5.0,
+        help="minutes a player keeps looking after their answer: a turn back by then, at once",
+    )  # fmt: skip
     p.add_argument("--start-hour", type=float, default=18.0, help="UTC hour the match opens")
     p.add_argument("--max-moves", type=int, default=5000, help="human moves per match at most")
     args = p.parse_args(argv)
