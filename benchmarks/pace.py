@@ -59,7 +59,7 @@ from bot.engine.ai import Level, choose_move
 from bot.service.outbox import PLAYED_FOR_KINDS
 from bot.store import GameStatus
 from scripts.play_through_fake import away, budget, open_match, send_move, settle, turn_dm
-from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
 from tests.fakediscord.clock import DiscordClock
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana", "ivan", "jade")
@@ -175,6 +175,17 @@ def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counte
     return kinds, stops
 
 
+def plan_control(dm: FakeMessage) -> str | None:
+    """The turn DM's one-tap standing order, if it offers one (docs/players.md, Standing
+    orders: ``mt:<game>:<version>:dm:then:<tiles>`` plays the plan's first tile now and queues
+    the rest; ``…:dm:queue:<tiles>`` queues it all from the next turn)."""
+    for button in dm.buttons:
+        custom_id = str(button.get("custom_id") or "")
+        if ":dm:then:" in custom_id or ":dm:queue:" in custom_id:
+            return custom_id
+    return None
+
+
 async def wait_for_human(bot: MexicanTrainBot, game_id: int) -> Any:
     """The game once a human is to move or it is over (the bot plays computers and turns
     with no choice right after a human's answer)."""
@@ -226,7 +237,7 @@ async def _play(
     started = fake.clock()
     seen: set[tuple[Any, ...]] = set()
     legal_when_handed: Counter[str] = Counter()
-    human_moves = sittings = 0
+    human_moves = sittings = orders_set = 0
     last_answer: dict[int, datetime] = {}
     for _ in range(args.max_moves):
         summary = await wait_for_human(bot, game.id)
@@ -253,10 +264,16 @@ async def _play(
             view = await bot.service.seat_view(game.id, uid)
             legal_when_handed["one" if len(view.legal) == 1 else "several"] += 1
         view = await bot.service.seat_view(game.id, uid)
-        move = choose_move(view, Level.NORMAL, rng.randrange(2**32))
         dm = turn_dm(fake, by_id[uid], summary.version)
-        await send_move(bot, by_id[uid], move, place, "en", dm=dm)
-        await settle(bot)
+        plan = plan_control(dm) if orders and dm is not None else None
+        if plan is not None and dm is not None:  # the policy: take the plan the DM offers
+            await (await by_id[uid].click(dm, custom_id=plan)).message()
+            await settle(bot)
+            orders_set += 1
+        if plan is None or ":dm:then:" not in plan:  # (then: that tap was this turn's move)
+            move = choose_move(view, Level.NORMAL, rng.randrange(2**32))
+            await send_move(bot, by_id[uid], move, place, "en", dm=dm)
+            await settle(bot)
         human_moves += 1
         last_answer[uid] = fake.clock()
     ended = fake.clock()
@@ -282,6 +299,7 @@ async def _play(
         "orders_stopped": dict(stops),
         "pings": pings,
         "sittings": sittings,
+        "orders_set": orders_set,
         "human_moves": human_moves,
         "global_limited": round(spent["global_limited_per_human_move"] * human_moves),
     }
@@ -295,7 +313,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for k in (
             "human_seat_turns", "human_turns", "human_decisions", "human_one_move",
             "played_by_orders", "played_forced", "timeouts", "away", "played_otherwise",
-            "pings", "sittings", "human_moves", "global_limited",
+            "pings", "sittings", "orders_set", "human_moves", "global_limited",
         )
     }  # fmt: skip
     stops: Counter[str] = Counter()

@@ -10,8 +10,11 @@ Discord at the default model's pace: four players at UTC-5, 0, +1 and +9, asleep
 answering a median 40 awake minutes after their turn comes) under the bot's defaults
 (``autoplay: only``, no standing orders): ``TURNS_PER_TILE`` = human seat turns / (rounds *
 seats * tiles dealt each); ``WAIT_SHARE`` = sittings (turns a person was waited for) / human
-seat turns; ``HOURS_PER_WAIT`` = the median match's days * 24 / its sittings. docs/benchmarks.md
-(The pace of a match) gives the run and how well the model meets other table sizes.
+seat turns; ``HOURS_PER_WAIT`` = the matches' days * 24 / their sittings. From ``python
+benchmarks/pace.py --players 4 --preset standard --seeds 5 --orders off``: 4,539 human seat
+turns in 5 matches of 13 rounds at 4 seats of 15 tiles (1.164), 2,683 sittings (0.591), 329.9
+days in all (2.951 hours a sitting): 66.0 days a match, against a median of 64.8 measured.
+docs/benchmarks.md (The pace of a match) gives the run and how the model meets other tables.
 """
 
 from __future__ import annotations
@@ -21,12 +24,12 @@ from dataclasses import dataclass
 from bot.engine import Rules, RulesError
 
 #: Seat turns in a round, per seat and tile dealt to each (draws and passes included).
-TURNS_PER_TILE = 1.21
+TURNS_PER_TILE = 1.16
 #: The share of a human seat's turns that wait for its player (the rest the bot plays at once:
 #: no choice, or one legal move; or a turn back to them while they are still looking).
-WAIT_SHARE = 0.55
+WAIT_SHARE = 0.59
 #: Wall-clock hours the table waits for one player's answer, nights across its time zones in.
-HOURS_PER_WAIT = 2.85
+HOURS_PER_WAIT = 2.95
 #: The table the lobby assumes while fewer than this many have joined (the usual table).
 ASSUMED_SEATS = 4
 
