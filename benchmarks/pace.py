@@ -133,15 +133,14 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counter[str]]:
+def seat_turns(record: Any, human_seats: set[int]) -> Counter[str]:
     """Every seat turn of a human off the event log, by who made it: ``human`` (one of its
     moves made by its player: a draw played for them whose tile they then placed is theirs),
     else the marker's kind before its first move (``autoplay``, ``timeout``, ``away``, an
     order's), else ``otherwise`` (moves by nobody with no marker: must never happen). A turn
     is a run of moves of one seat in one round (a draw and its play, a double and the tile on
-    it). Also the orders' stops by reason (``order-stopped`` events, once orders exist)."""
+    it)."""
     kinds: Counter[str] = Counter()
-    stops: Counter[str] = Counter()
     markers = PLAYED_FOR_KINDS | ORDER_KINDS
     marker: tuple[str, Any] | None = None
     turn: tuple[int, Any] | None = None  # (round, seat) of the turn being read
@@ -158,8 +157,6 @@ def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counte
             close()
             round_no += 1
             turn = marker = None
-        elif e.kind == "order-stopped":
-            stops[str(data.get("reason"))] += 1
         elif e.kind in markers:
             marker = (e.kind, data.get("seat"))
         elif e.kind == "move":
@@ -172,7 +169,32 @@ def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counte
                 made_by = "human"
             marker = None
     close()
-    return kinds, stops
+    return kinds
+
+
+class Stopped:
+    """The orders' stops by reason: each player's order carries the note of its last stop
+    (``bot.service.orders``: kept apart from the log, private), read after every move and
+    every wait; each stop counted once."""
+
+    def __init__(self, users: list[int]) -> None:
+        self.users = users
+        self.seen: set[tuple[int, str, int, int]] = set()
+        self.reasons: Counter[str] = Counter()
+
+    async def look(self, bot: MexicanTrainBot, game_id: int) -> None:
+        orders = getattr(bot.service, "orders", None)
+        if orders is None:
+            return
+        for uid in self.users:
+            order = await orders.get(game_id, uid)
+            note = None if order is None else order.note
+            if note is None:
+                continue
+            key = (uid, note.reason, note.round_no, note.at)
+            if key not in self.seen:
+                self.seen.add(key)
+                self.reasons[note.reason] += 1
 
 
 def plan_control(dm: FakeMessage) -> str | None:
@@ -238,6 +260,7 @@ async def _play(
     seen: set[tuple[Any, ...]] = set()
     legal_when_handed: Counter[str] = Counter()
     human_moves = sittings = orders_set = 0
+    stopped = Stopped([u.id for u in users])
     last_answer: dict[int, datetime] = {}
     for _ in range(args.max_moves):
         summary = await wait_for_human(bot, game.id)
@@ -255,6 +278,7 @@ async def _play(
                 wait = (answer - fake.clock()).total_seconds()
                 if wait > 0:
                     await away(fake, bot, wait, place)
+                    await stopped.look(bot, game.id)
                 sittings += 1
             # else: back to them moments after their own answer (every other turn played
             # at once): they are still looking, and answer now
@@ -276,11 +300,13 @@ async def _play(
             await settle(bot)
         human_moves += 1
         last_answer[uid] = fake.clock()
+        await stopped.look(bot, game.id)
     ended = fake.clock()
     finished = (await bot.service.game(game.id)).status is GameStatus.FINISHED
     record = await bot.service.game_record(game.id)
     human_seats = {p.seat for p in (await bot.service.game(game.id)).humans}
-    kinds, stops = seat_turns(record, human_seats)
+    kinds = seat_turns(record, human_seats)
+    stops = stopped.reasons
     pings = sum(len(fake.pings_for(u)) for u in users)
     spent = budget(budget_before, fake.budget_report(), human_moves)
     return {

@@ -27,7 +27,8 @@ async def test_the_lobby_and_the_answer_to_mt_new_tell_the_length(
     fake = fake_discord
     games = fake.channel("games")
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
-    async with running_bot(fake, make_bot()):
+    bot = make_bot()
+    async with running_bot(fake, bot):
         answer = await said(await alice.slash("mt new", channel=games))
         four = expected_length(PRESETS["standard"], 4)
         words = how_long(four.days, "en")
@@ -36,13 +37,20 @@ async def test_the_lobby_and_the_answer_to_mt_new_tell_the_length(
         card = last_public(games)
         length = _field(card, "Expected length")
         assert length.startswith(f"⏳ {words} for 13 rounds at 4 players, if each of you")
-        # Five at the table: a longer match, said on the card as they join.
+        # Five at the table, said on the card as they join; a computer seat never waits.
         for user in (bob, carol, fake.user("dave"), fake.user("erin")):
             await said(await user.click(card, label="Join"))
         five = expected_length(PRESETS["standard"], 5)
-        assert five.days > four.days
         length = _field(games.messages()[0], "Expected length")
         assert f"⏳ {how_long(five.days, 'en')} for 13 rounds at 5 players" in length, length
+        game = await bot.service.game_in_channel(games.id)
+        assert game is not None
+        add = f"mt:{game.id}:lobby:cpu"
+        await said(await alice.select(games.messages()[0], values=["easy"], custom_id=add))
+        six = expected_length(PRESETS["standard"], 6, humans=5)
+        assert six.days < five.days
+        length = _field(games.messages()[0], "Expected length")
+        assert f"⏳ {how_long(six.days, 'en')} for 13 rounds at 6 players" in length, length
         # Started: the card no longer promises a length.
         await said(await alice.click(games.messages()[0], label="Start"))
         fields = [f["name"] for f in games.messages()[0].embeds[0].get("fields", [])]

@@ -14,15 +14,16 @@ def test_the_length_follows_the_rounds_the_table_and_who_waits() -> None:
     standard = PRESETS["standard"]
     four = pace.expected_length(standard, 4)
     assert (four.rounds, four.seats) == (13, 4)
-    # The calibration run itself: 4 people, 13 rounds of 15 tiles each.
-    turns = 13 * 4 * 15 * pace.TURNS_PER_TILE
+    # The calibration run itself: 4 people, 13 rounds of the 91-tile double-12 set.
+    turns = 13 * 91 * pace.TURNS_PER_SET_TILE
     assert four.days == pytest.approx(turns * pace.WAIT_SHARE * pace.HOURS_PER_WAIT / 24)
     assert 30 < four.days < 120  # weeks, not days nor a year, at the default model's pace
     fewer = pace.expected_length(standard.replace(rounds=5), 4)
     assert fewer.rounds == 5 and fewer.days == pytest.approx(four.days * 5 / 13)
     # A computer seat never waits; more people, more waits; a 1-seat lobby counts as 2.
     assert pace.expected_length(standard, 4, humans=2).days == pytest.approx(four.days / 2)
-    assert pace.expected_length(standard, 8).days > four.days
+    assert pace.expected_length(standard, 8).days == pytest.approx(four.days)  # (turns alike)
+    assert pace.expected_length(PRESETS["double-15"], 4).days > four.days  # a bigger set
     assert pace.expected_length(standard, 1).seats == 2
     assert pace.expected_length(PRESETS["double-15"], 10).seats == 10
     assert pace.expected_length(standard, 12).seats == standard.player_range[1]
