@@ -15,8 +15,8 @@ answering a median 40 awake minutes after their turn comes) under the bot's defa
 (``autoplay: only``, no standing orders), from ``python benchmarks/pace.py --players 4 --preset
 standard --seeds 5 --orders off``: 4,539 human seat turns in 5 matches of 13 rounds of a
 91-tile set (0.768 a tile), 2,683 sittings, the turns a person was waited for (0.591), 329.9
-days in all (2.95 hours a sitting): 65.7 days a match by the model, a median of 64.8
-measured. At 8 seats (``--players 8 --seeds 2``): 65.7 by the model, 71.0 measured.
+days in all (2.95 hours a sitting): 65.9 days a match by the model, a median of 64.8
+measured. At 8 seats (``--players 8 --seeds 2``): 65.9 by the model, 71.0 measured.
 docs/benchmarks.md (The pace of a match) gives the runs.
 """
 
