@@ -179,7 +179,7 @@ class Stopped:
 
     def __init__(self, users: list[int]) -> None:
         self.users = users
-        self.seen: set[tuple[int, str, int, int]] = set()
+        self.seen: set[tuple[int, str]] = set()
         self.reasons: Counter[str] = Counter()
 
     async def look(self, bot: MexicanTrainBot, game_id: int) -> None:
@@ -191,7 +191,7 @@ class Stopped:
             note = None if order is None else order.note
             if note is None:
                 continue
-            key = (uid, note.reason, note.round_no, note.at)
+            key = (uid, note.to_json())  # (the note says where it was written: once each)
             if key not in self.seen:
                 self.seen.add(key)
                 self.reasons[note.reason] += 1
