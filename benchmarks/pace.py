@@ -19,6 +19,12 @@ scheduler's reminders, deadlines and away turns fire as they would. Moves are ch
 engine's Normal computer player from the player's own seat view, made from their turn DM when
 it carries the controls, else with ``/play``, ``/draw``, ``/pass``.
 
+``--orders on``, the declared policy: whenever a player's turn DM offers the plan (its one-tap
+standing order, docs/players.md), they take it — ``then`` plays the plan's first tile now and
+queues the rest, ``queue`` queues it all from their next turn (the turn's move is then theirs
+as usual); the stops stay at their defaults. Stops are counted by reason off each order's note
+(``orders_stopped``), which the service keeps apart from the log.
+
 Every seat turn of a human is classified off the event log: a human's own (``human_decisions``:
 two or more legal moves when it came; ``human_one_move``: one), played by their standing order
 (``played_by_orders``), played for them with no choice or one legal move (``played_forced``,
