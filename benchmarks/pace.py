@@ -11,8 +11,9 @@ makes them, the fake's clock skipped between two players' moves). Each human is 
   ``--delay-sigma``, at most ``--delay-max`` awake hours): pinged asleep, they answer after
   waking; a delay that runs into their night resumes the next morning. A draw and the play
   after it, a double and the tile on it, are one sitting (no second delay), and so is a turn
-  back to them within ``--stay`` minutes of their own answer (every turn between was played
-  at once: they are still looking). ``sittings`` counts the waits.
+  back to them within ``--stay`` minutes of their own answer with no other human moving in
+  between (every turn between was played at once: they are still looking). ``sittings``
+  counts the waits.
 
 The fake's clock (which the bot shares) jumps over every wait, so no real time is slept: the
 scheduler's reminders, deadlines and away turns fire as they would. Moves are chosen by the
@@ -62,6 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywher
 from bot.app import MexicanTrainBot, create_bot
 from bot.config import Config
 from bot.engine.ai import Level, choose_move
+from bot.service.eventlog import ORDER_KIND
 from bot.service.outbox import PLAYED_FOR_KINDS
 from bot.store import GameStatus
 from scripts.play_through_fake import away, budget, open_match, send_move, settle, turn_dm
@@ -72,12 +74,12 @@ NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana", "ivan", 
 #: Monday 5 January 2026, 18:00 UTC: the match opens in the evening in Europe, at lunch in
 #: New York, at 03:00 in Tokyo (``--start-hour`` moves it).
 DAY_ONE = datetime(2026, 1, 5, tzinfo=UTC)
-#: Marker kinds of a turn played by a standing order (issue 46, item 2), once they exist.
-ORDER_KINDS: frozenset[str] = frozenset()
+#: Marker kinds of a turn played by a standing order (issue 46, item 2).
+ORDER_KINDS: frozenset[str] = frozenset({ORDER_KIND})
 
 
 def orders_available() -> bool:
-    """Whether this bot has standing orders to set (branch i46-orders)."""
+    """Whether this bot has standing orders to set (it has, since issue 46)."""
     return bool(ORDER_KINDS)
 
 
@@ -268,6 +270,7 @@ async def _play(
     human_moves = sittings = orders_set = 0
     stopped = Stopped([u.id for u in users])
     last_answer: dict[int, datetime] = {}
+    last_mover: int | None = None
     for _ in range(args.max_moves):
         summary = await wait_for_human(bot, game.id)
         if summary.status is not GameStatus.ACTIVE or summary.turn is None:
@@ -278,7 +281,9 @@ async def _play(
         if key not in seen:  # their turn came (a ping, or their own answer showed it)
             seen.add(key)
             came = summary.turn_since or fake.clock()
-            looking = last_answer.get(uid)
+            # Still looking: nobody else was waited for since their own answer (every turn
+            # between played at once), and it came back within --stay minutes.
+            looking = last_answer.get(uid) if last_mover == uid else None
             if looking is None or (came - looking).total_seconds() > args.stay * 60:
                 answer = humans[uid].answer_at(came, delay_minutes(delays, args))
                 wait = (answer - fake.clock()).total_seconds()
@@ -305,7 +310,7 @@ async def _play(
             await send_move(bot, by_id[uid], move, place, "en", dm=dm)
             await settle(bot)
         human_moves += 1
-        last_answer[uid] = fake.clock()
+        last_answer[uid], last_mover = fake.clock(), uid
         await stopped.look(bot, game.id)
     ended = fake.clock()
     finished = (await bot.service.game(game.id)).status is GameStatus.FINISHED

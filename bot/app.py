@@ -50,6 +50,7 @@ COMPACT_PAUSE = 0.5
 EXTENSIONS = (
     "bot.cogs.lobby",
     "bot.cogs.play",
+    "bot.cogs.orders",
     "bot.cogs.admin",
     "bot.cogs.history",
     "bot.cogs.catchup",

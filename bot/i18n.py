@@ -67,6 +67,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "faults",
     "places",
     "outbox",
+    "orders",
     "pace",
 )
 _merge_feature_texts()

@@ -22,6 +22,10 @@ route too, DM channel opens, 429s and violations. ``--rate-limits`` makes the fa
 Discord's limits (its clock ``--time-scale`` times faster, 20 by default, so a long match
 stays short).
 
+``--orders``: each player takes their turn DM's standing order (issue 46: their train's plan,
+first tile now and the rest at their next turns) whenever it offers one — with ``--from-dm``
+its one tap, else the same plan typed in the channel (``/play … then:``); the JSON adds
+``order_taps``, ``order_turns`` and ``order_moves`` (the turns and moves orders played).
 ``--gaps realistic`` plays at the players' pace: between two players' moves the fake's clock
 (which the bot shares) skips a gap drawn from a log-normal distribution (median
 ``--gap-median`` minutes, spread ``--gap-sigma``, at most ``--gap-max`` hours; the same player
@@ -171,7 +175,7 @@ async def play(
 
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
     turns: dict[int, set[tuple[int | None, int, object]]] = {u.id: set() for u in users}
-    human_moves = from_dm = 0
+    human_moves = from_dm = order_taps = 0
     one_move_turns: dict[str, int] = {}
     last_mover: int | None = None
     lost_turns = unable_to_act = reopened = 0
@@ -203,10 +207,26 @@ async def play(
             one_move_turns[kind] = one_move_turns.get(kind, 0) + 1
         move = choose(view, rng, not args.random)
         table = channel.last_message()
-        dm = turn_dm(fake, user, summary.version) if args.from_dm else None
-        from_dm += dm is not None
-        button = turn % 2 == 0 and table is not None and bool(table.buttons)
-        await send_move(bot, user, move, channel, args.language, log, dm=dm, button=button)
+        dm = turn_dm(fake, user, summary.version) if args.from_dm or args.orders else None
+        order = order_button(dm) if args.orders and dm is not None else None
+        if order is not None and args.from_dm:  # --orders: their train's plan in one tap
+            order_taps += 1
+            log.action(user, f"clicks **{order['label']}** in their turn DM")
+            assert dm is not None
+            await (await user.click(dm, custom_id=str(order["custom_id"]))).message()
+        elif order is not None:  # in the channel: the same plan typed, /play … then:
+            order_taps += 1
+            first, *rest = str(order["custom_id"]).rsplit(":", 1)[1].split(".")
+            train, then = f"@{summary.turn.seat + 1}", " ".join(rest)
+            log.action(user, f"`/play tile:{first} train:{train} then:{then}`")
+            await (
+                await user.slash("play", channel=channel, tile=first, train=train, then=then)
+            ).message()
+        else:
+            dm = dm if args.from_dm else None
+            from_dm += dm is not None
+            button = turn % 2 == 0 and table is not None and bool(table.buttons)
+            await send_move(bot, user, move, channel, args.language, log, dm=dm, button=button)
         await settle(bot)
         log.collect()
         if told(channel) == told_before and not await still_to_move(bot, game.id, uid):
@@ -226,6 +246,7 @@ async def play(
     }
     figures |= autoplayed(await bot.service.game_record(game.id), figures)
     figures["moves_from_dm"] = from_dm
+    figures |= ordered(await bot.service.game_record(game.id), order_taps)
     # Human turns (told to their player) that offered one legal move: the pings that asked
     # for no choice between moves (a single tile play is `/mt me autoplay: only`'s to play).
     figures["one_move_turns"] = one_move_turns
@@ -358,6 +379,27 @@ def autoplayed(record: Any, figures: dict[str, Any]) -> dict[str, Any]:
         "human_seat_turns": seat_turns,
         "pings_per_human_seat_turn": round(figures["pings"] / max(1, seat_turns), 3),
     }
+
+
+def order_button(dm: FakeMessage) -> dict[str, Any] | None:
+    """The turn DM's one-tap standing order (issue 46), if it offers one now."""
+    return next((b for b in dm.buttons if ":dm:then:" in str(b.get("custom_id"))), None)
+
+
+def ordered(record: Any, taps: int) -> dict[str, Any]:
+    """``--orders``: the DM's one-tap orders taken, and the turns and moves orders played
+    (their ``order`` markers in the log, and the moves by nobody of that seat after each)."""
+    turns = moves = 0
+    seat = None
+    for e in record.events:
+        data = json.loads(e.payload) if e.payload else {}
+        if e.kind == "order":
+            turns, seat = turns + 1, data.get("seat")
+        elif e.kind == "move" and e.actor is None and data.get("seat") == seat:
+            moves += 1
+        else:
+            seat = None
+    return {"order_taps": taps, "order_turns": turns, "order_moves": moves}
 
 
 async def still_to_move(bot: MexicanTrainBot, game_id: int, uid: int) -> bool:
@@ -614,6 +656,10 @@ if __name__ == "__main__":
         help="realistic: players move minutes to hours apart on the fake's clock",
     )  # fmt: skip
     parser.add_argument("--thread", action="store_true", help="the game in its own thread")
+    parser.add_argument(
+        "--orders", action="store_true",
+        help="players take their turn DM's one-tap standing order whenever it is offered",
+    )  # fmt: skip
     parser.add_argument(
         "--language",
         choices=("en", "fr"),

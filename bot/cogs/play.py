@@ -11,13 +11,15 @@ or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, parse_move
+from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, Tile, parse_move
 from bot.i18n import tr
-from bot.service import GameStatus, errors
+from bot.service import GameStatus, errors, orders
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
@@ -36,6 +38,7 @@ from bot.ui.interactions import (
 )
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
+from bot.ui.orders import order_text
 from bot.ui.posts import click_editor
 from bot.ui.refusals import Refusal
 
@@ -50,6 +53,7 @@ class Play_(GameCog, name="Play"):
         tile="The tile, e.g. 12-5 (the list shows only tiles you can play)",
         train="Where: mexican, or @N for seat N's train (the list shows where it fits)",
         knock="Knock with this move if it leaves you one tile (knock rule)",
+        then="Then keep playing these tiles on your train at your next turns, e.g. 7-2 2-9",
     )
     async def play(
         self,
@@ -57,13 +61,22 @@ class Play_(GameCog, name="Play"):
         tile: app_commands.Transform[str, TileOption],
         train: app_commands.Transform[str, TrainOption] | None = None,
         knock: bool = False,
+        then: str | None = None,
     ) -> None:
         async with guarded(interaction):
             picked = await TileOption.read(interaction, tile)
             move = TrainOption.move(picked.view, picked.tile, train)
             if not isinstance(move, Play):
                 raise Refusal("error.which-train", tile=str(picked.tile))
-            await make_move(interaction, picked.game.id, move, knock=knock)
+            queued: tuple[Tile, ...] = ()
+            if then is not None:  # a standing order after the move (issue 46): checked first
+                view = picked.view
+                queued = orders.read_chain(then[:200], view.rules.max_pip)
+                orders.check_chain(view, queued, after=move)
+            then_from = len(picked.view.log) if queued else None
+            await make_move(
+                interaction, picked.game.id, move, knock=knock, then=queued, then_from=then_from
+            )
 
     @app_commands.command(name="draw", description="Draw a tile (only when nothing fits)")
     @app_commands.guild_only()
@@ -230,6 +243,13 @@ async def make_picked_move(
             await bot.turns.refuse_unread(
                 game_id, interaction.user.id, exc, expected_version=version, made_in=made_in
             )
+    queued: tuple[Tile, ...] = ()
+    then_from = None
+    if flag.startswith("then:"):  # the turn DM's list: a standing order after the move
+        view = await bot_of(interaction).service.seat_view(game_id, interaction.user.id)
+        queued = orders.read_chain(flag[5:].replace(".", " "), view.rules.max_pip)
+        orders.check_chain(view, queued, after=move)
+        then_from = len(view.log)
     await make_move(
         interaction,
         game_id,
@@ -237,6 +257,8 @@ async def make_picked_move(
         expected_version=version,
         knock=flag == "knock",
         made_in=made_in,
+        then=queued,
+        then_from=then_from,
     )
 
 
@@ -248,10 +270,15 @@ async def make_move(
     expected_version: int | None = None,
     knock: bool = False,
     made_in: tuple[int | None, int] | None = None,
+    then: Sequence[Tile] = (),
+    then_from: int | None = None,
 ) -> None:
     """Apply one move for the interaction's user (:meth:`~bot.service.turn.Turns.take`: a
     draw that fits nowhere comes back with its forced pass), confirm it privately, then the
-    announcer tells the rest (:func:`~bot.ui.announcer.announce`)."""
+    announcer tells the rest (:func:`~bot.ui.announcer.announce`). ``then``: the standing
+    order the player queued with it (issue 46; already checked against their hand), set
+    before the rest of the turn is played so it goes on from this move (``then_from``: the
+    round's log length before it)."""
     bot = bot_of(interaction)
     uid, locale = interaction.user.id, locale_of(interaction)
     async with bot.game_lock(game_id):
@@ -279,6 +306,9 @@ async def make_move(
                 for line in messages.own_step_lines(names, s, locale, again=again)
             ]
         said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
+        if then:
+            order = await bot.service.orders.set(game_id, uid, then, bot.now(), log_from=then_from)
+            said += "\n" + order_text(order, locale)
         # Their answer first; then the computer players who follow move, and one post tells
         # the channel all.
         await announcer.announce(bot, turn.outs, interaction, answer=said)

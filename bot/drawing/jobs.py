@@ -40,11 +40,13 @@ NAME_SIZE, NAME_ROOM = 20, 220
 @dataclasses.dataclass(frozen=True, slots=True)
 class Picture:
     """A picture as the bot sends it: the PNG, what it shows in words (its alt text), and
-    for a hand the view's names cut as the pictures cut them (for the DM's text)."""
+    for a hand the view's names cut as the pictures cut them (for the DM's text) and the
+    train plan it marks (with the game's hints: the DM's one-tap standing order, issue 46)."""
 
     png: bytes
     alt: str
     names: tuple[str, ...] = ()
+    plan: tuple[str, ...] = ()
 
 
 def table_options(is_computer: Sequence[bool] = (), language: str | None = None) -> TableOptions:
@@ -82,7 +84,10 @@ def hand_picture(
 ) -> Picture:
     """A seat's hand picture (its own view), its alt text, and the names cut for the DM."""
     options = hand_options(view, show_plan, language, tiles, pick)
-    return Picture(draw_hand(view, options), describe_hand(view, options), cut_names(view.names))
+    plan = tuple(str(t) for t in options.plan)
+    return Picture(
+        draw_hand(view, options), describe_hand(view, options), cut_names(view.names), plan
+    )
 
 
 def draw_table(view: SeatView, options: TableOptions) -> bytes:

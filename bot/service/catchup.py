@@ -29,7 +29,13 @@ from bot.engine import Applied, Catch, Draw, Knock, Round, Rules
 from bot.engine.match import RoundStarted
 from bot.service import errors
 from bot.service.digest import RECENT, Digest, OpenDouble, RoundOver, SeenMove, TakenOver
-from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import (
+    AUTOPLAY_KIND,
+    ENGINE_KINDS,
+    ORDER_KIND,
+    UNDO_KIND,
+    cancelled_seqs,
+)
 from bot.service.outcome import Player, players_of, read_rules
 from bot.service.replay import decode_event
 from bot.store import EventRow, GameRecord
@@ -37,8 +43,9 @@ from bot.store import EventRow, GameRecord
 #: Events that hand a human's seat to a computer player for good.
 TAKEOVER_KINDS = frozenset({"leave", "kick", "replace"})
 #: Events after which the bot plays a human's turn for them (``payload.seat``): the
-#: scheduler's, and a turn with no choice (``autoplay``, :mod:`bot.service.turn`).
-PLAYED_FOR_KINDS = frozenset({"timeout", "away", AUTOPLAY_KIND})
+#: scheduler's, a turn with no choice (``autoplay``, :mod:`bot.service.turn`), and a standing
+#: order's turn (``order``, :mod:`bot.service.orders`: the player's own queued tiles).
+PLAYED_FOR_KINDS = frozenset({"timeout", "away", AUTOPLAY_KIND, ORDER_KIND})
 
 
 @dataclasses.dataclass(slots=True)

@@ -263,6 +263,9 @@ class Commit(Batch):
         super().__init__(game, now, ledger.rng)
         self.ledger = ledger
         self.seats_changed = False
+        #: A feature's own rows written in this commit's transaction (a standing order
+        #: played or dropped with the move that plays it: :mod:`bot.service.orders`).
+        self.also: list[Callable[[Tx], Awaitable[None]]] = []
 
     def reseat(self, seats: tuple[SeatRow, ...]) -> None:
         """Write ``seats`` with the events (a computer taking a seat over, the deal's order)."""
@@ -439,6 +442,8 @@ class Commit(Batch):
                 if hooks:
                     for hook in ledger.commit_hooks:
                         await hook(tx, g.row, after, self.seats, now)
+                for write in self.also:
+                    await write(tx)
                 if owe:
                     # What this commit owes the players, kept with it until delivered (issue 37).
                     actor = next((e.actor for e in self.events if e.actor is not None), None)

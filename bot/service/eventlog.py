@@ -21,6 +21,10 @@ UNDO_KIND = "undo"
 #: The marker before the moves of a turn the bot played for a human who had no choice
 #: (:mod:`bot.service.turn`; payload: seat and user); the moves carry no actor.
 AUTOPLAY_KIND = "autoplay"
+#: The marker before the moves a player's standing order played for them (issue 46,
+#: :mod:`bot.service.orders`; payload: seat and user); the moves carry no actor. What was
+#: still queued is never in the log.
+ORDER_KIND = "order"
 
 
 def cancelled_seqs(game_id: int, events: Iterable[EventRow]) -> frozenset[int]:

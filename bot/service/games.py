@@ -25,6 +25,7 @@ from bot.service import ratings, ratingviews, stats
 from bot.service.commit import CommitHook, CommittedHook, Ledger
 from bot.service.computers import Chooser
 from bot.service.lobby import Lobbies
+from bot.service.orders import Orders
 from bot.service.outbox import Outbox, owed_outcome
 from bot.service.outcome import Outcome
 from bot.service.play import Plays
@@ -102,6 +103,8 @@ class GameService:
         self.messages = queries.messages
         self.digest = queries.digest
         # Settings.
+        #: Standing orders (issue 46): set, read, cancel; played by the turn use case.
+        self.orders = Orders(self.ledger)
         self.user_settings = settings.user_settings
         self.update_user_settings = settings.update_user_settings
         self.remember_dm_channel = settings.remember_dm_channel

@@ -22,7 +22,13 @@ from types import MappingProxyType
 
 from bot.engine import Match
 from bot.engine.match import RoundStarted
-from bot.service.eventlog import AUTOPLAY_KIND, ENGINE_KINDS, UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import (
+    AUTOPLAY_KIND,
+    ENGINE_KINDS,
+    ORDER_KIND,
+    UNDO_KIND,
+    cancelled_seqs,
+)
 from bot.service.outcome import (
     Fact,
     FactCode,
@@ -159,7 +165,7 @@ class Outbox(OutboxStore):
 
 #: Events made by nobody that belong to the cycle of the change before them: a computer's
 #: move, a turn with no choice played for its player, a round dealt.
-_SAME_CYCLE = frozenset({"move", "round", AUTOPLAY_KIND})
+_SAME_CYCLE = frozenset({"move", "round", AUTOPLAY_KIND, ORDER_KIND})
 
 
 def looking(events: tuple[EventRow, ...]) -> int | None:
@@ -257,7 +263,7 @@ def undone_fact(undo: EventRow, events: tuple[EventRow, ...], players: tuple[Pla
 
 #: The markers before a turn the bot played for a human: no choice (autoplay), their time ran
 #: out, or they are away (:mod:`bot.service.turn`, :mod:`bot.service.schedule`).
-PLAYED_FOR_KINDS = frozenset({AUTOPLAY_KIND, "timeout", "away"})
+PLAYED_FOR_KINDS = frozenset({AUTOPLAY_KIND, ORDER_KIND, "timeout", "away"})
 
 
 def played_for_facts(
@@ -295,7 +301,9 @@ def played_for_facts(
                 run,
                 user_id=payload.get("user"),
                 reason=e.kind,
-                policy=payload.get("policy", e.kind if e.kind == AUTOPLAY_KIND else "computer"),
+                policy=payload.get(
+                    "policy", e.kind if e.kind in (AUTOPLAY_KIND, ORDER_KIND) else "computer"
+                ),
                 replaced=replaced,
                 missed=payload.get("missed", 0),
             )

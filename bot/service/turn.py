@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import NoReturn
 
 from bot.engine import DONE, DRAW, KNOCK, PASS, Move, MoveError, Play, SeatView, Tile, view_for
-from bot.service import errors
+from bot.service import errors, orders
 from bot.service.commit import Place
 from bot.service.digest import Digest
 from bot.service.eventlog import AUTOPLAY_KIND
@@ -85,6 +85,8 @@ class TurnNews:
     view: SeatView | None
     digest: Digest | None = None
     standings: tuple[Standing, ...] = ()
+    #: Why their standing order stopped this turn (told once, in this turn's DM).
+    stopped: orders.Note | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -232,8 +234,11 @@ class Turns:
                 or ended > 1
             ):
                 return
-            played = await self.schedule.play_away_turn(game_id, nxt.user_id, now)
-            for_them = played.outcome if played is not None else None
+            # Their own standing order first (issue 46): what they queued, not a policy's.
+            for_them = await self.play_order(game_id, nxt.user_id, now)
+            if for_them is None:
+                played = await self.schedule.play_away_turn(game_id, nxt.user_id, now)
+                for_them = played.outcome if played is not None else None
             if for_them is None:
                 for_them = await self.play_forced(game_id, nxt.user_id, now)
             if for_them is None:
@@ -241,6 +246,15 @@ class Turns:
             last = for_them
             ended += len(last.rounds_ended)
             yield last
+
+    async def play_order(self, game_id: int, user_id: int, now: datetime) -> Outcome | None:
+        """Play ``user_id``'s standing order at their turn, if they queued one and it may
+        play (:func:`bot.service.orders.play`: one commit); None, when they have none (one
+        read), it stopped (why is kept for their turn DM) or it is not their turn."""
+        row = await self.games.ledger.store.order(game_id, user_id)
+        if row is None:
+            return None
+        return await orders.play(self.games.ledger, row, now)
 
     async def play_forced(self, game_id: int, user_id: int, now: datetime) -> Outcome | None:
         """Play ``user_id``'s turn for them if it leaves them no choice and their ``/mt me
@@ -367,7 +381,13 @@ class Turns:
         if ping.dm and ping.settings is not None:
             view = await games.seat_view(game_id, uid)
             digest = await games.digest(game_id, uid)
-            return TurnNews(view, digest, await games.standings(game_id))
+            stopped = None
+            row = await games.ledger.store.order(game_id, uid)
+            if row is not None and row.note is not None:  # told until they next move
+                note = orders.Note.from_json(row.note)
+                mine = await games.ledger.store.last_move_by(game_id, uid)
+                stopped = note if mine <= note.seq else None
+            return TurnNews(view, digest, await games.standings(game_id), stopped)
         if ping.mention:
             return TurnNews(None, await games.digest(game_id, uid))
         return None

@@ -28,9 +28,9 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.service import errors
+from bot.service import errors, orders
 from bot.service.commit import Ledger
-from bot.service.eventlog import AUTOPLAY_KIND, UNDO_KIND, cancelled_seqs
+from bot.service.eventlog import AUTOPLAY_KIND, ORDER_KIND, UNDO_KIND, cancelled_seqs
 from bot.service.guards import need_active, need_host, utc
 from bot.service.outcome import GameSummary, Player, players_of
 from bot.service.replay import replay_game
@@ -110,6 +110,18 @@ def plan_undo(game_id: int, events: tuple[EventRow, ...]) -> _Plan:
     ):
         computers.append(live[i])
         i -= 1
+    if i >= 0 and live[i].kind == ORDER_KIND:
+        # A standing order's turn is its player's own (issue 46): its moves, right after the
+        # marker and of the marker's seat, are the turn; the marker goes with them.
+        seat = json.loads(live[i].payload)["seat"]
+        after = list(reversed(computers))
+        n = 0
+        while n < len(after) and after[n].kind == "move":
+            if json.loads(after[n].payload)["seat"] != seat:
+                break
+            n += 1
+        if n:
+            return _Plan(tuple(after[:n]), (live[i], *after[n:]))
     if i < 0 or live[i].kind == "round":
         raise NothingToUndo()
     if live[i].kind != "move":
@@ -157,6 +169,9 @@ async def take_back(
         moves = tuple(str(json.loads(e.payload)["move"]) for e in plan.turn)
         payload = {"seqs": list(seqs), "by": user_id, "player": player.seat, "moves": list(moves)}
         c.event(UNDO_KIND, payload, user_id)
+        if player.user_id is not None:  # their turn is theirs again: so is what to play
+            uid = player.user_id
+            c.also.append(lambda tx: orders.drop(tx, game_id, uid))
         event = c.events[-1]
         after = GameRecord(
             record.game,

@@ -213,9 +213,32 @@ _V15_RATINGS = (
     """,
 )
 
-#: ``autoplay: only`` becomes the default (see SQLite's migration 16): the column holds what a
+#: Standing orders (issue 46): the next tiles a player queued for their own train, played at
+#: their turns while the order's stops hold (``bot/service/orders.py``). Private: never in the
+#: event log (what an order plays is, as the moves it makes, after an ``order`` marker).
+#: ``tiles``: the queue, a JSON list; ``stops``: a JSON object of the player's stop
+#: conditions; ``log_from``: where in the round's log the order began watching; ``waits``: set
+#: during the player's own turn, it plays only once they have moved since; ``note``: why
+#: it stopped (JSON), for the player's next turn DM; ``round_no``: an order ends with its round.
+_V16_ORDERS = (
+    """
+    CREATE TABLE orders (
+        game_id    BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id    BIGINT NOT NULL,
+        round_no   INTEGER NOT NULL,
+        tiles      TEXT NOT NULL,
+        stops      TEXT NOT NULL,
+        log_from   INTEGER NOT NULL,
+        waits      INTEGER NOT NULL DEFAULT 0,
+        note       TEXT,
+        PRIMARY KEY (game_id, user_id)
+    )
+    """,
+)
+
+#: ``autoplay: only`` becomes the default (see SQLite's migration 17): the column holds what a
 #: player chose, NULL for the default; a stored ``forced`` becomes the default.
-_V16_AUTOPLAY_DEFAULT = (
+_V17_AUTOPLAY_DEFAULT = (
     "ALTER TABLE user_settings ALTER COLUMN autoplay DROP NOT NULL",
     "ALTER TABLE user_settings ALTER COLUMN autoplay DROP DEFAULT",
     "UPDATE user_settings SET autoplay = NULL WHERE autoplay = 'forced'",
@@ -234,6 +257,7 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
-    _V16_AUTOPLAY_DEFAULT,
+    _V16_ORDERS,
+    _V17_AUTOPLAY_DEFAULT,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

@@ -308,3 +308,18 @@ class DueRow:
 
 def due_row(r: Sequence[Any]) -> DueRow:
     return DueRow(r[0], r[1], r[2], r[3], from_db_time(r[4]))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OrderRow:
+    """One player's standing order in one game (issue 46; see ``orders`` in the schema): the
+    tiles queued for their own train and the stops, as JSON; the service reads them."""
+
+    game_id: int
+    user_id: int
+    round_no: int
+    tiles: str
+    stops: str
+    log_from: int
+    waits: bool = False
+    note: str | None = None

@@ -246,6 +246,29 @@ _V15_RATINGS = (
     """,
 )
 
+#: Standing orders (issue 46): the next tiles a player queued for their own train, played at
+#: their turns while the order's stops hold (``bot/service/orders.py``). Private: never in the
+#: event log (what an order plays is, as the moves it makes, after an ``order`` marker).
+#: ``tiles``: the queue, a JSON list; ``stops``: a JSON object of the player's stop
+#: conditions; ``log_from``: where in the round's log the order began watching; ``waits``: set
+#: during the player's own turn, it plays only once they have moved since; ``note``: why
+#: it stopped (JSON), for the player's next turn DM; ``round_no``: an order ends with its round.
+_V16_ORDERS = (
+    """
+    CREATE TABLE orders (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id    INTEGER NOT NULL,
+        round_no   INTEGER NOT NULL,
+        tiles      TEXT NOT NULL,
+        stops      TEXT NOT NULL,
+        log_from   INTEGER NOT NULL,
+        waits      INTEGER NOT NULL DEFAULT 0,
+        note       TEXT,
+        PRIMARY KEY (game_id, user_id)
+    )
+    """,
+)
+
 #: ``autoplay: only`` becomes the default (issue 46): ``user_settings.autoplay`` holds what a
 #: player CHOSE, NULL for "never chosen: the bot's default" (``bot.store.rows.DEFAULT_AUTOPLAY``),
 #: so a later change of the default reaches everyone who never chose. Before, every row held a
@@ -255,7 +278,7 @@ _V15_RATINGS = (
 #: ``off`` and ``only`` were chosen (neither was ever a default) and stay. SQLite cannot drop a
 #: NOT NULL: a new column takes the chosen values, the old one is dropped (its check is its own),
 #: the new one takes its name.
-_V16_AUTOPLAY_DEFAULT = (
+_V17_AUTOPLAY_DEFAULT = (
     """
     ALTER TABLE user_settings ADD COLUMN autoplay_chosen TEXT
         CHECK (autoplay_chosen IS NULL OR autoplay_chosen IN ('off', 'forced', 'only'))
@@ -278,7 +301,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
-    _V16_AUTOPLAY_DEFAULT,
+    _V16_ORDERS,
+    _V17_AUTOPLAY_DEFAULT,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -300,6 +324,7 @@ MIGRATION_NOTES: Final[tuple[str, ...]] = (
     "the end of a match in the outbox",
     "a draw held for the next post",
     "players' ratings (rated matches, each server's ratings)",
+    "standing orders: the next tiles a player queued for their own train",
     "autoplay's default (only-move) for players who never chose",
 )
 

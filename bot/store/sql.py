@@ -37,6 +37,7 @@ COPY_TABLES: tuple[str, ...] = (
     "guild_language",
     "meta",
     "outbox",
+    "orders",
 )
 
 

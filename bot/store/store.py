@@ -41,6 +41,7 @@ from bot.store.rows import (
     IntegrityRefused,
     MessageRow,
     NewEvent,
+    OrderRow,
     ResultRow,
     SchemaTooNew,
     SeatRow,
@@ -70,6 +71,7 @@ __all__ = [
     "IntegrityRefused",
     "MessageRow",
     "NewEvent",
+    "OrderRow",
     "ResultRow",
     "SchemaTooNew",
     "SeatRow",
@@ -340,6 +342,25 @@ class Store(abc.ABC):
             row[9],
             row[10],
         )
+
+    async def order(self, game_id: int, user_id: int) -> OrderRow | None:
+        """``user_id``'s standing order in ``game_id`` (issue 46), if they have one."""
+        row = await self._one(
+            "SELECT game_id, user_id, round_no, tiles, stops, log_from, waits, note FROM orders "
+            "WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        if row is None:
+            return None
+        return OrderRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
+
+    async def last_move_by(self, game_id: int, user_id: int) -> int:
+        """The seq of ``user_id``'s last move of their own in ``game_id`` (0: none)."""
+        row = await self._one(
+            "SELECT MAX(seq) FROM events WHERE game_id = ? AND actor = ? AND kind = 'move'",
+            (game_id, user_id),
+        )
+        return 0 if row is None or row[0] is None else int(row[0])
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._one(

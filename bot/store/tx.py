@@ -22,6 +22,7 @@ from bot.store.rows import (
     GuildSettings,
     IntegrityRefused,
     NewEvent,
+    OrderRow,
     ResultRow,
     SeatRow,
     UserSettings,
@@ -65,6 +66,11 @@ _PUT_USER_SETTINGS = upsert_sql(
 )
 #: Only the DM channel column: a DM opened for the first time must not overwrite a setting the
 #: player changed meanwhile (read-modify-write of the whole row would).
+_PUT_ORDER = upsert_sql(
+    "orders",
+    ["game_id", "user_id", "round_no", "tiles", "stops", "log_from", "waits", "note"],
+    ["game_id", "user_id"],
+)
 _PUT_DM_CHANNEL = upsert_sql(
     "user_settings", ["user_id", "dm_channel_id", "updated_at"], ("user_id",)
 )
@@ -345,6 +351,27 @@ class Tx:
 
     async def put_dm_channel(self, user_id: int, channel_id: int | None, now: datetime) -> None:
         await self._c.execute(_PUT_DM_CHANNEL, (user_id, channel_id, to_db_time(now)))
+
+    async def put_order(self, row: OrderRow) -> None:
+        """Write one player's standing order (issue 46), replacing the one they had."""
+        await self._c.execute(
+            _PUT_ORDER,
+            (
+                row.game_id,
+                row.user_id,
+                row.round_no,
+                row.tiles,
+                row.stops,
+                row.log_from,
+                int(row.waits),
+                row.note,
+            ),
+        )
+
+    async def delete_order(self, game_id: int, user_id: int) -> None:
+        await self._c.execute(
+            "DELETE FROM orders WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
 
     async def put_guild_settings(self, s: GuildSettings, now: datetime) -> None:
         await self._c.execute(

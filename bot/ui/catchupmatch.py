@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.engine import Play
 from bot.service.digest import Digest, SeenMove
 from bot.ui.limits import shown
 
 #: Turns played for you that are told move by move.
 LISTED_FOR_YOU = 3
 #: The icon of a turn played for the reader, by why: the one the channel's line gave it.
-FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩"}
+FOR_YOU_ICONS = {"timeout": "⏰", "away": "🏖️", "autoplay": "⏩", "order": "📋"}
 
 
 class Words(Protocol):
@@ -46,6 +47,9 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
     """The turns played for the reader (at least one), with why: told move by move while
     they are few, else counted."""
     reasons = {m.played_for for t in turns for m in t}
+    if reasons == {"order"}:  # their own standing order (issue 46): the tiles it played
+        tiles = [str(m.move.tile) for t in turns for m in t if isinstance(m.move, Play)]
+        return [w.tr("orders.while-away", tiles=", ".join(tiles))]
     icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
     if len(reasons) == 1:
         why = w.tr(f"catchup.why.{reasons.pop()}")

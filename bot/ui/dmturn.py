@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.digits import ID
-from bot.engine import DRAW, PASS, SeatView
+from bot.engine import DRAW, PASS, Play, SeatView, Tile
 from bot.i18n import tr, tr_count
 from bot.service import GameStatus, GameSummary, Standing
 from bot.service.digest import Digest
@@ -45,7 +45,7 @@ from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, clicked, move_options
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, channel_locale, locale_of
-from bot.ui.limits import CONTENT, shown
+from bot.ui.limits import CONTENT, SELECT_OPTIONS, shown
 from bot.ui.matchend import ordinal
 from bot.ui.pictures import picture_file, short_names
 from bot.ui.refusals import Refusal
@@ -84,6 +84,72 @@ class DmTurnButton(
         await clicked(interaction, self)
 
 
+class DmOrderButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"mt:(?P<game>{ID}):(?P<version>{ID}):dm:(?P<how>then|queue):(?P<tiles>[0-9.-]{{3,80}})",
+):
+    """The turn DM's one-tap standing order (issue 46): the train plan the hand picture marks.
+    ``then``: play its first tile on your train now, then keep playing the rest at your next
+    turns; ``queue``: the first tile cannot go now (a double to satisfy first), so the whole
+    plan is queued from your next turn. ``tiles``: the plan, joined by dots
+    (``mt:<game>:<version>:dm:then:7-5.7-2.9-2``); the click checks it against the hand."""
+
+    place: ClassVar[str] = "player"
+
+    def __init__(
+        self, game_id: int, version: int, how: str, tiles: str, locale: str | None = None
+    ) -> None:
+        shown_tiles = tiles.split(".")
+        if how == "then":
+            label = tr("orders.button.then", locale, first=shown_tiles[0],
+                       rest=" → ".join(shown_tiles[1:]))  # fmt: skip
+        else:
+            label = tr("orders.button.queue", locale, tiles=" → ".join(shown_tiles))
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.success,
+                custom_id=f"mt:{game_id}:{version}:dm:{how}:{tiles}",
+            )
+        )
+        self.game_id, self.version, self.how, self.tiles = game_id, version, how, tiles
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DmOrderButton:
+        return cls(int(match["game"]), int(match["version"]), match["how"], match["tiles"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await clicked(interaction, self)
+
+
+#: The most tiles the one-tap order names (its custom id holds them: 100 characters at most).
+PLAN_TILES = 9
+
+
+def order_button(
+    game: GameSummary, view: SeatView, plan: Sequence[str], lang: str | None
+) -> DmOrderButton | None:
+    """The one-tap order for ``plan`` (the hand picture's train plan), if it is worth a tap:
+    its first tile now and the rest after (``then``), or all of it from the next turn when
+    the first cannot go now (``queue``); none for a plan of one tile that can go now (the
+    move list plays it)."""
+    if view.seat is None or not plan:
+        return None
+    first = next((m for m in view.legal if isinstance(m, Play) and str(m.tile) == plan[0]), None)
+    now = first is not None and first.train == view.seat
+    if now and len(plan) < 2:
+        return None
+    tiles = list(plan[: PLAN_TILES if now else PLAN_TILES - 1])
+    head = f"mt:{game.id}:{game.version}:dm:{'then' if now else 'queue'}:"
+    while tiles and len(head) + len(".".join(tiles)) > 100:
+        tiles.pop()
+    if not tiles or (now and len(tiles) < 2):
+        return None
+    return DmOrderButton(game.id, game.version, "then" if now else "queue", ".".join(tiles), lang)
+
+
 async def live_link(bot: GameBot, game: GameSummary) -> str:
     """The game's latest post (its live turn), else its channel."""
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
@@ -92,18 +158,31 @@ async def live_link(bot: GameBot, game: GameSummary) -> str:
 
 
 def dm_view(
-    game: GameSummary, view: SeatView | None, link: str, lang: str | None
+    game: GameSummary,
+    view: SeatView | None,
+    link: str,
+    lang: str | None,
+    plan: Sequence[str] = (),
 ) -> discord.ui.View:
     """A turn DM's controls: with ``view`` (the player's seat, their turn) the legal moves,
-    Draw and Pass as they are legal; always Catch me up and the link to the table."""
+    Draw and Pass as they are legal, and the one-tap standing order of ``plan`` (the train
+    plan its hand picture marks); always Catch me up and the link to the table."""
     controls = discord.ui.View(timeout=None)
     if view is not None and view.my_turn and view.legal:
         options = move_options(view, lang)
+        button = order_button(game, view, plan, lang) if plan else None
+        if button is not None and button.how == "then" and 0 < len(options) < SELECT_OPTIONS:
+            # The same order in the move list: its first tile, then the rest queued.
+            first, *rest = button.tiles.split(".")
+            value = f"{Play(Tile.parse(first), view.seat or 0)}|then:{'.'.join(rest)}"
+            options.append(discord.SelectOption(label=button.item.label or "", value=value[:100]))
         if options:
             controls.add_item(MoveSelect(game.id, game.version, options, lang, dm=True))
         for action, move in zip(DM_ACTIONS, (DRAW, PASS), strict=True):
             if move in view.legal:
                 controls.add_item(DmTurnButton(game.id, game.version, action, lang))
+        if button is not None:
+            controls.add_item(button)
     controls.add_item(CatchUpButton(game.id, lang))
     controls.add_item(discord.ui.Button(label=tr("button.to-table", lang), url=link))
     return controls
@@ -269,7 +348,7 @@ async def turn_news(
     tiles: str,
     *,
     hand_only: bool = False,
-) -> tuple[str, list[discord.File]]:
+) -> tuple[str, list[discord.File], tuple[str, ...]]:
     """What a player reads when their turn comes: whose game and by when, what changed since
     their last turn (their own train first), and their hand — in words and as a picture,
     drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
@@ -280,15 +359,27 @@ async def turn_news(
     drawn = await bot.pictures.hand(view, game.options.hints, lang, tiles, pick=not hand_only)
     files = [] if drawn is None else [picture_file(drawn.png, "hand.png", drawn.alt)]
     hand = messages.hand_text(view, game, lang)
+    plan = () if drawn is None else drawn.plan
     if hand_only:
-        return hand[:CONTENT], files
+        return hand[:CONTENT], files, plan
     head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
     if game.deadline_at is not None:
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
     # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
     assert digest is not None
     names = () if drawn is None else drawn.names
-    return turn_dm_text(head, game, digest, view, news.standings, lang, names), files
+    if news.stopped is not None:  # why their standing order stopped: told in this turn only
+        head += "\n" + stopped_line(news.stopped.reason, news.stopped.params, lang)
+    return turn_dm_text(head, game, digest, view, news.standings, lang, names), files, plan
+
+
+def stopped_line(reason: str, params: dict[str, Any], lang: str | None) -> str:
+    """Why a standing order stopped (:class:`bot.service.orders.Note`), in the reader's words."""
+    if reason == "double" and not params.get("name"):
+        reason = "double-open"
+    name = params.get("name")
+    return tr(f"orders.stopped.{reason}", lang, name=shown(str(name)) if name else "",
+              tile=params.get("tile", ""))  # fmt: skip
 
 
 def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
@@ -318,7 +409,7 @@ async def tell_next_player(
         if not new_turn or ping.settings is None:
             return None
         lang = locale_of(route.interaction) if route.interaction is not None else None
-        text, files = await turn_news(bot, game, news, lang, ping.settings.tiles, hand_only=True)
+        text, files, _ = await turn_news(bot, game, news, lang, ping.settings.tiles, hand_only=True)
         await route.add_for_actor(text, files=files)
         return None
     if not ping.dm or ping.settings is None:
@@ -357,8 +448,8 @@ async def send_turn_dm(
         news = await bot.turns.news(game.id, ping)
     assert news is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
-    text, files = await turn_news(bot, game, news, lang, tiles)
-    view = dm_view(game, news.view, await live_link(bot, game), lang)
+    text, files, plan = await turn_news(bot, game, news, lang, tiles)
+    view = dm_view(game, news.view, await live_link(bot, game), lang, plan)
     known, silent = ping.settings.dm_channel_id, ping.quiet_until is not None
     nonce = dm_nonce(game, ping.user_id, news)  # this turn's: one DM for it (issue 50)
     await send_dm(

@@ -44,6 +44,10 @@ def played_for_line(params: dict[str, object], locale: str | None) -> str:
         return tr("schedule.away.played", locale, name=name, what=what)
     if params.get("reason") == "autoplay":
         return tr("autoplay.played", locale, name=name, what=what)
+    if params.get("reason") == "order":  # the player's own standing order (issue 46)
+        played = params.get("tiles")
+        tiles = ", ".join(str(t) for t in played) if isinstance(played, tuple | list) else ""
+        return tr("orders.played", locale, name=name, tiles=tiles)
     if params.get("replaced"):
         return tr(
             "schedule.timeout.replaced", locale, name=name, what=what, missed=params.get("missed")

@@ -56,6 +56,8 @@ ORDER = (
     "nudge", "away", "mygames",
     # bot/cogs/rating.py (issue 48)
     "rating",
+    # bot/cogs/orders.py (issue 46)
+    "orders",
 )  # fmt: skip
 
 _MARK = "__mt_command__"

@@ -43,7 +43,7 @@ async def test_every_command_answers_after_every_cog_is_reloaded(
         for name in EXTENSIONS:
             await bot.reload_extension(name)
         typed = [t for name, spec in fake.commands().items() for t in _typed(name, spec, bob)]
-        assert len(typed) == 24 + 2 + 7  # /mt's and /mt-admin's subcommands, /play, /draw, …
+        assert len(typed) == 25 + 2 + 7  # /mt's and /mt-admin's subcommands, /play, /draw, …
         for command, options in typed:
             try:
                 invocation = await alice.slash(command, channel=games, **options)

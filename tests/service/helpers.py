@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine import Move, Play
+from bot.engine import Move, Play, Tile
 from bot.engine.ai import Level
 from bot.service import GameService, Outcome
 from bot.store import Store
@@ -63,3 +64,24 @@ async def raw_sql(store: Store, sql: str, params: Sequence[Any] = ()) -> int:
     placeholders): for tests that damage a game on purpose. Rows changed."""
     async with store.transaction() as tx:
         return await tx._c.execute(sql, params)
+
+
+class Rigged(random.Random):
+    """A deal the test names: each shuffle puts the named hands first (seat by seat) and the
+    named draws right after them (the boneyard's first tiles, in order), then every other
+    tile of the round in the set's order."""
+
+    def __init__(self, deals: Sequence[tuple[Sequence[str], str]]) -> None:
+        super().__init__(7)
+        self.deals = list(deals)
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        if not self.deals:
+            super().shuffle(x)
+            return
+        hands, draws = self.deals.pop(0)
+        named = [Tile.parse(t) for h in hands for t in h.split()]
+        top = [Tile.parse(t) for t in draws.split()]
+        rest = [t for t in sorted(x) if t not in named and t not in top]
+        assert len(set(named + top)) == len(named + top), "a tile named twice"
+        x[:] = named + top + rest

@@ -151,6 +151,7 @@ async def test_an_upgrade_from_before_ratings_computes_them(
     conn = sqlite3.connect(db_path)
     conn.executescript(
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
+        "DROP TABLE orders; "  # (and migration 16's standing orders, issue 46)
         "PRAGMA user_version = 14;"
     )
     conn.close()

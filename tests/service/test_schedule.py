@@ -613,6 +613,8 @@ async def test_migration_5_plans_the_games_already_running(db_path: Path, clock:
         "DROP TABLE outbox; "  # nor the outbox (12)
         # … nor the ratings (15).
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
+        # … nor the standing orders (16).
+        "DROP TABLE orders; "
         # … nor the finished matches' archive (11), with the log's older delete trigger.
         "DROP TRIGGER events_append_only_delete; DROP TABLE event_archive; "
         "CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events "

@@ -1,4 +1,4 @@
-"""``autoplay: only`` became the default (issue 46, migration 16 on both stores): a player who
+"""``autoplay: only`` became the default (issue 46, migration 17 on both stores): a player who
 never chose gets the new default, one who chose ``off`` or ``only`` keeps it; the stored
 ``forced`` (the old column default, written with any other setting) becomes the default, and
 what a player chooses from now on is stored as chosen, so the next change of the default

@@ -14,7 +14,7 @@ from bot.__main__ import main
 from bot.service import GameOptions, GameService
 from bot.service.schedule import ScheduleService
 from bot.service.storecopy import CopyError, copy_store, verify_copy
-from bot.store import GameStatus, GuildSettings, Store, UserSettings, open_store
+from bot.store import GameStatus, GuildSettings, OrderRow, Store, UserSettings, open_store
 from bot.store import stats as stats_rows
 from bot.store.schedule import GuildScheduleRow, ScheduleTx, UserScheduleRow
 from bot.store.store import COPY_TABLES
@@ -58,6 +58,9 @@ async def _fill(path: Path, clock: FakeClock) -> list[int]:
             await w.put_guild_schedule(GuildScheduleRow(GUILD, 3600, "skip", 9), now)
             await w.log_reminder(running, BOB, "nudge", now, now)
             await stats_rows.set_guild_language(tx, GUILD, "fr", now)
+            # A standing order (issue 46): its row is copied like any other.
+            order = OrderRow(running, ALICE, 0, '["12-5"]', '{"double":true}', 3, True, None)
+            await tx.put_order(order)
         for table in COPY_TABLES:
             if table != "meta":  # SQLite's migration 7 table; may not exist yet
                 assert await store._one(f"SELECT 1 FROM {table}"), f"nothing in {table}"
