@@ -59,6 +59,10 @@ class Table:
         assert isinstance(rng, Rigged)
         rng.deals = [(hands, draws), *more]
         rules = {"hand_size": len(hands[0].split()), "rounds": 1, **house}
+        # The moves are named one by one: a lone legal tile is the player's to name here, as
+        # under autoplay: forced (the default before issue 46 made it only-move).
+        for uid in humans:
+            await self.svc.update_user_settings(uid, self.clock.tick(), autoplay="forced")
         out = await new_game(
             self.svc, self.clock, humans=humans, house_rules=rules, channel=channel
         )
