@@ -78,11 +78,6 @@ DAY_ONE = datetime(2026, 1, 5, tzinfo=UTC)
 ORDER_KINDS: frozenset[str] = frozenset({ORDER_KIND})
 
 
-def orders_available() -> bool:
-    """Whether this bot has standing orders to set (it has, since issue 46)."""
-    return bool(ORDER_KINDS)
-
-
 @dataclass(frozen=True)
 class Human:
     """One player's day: UTC offset (hours), waking hours (local, whole or not)."""
@@ -436,11 +431,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--wake and --sleep must differ: nobody is awake all day or never")
     if any(z != int(z) or not -12 <= z <= 14 for z in args.zones):
         p.error("--zones are whole-hour UTC offsets from -12 to 14")
-    if args.orders == "on" and not orders_available():
-        p.error(
-            "--orders on: standing orders are not available in this bot yet (issue 46, item 2);"
-            " run --orders off"
-        )
     return args
 
 

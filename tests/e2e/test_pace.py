@@ -41,15 +41,10 @@ def test_bad_flags_are_refused_with_a_reason(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         pace.parse(["--zones=-5,0.5"])
     assert "whole-hour" in capsys.readouterr().err
-    if not pace.orders_available():
-        with pytest.raises(SystemExit):
-            pace.parse(["--orders", "on"])
-        assert "not available" in capsys.readouterr().err
 
 
 async def test_a_tiny_run_prints_every_figure_and_keeps_its_invariants() -> None:
-    orders = "on" if pace.orders_available() else "off"
-    args = pace.parse(["--players", "2", "--preset", "quick", "--seeds", "1", "--orders", orders])
+    args = pace.parse(["--players", "2", "--preset", "quick", "--seeds", "1", "--orders", "on"])
     line = json.dumps(await pace.main(args))
     got = json.loads(line)
     for run in (got, got["baseline"]):
@@ -76,3 +71,8 @@ async def test_a_tiny_run_prints_every_figure_and_keeps_its_invariants() -> None
     assert got["baseline"]["played_by_orders"] == 0
     # The run keeps the default (only): a lone legal move is never handed to a human.
     assert got["human_one_move"] == 0
+    # The policy took the turn DM's plan, and orders played turns (each in the log after
+    # its marker: none of them a human's, none otherwise).
+    assert got["orders"] == "on"
+    assert got["orders_set"] > 0 and got["played_by_orders"] > 0
+    assert got["baseline"]["orders_set"] == 0
