@@ -40,7 +40,7 @@ from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
 from bot.ui.orders import order_text
 from bot.ui.posts import click_editor
-from bot.ui.refusals import Refusal
+from bot.ui.refusals import Refusal, error_text
 
 
 class Play_(GameCog, name="Play"):
@@ -307,8 +307,13 @@ async def make_move(
             ]
         said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
         if then:
-            order = await bot.service.orders.set(game_id, uid, then, bot.now(), log_from=then_from)
-            said += "\n" + order_text(order, locale)
+            try:  # checked before the move; a refusal now (a race) must not silence the move
+                order = await bot.service.orders.set(
+                    game_id, uid, then, bot.now(), log_from=then_from
+                )
+                said += "\n" + order_text(order, locale)
+            except errors.ServiceError as exc:
+                said += "\n" + error_text(exc, locale)
         # Their answer first; then the computer players who follow move, and one post tells
         # the channel all.
         await announcer.announce(bot, turn.outs, interaction, answer=said)

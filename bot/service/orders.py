@@ -248,22 +248,24 @@ class Orders:
             return order
 
     async def set_stops(self, game_id: int, user_id: int, stops: Stops) -> Order | None:
-        """Change the stops of ``user_id``'s order (None: they have none)."""
-        async with self.ledger.locked(game_id):
+        """Change the stops of ``user_id``'s order; with none queued, the stops are kept for
+        their next order in this game. Their order as it now is (None: none queued)."""
+        async with self.ledger.game(game_id) as g:
+            _, view = _seat_view(g.row.status, g.match, g.seats, user_id)
             order = await self.get(game_id, user_id)
-            if order is None or not order.active:
-                return None
-            order = dataclasses.replace(order, stops=stops)
+            if order is None:
+                order = Order(game_id, user_id, view.round_no, (), stops, len(view.log))
+            order = dataclasses.replace(order, stops=stops, note=None)
             async with self.ledger.store.transaction() as tx:
                 await tx.put_order(order.row())
-            return order
+            return order if order.active else None
 
     async def cancel(self, game_id: int, user_id: int) -> bool:
-        """Drop ``user_id``'s order; whether there was one to drop."""
+        """Drop ``user_id``'s queue (their stops are kept); whether there was one."""
         async with self.ledger.locked(game_id):
             order = await self.get(game_id, user_id)
             async with self.ledger.store.transaction() as tx:
-                await tx.delete_order(game_id, user_id)
+                await tx.clear_order(game_id, user_id)
             return order is not None and order.active
 
 
@@ -353,6 +355,8 @@ async def play(ledger: Ledger, row: OrderRow, now: datetime) -> Outcome | None:
         mine = any(e.seat == seat for e in view.log[order.log_from :])
         if order.waits and view.round_no == order.round_no and not mine:
             return None  # set during this turn: it plays from their next move on
+        if view.turn_drawn:
+            return None  # they drew this turn: where the drawn tile goes is theirs
         stop = stop_reason(order, view)
         tiles = list(order.tiles)
         while stop is None and tiles:
@@ -395,15 +399,12 @@ async def play(ledger: Ledger, row: OrderRow, now: datetime) -> Outcome | None:
 
 
 async def _keep(tx: Tx, order: Order) -> None:
-    """Write what is left of an order: its queue, or the note of why it stopped; an order
-    played to its end with nothing to tell is deleted."""
-    if order.active or order.note is not None:
-        await tx.put_order(order.row())
-    else:
-        await tx.delete_order(order.game_id, order.user_id)
+    """Write what is left of an order: its queue (empty once played to its end), the note of
+    why it stopped, and its stops, kept for the player's next order in this game."""
+    await tx.put_order(order.row())
 
 
 async def drop(tx: Tx, game_id: int, user_id: int) -> None:
-    """Drop ``user_id``'s order in a commit's transaction (an undo gave them their turn
-    back: what to play is theirs again)."""
-    await tx.delete_order(game_id, user_id)
+    """Drop ``user_id``'s queue in a commit's transaction (an undo gave them their turn
+    back: what to play is theirs again); their stops are kept."""
+    await tx.clear_order(game_id, user_id)

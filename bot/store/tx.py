@@ -368,9 +368,11 @@ class Tx:
             ),
         )
 
-    async def delete_order(self, game_id: int, user_id: int) -> None:
+    async def clear_order(self, game_id: int, user_id: int) -> None:
+        """Empty one player's order: no tile queued, no note; the stops they chose stay."""
         await self._c.execute(
-            "DELETE FROM orders WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            "UPDATE orders SET tiles = '[]', note = NULL WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
         )
 
     async def put_guild_settings(self, s: GuildSettings, now: datetime) -> None:

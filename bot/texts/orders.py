@@ -124,8 +124,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "avant de te laisser un seul domino",
     },
     "orders.stop.knocks": {
-        "en": "never before your last tile (it knocks for you under the knock rule)",
-        "fr": "jamais avant ton dernier domino (il toque pour toi avec la règle du toc)",
+        "en": "It plays down to your last tile, and knocks for you under the knock rule.",
+        "fr": "Il joue jusqu'à ton dernier domino, et toque pour toi avec la règle du toc.",
     },
     "orders.stop.or": {"en": " or ", "fr": " ou "},
     "orders.stop.nothing": {

@@ -47,9 +47,12 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
     """The turns played for the reader (at least one), with why: told move by move while
     they are few, else counted."""
     reasons = {m.played_for for t in turns for m in t}
-    if reasons == {"order"}:  # their own standing order (issue 46): the tiles it played
-        tiles = [str(m.move.tile) for t in turns for m in t if isinstance(m.move, Play)]
-        return [w.tr("orders.while-away", tiles=", ".join(tiles))]
+    if "order" in reasons:  # their own standing order (issue 46): the tiles it played
+        mine = [t for t in turns if any(m.played_for == "order" for m in t)]
+        tiles = [str(m.move.tile) for t in mine for m in t if isinstance(m.move, Play)]
+        line = w.tr("orders.while-away", tiles=", ".join(tiles))
+        others = [t for t in turns if t not in mine]
+        return [f"{line}\n{form}" for form in for_you_forms(w, others)] if others else [line]
     icon = FOR_YOU_ICONS.get(str(next(iter(reasons))), "⏰") if len(reasons) == 1 else "⏰"
     if len(reasons) == 1:
         why = w.tr(f"catchup.why.{reasons.pop()}")

@@ -11,7 +11,9 @@ def stops_text(stops: Stops, lang: str | None) -> str:
     """When the order stops, in words ("when a double is open or when someone plays on your
     train")."""
     kept = [tr(f"orders.stop.{name}", lang) for name in STOP_NAMES if getattr(stops, name)]
-    return tr("orders.stop.or", lang).join(kept) if kept else tr("orders.stop.nothing", lang)
+    said = tr("orders.stop.or", lang).join(kept) if kept else tr("orders.stop.nothing", lang)
+    # With the last-tile stop off the order plays its player's last tiles too (and knocks).
+    return said if stops.last else f"{said}. {tr('orders.stop.knocks', lang).removesuffix('.')}"
 
 
 def order_text(order: Order, lang: str | None) -> str:

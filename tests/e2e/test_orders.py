@@ -151,8 +151,8 @@ async def test_one_tap_order_from_the_dm_then_told_and_private(
         assert "📋 Ton ordre s'est arrêté : Bob a ouvert un double 3-3." in stopped.content
         assert "📋 Pendant ton absence, ton ordre a joué 7-5." in stopped.content
         assert not any(":dm:then:" in str(b.get("custom_id")) for b in stopped.buttons)
-        assert (await bot.service.orders.get(game.id, alice.id)) is not None
-        assert not (await bot.service.orders.get(game.id, alice.id)).active  # type: ignore[union-attr]
+        left = await bot.service.orders.get(game.id, alice.id)
+        assert left is not None and not left.active
         # She covers the double herself; her next DM no longer speaks of the order.
         _, view = await to_move(bot, game.id)
         await slash_move(alice, games, str(pick(view.legal)))
@@ -203,6 +203,8 @@ async def test_slash_play_then_and_mt_orders(
         changed = await said(await alice.slash("mt orders", channel=games, on_double=False))
         assert "when a double is open" not in changed.content
         assert "when someone plays on your train" in changed.content
+        last = await said(await alice.slash("mt orders", channel=games, on_last_tile=False))
+        assert "It plays down to your last tile, and knocks for you" in last.content
         cancelled = await said(await alice.slash("mt orders", channel=games, stop_order=True))
         assert cancelled.content == "📋 Order cancelled."
         await slash_move(carol, games, "12-0 @3")
@@ -350,3 +352,41 @@ async def test_orders_in_a_thread_game_on_a_french_server(
         assert not [m for m in games.messages() if "7-5" in m.content]  # the thread's alone
         order = await bot.service.orders.get(game.id, alice.id)
         assert order is not None and [str(t) for t in order.tiles] == ["7-2"]
+
+
+async def test_mt_undo_takes_back_an_orders_move_as_its_players_own(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """Alice's order played 7-5 while she was away; before Carol acts, Alice's ``/mt undo``
+    takes it back like her own move: the channel says she took back her own turn, the turn is
+    hers again with 7-5 in her hand, and the rest of the order is dropped (nothing replays
+    it). Carol (no host) may not take it back."""
+    fake = fake_discord
+    games = fake.channel("games")
+    bob, alice, carol = fake.user("bob"), fake.user("alice"), fake.user("carol")
+    bot = bot_with(db_path, clock)
+    async with running_bot(fake, bot):
+        await said(await bob.slash("mt new", channel=games, preset="quick"))
+        lobby = last_public(games)
+        for user in (alice, carol):
+            await said(await user.click(lobby, label="Join"))
+        await said(await bob.click(lobby, label="Start"))
+        game = await game_here(bot, games)
+        await slash_move(bob, games, "12-3 @1")
+        await said(
+            await alice.slash("play", channel=games, tile="12-5", train="@2", then="7-5 7-2")
+        )
+        await slash_move(carol, games, "12-0 @3")
+        await slash_move(bob, games, "12-1 mexican")
+        assert "📋 Alice's standing order played 7-5" in text_of([last_public(games)])
+        refused = await said(await carol.slash("mt undo", channel=games))
+        assert "host" in refused.content, refused.content  # not hers, and Carol is no host
+        taken = await said(await alice.slash("mt undo", channel=games))
+        assert taken.content == "Undone: 7-5 @2.", taken.content
+        assert "took back their own turn" in last_public(games).embeds[0]["description"]
+        uid, view = await to_move(bot, game.id)
+        assert uid == alice.id and Tile(7, 5) in (view.hand or ())
+        left = await bot.service.orders.get(game.id, alice.id)
+        assert left is None or not left.active
+        await idle(fake)
+        assert (await bot.service.game(game.id)).turn.user_id == alice.id  # type: ignore[union-attr]

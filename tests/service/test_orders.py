@@ -19,6 +19,7 @@ from bot.service.orders import OrderRefused, Stops
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.store import Store
+from bot.ui.catchup import catchup_text
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import Rigged, new_game
@@ -105,6 +106,12 @@ class Table:
         return await self.turns.news(self.gid, ping)
 
 
+async def queued(svc: GameService, game_id: int, user_id: int) -> tuple[str, ...]:
+    """The tiles ``user_id`` has queued now (none: no order, or one used up or stopped)."""
+    order = await svc.orders.get(game_id, user_id)
+    return () if order is None else tuple(str(t) for t in order.tiles)
+
+
 def order_facts(outs: Sequence[Outcome]) -> list[dict[str, Any]]:
     return [
         dict(f.params)
@@ -136,7 +143,7 @@ async def test_an_order_plays_the_queued_tiles_at_each_turn_then_ends(
     await t.move(CAROL, "11-9 @3")
     whose = await rigged_service.whose_turn(t.gid)
     assert whose is not None and whose.user_id == ALICE  # the queue is used up: hers now
-    assert await rigged_service.orders.get(t.gid, ALICE) is None
+    assert await queued(rigged_service, t.gid, ALICE) == ()
     digest = await rigged_service.digest(t.gid, ALICE)
     assert [str(m.move) for m in digest.played_for_me] == ["7-5 @1", "7-2 @1", "9-2 @1"]
     assert {m.played_for for m in digest.played_for_me} == {"order"}
@@ -209,6 +216,10 @@ async def test_a_double_opened_by_someone_else_stops_the_order(
     news = await t.news_of(ALICE)
     assert news.stopped is not None and news.stopped.reason == "double"
     assert news.stopped.params["name"] == "Bob" and news.stopped.params["tile"] == "3-3"
+    # Her DM's "what changed": what her order played, then the turns she had no choice in.
+    text = catchup_text(news.digest, "en", 1000, whose_turn=False)
+    assert "📋 While you were away your order played 7-5.\n⏩ " in text, text
+    assert "(you had no choice)" in text
 
 
 async def test_with_the_double_stop_off_an_open_double_still_binds_and_stops_it(
@@ -328,7 +339,7 @@ async def test_an_order_ends_with_its_round(rigged_service: GameService, clock: 
     assert whose is not None and whose.user_id == ALICE
     news = await t.news_of(ALICE)
     assert news.stopped is not None and news.stopped.reason == "round"
-    assert await rigged_service.orders.get(t.gid, ALICE) is None
+    assert await queued(rigged_service, t.gid, ALICE) == ()
 
 
 async def test_undo_of_an_orders_move_is_its_players_and_drops_the_order(
@@ -347,7 +358,7 @@ async def test_undo_of_an_orders_move_is_its_players_and_drops_the_order(
     assert undone.player.user_id == ALICE and undone.moves == ("7-5 @1",)
     view = await rigged_service.seat_view(t.gid, ALICE)
     assert view.my_turn and Tile(7, 5) in (view.hand or ())
-    assert await rigged_service.store.order(t.gid, ALICE) is None
+    assert await queued(rigged_service, t.gid, ALICE) == ()  # dropped (her stops kept)
     # Nothing plays for her now: the announcer's next cycle leaves her turn to her.
     assert [o async for o in t.turns.until_human(t.gid, [], clock.tick())] == []
     assert await t.turns.play_order(t.gid, ALICE, clock.tick()) is None
@@ -380,3 +391,53 @@ async def test_ten_seats(rigged_service: GameService, clock: FakeClock) -> None:
         plays = [m for m in view.legal if isinstance(m, Play)]
         await t.move(whose.user_id, str(plays[0] if plays else view.legal[0]))
     assert await t.order_moves() == [(0, ["7-5 @1"]), (0, ["7-2 @1"])]
+
+
+async def test_the_stops_are_the_players_and_outlive_an_order(
+    rigged_service: GameService, clock: FakeClock
+) -> None:
+    """Stops chosen with no order queued are kept for the next one; an order played to its
+    end or cancelled keeps them too; a cancelled order plays nothing."""
+    t = Table(rigged_service, clock)
+    await t.deal()
+    orders = rigged_service.orders
+    assert await orders.set_stops(t.gid, ALICE, Stops(double=False)) is None  # none queued
+    order = await orders.set(t.gid, ALICE, (Tile(12, 5), Tile(7, 5)), clock.tick())
+    assert order.stops == Stops(double=False)
+    assert await orders.cancel(t.gid, ALICE) is True
+    assert await orders.cancel(t.gid, ALICE) is False
+    await t.move(ALICE, "12-5 @1")
+    await t.move(BOB, "12-3 @2")
+    await t.move(CAROL, "12-0 @3")
+    assert await t.order_moves() == []
+    order = await orders.set(t.gid, BOB, (Tile(4, 3),), clock.tick())
+    assert order.stops == Stops()  # each player's own
+    order = await orders.set(t.gid, ALICE, (Tile(7, 5),), clock.tick())
+    assert order.stops == Stops(double=False)
+
+
+async def test_an_order_set_during_a_turn_waits_out_a_draw(
+    rigged_service: GameService, clock: FakeClock
+) -> None:
+    """Bound by Bob's 3-3, Alice (``autoplay: off``) queues her train during her own turn,
+    then draws 3-0, which she must play: the order neither plays nor stops in that turn
+    (where the drawn tile goes is hers) and plays from her next one."""
+    await rigged_service.update_user_settings(ALICE, clock.tick(), autoplay="off")
+    t = Table(rigged_service, clock)
+    bob = "12-3 3-3 6-4 8-6 10-8 1-1"
+    await t.deal((ALICE_HAND, bob, CAROL_HAND), "5-5 6-6 3-0 4-1")
+    await t.move(ALICE, "12-5 @1")
+    await t.move(BOB, "12-3 @2")
+    await t.move(CAROL, "12-0 @3")
+    await t.move(ALICE, "7-5 @1")
+    await t.move(BOB, "3-3 @2")  # Bob and Carol draw and pass: Alice must cover, or draw
+    order = await rigged_service.orders.set(t.gid, ALICE, (Tile(7, 2), Tile(9, 2)), clock.tick())
+    assert order.waits
+    await t.move(ALICE, "draw")  # 3-0: she must play it on 3-3
+    view = await rigged_service.seat_view(t.gid, ALICE)
+    assert view.my_turn and view.turn_drawn
+    assert await t.order_moves() == []
+    assert await queued(rigged_service, t.gid, ALICE) == ("7-2", "9-2")
+    await t.move(ALICE, "3-0 @2")
+    await t.move(CAROL, "10-0 @3")  # (Bob drew 4-1, which fits nowhere, and passed)
+    assert await t.order_moves() == [(0, ["7-2 @1"])]
