@@ -20,6 +20,9 @@ a move to take back): the undo's line must appear once and the player to move be
 ``--explain`` prints on stderr, per user, the turns a ping was expected for (game, seq of the
 event that gave the turn, round, when) and the pings got (when, how, the first line), and when
 the bot was started: a missing ping is found by setting the two lists side by side.
+``--orders``: half the time a player can, they type their train's plan as a standing order
+(``/play first @N then: …``, issue 46), so kills land between an order's commit and its post
+too; the JSON adds ``orders_typed`` and ``order_moves``.
 ``--at-end N`` plays N matches to their end and kills the bot right after the answer to the
 last move (at a random instant 0 to 0.3 s after it, to land between the end's DMs too): every
 human must be told the end exactly once (``end_missing``, ``end_duplicated``).
@@ -123,6 +126,9 @@ class Run:
         self.games: list[int] = []
         self.control = bool(os.environ.get("KILL_OUTBOX_CONTROL"))
         self.explain = explain
+        #: --orders: players type their train's plan as a standing order half the time.
+        self.orders = False
+        self.orders_typed = 0
 
     async def start_child(self) -> None:
         from tests.fakediscord.server import API_PREFIX
@@ -205,6 +211,18 @@ class Run:
         view = await self.service.seat_view(gid, user.id)
         moves = [m for m in view.legal if isinstance(m, Play | Draw | Pass)]
         plays = [m for m in moves if isinstance(m, Play)]
+        if self.orders and view.hand and view.seat is not None and self.rng.random() < 0.5:
+            # --orders: their train's plan as a standing order, typed (/play … then:).
+            from bot.engine.ai import longest_train
+
+            plan = longest_train(view.hand, view.trains[view.seat].end)
+            if len(plan) > 1 and Play(plan[0], view.seat) in plays:
+                self.orders_typed += 1
+                then = " ".join(str(t) for t in plan[1:5])
+                return await user.slash(
+                    "play", channel=self.room, tile=str(plan[0]), train=f"@{view.seat + 1}",
+                    then=then,
+                )  # fmt: skip
         move = self.rng.choice(plays if plays and self.rng.random() < 0.8 else moves)
         return await type_move(user, self.room, str(move))
 
@@ -279,6 +297,24 @@ class Run:
         result.update(kills_at_undo=at_undo, undos_made=undone, kills_at_end=at_end)
         return result
 
+    async def order_moves(self) -> int:
+        """Moves standing orders made (by nobody, right after an ``order`` marker)."""
+        assert self.store is not None
+        count = 0
+        for gid in self.games:
+            record = await self.store.load(gid)
+            assert record is not None
+            seat = None
+            for e in record.events:
+                data = json.loads(e.payload) if e.payload else {}
+                if e.kind == "order":
+                    seat = data["seat"]
+                elif e.kind == "move" and e.actor is None and data.get("seat") == seat:
+                    count += 1
+                else:
+                    seat = None
+        return count
+
     # ------------------------------------------------------------------ the checks
 
     async def check(self) -> dict[str, Any]:
@@ -340,7 +376,11 @@ class Run:
             "nonce_repeats": self.fake.nonce_repeats,
             "bot_starts": self.starts,
             "control": self.control,
-        }
+        } | (
+            {"orders_typed": self.orders_typed, "order_moves": await self.order_moves()}
+            if self.orders
+            else {}
+        )
 
     def explain_pings(self, due_log: list[tuple[int, str]]) -> None:
         """Per user, on stderr: the turns a ping was expected for, then the pings got (when,
@@ -512,6 +552,7 @@ async def parent(args: argparse.Namespace) -> dict[str, Any]:
     log = Path(tempfile.mkdtemp()) / "bot.log"
     with database(args.store) as target:
         run = Run(target, random.Random(args.seed), log, explain=args.explain)
+        run.orders = args.orders
         result = await run.main(args.at_ack, args.random, args.between, args.at_undo, args.at_end)
     result["seconds"] = round(time.monotonic() - t0, 1)
     result["load_avg"] = [round(x, 2) for x in os.getloadavg()]
@@ -532,6 +573,10 @@ def main() -> None:
     parser.add_argument("--at-end", type=int, default=0, help="kills at a match's end")
     parser.add_argument("--between", type=int, default=1, help="normal moves between kills")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--orders", action="store_true",
+        help="players type their train's plan as a standing order (/play … then:) half the time",
+    )  # fmt: skip
     parser.add_argument(
         "--explain",
         action="store_true",

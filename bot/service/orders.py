@@ -339,11 +339,15 @@ async def play(ledger: Ledger, row: OrderRow, now: datetime) -> Outcome | None:
     the moves made by nobody, the computer players left to the caller). A stop drops the
     rest and keeps why (:class:`Note`) for their next turn DM. None when nothing was played
     (not their turn; stopped)."""
-    order = Order.of(row)
-    if not order.active:
-        return None
     now = utc(now)
-    async with ledger.commit(order.game_id, now) as c:
+    async with ledger.commit(row.game_id, now) as c:
+        # Read again under the game's lock: a /mt orders since the caller's read wins.
+        fresh = await ledger.store.order(row.game_id, row.user_id)
+        if fresh is None:
+            return None
+        order = Order.of(fresh)
+        if not order.active:
+            return None
         g = c.game
         m = g.match
         if g.row.status is not GameStatus.ACTIVE or m is None or m.round is None:
@@ -368,9 +372,11 @@ async def play(ledger: Ledger, row: OrderRow, now: datetime) -> Outcome | None:
                 c.event(ORDER_KIND, {"seat": seat, "user": order.user_id}, None)
             applied = c.apply(c.players[seat], step, None)
             tiles.pop(0)
+            if applied.round_over:
+                break  # they went out: the round is over (the next one may be dealt)
             if m.rules.knock and KNOCK in m.round.side_moves(seat):
                 c.knock_for(seat, None)  # the stop was off: the order announces its last tile
-            if applied.turn_over or applied.round_over or m.round.result is not None:
+            if applied.turn_over:
                 break
             view = view_for(m, seat)
         left = dataclasses.replace(order, tiles=tuple(tiles))

@@ -305,7 +305,7 @@ async def test_the_last_tile_stop_and_the_knock_rule(
         bob = "12-3 4-3 6-4 8-6"
         carol = "12-0 10-0 11-10 11-9"
         await t.deal((alice, bob, carol), knock=True, channel=2000 + last)
-        await t.move(ALICE, "12-5 @1", then="7-5 7-2")
+        await t.move(ALICE, "12-5 @1", then="7-5 7-2 9-2")
         await rigged_service.orders.set_stops(t.gid, ALICE, Stops(last=last))
         await t.move(BOB, "12-3 @2")
         await t.move(CAROL, "12-0 @3")
@@ -321,6 +321,11 @@ async def test_the_last_tile_stop_and_the_knock_rule(
             view = await rigged_service.seat_view(t.gid, BOB)
             assert 0 in view.knocked and 0 not in view.catchable
             assert any(f["tiles"] == ("7-2",) for f in order_facts(outs))
+            # Her last tile too: she goes out by her order, and the (one-round) match ends.
+            await t.move(BOB, "6-4 @2")
+            outs = await t.move(CAROL, "11-10 @3")
+            assert (await t.order_moves())[-1] == (0, ["9-2 @1"])
+            assert outs[-1].match_over is not None and outs[-1].rounds_ended[0].went_out == 0
 
 
 async def test_an_order_ends_with_its_round(rigged_service: GameService, clock: FakeClock) -> None:
