@@ -24,7 +24,7 @@ from bot.i18n import tr
 from bot.ops.metrics import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.ui import announcer, components, houserules, messages, mt, roundend, seasons
+from bot.ui import announcer, components, houserules, messages, mt, pacewords, roundend, seasons
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import RematchButton
 from bot.ui.hints import hint_text
@@ -76,6 +76,7 @@ class Lobby(GameCog):
         preset=PRESET_CHOICES,
         **HOUSE_CHOICES,
     )
+    @app_commands.autocomplete(rounds=pacewords.rounds_autocomplete)
     async def new(
         self,
         interaction: Interaction,
@@ -275,6 +276,7 @@ async def open_lobby(
         if in_thread:
             text = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
         note = seasons.rated_note(choice, locale)
+        text += "\n" + pacewords.length_text(game, locale)
         await reply(interaction, f"{text}\n{note}" if note else text)
 
 

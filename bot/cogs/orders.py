@@ -49,7 +49,7 @@ class Orders(GameCog):
     async def orders(
         self,
         interaction: Interaction,
-        queue: str | None = None,
+        queue: app_commands.Range[str, 1, 100] | None = None,
         stop_order: bool = False,
         on_double: bool | None = None,
         on_my_train: bool | None = None,

@@ -64,7 +64,7 @@ class Play_(GameCog, name="Play"):
         tile: app_commands.Transform[str, TileOption],
         train: app_commands.Transform[str, TrainOption] | None = None,
         knock: bool = False,
-        then: str | None = None,
+        then: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         async with guarded(interaction):
             picked = await TileOption.read(interaction, tile)

@@ -324,6 +324,13 @@ _V18_ORDERS = (
     """,
 )
 
+#: ``autoplay: only`` becomes the default (see SQLite's migration 17): the column holds what a
+#: player chose, NULL for the default; a stored ``forced`` becomes the default.
+_V19_AUTOPLAY_DEFAULT = (
+    "ALTER TABLE user_settings ALTER COLUMN autoplay DROP NOT NULL",
+    "ALTER TABLE user_settings ALTER COLUMN autoplay DROP DEFAULT",
+    "UPDATE user_settings SET autoplay = NULL WHERE autoplay = 'forced'",
+)
 
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -341,5 +348,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V16_SEASONS,
     _V17_REVIEWS,
     _V18_ORDERS,
+    _V19_AUTOPLAY_DEFAULT,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

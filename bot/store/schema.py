@@ -356,6 +356,24 @@ _V18_ORDERS = (
     """,
 )
 
+#: ``autoplay: only`` becomes the default (issue 46): ``user_settings.autoplay`` holds what a
+#: player CHOSE, NULL for "never chosen: the bot's default" (``bot.store.rows.DEFAULT_AUTOPLAY``),
+#: so a later change of the default reaches everyone who never chose. Before, every row held a
+#: value: the column's default ``forced``, written along with any other setting (a first game's
+#: language), so a ``forced`` that was chosen cannot be told from one that was not; it becomes
+#: the default (almost all of them never chose it, and ``/mt me autoplay:forced`` sets it back).
+#: ``off`` and ``only`` were chosen (neither was ever a default) and stay. SQLite cannot drop a
+#: NOT NULL: a new column takes the chosen values, the old one is dropped (its check is its own),
+#: the new one takes its name.
+_V19_AUTOPLAY_DEFAULT = (
+    """
+    ALTER TABLE user_settings ADD COLUMN autoplay_chosen TEXT
+        CHECK (autoplay_chosen IS NULL OR autoplay_chosen IN ('off', 'forced', 'only'))
+    """,
+    "UPDATE user_settings SET autoplay_chosen = autoplay WHERE autoplay <> 'forced'",
+    "ALTER TABLE user_settings DROP COLUMN autoplay",
+    "ALTER TABLE user_settings RENAME COLUMN autoplay_chosen TO autoplay",
+)
 
 #: ``MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -373,6 +391,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V16_SEASONS,
     _V17_REVIEWS,
     _V18_ORDERS,
+    _V19_AUTOPLAY_DEFAULT,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -397,6 +416,7 @@ MIGRATION_NOTES: Final[tuple[str, ...]] = (
     "seasons, rated or casual games, and the league",
     "finished matches' reviews, kept once computed",
     "standing orders: the next tiles a player queued for their own train",
+    "autoplay's default (only-move) for players who never chose",
 )
 
 

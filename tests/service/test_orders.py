@@ -60,6 +60,12 @@ class Table:
         assert isinstance(rng, Rigged)
         rng.deals = [(hands, draws), *more]
         rules = {"hand_size": len(hands[0].split()), "rounds": 1, **house}
+        # The moves are named one by one: a lone legal tile is the player's to name here, as
+        # under autoplay: forced (the default before issue 46 made it only-move), unless the
+        # test chose otherwise for a player.
+        for uid in humans:
+            if (await self.svc.user_settings(uid)).autoplay is None:
+                await self.svc.update_user_settings(uid, self.clock.tick(), autoplay="forced")
         out = await new_game(
             self.svc, self.clock, humans=humans, house_rules=rules, channel=channel
         )
