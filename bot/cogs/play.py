@@ -11,13 +11,15 @@ or clicked, goes through :func:`make_move`, which hands the outcome to :mod:`bot
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, parse_move
 from bot.i18n import tr
-from bot.service import GameStatus, errors
+from bot.service import GameStatus, WaitingRow, errors
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
@@ -279,9 +281,36 @@ async def make_move(
                 for line in messages.own_step_lines(names, s, locale, again=again)
             ]
         said = "✅ " + ("\n".join(mine[:3]) or tr("word.done", locale))
+        if turn.waiting:
+            said += "\n" + next_game_line(bot, turn.waiting, interaction.guild_id, locale)
         # Their answer first; then the computer players who follow move, and one post tells
         # the channel all.
         await announcer.announce(bot, turn.outs, interaction, answer=said)
+
+
+def next_game_line(
+    bot: GameBot, waiting: Sequence[WaitingRow], here: int | None, locale: str | None
+) -> str:
+    """The answer's "Next: game #12 on Friends' server is waiting on you" (issue 46):
+    the first of the player's other games waiting on them, with a jump link to its latest
+    table post (the post book's memory first, then the recorded row, else the channel), the
+    rest counted. Names come from the client's cache (no request) and are shown inert."""
+    first = waiting[0]
+    url = f"https://discord.com/channels/{first.guild_id}/{first.channel_id}"
+    known = bot.posts.known(first.game_id)
+    message = known.message_id if known is not None else None
+    if message is None and first.message is not None:
+        message = first.message.message_id
+    if message is not None:
+        url += f"/{message}"
+    guild = bot.get_guild(first.guild_id) if first.guild_id != here else None
+    where = tr("next.in", locale, channel=f"<#{first.channel_id}>")
+    if guild is not None:
+        where = tr("next.on", locale, server=limits.shown(guild.name))
+    line = tr("next.game", locale, game=first.game_id, where=where, url=url)
+    if len(waiting) > 1:
+        line += " " + tr("next.more", locale, n=len(waiting) - 1)
+    return line
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:

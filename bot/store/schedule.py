@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.store.rows import DueRow, due_row
+from bot.store.rows import DueRow, due_row, opt_time
 from bot.store.store import MessageRow, Store, Tx, from_db_time, to_db_time, upsert_sql
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "ScheduleStore",
     "ScheduleTx",
     "UserScheduleRow",
+    "WaitingRow",
 ]
 
 #: Due work that belongs to the current turn (rewritten when the turn changes).
@@ -53,6 +54,19 @@ class GuildScheduleRow:
     deadline_s: int | None = None
     timeout_policy: str = "computer"
     stall_days: int = 14
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WaitingRow:
+    """A game waiting on one player (it is their turn there), and where to jump to it: its
+    latest table message as recorded (None: not recorded yet; the channel then)."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    turn_since: datetime | None
+    deadline_at: datetime | None
+    message: MessageRow | None
 
 
 class ScheduleStore:
@@ -148,6 +162,30 @@ class ScheduleStore:
         for r in rows:
             out[r[0]][r[1]] = MessageRow(r[0], r[1], r[2], r[3], from_db_time(r[4]))
         return out
+
+    async def waiting_on(self, user_id: int, limit: int, *, but: int = 0) -> list[WaitingRow]:
+        """The games whose turn is ``user_id``'s (a human seat), ``but`` that one, soonest
+        deadline first, then the longest waiting: at most ``limit`` rows, read from the
+        player's seats (their index) in one statement, so a move or a digest pays one small
+        read whatever the number of games."""
+        rows = await self._all(
+            "SELECT g.id, g.guild_id, g.channel_id, g.turn_since, g.deadline_at, "
+            "m.channel_id, m.message_id, m.updated_at "
+            "FROM seats s JOIN games g ON g.id = s.game_id AND g.turn_seat = s.seat "
+            "LEFT JOIN messages m ON m.game_id = g.id AND m.kind = 'table' "
+            "WHERE s.user_id = ? AND s.computer IS NULL AND g.status = 'active' AND g.id <> ? "
+            "ORDER BY CASE WHEN g.deadline_at IS NULL THEN 1 ELSE 0 END, g.deadline_at, "
+            "g.turn_since, g.id LIMIT ?",
+            (user_id, but, limit),
+        )
+        return [
+            WaitingRow(
+                r[0], r[1], r[2], opt_time(r[3]), opt_time(r[4]),
+                None if r[6] is None else MessageRow(r[0], "table", r[5], r[6],
+                                                     from_db_time(r[7])),
+            )
+            for r in rows
+        ]  # fmt: skip
 
     async def tail_events(self, game_id: int, limit: int) -> list[tuple[int, str, str, int | None]]:
         """The game's last ``limit`` events, newest first: (seq, kind, payload, actor)."""
