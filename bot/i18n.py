@@ -67,6 +67,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "faults",
     "places",
     "outbox",
+    "cadence",
 )
 _merge_feature_texts()
 

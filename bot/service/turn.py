@@ -373,7 +373,7 @@ class Turns:
         heard = pinged(game.status, [s.player for s in last.match_over.standings], None, None)
         end = []
         if self.schedule is not None:
-            end = [await self.schedule.turn_ping(uid, now) for uid in heard.end]
+            end = [await self.schedule.turn_ping(uid, now, turn=False) for uid in heard.end]
         return tuple(rounds), final, tuple(end)
 
     async def news(self, game_id: int, ping: TurnPing) -> TurnNews | None:

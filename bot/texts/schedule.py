@@ -56,17 +56,6 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Nudged {name} without a ping: it's their quiet hours until {when}.",
         "fr": "{name} relancé·e sans notification : ses heures calmes durent jusqu'à {when}.",
     },
-    # ---- a move's answer: the player's next game waiting on them (issue 46)
-    "next.game": {
-        "en": "➡️ Next: [game #{game}]({url}) {where} is waiting on you.",
-        "fr": "➡️ Ensuite : [la partie n°{game}]({url}) {where} t'attend.",
-    },
-    "next.in": {"en": "in {channel}", "fr": "dans {channel}"},
-    "next.on": {"en": "on {server}", "fr": "sur {server}"},
-    "next.more": {
-        "en": "({n} {n:other|others} too: /mt mygames)",
-        "fr": "({n} {n:autre|autres} aussi : /mt mygames)",
-    },
     "schedule.link": {"en": "[Jump to the table]({url})", "fr": "[Voir la table]({url})"},
     # ---- away
     "schedule.away.on.one": {
