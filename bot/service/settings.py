@@ -124,7 +124,8 @@ class Settings:
         daily = digest is not None or digest_hour is not None
         timed = _given(quiet_start=quiet_start, quiet_end=quiet_end, reminder_dms=reminder_dms)
         schedule = None
-        if timed or daily or (time_zone is not None and changes.get("time_zone")):
+        # A new time zone moves a digest's next time; DMs switched off cannot carry one.
+        if timed or daily or time_zone is not None or hand_dms is False:
             schedule = await ScheduleStore(self.store).user_schedule(user_id)
             if quiet_start is not None or quiet_end is not None:
                 start = quiet_start if quiet_start is not None else schedule.quiet_start
@@ -135,8 +136,10 @@ class Settings:
             if reminder_dms is not None:
                 schedule = dataclasses.replace(schedule, remind_dm=reminder_dms)
             schedule = _daily(schedule, digest, digest_hour, new.time_zone, utc(now))
+            if schedule.digest_hour is not None and not new.hand_dms:
+                raise errors.BadSetting("the daily digest is a DM", code="digest-no-dms")
             if not (timed or daily) and schedule.digest_hour is None:
-                schedule = None  # a new time zone alone, no digest to move: no schedule row
+                schedule = None  # no digest to move or to refuse: the schedule's row stays
         now = utc(now)
         async with self.store.transaction() as tx:
             # A change of the schedule's row alone leaves a user with no settings row

@@ -229,8 +229,9 @@ def turn_ping(
     on (``/mt me dms:``) and not known closed; without it a DM choice falls back to the
     mention, so nobody misses a turn for a setting. A player in daily digest mode (``/mt me
     digest:``) hears of a ``turn`` by their digest only: no DM, and the post names them
-    without a ping (the match's end, ``turn=False``, is told as always)."""
-    if turn and schedule.digest_hour is not None:
+    without a ping (the match's end, ``turn=False``, is told as always) — unless their DMs
+    are known closed, when no digest can reach them: then the mention, as for anyone."""
+    if turn and schedule.digest_hour is not None and settings.dms_open:
         return TurnPing(settings.user_id, False, False, None, settings=settings)
     can_dm = settings.hand_dms and settings.dms_open
     wants = settings.ping

@@ -68,6 +68,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "fr": "Tu as choisi une heure de résumé et désactivé le résumé : choisis l'un des deux "
         "(résumé_heure seul l'active).",
     },
+    "error.digest-no-dms": {
+        "en": "The daily digest is a DM, and your DMs from the bot are off: /mt me dms:True "
+        "digest:True",
+        "fr": "Le résumé quotidien est un MP, et tes MP du bot sont désactivés : /mt moi "
+        "mp:True résumé:True",
+    },
     "error.remind-conflict": {
         "en": "reminders:{on} and remind_after:{after} disagree: choose one (remind_after:never "
         "turns reminders off).",

@@ -177,6 +177,8 @@ async def test_bad_cadence_input_is_answered_and_changes_nothing(
         assert "You chose a digest hour and switched the digest off" in refused.content
         refused = await said(await alice.slash("mt me", reminders=True, remind_after="never"))
         assert "reminders:True and remind_after:never disagree" in refused.content
+        refused = await said(await alice.slash("mt me", dms=False, digest=True))
+        assert "The daily digest is a DM, and your DMs from the bot are off" in refused.content
         assert await bot.schedule.my_settings(alice.id) == before
 
 

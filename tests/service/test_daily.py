@@ -120,7 +120,19 @@ async def test_a_digest_follows_a_new_time_zone_and_bad_hours_are_refused(
     with pytest.raises(errors.BadSetting) as refused:
         await rig.games.update_user_settings(ALICE, now, digest=False, digest_hour=9)
     assert refused.value.code == "digest-off-hour"
+    # The digest is a DM: DMs switched off cannot carry it, either way round.
+    with pytest.raises(errors.BadSetting) as refused:
+        await rig.games.update_user_settings(ALICE, now, hand_dms=False)
+    assert refused.value.code == "digest-no-dms"
+    await rig.games.update_user_settings(BOB, now, hand_dms=False)
+    with pytest.raises(errors.BadSetting) as refused:
+        await rig.games.update_user_settings(BOB, now, digest=True)
+    assert refused.value.code == "digest-no-dms"
     assert await rig.schedule.my_settings(ALICE) == mine  # nothing changed
+    # DMs known closed: no digest can reach her, so her turns are pinged by the mention.
+    await rig.games.update_user_settings(ALICE, now, dms_open=False)
+    ping = await rig.schedule.turn_ping(ALICE, now)
+    assert ping.mention and not ping.dm
 
 
 async def test_the_reminder_interval_plans_the_reminder(rig: DigestRig) -> None:
