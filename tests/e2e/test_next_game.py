@@ -7,7 +7,16 @@ import re
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
-from tests.e2e.helpers import open_game, pick, settled, slash_move, to_move
+from bot.engine import Play, SeatView
+from tests.e2e.helpers import (
+    dm_move,
+    open_game,
+    pick,
+    play_until,
+    settled,
+    slash_move,
+    to_move,
+)
 from tests.fakediscord import FakeDiscord, running_bot
 
 
@@ -72,3 +81,32 @@ async def test_french_next_game(
                 assert f"dans <#{two.id}> t'attend" in answer, answer
                 return
         raise AssertionError("the second game's waiter never ended a turn in the first game")
+
+
+async def test_a_move_from_the_turn_dm_names_the_next_game_in_its_answer(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    fake = fake_discord
+    bot = make_bot()
+    one, two = fake.channel("one"), fake.channel("two")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    async with running_bot(fake, bot):
+        first = await open_game(fake, bot, one, alice, [bob], preset="quick")
+        second = await open_game(fake, bot, two, bob, [alice], preset="quick")
+        waiter, _ = await to_move(bot, second.id)
+        user, view, dm = await play_until(
+            bot, one, users, lambda u, v, dm: u.id == waiter and dm is not None and _ends(v)
+        )
+        assert dm is not None
+        answer = await dm_move(user, dm, pick(view.legal))
+        assert f"➡️ Next: [game #{second.id}](" in answer.content, answer.content
+        # From a DM the server is named (its name shown inert), not a channel mention.
+        assert f"on {fake.guild_name} is waiting on you." in answer.content, answer.content
+        assert (await to_move(bot, first.id))[0] != waiter
+
+
+def _ends(view: SeatView) -> bool:
+    """The move :func:`pick` makes ends the turn: a tile that is not a double."""
+    move = pick(view.legal)
+    return isinstance(move, Play) and not move.tile.is_double
