@@ -369,12 +369,11 @@ async def me_text(interaction: Interaction) -> str:
         quiet = tr("schedule.me.none", locale)
     else:
         quiet = tr("schedule.me.quiet", locale, start=sc.quiet_start, end=sc.quiet_end)
-    if not s.reminders:
+    if not s.reminders or sc.digest_hour is not None:  # a digest player gets no reminder
         how = tr("schedule.me.off", locale)
-    elif sc.remind_dm and s.dms_open:
-        how = tr("schedule.me.dm", locale)
     else:
-        how = tr("schedule.me.channel", locale)
+        how = tr("schedule.me.dm" if sc.remind_dm and s.dms_open else "schedule.me.channel", locale)
+        how += ", " + remind_after_text(s.reminder_after_s, locale)
     local = bot.now().astimezone(zoneinfo.ZoneInfo(s.time_zone)).strftime("%H:%M")
     return (
         tr(
@@ -391,22 +390,22 @@ async def me_text(interaction: Interaction) -> str:
     )
 
 
+def remind_after_text(seconds: int, locale: str | None) -> str:
+    """When a reminder comes in a turn without a deadline: "12 h into a turn…"."""
+    if seconds % 3600 == 0:
+        return tr("me.remind-after", locale, hours=seconds // 3600)
+    return tr("me.remind-minutes", locale, minutes=seconds // 60)
+
+
 def cadence_text(mine: MySettings, locale: str | None) -> str:
-    """``/mt me``'s line on the player's cadence: the reminder interval, and a ping per turn
-    or the daily digest (its hour, zone and next time)."""
+    """``/mt me``'s line on the player's cadence: a ping per turn, or the daily digest (its
+    hour, zone and next time)."""
     s, sc = mine.settings, mine.schedule
-    if not s.reminders or sc.digest_hour is not None:
-        remind = tr("schedule.me.off", locale)
-    elif s.reminder_after_s % 3600 == 0:
-        remind = tr("me.remind-after", locale, hours=s.reminder_after_s // 3600)
-    else:
-        remind = tr("me.remind-minutes", locale, minutes=s.reminder_after_s // 60)
     if sc.digest_hour is None:
-        turns = tr("me.per-turn", locale)
-    else:
-        when = "" if sc.digest_due_at is None else messages.timestamp(sc.digest_due_at)
-        turns = tr("me.digest", locale, hour=sc.digest_hour, zone=s.time_zone, when=when)
-    return tr("me.cadence", locale, remind=remind, turns=turns)
+        return tr("me.cadence", locale, turns=tr("me.per-turn", locale))
+    when = "" if sc.digest_due_at is None else messages.timestamp(sc.digest_due_at)
+    turns = tr("me.digest", locale, hour=sc.digest_hour, zone=s.time_zone, when=when)
+    return tr("me.cadence", locale, turns=turns)
 
 
 async def settings_text(

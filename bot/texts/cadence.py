@@ -40,8 +40,8 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     # ---- /mt me: what a player reads of their cadence
     "me.cadence": {
-        "en": "Reminders: {remind}. Your turns: {turns}.",
-        "fr": "Rappels : {remind}. Tes tours : {turns}.",
+        "en": "Your turns: {turns}.",
+        "fr": "Tes tours : {turns}.",
     },
     "me.remind-after": {
         "en": "{hours} h into a turn without a deadline",

@@ -147,7 +147,10 @@ async def test_the_reminder_interval_is_the_players(
     users = {alice.id: alice, bob.id: bob}
     async with running_bot(fake, bot):
         answer = await said(await alice.slash("mt me", remind_after="2"))
-        assert "Reminders: 2 h into a turn without a deadline" in answer.content
+        assert (
+            "Reminders: a mention in the channel, 2 h into a turn without a deadline"
+            in answer.content
+        )
         await open_game(fake, bot, games, bob, [alice], preset="quick")
         await _alice_to_move(bot, games, users, alice)
         count = len(games.messages())
