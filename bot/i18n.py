@@ -68,6 +68,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "places",
     "outbox",
     "cadence",
+    "pace",
 )
 _merge_feature_texts()
 

@@ -159,34 +159,14 @@ async def play(
     locale = "fr" if args.language == "fr" else "en-US"
     users = [fake.user(n, locale=locale) for n in NAMES[: args.players]]
     by_id = {u.id: u for u in users}
-    host = users[0]
     if args.autoplay is not None:  # each player's /mt me autoplay:, set before the match
         for u in users:
             await bot.service.update_user_settings(u.id, bot.now(), autoplay=args.autoplay)
 
-    log.action(host, f"`/mt new preset:{args.preset}`" + (" thread:True" if args.thread else ""))
-    thread = {"thread": True} if args.thread else {}
-    await (await host.slash("mt new", channel=channel, preset=args.preset, **thread)).message()
-    log.collect()
-    lobby = channel.messages()[0]  # the lobby card (a thread game's opens its thread)
-    place = channel.threads()[0] if args.thread else channel  # where the game is played
-    for user in users[1:]:
-        log.action(user, "clicks **Join**")
-        await (await user.click(lobby, label=tr("button.join", args.language))).message()
-        log.collect()
-    opened = await bot.service.game_in_channel(place.id)
-    assert opened is not None
-    for _ in range(args.computers):
-        log.action(host, "picks **Add computer player: Easy**")
-        add = f"mt:{opened.id}:lobby:cpu"
-        await (await host.select(lobby, values=["easy"], custom_id=add)).message()
-        log.collect()
-    log.action(host, "clicks **Start**")
-    await (await host.click(lobby, label=tr("button.start", args.language))).message()
-    await settle(bot)
-    log.collect()
-    game = await bot.service.game_in_channel(place.id)
-    assert game is not None
+    lobby, place, game = await open_match(
+        fake, bot, channel, users, preset=args.preset, language=args.language,
+        thread=args.thread, computers=args.computers, log=log,
+    )  # fmt: skip
     channel = place
 
     # A turn is one (round, seat, start time): a draw and the play that follows are one turn.
@@ -224,33 +204,9 @@ async def play(
         move = choose(view, rng, not args.random)
         table = channel.last_message()
         dm = turn_dm(fake, user, summary.version) if args.from_dm else None
-        if dm is not None:
-            from_dm += 1
-            if isinstance(move, Play) or str(move) not in ("draw", "pass"):
-                log.action(user, f"picks `{move}` in their turn DM")
-                await (await user.select(dm, values=[str(move)])).message()
-            else:
-                label = tr(f"button.{move}", args.language)
-                log.action(user, f"clicks **{label}** in their turn DM")
-                await (await user.click(dm, label=label)).message()
-        elif isinstance(move, Play) and turn % 2 == 0 and table is not None and table.buttons:
-            log.action(user, "clicks **Play**")
-            play = tr("button.play", args.language)
-            picker = await (await user.click(table, label=play)).message()
-            await settle(bot)
-            log.collect()
-            log.action(user, f"picks `{move}`")
-            await (await user.select(picker, values=[str(move)])).message()
-        elif isinstance(move, Play):
-            tile, train = str(move).split()
-            choices = await user.autocomplete("play", focused="tile", channel=channel, tile="")
-            offered = ", ".join(c["value"] for c in choices)
-            log.action(user, f"types `/play tile:` — autocomplete offers {offered}")
-            log.action(user, f"`/play tile:{tile} train:{train}`")
-            await (await user.slash("play", channel=channel, tile=tile, train=train)).message()
-        else:
-            log.action(user, f"`/{move}`")
-            await (await user.slash(str(move), channel=channel)).message()
+        from_dm += dm is not None
+        button = turn % 2 == 0 and table is not None and bool(table.buttons)
+        await send_move(bot, user, move, channel, args.language, log, dm=dm, button=button)
         await settle(bot)
         log.collect()
         if told(channel) == told_before and not await still_to_move(bot, game.id, uid):
@@ -274,6 +230,109 @@ async def play(
     # for no choice between moves (a single tile play is `/mt me autoplay: only`'s to play).
     figures["one_move_turns"] = one_move_turns
     return log.write(), figures
+
+
+class NoTranscript:
+    """A transcript that keeps nothing (a benchmark playing many matches)."""
+
+    def action(self, who: FakeUser, what: str) -> None:
+        pass
+
+    def collect(self) -> None:
+        pass
+
+
+Log = Transcript | NoTranscript
+
+
+async def open_match(
+    fake: FakeDiscord,
+    bot: MexicanTrainBot,
+    channel: Any,
+    users: list[FakeUser],
+    *,
+    preset: str,
+    language: str = "en",
+    thread: bool = False,
+    computers: int = 0,
+    log: Log | None = None,
+    **options: Any,
+) -> tuple[FakeMessage, Any, Any]:
+    """``/mt new`` by the first user (``options``: its other options), the others click Join,
+    ``computers`` Easy computer players added, Start: the lobby card, where the game is played
+    (its thread or ``channel``) and the game once started."""
+    log = log or NoTranscript()
+    host = users[0]
+    opts = " ".join(f"{k}:{v}" for k, v in options.items())
+    log.action(host, f"`/mt new preset:{preset}`" + (" thread:True" if thread else "") + (
+        f" {opts}" if opts else ""))  # fmt: skip
+    extra = {"thread": True} if thread else {}
+    await (await host.slash("mt new", channel=channel, preset=preset, **extra, **options)).message()
+    log.collect()
+    lobby = channel.messages()[0]  # the lobby card (a thread game's opens its thread)
+    place = channel.threads()[0] if thread else channel  # where the game is played
+    for user in users[1:]:
+        log.action(user, "clicks **Join**")
+        await (await user.click(lobby, label=tr("button.join", language))).message()
+        log.collect()
+    opened = await bot.service.game_in_channel(place.id)
+    assert opened is not None
+    for _ in range(computers):
+        log.action(host, "picks **Add computer player: Easy**")
+        add = f"mt:{opened.id}:lobby:cpu"
+        await (await host.select(lobby, values=["easy"], custom_id=add)).message()
+        log.collect()
+    log.action(host, "clicks **Start**")
+    await (await host.click(lobby, label=tr("button.start", language))).message()
+    await settle(bot)
+    log.collect()
+    game = await bot.service.game_in_channel(place.id)
+    assert game is not None
+    return lobby, place, game
+
+
+async def send_move(
+    bot: MexicanTrainBot,
+    user: FakeUser,
+    move: Move,
+    channel: Any,
+    language: str,
+    log: Log | None = None,
+    *,
+    dm: FakeMessage | None = None,
+    button: bool = False,
+) -> None:
+    """``user`` makes ``move`` as a Discord client would: from their turn DM (``dm``), with
+    the table post's Play button and its select (``button``, tile plays), else ``/play``
+    (autocomplete first), ``/draw`` or ``/pass``."""
+    log = log or NoTranscript()
+    table = channel.last_message()
+    if dm is not None:
+        if isinstance(move, Play) or str(move) not in ("draw", "pass"):
+            log.action(user, f"picks `{move}` in their turn DM")
+            await (await user.select(dm, values=[str(move)])).message()
+        else:
+            label = tr(f"button.{move}", language)
+            log.action(user, f"clicks **{label}** in their turn DM")
+            await (await user.click(dm, label=label)).message()
+    elif isinstance(move, Play) and button and table is not None and table.buttons:
+        log.action(user, "clicks **Play**")
+        play = tr("button.play", language)
+        picker = await (await user.click(table, label=play)).message()
+        await settle(bot)
+        log.collect()
+        log.action(user, f"picks `{move}`")
+        await (await user.select(picker, values=[str(move)])).message()
+    elif isinstance(move, Play):
+        tile, train = str(move).split()
+        choices = await user.autocomplete("play", focused="tile", channel=channel, tile="")
+        offered = ", ".join(c["value"] for c in choices)
+        log.action(user, f"types `/play tile:` — autocomplete offers {offered}")
+        log.action(user, f"`/play tile:{tile} train:{train}`")
+        await (await user.slash("play", channel=channel, tile=tile, train=train)).message()
+    else:
+        log.action(user, f"`/{move}`")
+        await (await user.slash(str(move), channel=channel)).message()
 
 
 def autoplayed(record: Any, figures: dict[str, Any]) -> dict[str, Any]:

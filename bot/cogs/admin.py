@@ -222,7 +222,7 @@ class Admin(GameCog):
     @app_commands.describe(
         dms="Let the bot DM me (my turn, with my hand; reminders if I ask for them)",
         ping="How I hear that it's my turn: one ping by default",
-        autoplay="Play my turns that leave no choice at once (default: forced)",
+        autoplay="Play my turns that leave no choice at once (default: only-move)",
         language="The language of my DMs",
         tiles="How the tiles of my hand pictures show their numbers",
         time_zone="Your time zone, e.g. Europe/Paris (for quiet hours)",
@@ -302,7 +302,7 @@ class Admin(GameCog):
                 + " "
                 + tr("me.ping", locale, how=tr(f"ping.{settings.ping}", locale))
                 + " "
-                + tr("me.autoplay", locale, when=tr(f"autoplay.{settings.autoplay}", locale))
+                + tr("me.autoplay", locale, when=tr(f"autoplay.{settings.autoplay_mode}", locale))
                 + "\n"
                 + timing_text,
             )

@@ -24,7 +24,7 @@ from bot.i18n import tr
 from bot.ops.metrics import note_game
 from bot.service import GameOptions, GameService, GameStatus, GameSummary, errors
 from bot.service.timing import Policy
-from bot.ui import announcer, components, houserules, messages, mt, roundend
+from bot.ui import announcer, components, houserules, messages, mt, pacewords, roundend
 from bot.ui.choices import DEADLINE_CHOICES, POLICY_CHOICES, PRESET_CHOICES, ChoiceText
 from bot.ui.components import RematchButton
 from bot.ui.hints import hint_text
@@ -75,6 +75,7 @@ class Lobby(GameCog):
         preset=PRESET_CHOICES,
         **HOUSE_CHOICES,
     )
+    @app_commands.autocomplete(rounds=pacewords.rounds_autocomplete)
     async def new(
         self,
         interaction: Interaction,
@@ -262,7 +263,7 @@ async def open_lobby(
         text = tr("lobby.opened", locale, game=game.id)
         if in_thread:
             text = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
-        await reply(interaction, text)
+        await reply(interaction, text + "\n" + pacewords.length_text(game, locale))
 
 
 async def lobby_action(

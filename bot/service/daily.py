@@ -1,7 +1,7 @@
 """Each player's daily digest (issue 46): one DM a day, at the hour of their own day they chose
 (``/mt me digest_hour:``), listing every game waiting on them, instead of a DM per turn.
 
-The truth is the player's ``user_schedule`` row (migration 16): ``digest_hour`` and
+The truth is the player's ``user_schedule`` row (migration 17): ``digest_hour`` and
 ``digest_due_at``, the next digest's UTC instant, which the scheduler's loop sleeps towards
 beside its ``due_work`` rows (:meth:`bot.store.schedule.ScheduleStore.next_due`), so a
 restart loses nothing. A digest follows the outbox's pattern (docs/outbox.md): what is owed

@@ -32,9 +32,9 @@ TILE_MODES = ("pips", "numerals")
 #: DM where one can be delivered, else a mention in the game's channel.
 PINGS = ("auto", "dm", "mention", "both")
 #: What a player may let the bot play for them at once (``/mt me autoplay:``): nothing; a turn
-#: with no choice at all (``forced``: the draw, the pass; the default, since a ping to tap the
-#: one button there is costs a player attention and teaches them nothing); or also the only
-#: legal tile play (``only``).
+#: with no choice at all (``forced``: the draw, the pass); or also the only legal tile play
+#: (``only``, the default since issue 46: one legal move is no decision, and a ping for it costs
+#: the whole table a wait; ``bot.store.rows.DEFAULT_AUTOPLAY``).
 AUTOPLAY = ("off", "forced", "only")
 #: The hour of a player's day their daily digest comes at when they switch it on without
 #: choosing one (``/mt me digest:True``): early evening, after a working day.
@@ -111,7 +111,7 @@ class Settings:
             )
         if new.ping not in PINGS:
             raise errors.BadSetting(f"ping must be one of {', '.join(PINGS)}", code="bad-ping")
-        if new.autoplay not in AUTOPLAY:
+        if new.autoplay is not None and new.autoplay not in AUTOPLAY:
             raise errors.BadSetting(
                 f"autoplay must be one of {', '.join(AUTOPLAY)}", code="bad-autoplay"
             )

@@ -280,7 +280,7 @@ class Turns:
                 return None
             if no_choice(view_for(m, seat), "only") is None:
                 return None  # the common case, told without reading their settings
-            mode = (await self.games.user_settings(user_id)).autoplay
+            mode = (await self.games.user_settings(user_id)).autoplay_mode
             player = c.players[seat]
             for _ in range(8):  # a turn is a handful of moves (a draw, then a pass)
                 rnd = m.round

@@ -213,12 +213,20 @@ _V15_RATINGS = (
     """,
 )
 
+#: ``autoplay: only`` becomes the default (see SQLite's migration 16): the column holds what a
+#: player chose, NULL for the default; a stored ``forced`` becomes the default.
+_V16_AUTOPLAY_DEFAULT = (
+    "ALTER TABLE user_settings ALTER COLUMN autoplay DROP NOT NULL",
+    "ALTER TABLE user_settings ALTER COLUMN autoplay DROP DEFAULT",
+    "UPDATE user_settings SET autoplay = NULL WHERE autoplay = 'forced'",
+)
+
 #: Each player's own cadence (issue 46): a daily digest instead of one DM per turn.
 #: ``digest_hour``: the whole hour of the player's day (in ``user_settings.time_zone``) their
 #: digest comes at, NULL for a DM per turn; ``digest_due_at``: when the next one is due (UTC),
 #: what the scheduler sleeps towards beside ``due_work``, moved to the next day only once the
 #: digest was delivered (a crash before that sends it again with the same nonce).
-_V16_DIGEST = (
+_V17_DIGEST = (
     "ALTER TABLE user_schedule ADD COLUMN digest_hour INTEGER "
     "CHECK (digest_hour IS NULL OR digest_hour BETWEEN 0 AND 23)",
     "ALTER TABLE user_schedule ADD COLUMN digest_due_at TEXT",
@@ -239,6 +247,7 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
-    _V16_DIGEST,
+    _V16_AUTOPLAY_DEFAULT,
+    _V17_DIGEST,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

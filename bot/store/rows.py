@@ -238,6 +238,12 @@ class MessageRow:
     updated_at: datetime
 
 
+#: What the bot plays at once for a player who never chose (``/mt me autoplay:``): the only
+#: legal move too, since it is no decision (issue 46; docs/players.md says why). Not stored in
+#: their row, so a change of it reaches everyone who never chose.
+DEFAULT_AUTOPLAY = "only"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class UserSettings:
     user_id: int
@@ -255,9 +261,15 @@ class UserSettings:
     #: How they are told it is their turn: ``auto`` (a DM where one can be delivered, else a
     #: mention in the channel), ``dm``, ``mention`` or ``both``.
     ping: str = "auto"
-    #: What the bot plays for them at once when their turn leaves no choice (``/mt me
-    #: autoplay:``): ``off``, ``forced`` (a draw, a pass) or ``only`` (the only legal move too).
-    autoplay: str = "forced"
+    #: What they chose the bot plays for them at once when their turn leaves no choice (``/mt
+    #: me autoplay:``): ``off``, ``forced`` (a draw, a pass) or ``only`` (the only legal move
+    #: too); None: never chosen, :data:`DEFAULT_AUTOPLAY` (read :attr:`autoplay_mode`).
+    autoplay: str | None = None
+
+    @property
+    def autoplay_mode(self) -> str:
+        """What the bot plays for them: their choice, else the default."""
+        return self.autoplay if self.autoplay is not None else DEFAULT_AUTOPLAY
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ class UserScheduleRow:
     remind_dm: bool = False
     away: bool = False
     #: Daily digest mode (issue 46): the hour of their day their one DM a day comes at (None:
-    #: a DM per turn), and when the next is due (UTC; migration 16).
+    #: a DM per turn), and when the next is due (UTC; migration 17).
     digest_hour: int | None = None
     digest_due_at: datetime | None = None
 

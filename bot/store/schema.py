@@ -246,12 +246,31 @@ _V15_RATINGS = (
     """,
 )
 
+#: ``autoplay: only`` becomes the default (issue 46): ``user_settings.autoplay`` holds what a
+#: player CHOSE, NULL for "never chosen: the bot's default" (``bot.store.rows.DEFAULT_AUTOPLAY``),
+#: so a later change of the default reaches everyone who never chose. Before, every row held a
+#: value: the column's default ``forced``, written along with any other setting (a first game's
+#: language), so a ``forced`` that was chosen cannot be told from one that was not; it becomes
+#: the default (almost all of them never chose it, and ``/mt me autoplay:forced`` sets it back).
+#: ``off`` and ``only`` were chosen (neither was ever a default) and stay. SQLite cannot drop a
+#: NOT NULL: a new column takes the chosen values, the old one is dropped (its check is its own),
+#: the new one takes its name.
+_V16_AUTOPLAY_DEFAULT = (
+    """
+    ALTER TABLE user_settings ADD COLUMN autoplay_chosen TEXT
+        CHECK (autoplay_chosen IS NULL OR autoplay_chosen IN ('off', 'forced', 'only'))
+    """,
+    "UPDATE user_settings SET autoplay_chosen = autoplay WHERE autoplay <> 'forced'",
+    "ALTER TABLE user_settings DROP COLUMN autoplay",
+    "ALTER TABLE user_settings RENAME COLUMN autoplay_chosen TO autoplay",
+)
+
 #: Each player's own cadence (issue 46): a daily digest instead of one DM per turn.
 #: ``digest_hour``: the whole hour of the player's day (in ``user_settings.time_zone``) their
 #: digest comes at, NULL for a DM per turn; ``digest_due_at``: when the next one is due (UTC),
 #: what the scheduler sleeps towards beside ``due_work``, moved to the next day only once the
 #: digest was delivered (a crash before that sends it again with the same nonce).
-_V16_DIGEST = (
+_V17_DIGEST = (
     "ALTER TABLE user_schedule ADD COLUMN digest_hour INTEGER "
     "CHECK (digest_hour IS NULL OR digest_hour BETWEEN 0 AND 23)",
     "ALTER TABLE user_schedule ADD COLUMN digest_due_at TEXT",
@@ -272,7 +291,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V13_OUTBOX_END,
     _V14_OUTBOX_HELD,
     _V15_RATINGS,
-    _V16_DIGEST,
+    _V16_AUTOPLAY_DEFAULT,
+    _V17_DIGEST,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -294,6 +314,7 @@ MIGRATION_NOTES: Final[tuple[str, ...]] = (
     "the end of a match in the outbox",
     "a draw held for the next post",
     "players' ratings (rated matches, each server's ratings)",
+    "autoplay's default (only-move) for players who never chose",
     "each player's daily digest (one DM a day instead of one per turn)",
 )
 

@@ -42,8 +42,9 @@ HOUSE_OPTIONS: tuple[HouseOption, ...] = (
         Words("rounds", "manches"),
         "rounds",
         Words(
-            "How many rounds (default: all, N-N down to 0-0)",
-            "Nombre de manches (par défaut : toutes, de N-N à 0-0)",
+            "How many rounds: fewer is a shorter match, see each length (default: all)",
+            "Nombre de manches : moins, c'est une partie plus courte, voir chaque durée "
+            "(défaut : toutes)",
         ),
     ),
     HouseOption(

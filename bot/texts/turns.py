@@ -57,21 +57,21 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     # ---- /mt me autoplay: (a turn with no choice plays itself; bot/service/turn.py)
     "cmd.name.autoplay": {"en": "autoplay", "fr": "jeu-auto"},
-    "cmd.desc.Play my turns that leave no choice at once (default: forced)": {
-        "en": "Play my turns that leave no choice at once (default: forced)",
-        "fr": "Jouer tout de suite mes tours sans choix (par défaut : forcés)",
+    "cmd.desc.Play my turns that leave no choice at once (default: only-move)": {
+        "en": "Play my turns that leave no choice at once (default: only-move)",
+        "fr": "Jouer tout de suite mes tours sans choix (par défaut : coup unique)",
     },
     "cmd.choice.off: always wait for me": {
         "en": "off: always wait for me",
         "fr": "non : toujours m'attendre",
     },
-    "cmd.choice.forced: a draw or a pass with no choice (default)": {
-        "en": "forced: a draw or a pass with no choice (default)",
-        "fr": "forcés : une pioche ou un passe sans choix (défaut)",
+    "cmd.choice.forced: a draw or a pass with no choice": {
+        "en": "forced: a draw or a pass with no choice",
+        "fr": "forcés : une pioche ou un passe sans choix",
     },
-    "cmd.choice.only-move: also my only legal move": {
-        "en": "only-move: also my only legal move",
-        "fr": "coup unique : aussi mon seul coup possible",
+    "cmd.choice.only-move: also my only legal move (default)": {
+        "en": "only-move: also my only legal move (default)",
+        "fr": "coup unique : aussi mon seul coup possible (défaut)",
     },
     "autoplay.off": {"en": "never", "fr": "jamais"},
     "autoplay.forced": {

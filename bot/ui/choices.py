@@ -45,8 +45,8 @@ PING_CHOICES = [
 #: ``bot.service.settings.AUTOPLAY``).
 AUTOPLAY_CHOICES = [
     app_commands.Choice(name="off: always wait for me", value="off"),
-    app_commands.Choice(name="forced: a draw or a pass with no choice (default)", value="forced"),
-    app_commands.Choice(name="only-move: also my only legal move", value="only"),
+    app_commands.Choice(name="forced: a draw or a pass with no choice", value="forced"),
+    app_commands.Choice(name="only-move: also my only legal move (default)", value="only"),
 ]
 #: How long into a turn without a deadline a player is reminded (``/mt me remind_after:``;
 #: ``bot.service.settings.REMIND_AFTER_HOURS``), or never (reminders off).

@@ -17,7 +17,7 @@ import discord
 from bot.digits import ID, read_int
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
-from bot.ui import components, houserules, messages
+from bot.ui import components, houserules, messages, pacewords
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, channel_locale
 from bot.ui.limits import OPTION_TEXT, THREAD_NAME, fit
@@ -80,6 +80,10 @@ def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
         value=messages.seats_text(game, locale),
         inline=False,
     )
+    if game.status is GameStatus.LOBBY:  # how long it will take, before anyone commits to it
+        embed.add_field(
+            name=tr("pace.field", locale), value=pacewords.length_text(game, locale), inline=False
+        )
     embed.set_footer(text=tr(status, locale))
     return embed
 

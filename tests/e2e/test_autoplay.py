@@ -1,10 +1,12 @@
 """Forced turns play themselves (``/mt me autoplay:``) through the fake Discord: a player who
-keeps the default is never pinged for a turn whose only move is a draw or a pass — it is
-played at once, told in the channel like any move, and their next turn DM says it was played
-for them; a player who turned it off is handed those turns as before."""
+keeps the default (``only``, issue 46) is never pinged for a turn whose only move is a draw, a
+pass or one tile — it is played at once, told in the channel like any move, and their next
+turn DM says it was played for them; a player who turned it off is handed those turns as
+before."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot.app import MexicanTrainBot
@@ -39,7 +41,7 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
                 break
             uid, view = await to_move(bot, game.id)
             forced = tuple(view.legal) in ((DRAW,), (PASS,))
-            handed[uid] += forced
+            handed[uid] += forced or (uid == alice.id and len(view.legal) == 1)
             played = sum("had no choice" in _text(m) for m in games.messages())
             if uid == alice.id and played > told_for_alice:
                 # Alice's newest turn DM says what was played for her.
@@ -52,13 +54,18 @@ async def test_a_forced_turn_plays_itself_and_pings_nobody(
         assert no_choice, "a match of this length has forced turns"
         assert all("Alice had no choice" in line for line in no_choice), no_choice
         said_kinds = {line.split("the bot ")[-1] for line in no_choice}
-        assert said_kinds <= {
+        forced_kinds = {
             "drew and passed for them.",
             "drew and passed for them; their train is open.",
-            "drew for them.",  # the tile fits: where to play it is hers
+            "drew for them.",  # the tile fits in more than one place: where is hers
             "passed for them.",
             "passed for them; their train is open.",
-        }, said_kinds
+        }
+        # Her one legal tile (or a drawn tile that fits one place only), played for her.
+        lone_tile = re.compile(r"(drew and )?played \d+-\d+ on .+ for them(; .+)?\.")
+        others = {k for k in said_kinds - forced_kinds if not lone_tile.fullmatch(k)}
+        assert not others, others
+        assert said_kinds - forced_kinds, "a match of this length has a lone tile played"
         # One line tells one turn played for her: her forced draws and passes (all of them:
         # a draw or a pass is only ever her one move) have no lines of their own.
         alone = [line for line in lines if line.startswith(("Alice drew", "Alice passed"))]

@@ -240,6 +240,13 @@ def stuck_double(view: SeatView) -> Play | None:
     return None
 
 
+async def forced_only(bot: MexicanTrainBot, users: dict[int, Any]) -> None:
+    """Both players on ``autoplay: forced`` (the default before issue 46), so seed 3's deal
+    brings the stuck double these tests are about: a forced draw played for its mover."""
+    for uid in users:
+        await bot.service.update_user_settings(uid, bot.now(), autoplay="forced")
+
+
 async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
     fake_discord: FakeDiscord,
     make_bot: Callable[..., MexicanTrainBot],
@@ -256,6 +263,7 @@ async def test_a_turn_played_for_the_mover_after_a_crash_pings_them(
     users = {u.id: u for u in (alice, bob)}
     bot = make_bot(3)
     async with running_bot(fake, bot):
+        await forced_only(bot, users)
         game = await open_game(fake, bot, room, alice, [bob], preset="quick")
         for _ in range(300):
             uid, view = await to_move(bot, game.id)
@@ -350,6 +358,7 @@ async def test_a_turn_back_to_the_mover_told_with_their_answer_is_not_pinged_aft
     users = {u.id: u for u in (alice, bob)}
     bot = make_bot(3)
     async with running_bot(fake, bot):
+        await forced_only(bot, users)
         game = await open_game(fake, bot, room, alice, [bob], preset="quick")
         for _ in range(300):
             uid, view = await to_move(bot, game.id)

@@ -192,7 +192,11 @@ async def test_knock_and_catch(
     alice, bob = fake.user("alice"), fake.user("bob")
     users = {alice.id: alice, bob.id: bob}
     async with running_bot(fake, bot):
-        # Forgetting to knock: caught once the next player has acted.
+        # Forgetting to knock: caught once the next player has acted. (Both on autoplay:
+        # forced, the default before issue 46, so that the seeded deal's next turn is Bob's to
+        # take: under only-move his one legal tile would be played at once, the window shut.)
+        for uid in users:
+            await bot.service.update_user_settings(uid, bot.now(), autoplay="forced")
         games = fake.channel("catch")
         game = await open_game(fake, bot, games, alice, [bob], preset="quick", knock=True)
         me, other, move = await _until_two_tiles(bot, games, game.id, users)

@@ -87,14 +87,14 @@ async def events(svc: GameService, gid: int) -> list[tuple[str, str, int | None]
     return [(e.kind, e.payload, e.actor) for e in record.events]
 
 
-async def test_forced_turns_play_themselves_by_default(
-    service: GameService, clock: FakeClock
-) -> None:
-    """With the default (``forced``), no human is ever handed a turn whose only move is a
+async def test_forced_turns_play_themselves(service: GameService, clock: FakeClock) -> None:
+    """With ``forced``, no human is ever handed a turn whose only move is a
     draw or a pass: each was played at once, one commit, after an ``autoplay`` marker, with
     moves made by nobody, told in the channel as a played-for fact, and said in the player's
     next digest as played for them because they had no choice."""
-    assert (await service.user_settings(ALICE)).autoplay == "forced"
+    for uid in (ALICE, BOB):
+        await service.update_user_settings(uid, clock.tick(), autoplay="forced")
+    assert (await service.user_settings(ALICE)).autoplay_mode == "forced"
     turns = Turns(service, ScheduleService(service))
     gid = (await new_game(service, clock, computers=1, preset="quick")).game_id
     seen = await play_match(service, turns, gid, clock)
@@ -120,11 +120,16 @@ async def test_off_leaves_every_turn_to_the_player(service: GameService, clock: 
     assert autoplay_moves(await events(service, gid)) == []
 
 
-async def test_only_move_also_plays_a_lone_tile(service: GameService, clock: FakeClock) -> None:
-    """``only``: turns whose one legal move is a tile are played too; a drawn tile that fits
-    one place is played in the same turn."""
-    for uid in (ALICE, BOB):
-        await service.update_user_settings(uid, clock.tick(), autoplay="only")
+async def test_only_move_is_the_default_and_also_plays_a_lone_tile(
+    service: GameService, clock: FakeClock
+) -> None:
+    """``only``, the default for a player who never chose (issue 46): turns whose one legal
+    move is a tile are played too; a drawn tile that fits one place is played in the same
+    turn. A player who chose keeps their choice; nothing is stored for one who did not."""
+    assert (await service.user_settings(ALICE)).autoplay is None
+    assert (await service.user_settings(ALICE)).autoplay_mode == "only"
+    await service.update_user_settings(BOB, clock.tick(), language="fr")  # another setting
+    assert (await service.user_settings(BOB)).autoplay is None  # still the default, not kept
     turns = Turns(service, ScheduleService(service))
     gid = (await new_game(service, clock, computers=1, preset="quick")).game_id
     await play_match(service, turns, gid, clock)
