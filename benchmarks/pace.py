@@ -246,6 +246,10 @@ async def _play(
     interval); else today's, a ping per turn (the baseline)."""
     rng = random.Random(seed)  # the players' moves
     delays = random.Random(seed * 7919 + 1)  # their answer times, apart from their moves
+    # A reminder's and a digest's answer times apart again: the first pings' draws stay the
+    # same with or without them, so a reminder can only make an answer sooner.
+    reminded_delays = random.Random(seed * 7919 + 2)
+    digest_delays = random.Random(seed * 7919 + 3)
     channel = fake.channel("mexican-train")
     users = [fake.user(NAMES[i]) for i in range(args.players)]
     zones = [args.zones[i % len(args.zones)] for i in range(args.players)]
@@ -283,12 +287,14 @@ async def _play(
             if looking is None or (came - looking).total_seconds() > stay * 60:
                 if uid in digest:  # their digest DM, at their hour, lists this game
                     at = next_digest(came, zone_name(humans[uid].offset_h), args.digest_hour)
-                    answer = humans[uid].answer_at(at, digest_delay_minutes(delays, args))
+                    answer = humans[uid].answer_at(at, digest_delay_minutes(digest_delays, args))
                 else:
                     answer = humans[uid].answer_at(came, delay_minutes(delays, args))
                     if remind_after:  # the reminder pings them again, after their night
                         again_at = came + timedelta(hours=remind_after)
-                        reminded = humans[uid].answer_at(again_at, delay_minutes(delays, args))
+                        reminded = humans[uid].answer_at(
+                            again_at, delay_minutes(reminded_delays, args)
+                        )
                         answer = min(answer, reminded)
                 wait = (answer - fake.clock()).total_seconds()
                 if wait > 0:
