@@ -71,7 +71,7 @@ from bot.service.outbox import PLAYED_FOR_KINDS
 from bot.service.settings import next_digest
 from bot.store import GameStatus
 from scripts.play_through_fake import away, budget, open_match, send_move, settle, turn_dm
-from tests.fakediscord import FakeDiscord, FakeUser, fake_discord, running_bot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
 from tests.fakediscord.clock import DiscordClock
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana", "ivan", "jade")
@@ -158,15 +158,14 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counter[str]]:
+def seat_turns(record: Any, human_seats: set[int]) -> Counter[str]:
     """Every seat turn of a human off the event log, by who made it: ``human`` (one of its
     moves made by its player: a draw played for them whose tile they then placed is theirs),
     else the marker's kind before its first move (``autoplay``, ``timeout``, ``away``, an
     order's), else ``otherwise`` (moves by nobody with no marker: must never happen). A turn
     is a run of moves of one seat in one round (a draw and its play, a double and the tile on
-    it). Also the orders' stops by reason (``order-stopped`` events, once orders exist)."""
+    it)."""
     kinds: Counter[str] = Counter()
-    stops: Counter[str] = Counter()
     markers = PLAYED_FOR_KINDS | ORDER_KINDS
     marker: tuple[str, Any] | None = None
     turn: tuple[int, Any] | None = None  # (round, seat) of the turn being read
@@ -183,8 +182,6 @@ def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counte
             close()
             round_no += 1
             turn = marker = None
-        elif e.kind == "order-stopped":
-            stops[str(data.get("reason"))] += 1
         elif e.kind in markers:
             marker = (e.kind, data.get("seat"))
         elif e.kind == "move":
@@ -197,7 +194,43 @@ def seat_turns(record: Any, human_seats: set[int]) -> tuple[Counter[str], Counte
                 made_by = "human"
             marker = None
     close()
-    return kinds, stops
+    return kinds
+
+
+class Stopped:
+    """The orders' stops by reason: each player's order carries the note of its last stop
+    (``bot.service.orders``: kept apart from the log, private), read after every move and
+    every wait; each stop counted once."""
+
+    def __init__(self, users: list[int]) -> None:
+        self.users = users
+        self.seen: set[tuple[int, str]] = set()
+        self.reasons: Counter[str] = Counter()
+
+    async def look(self, bot: MexicanTrainBot, game_id: int) -> None:
+        orders = getattr(bot.service, "orders", None)
+        if orders is None:
+            return
+        for uid in self.users:
+            order = await orders.get(game_id, uid)
+            note = None if order is None else order.note
+            if note is None:
+                continue
+            key = (uid, note.to_json())  # (the note says where it was written: once each)
+            if key not in self.seen:
+                self.seen.add(key)
+                self.reasons[note.reason] += 1
+
+
+def plan_control(dm: FakeMessage) -> str | None:
+    """The turn DM's one-tap standing order, if it offers one (docs/players.md, Standing
+    orders: ``mt:<game>:<version>:dm:then:<tiles>`` plays the plan's first tile now and queues
+    the rest; ``…:dm:queue:<tiles>`` queues it all from the next turn)."""
+    for button in dm.buttons:
+        custom_id = str(button.get("custom_id") or "")
+        if ":dm:then:" in custom_id or ":dm:queue:" in custom_id:
+            return custom_id
+    return None
 
 
 async def wait_for_human(bot: MexicanTrainBot, game_id: int) -> Any:
@@ -270,7 +303,8 @@ async def _play(
     started = fake.clock()
     seen: set[tuple[Any, ...]] = set()
     legal_when_handed: Counter[str] = Counter()
-    human_moves = sittings = 0
+    human_moves = sittings = orders_set = 0
+    stopped = Stopped([u.id for u in users])
     last_answer: dict[int, datetime] = {}
     for _ in range(args.max_moves):
         summary = await wait_for_human(bot, game.id)
@@ -299,6 +333,7 @@ async def _play(
                 wait = (answer - fake.clock()).total_seconds()
                 if wait > 0:
                     await away(fake, bot, wait, place)
+                    await stopped.look(bot, game.id)
                 sittings += 1
             # else: back to them moments after their own answer (every other turn played
             # at once): they are still looking, and answer now
@@ -308,20 +343,28 @@ async def _play(
             view = await bot.service.seat_view(game.id, uid)
             legal_when_handed["one" if len(view.legal) == 1 else "several"] += 1
         view = await bot.service.seat_view(game.id, uid)
-        move = choose_move(view, Level.NORMAL, rng.randrange(2**32))
         dm = turn_dm(fake, by_id[uid], summary.version)
-        await send_move(bot, by_id[uid], move, place, "en", dm=dm)
-        await settle(bot)
+        plan = plan_control(dm) if orders and dm is not None else None
+        if plan is not None and dm is not None:  # the policy: take the plan the DM offers
+            await (await by_id[uid].click(dm, custom_id=plan)).message()
+            await settle(bot)
+            orders_set += 1
+        if plan is None or ":dm:then:" not in plan:  # (then: that tap was this turn's move)
+            move = choose_move(view, Level.NORMAL, rng.randrange(2**32))
+            await send_move(bot, by_id[uid], move, place, "en", dm=dm)
+            await settle(bot)
         human_moves += 1
         last_answer[uid] = fake.clock()
+        await stopped.look(bot, game.id)
     ended = fake.clock()
     finished = (await bot.service.game(game.id)).status is GameStatus.FINISHED
     record = await bot.service.game_record(game.id)
     human_seats = {p.seat for p in (await bot.service.game(game.id)).humans}
-    kinds, stops = seat_turns(record, human_seats)
+    kinds = seat_turns(record, human_seats)
+    stops = stopped.reasons
     pings = sum(len(fake.pings_for(u)) for u in users)
     humans_now = (await bot.service.game(game.id)).humans
-    digest_kinds, _ = seat_turns(record, {p.seat for p in humans_now if p.user_id in digest})
+    digest_kinds = seat_turns(record, {p.seat for p in humans_now if p.user_id in digest})
     spent = budget(budget_before, fake.budget_report(), human_moves)
     return {
         "seed": seed,
@@ -342,6 +385,7 @@ async def _play(
         "digest_seat_turns": sum(digest_kinds.values()),
         "digest_pings": sum(len(fake.pings_for(by_id[uid])) for uid in digest),
         "sittings": sittings,
+        "orders_set": orders_set,
         "human_moves": human_moves,
         "global_limited": round(spent["global_limited_per_human_move"] * human_moves),
     }
@@ -355,8 +399,8 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for k in (
             "human_seat_turns", "human_turns", "human_decisions", "human_one_move",
             "played_by_orders", "played_forced", "timeouts", "away", "played_otherwise",
-            "pings", "sittings", "human_moves", "global_limited", "digest_seat_turns",
-            "digest_pings",
+            "pings", "sittings", "orders_set", "human_moves", "global_limited",
+            "digest_seat_turns", "digest_pings",
         )
     }  # fmt: skip
     stops: Counter[str] = Counter()

@@ -29,15 +29,14 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "{seats:joueur|joueurs}, si chacun répond en une heure environ quand il est éveillé.",
     },
     "pace.shorter": {
-        "en": "A shorter match: /mt new rounds: (e.g. {rounds} {rounds:round|rounds} "
-        "≈ {how_long}).",
+        "en": "A shorter match: /mt new rounds: (e.g. {rounds} {rounds:round|rounds}: {how_long}).",
         "fr": "Une partie plus courte : /mt nouvelle manches: (par ex. {rounds} "
-        "{rounds:manche|manches} ≈ {how_long}).",
+        "{rounds:manche|manches} : {how_long}).",
     },
     # /mt new rounds: suggestions ({label} is one of the three below).
     "pace.choice": {
-        "en": "{label}: {rounds} {rounds:round|rounds} ≈ {how_long} at {seats} players",
-        "fr": "{label} : {rounds} {rounds:manche|manches} ≈ {how_long} à {seats} joueurs",
+        "en": "{label}: {rounds} {rounds:round|rounds}, {how_long} at {seats} players",
+        "fr": "{label} : {rounds} {rounds:manche|manches}, {how_long} à {seats} joueurs",
     },
     "pace.label.full": {"en": "full", "fr": "complète"},
     "pace.label.half": {"en": "half", "fr": "moitié"},

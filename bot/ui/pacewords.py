@@ -1,5 +1,5 @@
 """A match's expected length in words (issue 46): the lobby card's field, the line in the
-answer to ``/mt new`` and the ``rounds:`` suggestions there ("short: 5 rounds ≈ 3 weeks at 4
+answer to ``/mt new`` and the ``rounds:`` suggestions there ("short: 5 rounds, about 4 weeks at 4
 players"). The figures come from the pace model (:mod:`bot.service.pace`)."""
 
 from __future__ import annotations

@@ -47,9 +47,9 @@ async def test_a_french_game_from_lobby_to_rematch(
         assert "Language of channel messages: Français" in answer.content
 
         opened = await said(await alice.slash("mt new", channel=games, preset="quick"))
-        assert opened.content == (
-            "La partie n°1 est ouverte. Rejoins avec le bouton ou /mt rejoindre."
-        )
+        assert opened.content.startswith(
+            "La partie n°1 est ouverte. Rejoins avec le bouton ou /mt rejoindre.\n⏳ environ "
+        )  # (then how long: tests/e2e/test_match_length.py)
         lobby = last_public(games)
         assert lobby.embeds[0]["title"] == "Train mexicain — partie n°1"
         assert lobby.button_labels == ["Rejoindre", "Quitter", "Commencer", "Annuler"]

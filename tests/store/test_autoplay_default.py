@@ -16,9 +16,12 @@ import tests.pg as pg
 from bot.service import GameService
 from bot.store import open_store
 from bot.store.rows import DEFAULT_AUTOPLAY
+from bot.store.schema import MIGRATION_NOTES
 from tests.store.test_upgrade_lines import _postgres_at, _sqlite_at
 
-BEFORE = 15  # the schema before the default moved
+#: The schema before the default moved (the migration's number less one, wherever a merge
+#: puts it).
+BEFORE = MIGRATION_NOTES.index("autoplay's default (only-move) for players who never chose")
 NOW = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
 # user id -> the autoplay column as version 15 stored it (None: a row written without it,
 # which took the column's default, ``forced``).

@@ -59,11 +59,11 @@ OTHER_FIELDS = frozenset(
      "computers", "count", "counts", "first", "next", "players", "standings", "days",
      "deadline", "detail", "dms", "double", "doubles",
      "end", "engine", "example", "frames", "game", "game_id", "games", "got", "grace", "high",
-     "hours", "house", "how", "icon", "knock", "language", "last", "level", "limit", "line",
+     "hours", "house", "how", "how_long", "icon", "knock", "label", "language", "last", "level", "limit", "line",
      "link", "local", "low", "max", "max_pip", "mean", "missed", "move", "moves", "n", "notes",
      "old", "open", "option", "page", "pages", "path", "perms", "pips", "place", "places",
      "points", "policy", "preset", "pts", "quiet", "rank", "rate", "reason", "ref", "role",
-     "role_id", "round", "rounds", "rules", "seat", "server", "set", "stall", "start",
+     "role_id", "round", "rounds", "rules", "seat", "seats", "server", "set", "stall", "start",
      "status", "tag", "text", "this", "thread", "tile", "tiles", "times", "total", "train",
      "trains", "url", "value", "what", "when", "where", "why", "wins", "won", "zone"}
 )  # fmt: skip
