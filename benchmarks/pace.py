@@ -15,6 +15,17 @@ makes them, the fake's clock skipped between two players' moves). Each human is 
   between (every turn between was played at once: they are still looking). ``sittings``
   counts the waits.
 
+Each player's own cadence (issue 46, item 6; docs/benchmarks.md, The players' cadence in the
+pace model): ``--digest-share`` of the seats (drawn with the seed) are in daily digest mode
+(``/mt me digest_hour:``): they hear of nothing per turn and answer once a day, at their
+``--digest-hour``, after ``--digest-answer-median`` awake minutes, and any turn back to them
+within ``--digest-sitting`` minutes of an answer at once; a turn that comes later waits for
+the next day's digest. ``--remind-after`` gives every other player that reminder interval
+(``/mt me remind_after:``) and models the reminder: a second ping, with its own answer delay,
+``--remind-after`` hours into a turn (after their night); they answer at the first one due.
+Without it the model ignores reminders (the figures before issue 46's cadence). The baseline
+is always today's cadence: a ping per turn, reminders ignored.
+
 The fake's clock (which the bot shares) jumps over every wait, so no real time is slept: the
 scheduler's reminders, deadlines and away turns fire as they would. Moves are chosen by the
 engine's Normal computer player from the player's own seat view, made from their turn DM when
@@ -65,6 +76,7 @@ from bot.config import Config
 from bot.engine.ai import Level, choose_move
 from bot.service.eventlog import ORDER_KIND
 from bot.service.outbox import PLAYED_FOR_KINDS
+from bot.service.settings import next_digest
 from bot.store import GameStatus
 from scripts.play_through_fake import away, budget, open_match, send_move, settle, turn_dm
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
@@ -123,6 +135,19 @@ def zone_name(offset_h: float) -> str:
 def delay_minutes(rng: random.Random, args: argparse.Namespace) -> float:
     minutes = rng.lognormvariate(math.log(args.delay_median), args.delay_sigma)
     return min(minutes, args.delay_max * 60)
+
+
+def digest_delay_minutes(rng: random.Random, args: argparse.Namespace) -> float:
+    """From a digest DM to the answer (awake minutes): the player chose that hour to play."""
+    minutes = rng.lognormvariate(math.log(args.digest_answer_median), args.delay_sigma)
+    return min(minutes, args.delay_max * 60)
+
+
+def digest_seats(args: argparse.Namespace, seed: int) -> set[int]:
+    """The players (by index) in daily digest mode: ``--digest-share`` of them, drawn with the
+    seed, at least one for any share above 0."""
+    count = min(args.players, math.ceil(args.digest_share * args.players - 1e-9))
+    return set(random.Random(seed * 31 + 7).sample(range(args.players), count))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -224,7 +249,12 @@ async def wait_for_human(bot: MexicanTrainBot, game_id: int) -> Any:
 
 
 async def one_match(
-    args: argparse.Namespace, seed: int, *, autoplay: str | None, orders: bool
+    args: argparse.Namespace,
+    seed: int,
+    *,
+    autoplay: str | None,
+    orders: bool,
+    cadence: bool = True,
 ) -> dict[str, Any]:
     """One whole match on seed ``seed``: its figures."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -233,7 +263,9 @@ async def one_match(
         async with fake_discord(clock=DiscordClock(1.0, start=start)) as fake:
             bot = create_bot(config, clock=fake.clock, rng=random.Random(seed))
             async with running_bot(fake, bot):
-                return await _play(args, fake, bot, seed, autoplay=autoplay, orders=orders)
+                return await _play(
+                    args, fake, bot, seed, autoplay=autoplay, orders=orders, cadence=cadence
+                )
 
 
 async def _play(
@@ -244,18 +276,30 @@ async def _play(
     *,
     autoplay: str | None,
     orders: bool,
+    cadence: bool = True,
 ) -> dict[str, Any]:
+    """``cadence``: the players' own cadence as the flags say (digest seats, the reminder
+    interval); else today's, a ping per turn (the baseline)."""
     rng = random.Random(seed)  # the players' moves
     delays = random.Random(seed * 7919 + 1)  # their answer times, apart from their moves
+    # A reminder's and a digest's answer times apart again: the first pings' draws stay the
+    # same with or without them, so a reminder can only make an answer sooner.
+    reminded_delays = random.Random(seed * 7919 + 2)
+    digest_delays = random.Random(seed * 7919 + 3)
     channel = fake.channel("mexican-train")
     users = [fake.user(NAMES[i]) for i in range(args.players)]
     zones = [args.zones[i % len(args.zones)] for i in range(args.players)]
     humans = {u.id: Human(z, args.wake, args.sleep) for u, z in zip(users, zones, strict=True)}
     by_id: dict[int, FakeUser] = {u.id: u for u in users}
+    digest = {users[i].id for i in digest_seats(args, seed)} if cadence else set()
+    remind_after = args.remind_after if cadence else None
     for u, z in zip(users, zones, strict=True):
         await bot.service.update_user_settings(
             u.id, bot.now(), time_zone=zone_name(z), autoplay=autoplay,
             quiet_start=int(args.sleep) % 24, quiet_end=int(args.wake) % 24,
+            digest_hour=args.digest_hour if u.id in digest else None,
+            reminders=None if remind_after is None else remind_after > 0,
+            reminder_after_s=int(remind_after * 3600) if remind_after else None,
         )  # fmt: skip
     budget_before = fake.budget_report()
     _, place, game = await open_match(fake, bot, channel, users, preset=args.preset)
@@ -279,8 +323,19 @@ async def _play(
             # Still looking: nobody else was waited for since their own answer (every turn
             # between played at once), and it came back within --stay minutes.
             looking = last_answer.get(uid) if last_mover == uid else None
-            if looking is None or (came - looking).total_seconds() > args.stay * 60:
-                answer = humans[uid].answer_at(came, delay_minutes(delays, args))
+            stay = args.digest_sitting if uid in digest else args.stay
+            if looking is None or (came - looking).total_seconds() > stay * 60:
+                if uid in digest:  # their digest DM, at their hour, lists this game
+                    at = next_digest(came, zone_name(humans[uid].offset_h), args.digest_hour)
+                    answer = humans[uid].answer_at(at, digest_delay_minutes(digest_delays, args))
+                else:
+                    answer = humans[uid].answer_at(came, delay_minutes(delays, args))
+                    if remind_after:  # the reminder pings them again, after their night
+                        again_at = came + timedelta(hours=remind_after)
+                        reminded = humans[uid].answer_at(
+                            again_at, delay_minutes(reminded_delays, args)
+                        )
+                        answer = min(answer, reminded)
                 wait = (answer - fake.clock()).total_seconds()
                 if wait > 0:
                     await away(fake, bot, wait, place)
@@ -314,6 +369,8 @@ async def _play(
     kinds = seat_turns(record, human_seats)
     stops = stopped.reasons
     pings = sum(len(fake.pings_for(u)) for u in users)
+    humans_now = (await bot.service.game(game.id)).humans
+    digest_kinds = seat_turns(record, {p.seat for p in humans_now if p.user_id in digest})
     spent = budget(budget_before, fake.budget_report(), human_moves)
     return {
         "seed": seed,
@@ -330,6 +387,9 @@ async def _play(
         "played_otherwise": kinds["otherwise"],
         "orders_stopped": dict(stops),
         "pings": pings,
+        "digest_seats": len(digest),
+        "digest_seat_turns": sum(digest_kinds.values()),
+        "digest_pings": sum(len(fake.pings_for(by_id[uid])) for uid in digest),
         "sittings": sittings,
         "orders_set": orders_set,
         "human_moves": human_moves,
@@ -346,6 +406,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
             "human_seat_turns", "human_turns", "human_decisions", "human_one_move",
             "played_by_orders", "played_forced", "timeouts", "away", "played_otherwise",
             "pings", "sittings", "orders_set", "human_moves", "global_limited",
+            "digest_seat_turns", "digest_pings",
         )
     }  # fmt: skip
     stops: Counter[str] = Counter()
@@ -357,7 +418,12 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "days_p90": round(percentile(days, 0.9), 2),
         "days": [round(d, 2) for d in days],
         "finished": sum(r["finished"] for r in runs),
+        "digest_seats": max(r["digest_seats"] for r in runs),
         "pings_per_seat_turn": round(total["pings"] / max(1, total["human_seat_turns"]), 3),
+        # A digest player's pings are their digest DMs (one a day with something waiting).
+        "pings_per_digest_seat_turn": round(
+            total["digest_pings"] / max(1, total["digest_seat_turns"]), 3
+        ),
         **total,
         "global_limited_per_human_move": round(total.pop("global_limited") / moves, 3),
         "orders_stopped": dict(sorted(stops.items())),
@@ -370,7 +436,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     seeds = [args.seed + i for i in range(args.seeds)]
     autoplay = None if args.autoplay == "default" else args.autoplay
     runs = [await one_match(args, s, autoplay=autoplay, orders=args.orders == "on") for s in seeds]
-    base = [await one_match(args, s, autoplay="forced", orders=False) for s in seeds]
+    base = [await one_match(args, s, autoplay="forced", orders=False, cadence=False) for s in seeds]
     figures = summarise(runs)
     baseline = summarise(base)
     return {
@@ -389,6 +455,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             "delay_sigma": args.delay_sigma,
             "delay_max_h": args.delay_max,
             "start_utc": (DAY_ONE + timedelta(hours=args.start_hour)).isoformat(),
+            "digest_share": args.digest_share,
+            "digest_hour": args.digest_hour,
+            "digest_answer_median_min": args.digest_answer_median,
+            "digest_sitting_min": args.digest_sitting,
+            "remind_after_h": args.remind_after,
         },
         **figures,
         "baseline": baseline,
@@ -425,10 +496,36 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="minutes a player keeps looking after their answer: a turn back by then, at once",
     )  # fmt: skip
     p.add_argument("--start-hour", type=float, default=18.0, help="UTC hour the match opens")
+    p.add_argument(
+        "--digest-share", type=float, default=0.0,
+        help="share of the players in daily digest mode (0 to 1; drawn with the seed)",
+    )  # fmt: skip
+    p.add_argument(
+        "--digest-hour", type=int, default=18, help="local hour a digest player's digest comes"
+    )
+    p.add_argument(
+        "--digest-answer-median", type=float, default=20.0,
+        help="awake minutes from the digest DM to a digest player's answer",
+    )  # fmt: skip
+    p.add_argument(
+        "--digest-sitting", type=float, default=30.0,
+        help="minutes a digest player stays after an answer: a turn back by then, at once",
+    )  # fmt: skip
+    p.add_argument(
+        "--remind-after", type=float, default=None,
+        help="hours into a turn every other player is reminded (0: never); unset: the model "
+        "ignores reminders",
+    )  # fmt: skip
     p.add_argument("--max-moves", type=int, default=5000, help="human moves per match at most")
     args = p.parse_args(argv)
     if args.wake % 24 == args.sleep % 24:
         p.error("--wake and --sleep must differ: nobody is awake all day or never")
+    if not 0 <= args.digest_share <= 1:
+        p.error("--digest-share is a share of the players, from 0 to 1")
+    if not 0 <= args.digest_hour <= 23:
+        p.error("--digest-hour is a whole hour from 0 to 23")
+    if args.remind_after is not None and args.remind_after < 0:
+        p.error("--remind-after is hours (0: never)")
     if any(z != int(z) or not -12 <= z <= 14 for z in args.zones):
         p.error("--zones are whole-hour UTC offsets from -12 to 14")
     return args

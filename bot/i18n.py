@@ -70,6 +70,7 @@ _FEATURE_TEXTS: tuple[str, ...] = (
     "outbox",
     "review",
     "orders",
+    "cadence",
     "pace",
 )
 _merge_feature_texts()

@@ -17,9 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.digits import read_int
 from bot.i18n import tr
 from bot.service import GameStatus
-from bot.service.timing import Policy
+from bot.service.settings import REMIND_AFTER_HOURS
+from bot.service.timing import MySettings, Policy
 from bot.ui import announcer, messages, mt
 from bot.ui.choices import (
     AUTOPLAY_CHOICES,
@@ -28,6 +30,7 @@ from bot.ui.choices import (
     PING_CHOICES,
     POLICY_CHOICES,
     PRESET_CHOICES,
+    REMIND_AFTER_CHOICES,
     SERVER_LANGUAGE_CHOICES,
     TILE_CHOICES,
     ChoiceText,
@@ -230,9 +233,16 @@ class Admin(GameCog):
         quiet_end="...quiet hours end (hour 0-23); equal to the start: no quiet hours",
         reminder_dms="Send my turn reminders by DM instead of a mention in the channel",
         reminders="Remind me when it's my turn and I haven't played",
+        remind_after="Remind me this long into a turn without a deadline (default 12 h)",
+        digest="One DM a day listing the games waiting on me, instead of a DM per turn",
+        digest_hour="The hour of my day (0-23, my time zone) my daily digest comes; turns it on",
     )
     @app_commands.choices(
-        language=LANGUAGE_CHOICES, tiles=TILE_CHOICES, ping=PING_CHOICES, autoplay=AUTOPLAY_CHOICES
+        language=LANGUAGE_CHOICES,
+        tiles=TILE_CHOICES,
+        ping=PING_CHOICES,
+        autoplay=AUTOPLAY_CHOICES,
+        remind_after=REMIND_AFTER_CHOICES,
     )
     @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def me(
@@ -248,9 +258,14 @@ class Admin(GameCog):
         reminder_dms: bool | None = None,
         reminders: bool | None = None,
         autoplay: ChoiceText | None = None,
+        remind_after: ChoiceText | None = None,
+        digest: bool | None = None,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
     ) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
+            reminders, after_s = remind_choice(reminders, remind_after)
+            daily = digest or (digest is None and digest_hour is not None)
             # A first /mt me keeps the DMs in their client's language, as a first game does
             # (it wrote English, the column's default, and no game corrected it after).
             await remember_client_language(bot, interaction.user.id, locale)
@@ -259,9 +274,9 @@ class Admin(GameCog):
                 interaction.user.id,
                 bot.now(),
                 hand_dms=dms,
-                # Switching DMs on (for the hand, or for reminders) is the player saying "I
-                # opened them": try again.
-                dms_open=True if dms or reminder_dms else None,
+                # Switching DMs on (for the hand, for reminders, for a daily digest) is the
+                # player saying "I opened them": try again.
+                dms_open=True if dms or reminder_dms or daily else None,
                 language=language,
                 tiles=tiles,
                 ping=ping,
@@ -271,7 +286,12 @@ class Admin(GameCog):
                 quiet_start=quiet_start,
                 quiet_end=quiet_end,
                 reminder_dms=reminder_dms,
+                reminder_after_s=after_s,
+                digest=digest,
+                digest_hour=digest_hour,
             )
+            if digest is not None or digest_hour is not None or time_zone is not None:
+                bot.schedule.look_sooner.set()  # the next digest may be due before its next look
             timing_text = await me_text(interaction)
             await reply(
                 interaction,
@@ -366,6 +386,24 @@ async def undo_flow(interaction: Interaction, player: discord.abc.User | None) -
             await announcer.post_undo(bot, interaction, out, answer)
 
 
+def remind_choice(reminders: bool | None, after: str | None) -> tuple[bool | None, int | None]:
+    """``/mt me reminders:`` and ``remind_after:`` read together: (reminders on, seconds
+    into a turn). ``never`` is reminders off; an interval, reminders on; the two disagreeing
+    is refused, naming both."""
+    if after is None:
+        return reminders, None
+    if after == "never":
+        on, seconds = False, None
+    else:
+        hours = read_int(after, max_digits=2)
+        if hours is None or hours not in REMIND_AFTER_HOURS:
+            raise Refusal("error.bad-remind-after")
+        on, seconds = True, hours * 3600
+    if reminders is not None and reminders != on:
+        raise Refusal("error.remind-conflict", on=reminders, after=after)
+    return on, seconds
+
+
 async def me_text(interaction: Interaction) -> str:
     """The time-zone part of ``/mt me``'s answer: the user's settings as they now stand."""
     bot = bot_of(interaction)
@@ -376,22 +414,43 @@ async def me_text(interaction: Interaction) -> str:
         quiet = tr("schedule.me.none", locale)
     else:
         quiet = tr("schedule.me.quiet", locale, start=sc.quiet_start, end=sc.quiet_end)
-    if not s.reminders:
+    if not s.reminders or sc.digest_hour is not None:  # a digest player gets no reminder
         how = tr("schedule.me.off", locale)
-    elif sc.remind_dm and s.dms_open:
-        how = tr("schedule.me.dm", locale)
     else:
-        how = tr("schedule.me.channel", locale)
+        how = tr("schedule.me.dm" if sc.remind_dm and s.dms_open else "schedule.me.channel", locale)
+        how += ", " + remind_after_text(s.reminder_after_s, locale)
     local = bot.now().astimezone(zoneinfo.ZoneInfo(s.time_zone)).strftime("%H:%M")
-    return tr(
-        "schedule.me",
-        locale,
-        zone=s.time_zone,
-        local=local,
-        quiet=quiet,
-        how=how,
-        away=tr("word.on" if sc.away else "word.off", locale),
+    return (
+        tr(
+            "schedule.me",
+            locale,
+            zone=s.time_zone,
+            local=local,
+            quiet=quiet,
+            how=how,
+            away=tr("word.on" if sc.away else "word.off", locale),
+        )
+        + "\n"
+        + cadence_text(mine, locale)
     )
+
+
+def remind_after_text(seconds: int, locale: str | None) -> str:
+    """When a reminder comes in a turn without a deadline: "12 h into a turn…"."""
+    if seconds % 3600 == 0:
+        return tr("me.remind-after", locale, hours=seconds // 3600)
+    return tr("me.remind-minutes", locale, minutes=seconds // 60)
+
+
+def cadence_text(mine: MySettings, locale: str | None) -> str:
+    """``/mt me``'s line on the player's cadence: a ping per turn, or the daily digest (its
+    hour, zone and next time)."""
+    s, sc = mine.settings, mine.schedule
+    if sc.digest_hour is None:
+        return tr("me.cadence", locale, turns=tr("me.per-turn", locale))
+    when = "" if sc.digest_due_at is None else messages.timestamp(sc.digest_due_at)
+    turns = tr("me.digest", locale, hour=sc.digest_hour, zone=s.time_zone, when=when)
+    return tr("me.cadence", locale, turns=turns)
 
 
 async def settings_text(

@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.digits import ID
 from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, Tile, parse_move
 from bot.i18n import tr
-from bot.service import GameStatus, errors, orders
+from bot.service import GameStatus, WaitingRow, errors, orders
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
@@ -317,10 +317,37 @@ async def make_move(
                 said += "\n" + order_text(order, locale)
             except errors.ServiceError as exc:
                 said += "\n" + error_text(exc, locale)
+        if turn.waiting:
+            said += "\n" + next_game_line(bot, turn.waiting, interaction.guild_id, locale)
         # Their answer first (with Undo: their own turn taken back in one tap, issue 47);
         # then the computer players who follow move, and one post tells the channel all.
         undo = discord.ui.View(timeout=None).add_item(UndoButton(game_id, locale))
         await announcer.announce(bot, turn.outs, interaction, answer=said, controls=undo)
+
+
+def next_game_line(
+    bot: GameBot, waiting: Sequence[WaitingRow], here: int | None, locale: str | None
+) -> str:
+    """The answer's "Next: game #12 on Friends' server is waiting on you" (issue 46):
+    the first of the player's other games waiting on them, with a jump link to its latest
+    table post (the post book's memory first, then the recorded row, else the channel), the
+    rest counted. Names come from the client's cache (no request) and are shown inert."""
+    first = waiting[0]
+    url = f"https://discord.com/channels/{first.guild_id}/{first.channel_id}"
+    known = bot.posts.known(first.game_id)
+    message = known.message_id if known is not None else None
+    if message is None and first.message is not None:
+        message = first.message.message_id
+    if message is not None:
+        url += f"/{message}"
+    guild = bot.get_guild(first.guild_id) if first.guild_id != here else None
+    where = tr("next.in", locale, channel=f"<#{first.channel_id}>")
+    if guild is not None:
+        where = tr("next.on", locale, server=limits.shown(guild.name))
+    line = tr("next.game", locale, game=first.game_id, where=where, url=url)
+    if len(waiting) > 1:
+        line += " " + tr("next.more", locale, n=len(waiting) - 1)
+    return line
 
 
 async def show_hand(interaction: Interaction, game_id: int | None = None) -> None:

@@ -27,6 +27,7 @@ from discord import app_commands
 
 from bot.i18n import tr, tr_count
 from bot.service import FinishedRow, GameStatus, GameSummary, MessageRow
+from bot.service.daily import DailyDigest
 from bot.service.scheduler import Scheduler
 from bot.service.timing import Notice, Reminder, StallClosed, StallWarning, TurnPlayed
 from bot.ui import announcer, language, limits, messages, mt, notices
@@ -57,6 +58,11 @@ def link(game: GameSummary, message: MessageRow | None) -> str:
     """Where to jump: the latest table message, else the channel."""
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
     return f"{base}/{message.message_id}" if message is not None else base
+
+
+def link_to(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    base = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    return base if message_id is None else f"{base}/{message_id}"
 
 
 def _guild_locale(bot: GameBot, guild_id: int) -> str:
@@ -92,6 +98,7 @@ class ScheduleCog(GameCog, name="Schedule"):
             # A row another process planned, or one whose claimer died, is seen within this.
             max_sleep=max(0.25, lease / 2) if shared else 3600.0,
             outage=bot.outage,
+            deliver_digest=self.send_digest,
         )
         self._task: asyncio.Task[None] | None = None
 
@@ -153,6 +160,41 @@ class ScheduleCog(GameCog, name="Schedule"):
     async def link_for(self, game: GameSummary) -> str:
         stored = (await self.schedule.rows.messages_of([game.id]))[game.id].get("table")
         return link(game, self.latest_message(game, stored))
+
+    async def send_digest(self, d: DailyDigest) -> None:
+        """A player's daily digest (issue 46): every game waiting on them, soonest deadline
+        first, each with a jump link; by DM, with the digest's nonce (a DM sent again after a
+        crash is answered with the first: one digest a day). Closed DMs are remembered."""
+        lang = d.language
+        head = tr("digest.head", lang, n=len(d.games) + d.more)
+        foot = tr("digest.foot", lang, hour=d.hour, zone=d.time_zone)
+        room = limits.CONTENT - len(head) - len(foot) - 200  # the "more" line's room
+        lines: list[str] = []
+        for w in d.games:
+            where = f"<#{w.channel_id}>"
+            guild = self.bot.get_guild(w.guild_id)
+            if guild is not None:
+                where += f" ({limits.shown(guild.name)})"
+            url = link_to(w.guild_id, w.channel_id, self.latest_id(w.game_id, w.message))
+            since = "" if w.turn_since is None else f"<t:{int(w.turn_since.timestamp())}:R>"
+            line = tr("digest.game", lang, game=w.game_id, where=where, since=since, url=url)
+            if w.deadline_at is not None:
+                line += " " + tr("digest.by", lang, when=f"<t:{int(w.deadline_at.timestamp())}:R>")
+            room -= len(line) + 1
+            if room < 0:
+                break
+            lines.append(line)
+        more = d.more + len(d.games) - len(lines)
+        if more:
+            lines.append(tr("digest.more", lang, n=more))
+        text = "\n".join([head, *lines, foot])
+        await notices.dm(self.bot, d.user_id, text, nonce=d.nonce)
+
+    def latest_id(self, game_id: int, stored: MessageRow | None) -> int | None:
+        known = self.bot.posts.known(game_id)
+        if known is None or (stored is not None and stored.message_id >= known.message_id):
+            return None if stored is None else stored.message_id
+        return known.message_id
 
     async def _remind(self, n: Reminder) -> None:
         game = n.game

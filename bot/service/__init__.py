@@ -20,7 +20,7 @@ from bot.service.settings import rules_with
 # Values the store defines and the Discord layer reads, passed on so that layer imports the
 # service only (tests/test_layers.py).
 from bot.store import GameStatus, MessageRow
-from bot.store.schedule import GameScheduleRow
+from bot.store.schedule import GameScheduleRow, WaitingRow
 from bot.store.stats import FinishedRow
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "ServiceError",
     "Standing",
     "Step",
+    "WaitingRow",
     "errors",
     "rules_with",
 ]

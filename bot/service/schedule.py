@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from bot.engine import DONE, DRAW, PASS, Move, view_for
 from bot.engine.ai import Level
 from bot.service.commit import Commit
+from bot.service.daily import DailyDigests
 from bot.service.games import GameService
 from bot.service.outcome import Player, played_for, players_of, summarise
 from bot.service.replay import LoadedGame, standings_so_far
@@ -117,6 +118,8 @@ class ScheduleService:
         self.nudge = self.players.nudge
         self.my_games = self.players.my_games
         self.away_players = self.players.away_players
+        #: Each player's daily digest (issue 46), due beside the rows above.
+        self.digests = DailyDigests(games.store)
 
     # ================================================================== planning
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.service.daily import DailyDigest
 from bot.service.schedule import ScheduleService
 from bot.service.timing import RETRY_AFTER, Notice
 from bot.store.outage import Outage, unreachable
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 Deliver = Callable[[Notice], Awaitable[None]]
+#: Tells Discord (or a test) one player's daily digest (issue 46).
+DeliverDigest = Callable[[DailyDigest], Awaitable[None]]
 GameLock = Callable[[int], contextlib.AbstractAsyncContextManager[None]]
 #: Sleeps ``seconds`` or until the event is set (tests and the benchmark pass a virtual one).
 Waiter = Callable[[asyncio.Event, float], Awaitable[None]]
@@ -85,8 +88,11 @@ class Scheduler:
         owner: str | None = None,
         lease: timedelta = DEFAULT_LEASE,
         outage: Outage | None = None,
+        deliver_digest: DeliverDigest | None = None,
     ) -> None:
         self.schedule = schedule
+        #: Where the players' daily digests go (None: this loop sends none).
+        self.deliver_digest = deliver_digest
         #: The bot's memory of a database outage (one ERROR per outage for the whole bot).
         self.outage = outage or Outage(log)
         self.clock = clock
@@ -127,7 +133,7 @@ class Scheduler:
                     if (r.game_id, r.kind) not in retried and r not in seen
                 ]
                 if not rows:
-                    return done + await self._side_work()
+                    return done + await self._side_work() + await self._digests()
                 seen.update(rows)
                 for row in rows:
                     sent = await self._one(row, now, retried)
@@ -168,6 +174,37 @@ class Scheduler:
                     raise
                 log.exception("scheduled %s failed; trying again later", type(work).__name__)
         return done
+
+    async def _digests(self) -> int:
+        """Send the daily digests due now (issue 46), oldest first; the number handled. Each
+        is read, delivered, then moved to the player's next day (:mod:`bot.service.daily`); a
+        day with nothing waiting sends nothing. A player is looked at once per tick."""
+        if self.deliver_digest is None:
+            return 0
+        digests, done = self.schedule.digests, 0
+        seen: set[int] = set()
+        while True:
+            now = self.clock()
+            due = [d for d in await digests.due(now, self.batch) if d[0] not in seen]
+            if not due:
+                return done
+            for user_id, when in due:
+                seen.add(user_id)
+                sent = False
+                try:
+                    digest = await digests.read(user_id, when)
+                    if digest is not None and digest.games:
+                        await self.deliver_digest(digest)
+                        sent = True
+                    await digests.sent(user_id, when, now)
+                except Exception:
+                    log.exception("user %s: daily digest failed; trying again later", user_id)
+                    with contextlib.suppress(Exception):
+                        await digests.later(user_id, when, now + RETRY_AFTER)
+                done += 1
+                self.handled += 1
+                if sent and self.send_interval > 0:
+                    await asyncio.sleep(self.send_interval)
 
     async def release(self) -> int:
         """Give back the rows this scheduler claimed and has not finished (a clean stop), so

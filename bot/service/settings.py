@@ -11,7 +11,7 @@ import dataclasses
 import enum
 import zoneinfo
 from collections.abc import Collection, Mapping
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 from typing import Any, TypeVar
 
 from bot.engine import Rules, RulesError, preset
@@ -19,7 +19,7 @@ from bot.service import errors
 from bot.service.guards import utc
 from bot.store import GuildSettings, Store, UserSettings
 from bot.store import stats as extras_sql
-from bot.store.schedule import ScheduleStore, ScheduleTx
+from bot.store.schedule import ScheduleStore, ScheduleTx, UserScheduleRow
 
 _S = TypeVar("_S", UserSettings, GuildSettings)
 
@@ -36,6 +36,12 @@ PINGS = ("auto", "dm", "mention", "both")
 #: (``only``, the default since issue 46: one legal move is no decision, and a ping for it costs
 #: the whole table a wait; ``bot.store.rows.DEFAULT_AUTOPLAY``).
 AUTOPLAY = ("off", "forced", "only")
+#: The hour of a player's day their daily digest comes at when they switch it on without
+#: choosing one (``/mt me digest:True``): early evening, after a working day.
+DIGEST_HOUR = 18
+#: The reminder intervals ``/mt me remind_after:`` offers, in hours (issue 46: the interval
+#: was stored, 12 h, but not offered); any whole number of minutes is kept.
+REMIND_AFTER_HOURS = (2, 6, 12, 24)
 
 
 class Settings:
@@ -64,6 +70,8 @@ class Settings:
         quiet_start: int | None = None,
         quiet_end: int | None = None,
         reminder_dms: bool | None = None,
+        digest: bool | None = None,
+        digest_hour: int | None = None,
     ) -> UserSettings:
         """Change a user's own settings (None leaves one as it is) — the one writer of them,
         ``/mt me`` and the schedule's :meth:`~bot.service.timing.SchedulePlayers.update_my_settings`
@@ -72,7 +80,10 @@ class Settings:
         one of :data:`LANGUAGES`; ``tiles`` one of :data:`TILE_MODES`; ``ping`` one of
         :data:`PINGS`; ``autoplay`` one of :data:`AUTOPLAY`. The schedule's own row:
         ``quiet_start``/``quiet_end`` (0-23; equal hours: none; one alone keeps the other,
-        or makes both the same) and ``reminder_dms`` (reminders by DM)."""
+        or makes both the same), ``reminder_dms`` (reminders by DM) and the daily digest
+        (``digest``: one DM a day listing the games waiting on them instead of a DM per turn;
+        ``digest_hour``: its hour of their day, 0-23, which switches it on; :data:`DIGEST_HOUR`
+        when none was ever chosen). Its next due time follows the hour and the time zone."""
         changes = _given(
             dms_open=dms_open,
             hand_dms=hand_dms,
@@ -106,9 +117,15 @@ class Settings:
             )
         if new.reminder_after_s < 60:
             raise errors.BadSetting("a reminder waits at least a minute", code="bad-reminder")
+        if digest_hour is not None and not 0 <= digest_hour <= 23:
+            raise errors.BadSetting("a digest hour is a whole hour, 0 to 23", code="bad-digest")
+        if digest is False and digest_hour is not None:
+            raise errors.BadSetting("a digest hour with the digest off", code="digest-off-hour")
+        daily = digest is not None or digest_hour is not None
         timed = _given(quiet_start=quiet_start, quiet_end=quiet_end, reminder_dms=reminder_dms)
         schedule = None
-        if timed:
+        # A new time zone moves a digest's next time; DMs switched off cannot carry one.
+        if timed or daily or time_zone is not None or hand_dms is False:
             schedule = await ScheduleStore(self.store).user_schedule(user_id)
             if quiet_start is not None or quiet_end is not None:
                 start = quiet_start if quiet_start is not None else schedule.quiet_start
@@ -118,6 +135,11 @@ class Settings:
                 schedule = dataclasses.replace(schedule, quiet_start=start, quiet_end=end)
             if reminder_dms is not None:
                 schedule = dataclasses.replace(schedule, remind_dm=reminder_dms)
+            schedule = _daily(schedule, digest, digest_hour, new.time_zone, utc(now))
+            if schedule.digest_hour is not None and not new.hand_dms:
+                raise errors.BadSetting("the daily digest is a DM", code="digest-no-dms")
+            if not (timed or daily) and schedule.digest_hour is None:
+                schedule = None  # no digest to move or to refuse: the schedule's row stays
         now = utc(now)
         async with self.store.transaction() as tx:
             # A change of the schedule's row alone leaves a user with no settings row
@@ -223,6 +245,37 @@ def rules_with(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         return Rules.from_dict({**base.to_dict(), **overrides}).check()
     except (RulesError, TypeError) as exc:
         raise errors.BadRules(str(exc)) from None
+
+
+def _daily(
+    row: UserScheduleRow, digest: bool | None, hour: int | None, zone: str, now: datetime
+) -> UserScheduleRow:
+    """``row`` with the daily digest as asked (on at ``hour``, on at the hour it had or
+    :data:`DIGEST_HOUR`, or off), its next due time computed in the player's ``zone``."""
+    if digest is False:
+        return dataclasses.replace(row, digest_hour=None, digest_due_at=None)
+    if hour is None and digest:
+        hour = row.digest_hour if row.digest_hour is not None else DIGEST_HOUR
+    hour = hour if hour is not None else row.digest_hour
+    if hour is None:
+        return row
+    return dataclasses.replace(row, digest_hour=hour, digest_due_at=next_digest(now, zone, hour))
+
+
+def next_digest(now: datetime, time_zone: str, hour: int) -> datetime:
+    """The first ``hour``:00 of the player's own day (in ``time_zone``) after ``now``, as UTC:
+    when their next daily digest is due, on the right day across daylight saving changes (an
+    hour a spring-forward skips reads with the old offset: the instant after the gap)."""
+    try:
+        zone = zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    day = now.astimezone(zone).date()
+    while True:
+        when = datetime.combine(day, time(hour), tzinfo=zone).astimezone(UTC)
+        if when > now:
+            return when
+        day += timedelta(days=1)
 
 
 def _given(**values: Any) -> dict[str, Any]:

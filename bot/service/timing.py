@@ -222,10 +222,17 @@ class TurnPing:
     settings: UserSettings | None = None
 
 
-def turn_ping(settings: UserSettings, schedule: UserScheduleRow, now: datetime) -> TurnPing:
+def turn_ping(
+    settings: UserSettings, schedule: UserScheduleRow, now: datetime, *, turn: bool = True
+) -> TurnPing:
     """The ping a player's settings ask for now (see :class:`TurnPing`). A DM needs their DMs
     on (``/mt me dms:``) and not known closed; without it a DM choice falls back to the
-    mention, so nobody misses a turn for a setting."""
+    mention, so nobody misses a turn for a setting. A player in daily digest mode (``/mt me
+    digest:``) hears of a ``turn`` by their digest only: no DM, and the post names them
+    without a ping (the match's end, ``turn=False``, is told as always) — unless their DMs
+    are known closed, when no digest can reach them: then the mention, as for anyone."""
+    if turn and schedule.digest_hour is not None and settings.dms_open:
+        return TurnPing(settings.user_id, False, False, None, settings=settings)
     can_dm = settings.hand_dms and settings.dms_open
     wants = settings.ping
     dm = can_dm and wants in ("auto", "dm", "both")
@@ -323,10 +330,11 @@ class SchedulePlayers:
             await ScheduleTx(tx).put_guild_schedule(row, now)
         return row
 
-    async def turn_ping(self, user_id: int, now: datetime) -> TurnPing:
-        """How ``user_id`` hears now that their turn came (their settings, quiet hours)."""
+    async def turn_ping(self, user_id: int, now: datetime, *, turn: bool = True) -> TurnPing:
+        """How ``user_id`` hears now that their turn came (their settings, quiet hours, daily
+        digest; ``turn=False``: of something else, the match's end)."""
         mine = await self.my_settings(user_id)
-        return turn_ping(mine.settings, mine.schedule, now)
+        return turn_ping(mine.settings, mine.schedule, now, turn=turn)
 
     async def my_settings(self, user_id: int) -> MySettings:
         return MySettings(

@@ -42,6 +42,7 @@ from bot.service.roundend import RoundReport
 from bot.service.schedule import ScheduleService
 from bot.service.timing import TurnPing
 from bot.store import GameStatus
+from bot.store.schedule import WaitingRow
 
 #: The moves a turn with no choice may consist of (``forced``); ``only`` adds a lone tile play.
 FORCED = (DRAW, PASS, DONE)
@@ -49,6 +50,10 @@ FORCED = (DRAW, PASS, DONE)
 #: A bound on the commits one call plays, never reached: a round always ends, and away turns
 #: stop at the second round end.
 MAX_COMMITS = 10_000
+
+#: How many of a player's other games waiting on them a move's answer reads (one is named,
+#: the rest counted): a bound on the move's one extra read.
+NEXT_GAMES = 4
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,6 +75,9 @@ class Turn:
 
     outs: tuple[Outcome, ...]
     drawn: Drawn | None = None
+    #: The player's other games waiting on them once this turn of theirs is over (at most
+    #: :data:`NEXT_GAMES`, soonest deadline first), for their answer: "Next: game #12…".
+    waiting: tuple[WaitingRow, ...] = ()
 
     @property
     def last(self) -> Outcome:
@@ -176,14 +184,25 @@ class Turns:
         )
         applied = out.steps[0].applied if out.steps else None
         if applied is None or not applied.drawn:
-            return Turn((out,))
+            return Turn((out,), waiting=await self.waiting(out, user_id))
         tile = applied.drawn[-1]
         view = await svc.seat_view(game_id, user_id)
         fits = tuple(m.train for m in view.legal if isinstance(m, Play) and m.tile == tile)
         if applied.must_play_drawn or not (view.my_turn and tuple(view.legal) == (PASS,)):
             return Turn((out,), Drawn(tile, applied.must_play_drawn, fits, passed=False))
         passed = await svc.move(game_id, user_id, PASS, now, computer_moves=0)
-        return Turn((out, passed), Drawn(tile, False, (), passed=True))
+        drawn = Drawn(tile, False, (), passed=True)
+        return Turn((out, passed), drawn, await self.waiting(passed, user_id))
+
+    async def waiting(self, last: Outcome, user_id: int) -> tuple[WaitingRow, ...]:
+        """The player's other games waiting on them, once their turn in this one is over
+        (none while it goes on: a double, a drawn tile to play): one bounded read, carried by
+        the answer the move sends anyway (issue 46: no request of its own)."""
+        nxt = last.next_player
+        if self.schedule is None or (nxt is not None and nxt.user_id == user_id):
+            return ()
+        rows = self.schedule.rows
+        return tuple(await rows.waiting_on(user_id, NEXT_GAMES, but=last.game_id))
 
     async def refuse_unread(
         self,
@@ -368,7 +387,7 @@ class Turns:
         heard = pinged(game.status, [s.player for s in last.match_over.standings], None, None)
         end = []
         if self.schedule is not None:
-            end = [await self.schedule.turn_ping(uid, now) for uid in heard.end]
+            end = [await self.schedule.turn_ping(uid, now, turn=False) for uid in heard.end]
         return tuple(rounds), final, tuple(end)
 
     async def news(self, game_id: int, ping: TurnPing) -> TurnNews | None:

@@ -332,6 +332,19 @@ _V19_AUTOPLAY_DEFAULT = (
     "UPDATE user_settings SET autoplay = NULL WHERE autoplay = 'forced'",
 )
 
+#: Each player's own cadence (issue 46): a daily digest instead of one DM per turn.
+#: ``digest_hour``: the whole hour of the player's day (in ``user_settings.time_zone``) their
+#: digest comes at, NULL for a DM per turn; ``digest_due_at``: when the next one is due (UTC),
+#: what the scheduler sleeps towards beside ``due_work``, moved to the next day only once the
+#: digest was delivered (a crash before that sends it again with the same nonce).
+_V20_DIGEST = (
+    "ALTER TABLE user_schedule ADD COLUMN digest_hour INTEGER "
+    "CHECK (digest_hour IS NULL OR digest_hour BETWEEN 0 AND 23)",
+    "ALTER TABLE user_schedule ADD COLUMN digest_due_at TEXT",
+    "CREATE INDEX user_schedule_by_digest ON user_schedule (digest_due_at) "
+    "WHERE digest_due_at IS NOT NULL",
+)
+
 #: ``PG_MIGRATIONS[n - 1]`` takes the schema from version ``n - 1`` to ``n``.
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     *PG_FIRST_MIGRATIONS,
@@ -349,5 +362,6 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _V17_REVIEWS,
     _V18_ORDERS,
     _V19_AUTOPLAY_DEFAULT,
+    _V20_DIGEST,
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.store.rows import DueRow, due_row
+from bot.store.rows import DueRow, due_row, opt_time
 from bot.store.store import MessageRow, Store, Tx, from_db_time, to_db_time, upsert_sql
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "ScheduleStore",
     "ScheduleTx",
     "UserScheduleRow",
+    "WaitingRow",
 ]
 
 #: Due work that belongs to the current turn (rewritten when the turn changes).
@@ -45,6 +46,10 @@ class UserScheduleRow:
     quiet_end: int | None = None
     remind_dm: bool = False
     away: bool = False
+    #: Daily digest mode (issue 46): the hour of their day their one DM a day comes at (None:
+    #: a DM per turn), and when the next is due (UTC; migration 17).
+    digest_hour: int | None = None
+    digest_due_at: datetime | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,6 +58,19 @@ class GuildScheduleRow:
     deadline_s: int | None = None
     timeout_policy: str = "computer"
     stall_days: int = 14
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WaitingRow:
+    """A game waiting on one player (it is their turn there), and where to jump to it: its
+    latest table message as recorded (None: not recorded yet; the channel then)."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    turn_since: datetime | None
+    deadline_at: datetime | None
+    message: MessageRow | None
 
 
 class ScheduleStore:
@@ -69,14 +87,17 @@ class ScheduleStore:
         PostgreSQL a row leased to a process counts from the end of its lease: until then it is
         that process's work, and a scheduler that looked at its due time would wake, find
         nothing to claim and look again at once."""
+        # The daily digests' next due time rides in the same statement (issue 46).
+        digest = "(SELECT MIN(digest_due_at) FROM user_schedule)"
         if self.store.kind == "postgresql":
             rows = await self._all(
-                "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END) "
-                "FROM due_work"
+                "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END), "
+                f"{digest} FROM due_work"
             )
-            return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
-        rows = await self._all("SELECT MIN(due_at) FROM due_work")
-        return None if not rows or rows[0][0] is None else from_db_time(rows[0][0])
+        else:
+            rows = await self._all(f"SELECT MIN(due_at), {digest} FROM due_work")
+        times = [from_db_time(t) for t in (rows[0] if rows else ()) if t is not None]
+        return min(times, default=None)
 
     async def claim_due(
         self, now: datetime, limit: int, owner: str, lease: timedelta
@@ -110,14 +131,24 @@ class ScheduleStore:
 
     async def user_schedule(self, user_id: int) -> UserScheduleRow:
         rows = await self._all(
-            "SELECT user_id, quiet_start, quiet_end, remind_dm, away FROM user_schedule "
-            "WHERE user_id = ?",
+            "SELECT user_id, quiet_start, quiet_end, remind_dm, away, digest_hour, digest_due_at "
+            "FROM user_schedule WHERE user_id = ?",
             (user_id,),
         )
         if not rows:
             return UserScheduleRow(user_id)
         r = rows[0]
-        return UserScheduleRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]))
+        return UserScheduleRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5], opt_time(r[6]))
+
+    async def digests_due(self, now: datetime, limit: int) -> list[tuple[int, datetime]]:
+        """The players whose daily digest is due at ``now``: (user, when it was due), oldest
+        first, at most ``limit`` (an index's first entries)."""
+        rows = await self._all(
+            "SELECT user_id, digest_due_at FROM user_schedule WHERE digest_due_at <= ? "
+            "ORDER BY digest_due_at LIMIT ?",
+            (to_db_time(now), limit),
+        )
+        return [(r[0], from_db_time(r[1])) for r in rows]
 
     async def guild_schedule(self, guild_id: int) -> GuildScheduleRow:
         rows = await self._all(
@@ -148,6 +179,30 @@ class ScheduleStore:
         for r in rows:
             out[r[0]][r[1]] = MessageRow(r[0], r[1], r[2], r[3], from_db_time(r[4]))
         return out
+
+    async def waiting_on(self, user_id: int, limit: int, *, but: int = 0) -> list[WaitingRow]:
+        """The games whose turn is ``user_id``'s (a human seat), ``but`` that one, soonest
+        deadline first, then the longest waiting: at most ``limit`` rows, read from the
+        player's seats (their index) in one statement, so a move or a digest pays one small
+        read whatever the number of games."""
+        rows = await self._all(
+            "SELECT g.id, g.guild_id, g.channel_id, g.turn_since, g.deadline_at, "
+            "m.channel_id, m.message_id, m.updated_at "
+            "FROM seats s JOIN games g ON g.id = s.game_id AND g.turn_seat = s.seat "
+            "LEFT JOIN messages m ON m.game_id = g.id AND m.kind = 'table' "
+            "WHERE s.user_id = ? AND s.computer IS NULL AND g.status = 'active' AND g.id <> ? "
+            "ORDER BY CASE WHEN g.deadline_at IS NULL THEN 1 ELSE 0 END, g.deadline_at, "
+            "g.turn_since, g.id LIMIT ?",
+            (user_id, but, limit),
+        )
+        return [
+            WaitingRow(
+                r[0], r[1], r[2], opt_time(r[3]), opt_time(r[4]),
+                None if r[6] is None else MessageRow(r[0], "table", r[5], r[6],
+                                                     from_db_time(r[7])),
+            )
+            for r in rows
+        ]  # fmt: skip
 
     async def tail_events(self, game_id: int, limit: int) -> list[tuple[int, str, str, int | None]]:
         """The game's last ``limit`` events, newest first: (seq, kind, payload, actor)."""
@@ -224,9 +279,12 @@ class ScheduleTx:
         return changed == 1
 
     async def turn_facts(self, game_id: int, user_id: int) -> tuple[bool, int, bool, int | None]:
-        """For planning a turn: (reminders on, reminder_after_s, away, game remind_before_s)."""
+        """For planning a turn: (reminders on, reminder_after_s, away, game remind_before_s);
+        reminders are off for a player in daily digest mode."""
         rows = await self._rows(
-            "SELECT COALESCE(us.reminders, 1), COALESCE(us.reminder_after_s, 43200), "
+            # A player in daily digest mode gets no reminder: the digest is their one DM a day.
+            "SELECT CASE WHEN sc.digest_hour IS NULL THEN COALESCE(us.reminders, 1) ELSE 0 END, "
+            "COALESCE(us.reminder_after_s, 43200), "
             "COALESCE(sc.away, 0), gs.remind_before_s "
             "FROM (SELECT CAST(? AS BIGINT) AS uid, CAST(? AS BIGINT) AS gid) AS k "
             "LEFT JOIN user_settings us ON us.user_id = k.uid "
@@ -251,12 +309,23 @@ class ScheduleTx:
         await self._c.execute(
             upsert_sql(
                 "user_schedule",
-                ("user_id", "quiet_start", "quiet_end", "remind_dm", "away", "updated_at"),
+                ("user_id", "quiet_start", "quiet_end", "remind_dm", "away", "digest_hour",
+                 "digest_due_at", "updated_at"),
                 ("user_id",),
             ),
             (row.user_id, row.quiet_start, row.quiet_end, int(row.remind_dm), int(row.away),
+             row.digest_hour, None if row.digest_due_at is None else to_db_time(row.digest_due_at),
              to_db_time(now)),
         )  # fmt: skip
+
+    async def digest_sent(self, user_id: int, due_at: datetime, following: datetime) -> bool:
+        """The digest due at ``due_at`` was delivered: the next is due at ``following``, if the
+        row still says ``due_at`` (a player who changed their hour meanwhile keeps theirs)."""
+        changed = await self._c.execute(
+            "UPDATE user_schedule SET digest_due_at = ? WHERE user_id = ? AND digest_due_at = ?",
+            (to_db_time(following), user_id, to_db_time(due_at)),
+        )
+        return changed == 1
 
     async def put_guild_schedule(self, row: GuildScheduleRow, now: datetime) -> None:
         await self._c.execute(

@@ -12,6 +12,7 @@ import zoneinfo
 from discord import app_commands
 
 from bot.engine import PRESETS
+from bot.service.settings import REMIND_AFTER_HOURS
 from bot.service.timing import DEADLINE_HOURS
 from bot.ui import limits
 from bot.ui.interactions import Interaction
@@ -47,6 +48,12 @@ AUTOPLAY_CHOICES = [
     app_commands.Choice(name="forced: a draw or a pass with no choice", value="forced"),
     app_commands.Choice(name="only-move: also my only legal move (default)", value="only"),
 ]
+#: How long into a turn without a deadline a player is reminded (``/mt me remind_after:``;
+#: ``bot.service.settings.REMIND_AFTER_HOURS``), or never (reminders off).
+REMIND_AFTER_CHOICES = [
+    app_commands.Choice(name="12 h (default)" if h == 12 else f"{h} h", value=str(h))
+    for h in REMIND_AFTER_HOURS
+] + [app_commands.Choice(name="never", value="never")]
 #: A server's language for channel messages; "auto" goes back to its Discord locale.
 SERVER_LANGUAGE_CHOICES = [
     *LANGUAGE_CHOICES,

@@ -31,10 +31,15 @@ async def post(bot: GameBot, channel_id: int, text: str, *, ping: bool = True) -
         gone(bot, channel_id, exc)
 
 
-async def dm(bot: GameBot, user_id: int, text: str) -> bool:
-    """DM a player; False (and remembered, never retried) when their DMs are closed."""
+async def dm(bot: GameBot, user_id: int, text: str, *, nonce: str | None = None) -> bool:
+    """DM a player; False (and remembered, never retried) when their DMs are closed.
+    ``nonce``: a DM sent again with the same one within Discord's few minutes is answered
+    with the first (docs/outbox.md)."""
     try:
-        await send_dm(bot, user_id, text)
+        if nonce is None:
+            await send_dm(bot, user_id, text)
+        else:
+            await send_dm(bot, user_id, text, nonce=nonce)
     except discord.Forbidden as exc:
         if exc.code == dmlater.TOO_FAST:  # not refused: sent later (dmlater)
             dmlater.dm_later(bot, user_id, text)
