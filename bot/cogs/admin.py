@@ -31,6 +31,7 @@ from bot.ui.choices import (
     SERVER_LANGUAGE_CHOICES,
     TILE_CHOICES,
     ChoiceText,
+    DateText,
     ZoneText,
     time_zone_autocomplete,
 )
@@ -322,8 +323,9 @@ class Admin(GameCog):
     @app_commands.choices(rules=PRESET_CHOICES)
     @app_commands.choices(deadline_hours=DEADLINE_CHOICES)
     async def season(
-        self, interaction: Interaction, name: str | None = None, start: str | None = None,
-        end: str | None = None, rules: ChoiceText | None = None, knock: bool | None = None,
+        self, interaction: Interaction, name: ChoiceText | None = None,
+        start: DateText | None = None, end: DateText | None = None,
+        rules: ChoiceText | None = None, knock: bool | None = None,
         open_hands: bool | None = None, fast_start: bool | None = None,
         deadline_hours: int | None = None, vacation: app_commands.Range[int, 0, 10] | None = None,
         end_now: bool = False,
@@ -340,7 +342,8 @@ class Admin(GameCog):
     @app_commands.describe(action="What to do", player="move: the player", table="move: to table")
     @app_commands.choices(action=LEAGUE_ADMIN_CHOICES)
     async def league(
-        self, interaction: Interaction, action: str = "show", player: discord.User | None = None,
+        self, interaction: Interaction, action: ChoiceText = "show",
+        player: discord.User | None = None,
         table: app_commands.Range[int, 1, 100] | None = None,
     ) -> None:  # fmt: skip
         async with guarded(interaction):

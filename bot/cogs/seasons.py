@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.i18n import tr
 from bot.ui import league as leagueui
 from bot.ui import messages, mt, seasons
+from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
 from bot.ui.limits import shown
@@ -51,7 +52,7 @@ class Season(GameCog):
     @app_commands.guild_only()
     @app_commands.describe(league="The season's league: join it, leave it, or see its tables")
     @app_commands.choices(league=LEAGUE_ACTIONS)
-    async def season(self, interaction: Interaction, league: str | None = None) -> None:
+    async def season(self, interaction: Interaction, league: ChoiceText | None = None) -> None:
         bot, locale = bot_of(interaction), locale_of(interaction)
         async with guarded(interaction):
             svc, guild_id, user = bot.service.seasons, server_of(interaction), interaction.user

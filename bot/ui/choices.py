@@ -23,6 +23,8 @@ from bot.ui.options import quiet_autocomplete
 #: 100 characters), a time zone; a tile and a train are :mod:`bot.ui.options`' own.
 ChoiceText = app_commands.Range[str, 1, 100]
 ZoneText = app_commands.Range[str, 1, 64]
+#: A day typed as text (a season's first and last: ``2027-01-31``), with room to spare.
+DateText = app_commands.Range[str, 1, 40]
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 LANGUAGE_CHOICES = [

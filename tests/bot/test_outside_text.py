@@ -21,6 +21,7 @@ from pathlib import Path
 import discord
 import pytest
 
+import bot.cogs
 import bot.ui
 from bot import config as config_module
 from bot import configvalues
@@ -159,10 +160,11 @@ def test_a_time_zone_refuses_odd_text(text: str) -> None:
 
 def _templates() -> list[re.Pattern[str]]:
     """Every persistent item's custom_id pattern, wherever in the Discord layer it lives (a
-    carve that moves one to a new module keeps it swept)."""
+    carve that moves one to a new module, or beside its cog, keeps it swept)."""
     modules = [
         importlib.import_module(m.name)
-        for m in pkgutil.iter_modules(bot.ui.__path__, prefix="bot.ui.")
+        for package, prefix in ((bot.ui, "bot.ui."), (bot.cogs, "bot.cogs."))
+        for m in pkgutil.iter_modules(package.__path__, prefix=prefix)
     ]
     items = {
         v

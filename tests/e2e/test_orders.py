@@ -72,7 +72,7 @@ def text_of(messages: Iterable[FakeMessage]) -> str:
     parts = []
     for m in messages:
         controls = [*m.buttons, *m.selects]
-        parts += [m.content, json.dumps(m.embeds, ensure_ascii=False)]
+        parts += [m.text, json.dumps(m.embeds, ensure_ascii=False)]
         parts.append(json.dumps(controls, ensure_ascii=False))
     return "\n".join(parts)
 
@@ -91,7 +91,7 @@ async def test_one_tap_order_from_the_dm_then_told_and_private(
     bot = bot_with(db_path, clock)
     async with running_bot(fake, bot):
         answer = await said(await bob.slash("mt new", channel=games, preset="quick"))
-        assert "is open" in answer.content
+        assert "is open" in answer.text
         lobby = last_public(games)
         for user in (alice, carol):
             await said(await user.click(lobby, label="Join"))
@@ -107,9 +107,9 @@ async def test_one_tap_order_from_the_dm_then_told_and_private(
         assert button["custom_id"] == f"mt:{game.id}:{game.version}:dm:then:12-5.7-5.7-2.9-2.9-4"
         assert button["label"] == "📋 12-5, puis continuer 7-5 → 7-2 → 9-2 → 9-4"
         pressed = await said(await alice.click(dm, custom_id=str(button["custom_id"])))
-        assert pressed.ephemeral and pressed.content.startswith("✅"), pressed.content
+        assert pressed.ephemeral and pressed.text.startswith("✅"), pressed.text
         assert "📋 Ordre donné pour la partie n°1 : `7-5` → `7-2` → `9-2` → `9-4`" in (
-            pressed.content
+            pressed.text
         )
         # The DM it was pressed on now holds no move controls: the turn is over.
         assert not dm.selects and not any(
@@ -148,8 +148,8 @@ async def test_one_tap_order_from_the_dm_then_told_and_private(
         await slash_move(bob, games, "3-3 @1")
         stopped = alice.dms()[-1]
         assert len(alice.dms()) == dms_before + 1
-        assert "📋 Ton ordre s'est arrêté : Bob a ouvert un double 3-3." in stopped.content
-        assert "📋 Pendant ton absence, ton ordre a joué 7-5." in stopped.content
+        assert "📋 Ton ordre s'est arrêté : Bob a ouvert un double 3-3." in stopped.text
+        assert "📋 Pendant ton absence, ton ordre a joué 7-5." in stopped.text
         assert not any(":dm:then:" in str(b.get("custom_id")) for b in stopped.buttons)
         left = await bot.service.orders.get(game.id, alice.id)
         assert left is not None and not left.active
@@ -163,8 +163,8 @@ async def test_one_tap_order_from_the_dm_then_told_and_private(
             mover = bob if uid == bob.id else carol
             await slash_move(mover, games, str(pick(view.legal)))
         assert uid == alice.id
-        assert "Ton ordre" not in alice.dms()[-1].content
-        assert "📋" not in alice.dms()[-1].content.split("\n\n")[0]
+        assert "Ton ordre" not in alice.dms()[-1].text
+        assert "📋" not in alice.dms()[-1].text.split("\n\n")[0]
 
 
 async def test_slash_play_then_and_mt_orders(
@@ -189,30 +189,30 @@ async def test_slash_play_then_and_mt_orders(
         refused = await said(
             await alice.slash("play", channel=games, tile="12-5", train="@2", then="7-2 9-2")
         )
-        assert refused.content == (
+        assert refused.text == (
             "7-2 does not fit your train's open end (5): an order starts there."
-        ), refused.content
+        ), refused.text
         assert (await bot.service.game(game.id)).version == version  # nothing moved
         answer = await said(
             await alice.slash("play", channel=games, tile="12-5", train="@2", then="7-5 → 7-2")
         )
-        assert answer.content.startswith("✅")
-        assert "📋 Order set for game #1: `7-5` → `7-2` on your train" in answer.content
+        assert answer.text.startswith("✅")
+        assert "📋 Order set for game #1: `7-5` → `7-2` on your train" in answer.text
         shown = await said(await alice.slash("mt orders", channel=games))
-        assert shown.content.startswith("📋 Your order in game #1: `7-5` → `7-2`. It stops when")
+        assert shown.text.startswith("📋 Your order in game #1: `7-5` → `7-2`. It stops when")
         changed = await said(await alice.slash("mt orders", channel=games, on_double=False))
-        assert "when a double is open" not in changed.content
-        assert "when someone plays on your train" in changed.content
+        assert "when a double is open" not in changed.text
+        assert "when someone plays on your train" in changed.text
         last = await said(await alice.slash("mt orders", channel=games, on_last_tile=False))
-        assert "It plays down to your last tile, and knocks for you" in last.content
+        assert "It plays down to your last tile, and knocks for you" in last.text
         cancelled = await said(await alice.slash("mt orders", channel=games, stop_order=True))
-        assert cancelled.content == "📋 Order cancelled."
+        assert cancelled.text == "📋 Order cancelled."
         await slash_move(carol, games, "12-0 @3")
         await slash_move(bob, games, "4-3 @1")
         assert "order" not in text_of([last_public(games)])
         # In a DM, /mt orders reads her most recent game.
         none = await said(await alice.slash("mt orders", channel=alice.dm_channel))
-        assert none.content.startswith("📋 No standing order in game #1.")
+        assert none.text.startswith("📋 No standing order in game #1.")
 
 
 async def test_a_crash_between_an_orders_commit_and_its_announcement(
@@ -237,7 +237,7 @@ async def test_a_crash_between_an_orders_commit_and_its_announcement(
         answer = await said(
             await alice.slash("play", channel=games, tile="12-5", train="@2", then="7-5 7-2 9-2")
         )
-        assert answer.content.startswith("✅")
+        assert answer.text.startswith("✅")
         await slash_move(carol, games, "12-0 @3")
 
         died = asyncio.Event()
@@ -255,7 +255,7 @@ async def test_a_crash_between_an_orders_commit_and_its_announcement(
         pings = {u.id: len(fake.pings_for(u)) for u in (alice, bob, carol)}
         reply = await (await type_move(bob, games, "12-1 mexican")).message()
         await asyncio.wait_for(died.wait(), 10)
-        assert reply.content.startswith("✅")
+        assert reply.text.startswith("✅")
         row = await bot.service.store.order(game.id, alice.id)
         assert row is not None and json.loads(row.tiles) == ["7-2", "9-2"]
         assert len(games.messages()) == before
@@ -312,11 +312,11 @@ async def test_the_order_from_the_dms_move_list(
         forged = await said(
             await alice.forge_click(dm, custom_id=pick_id, values=["12-5 @2|then:7-2.9-2"])
         )
-        assert forged.content.startswith("7-2 does not fit your train's open end (5)")
+        assert forged.text.startswith("7-2 does not fit your train's open end (5)")
         assert (await bot.service.game(game.id)).version == version
         picked = await said(await alice.select(dm, values=["12-5 @2|then:7-5.7-2.9-2.9-4"]))
-        assert picked.content.startswith("✅")
-        assert "📋 Order set for game #1: `7-5` → `7-2` → `9-2` → `9-4`" in picked.content
+        assert picked.text.startswith("✅")
+        assert "📋 Order set for game #1: `7-5` → `7-2` → `9-2` → `9-4`" in picked.text
         order = await bot.service.orders.get(game.id, alice.id)
         assert order is not None and [str(t) for t in order.tiles] == ["7-5", "7-2", "9-2", "9-4"]
 
@@ -343,13 +343,13 @@ async def test_orders_in_a_thread_game_on_a_french_server(
         answer = await said(
             await alice.slash("play", channel=thread, tile="12-5", train="@2", then="7-5 7-2")
         )
-        assert "📋 Order set for game #1: `7-5` → `7-2`" in answer.content  # her client: English
+        assert "📋 Order set for game #1: `7-5` → `7-2`" in answer.text  # her client: English
         await slash_move(carol, thread, "12-0 @3")
         await slash_move(bob, thread, "12-1 mexican")
         assert "📋 L'ordre d'Alice a joué 7-5 sur son propre train." in text_of(
             [last_public(thread)]
         )
-        assert not [m for m in games.messages() if "7-5" in m.content]  # the thread's alone
+        assert not [m for m in games.messages() if "7-5" in m.text]  # the thread's alone
         order = await bot.service.orders.get(game.id, alice.id)
         assert order is not None and [str(t) for t in order.tiles] == ["7-2"]
 
@@ -380,9 +380,9 @@ async def test_mt_undo_takes_back_an_orders_move_as_its_players_own(
         await slash_move(bob, games, "12-1 mexican")
         assert "📋 Alice's standing order played 7-5" in text_of([last_public(games)])
         refused = await said(await carol.slash("mt undo", channel=games))
-        assert "host" in refused.content, refused.content  # not hers, and Carol is no host
+        assert "host" in refused.text, refused.text  # not hers, and Carol is no host
         taken = await said(await alice.slash("mt undo", channel=games))
-        assert taken.content == "Undone: 7-5 @2.", taken.content
+        assert taken.text == "Undone: 7-5 on your train.", taken.text
         assert "took back their own turn" in last_public(games).embeds[0]["description"]
         uid, view = await to_move(bot, game.id)
         assert uid == alice.id and Tile(7, 5) in (view.hand or ())

@@ -155,6 +155,9 @@ async def test_an_upgrade_from_before_ratings_computes_them(
         "DROP TABLE league_divisions; DROP TABLE game_rated; DROP TABLE seasons; "
         "DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE rating_games; "
         "DROP TABLE match_reviews; DROP TABLE orders; "  # and migrations 17-18's reviews, orders
+        # … and migration 20's daily digest (19, autoplay's default, runs again as it is).
+        "DROP INDEX user_schedule_by_digest; ALTER TABLE user_schedule DROP COLUMN digest_hour; "
+        "ALTER TABLE user_schedule DROP COLUMN digest_due_at; "
         "PRAGMA user_version = 14;"
     )
     conn.close()

@@ -108,7 +108,7 @@ def test_a_whole_game_played_through_stdin_to_the_end(tmp_path: Path) -> None:
     assert "Final standings" in out and "Scores" in out
     # The channel's sentences, for the human and the computer players alike.
     assert re.search(r"Ana played \d+-\d+ on", out)
-    assert re.search(r"CPU \d played \d+-\d+ on .*\(computer\)", out)
+    assert re.search(r"CPU \d \(computer\) played \d+-\d+ on", out)
     # A picture per table message, each path printed, each a real PNG of the table.
     printed = [Path(p) for p in re.findall(r"🖼  (\S+)", out)]
     assert len(printed) >= moves and all(p.parent == pictures for p in printed)

@@ -70,7 +70,8 @@ OTHER_FIELDS = frozenset(
      "trains", "url", "value", "what", "when", "where", "why", "wins", "won", "zone",
      "dates", "division", "table", "tables", "vacation",
      "after", "rest", "stops",
-     "better", "decisions", "examined", "gain", "luck", "played", "turn", "worlds"}
+     "better", "decisions", "examined", "gain", "luck", "played", "turn", "worlds",
+     "hour", "minutes", "on", "since", "turns"}
 )  # fmt: skip
 
 
