@@ -35,8 +35,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     # /mt new rounds: suggestions ({label} is one of the three below).
     "pace.choice": {
-        "en": "{label}: {rounds} {rounds:round|rounds}, {how_long} at {seats} {seats:player|players}",
-        "fr": "{label} : {rounds} {rounds:manche|manches}, {how_long} à {seats} {seats:joueur|joueurs}",
+        "en": "{label}: {rounds} {rounds:round|rounds}, {how_long} at {seats} "
+        "{seats:player|players}",
+        "fr": "{label} : {rounds} {rounds:manche|manches}, {how_long} à {seats} "
+        "{seats:joueur|joueurs}",
     },
     "pace.label.full": {"en": "full", "fr": "complète"},
     "pace.label.half": {"en": "half", "fr": "moitié"},

@@ -108,9 +108,7 @@ async def test_one_tap_order_from_the_dm_then_told_and_private(
         assert button["label"] == "📋 12-5, puis continuer 7-5 → 7-2 → 9-2 → 9-4"
         pressed = await said(await alice.click(dm, custom_id=str(button["custom_id"])))
         assert pressed.ephemeral and pressed.text.startswith("✅"), pressed.text
-        assert "📋 Ordre donné pour la partie n°1 : `7-5` → `7-2` → `9-2` → `9-4`" in (
-            pressed.text
-        )
+        assert "📋 Ordre donné pour la partie n°1 : `7-5` → `7-2` → `9-2` → `9-4`" in (pressed.text)
         # The DM it was pressed on now holds no move controls: the turn is over.
         assert not dm.selects and not any(
             ":dm:then:" in str(b.get("custom_id")) for b in dm.buttons
