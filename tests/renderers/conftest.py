@@ -38,7 +38,6 @@ class Golden:
             got.save(GOLDEN / f"{name}.actual.png")
         assert diff <= TOLERANCE, f"{name}: mean pixel difference {diff:.2f} > {TOLERANCE}"
 
-
     def check_json(self, name: str, data: Any) -> None:
         """``data`` (a message's component tree, issue 47) against ``<name>.json`` beside the
         pictures: equal, or the test fails with the stored and the new side by side (the new
