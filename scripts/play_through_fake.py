@@ -594,7 +594,7 @@ def cards_and_controls(fake: FakeDiscord, posts: list[FakeMessage]) -> dict[str,
 
 def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int]:
     """What each request against the bot's global limit was (interaction routes are exempt):
-    a DM opened, a turn DM (it carries the player's controls), another DM (the end of the
+    a DM opened, a turn DM (its words open with the turn's head), another DM (the end of the
     match), a channel post, the lobby card's edits, an edit taking a post's buttons off, and
     other edits of a post (a draw grown into it, a round's end)."""
     found: dict[str, int] = {}
@@ -607,7 +607,9 @@ def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int
         elif r.method == "POST" and r.route == "/channels/{channel_id}/messages":
             channel = fake.channels.get(int(r.path.split("/")[2]))
             if channel is not None and channel.is_dm:
-                kind = "turn_dm" if body.get("components") else "other_dm"
+                # A turn DM opens with the turn's head ("🎲 …"); the end DM has a button too.
+                turn = "🎲" in json.dumps(body.get("components") or [], ensure_ascii=False)
+                kind = "turn_dm" if turn or body.get("content", "").startswith("🎲") else "other_dm"
             else:
                 kind = "channel_post"
         elif r.route == "/channels/{channel_id}/webhooks":
