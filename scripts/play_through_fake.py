@@ -64,12 +64,22 @@ from bot.cogs.timing import cog_of
 from bot.config import Config
 from bot.engine import Move, Play
 from bot.engine.ai import Level, choose_move
+from bot.engine.rules import preset
 from bot.i18n import tr
 from bot.store import GameStatus
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
 
-NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana")
+NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana", "ivan", "judy")
+#: ``--long-names``: each name made 32 characters (Discord's most for a display name), the
+#: underscores escaped in Markdown (issue 47's worst case for a turn DM's length).
+LONG_TAIL = "_The_Magnificent_Train_Rider_"
+
+
+def player_names(count: int, long: bool) -> list[str]:
+    """The humans' names: ``alice``, ``bob``…, or, ``long``, each 32 characters."""
+    names = list(NAMES[:count])
+    return [(n + LONG_TAIL).ljust(32, "x")[:32] for n in names] if long else names
 
 
 class Transcript:
@@ -165,15 +175,16 @@ async def play(
     if args.manage_webhooks:  # the admin granted the optional permission (docs/discord.md)
         channel.set_permissions(fake.bot_user, allow=MANAGE_WEBHOOKS)
     locale = "fr" if args.language == "fr" else "en-US"
-    users = [fake.user(n, locale=locale) for n in NAMES[: args.players]]
+    users = [fake.user(n, locale=locale) for n in player_names(args.players, args.long_names)]
     by_id = {u.id: u for u in users}
     if args.autoplay is not None:  # each player's /mt me autoplay:, set before the match
         for u in users:
             await bot.service.update_user_settings(u.id, bot.now(), autoplay=args.autoplay)
 
+    rounds = {} if args.rounds_asked is None else {"rounds": args.rounds_asked}
     lobby, place, game = await open_match(
         fake, bot, channel, users, preset=args.preset, language=args.language,
-        thread=args.thread, computers=args.computers, log=log,
+        thread=args.thread, computers=args.computers, log=log, **rounds,
     )  # fmt: skip
     channel = place
 
@@ -497,6 +508,7 @@ def counts(
             "turns": len(turns[u.id]),
             "hand_messages": sum(1 for m in mine if m.images()),
             "turn_dms": sum(1 for m in mine if not m.images()),
+            "longest_turn_dm_chars": max((len(m.text) for m in mine if is_turn_dm(m)), default=0),
             "hand_edits": sum(m.edits for m in mine),
             "pings": len(pings),
             "dm_pings": sum(1 for p in pings if p.how == "dm"),
@@ -518,6 +530,7 @@ def counts(
         "posts_per_human_turn": round(len(posts) / max(1, human_turns), 3),
         "posts_minus_turns_and_round_ends": len(posts) - human_turns - rounds,
         "dms": dms,
+        "longest_turn_dm_chars": max((d["longest_turn_dm_chars"] for d in dms.values()), default=0),
         "new_dms": sum(d["new_dms"] for d in dms.values()),
         "hand_edits": sum(d["hand_edits"] for d in dms.values()),
         "table_post_edits": sum(m.edits for m in posts),
@@ -528,6 +541,11 @@ def counts(
             sum(d["pings"] for d in dms.values()) / max(1, human_turns), 3
         ),
     }
+
+
+def is_turn_dm(message: FakeMessage) -> bool:
+    """A turn DM (its words open with the turn's head, "🎲 Your turn in game #…")."""
+    return message.text.startswith("🎲")
 
 
 #: A control that makes a move (a turn post's Play/Draw/Pass/Knock, a move list, a turn DM's
@@ -576,7 +594,7 @@ def cards_and_controls(fake: FakeDiscord, posts: list[FakeMessage]) -> dict[str,
 
 def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int]:
     """What each request against the bot's global limit was (interaction routes are exempt):
-    a DM opened, a turn DM (it carries the player's controls), another DM (the end of the
+    a DM opened, a turn DM (its words open with the turn's head), another DM (the end of the
     match), a channel post, the lobby card's edits, an edit taking a post's buttons off, and
     other edits of a post (a draw grown into it, a round's end)."""
     found: dict[str, int] = {}
@@ -589,7 +607,9 @@ def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int
         elif r.method == "POST" and r.route == "/channels/{channel_id}/messages":
             channel = fake.channels.get(int(r.path.split("/")[2]))
             if channel is not None and channel.is_dm:
-                kind = "turn_dm" if body.get("components") else "other_dm"
+                # A turn DM opens with the turn's head ("🎲 …"); the end DM has a button too.
+                turn = "🎲" in json.dumps(body.get("components") or [], ensure_ascii=False)
+                kind = "turn_dm" if turn or body.get("content", "").startswith("🎲") else "other_dm"
             else:
                 kind = "channel_post"
         elif r.route == "/channels/{channel_id}/webhooks":
@@ -671,8 +691,15 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="folder for transcript.md and images")
-    parser.add_argument("--players", type=int, default=3, choices=range(1, 9), help="humans")
+    parser.add_argument("--players", type=int, default=3, choices=range(1, 11), help="humans")
     parser.add_argument("--preset", default="quick")
+    parser.add_argument(
+        "--rounds", type=int, dest="rounds_asked",
+        help="/mt new rounds: (e.g. one round of double-15 at 10 seats)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--long-names", action="store_true", help="every player's name 32 characters long"
+    )
     parser.add_argument(
         "--computers",
         type=int,
@@ -726,4 +753,8 @@ if __name__ == "__main__":
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
     parser.add_argument("--gap-max", type=float, default=24.0, help="hours")
-    asyncio.run(main(parser.parse_args()))
+    parsed = parser.parse_args()
+    seats = preset(parsed.preset).player_range[1]
+    if parsed.players + parsed.computers > seats:  # the lobby would say "full" and play on
+        parser.error(f"--preset {parsed.preset} seats at most {seats} players (10: double-15)")
+    asyncio.run(main(parsed))

@@ -280,6 +280,17 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "It's your turn. You can play:",
         "fr": "À toi de jouer. Tu peux poser :",
     },
+    # A turn DM whose card shows the hand's picture (issue 47): the words name no tile again,
+    # the picture shows them and marks what plays, the move list under it names the moves.
+    "hand.pictured": {
+        "en": "**Your hand** — round {round}/{rounds}, {count} {count:tile|tiles}: in the picture.",
+        "fr": "**Ta main** — manche {round}/{rounds}, {count} {count:domino|dominos} : dans "
+        "l'image.",
+    },
+    "hand.pick": {
+        "en": "It's your turn: pick your move in the list under the picture.",
+        "fr": "À toi de jouer : choisis ton coup dans la liste sous l'image.",
+    },
     # The same under a text that said whose turn it is already (the catch-up).
     "hand.playable.short": {"en": "You can play:", "fr": "Tu peux poser :"},
     # One train's playable tiles in a turn DM; French sets its colon off with a space.

@@ -43,9 +43,10 @@ from bot.ui import dmlater, messages, notices
 from bot.ui.catchup import catchup_text
 from bot.ui.components import CatchUpButton, MoveSelect, card, clicked, move_options, recontrolled
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, bot_of, channel_locale, locale_of
+from bot.ui.interactions import Interaction, bot_of, locale_of
 from bot.ui.limits import CONTENT, SELECT_OPTIONS, shown
 from bot.ui.matchend import ordinal
+from bot.ui.orders import stopped_line
 from bot.ui.pictures import picture_file, short_names
 from bot.ui.refusals import Refusal
 from bot.ui.roundend import result_link
@@ -289,13 +290,23 @@ def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -
 
 def hand_lines(
     view: SeatView, game: GameSummary, lang: str | None, *, turn_said: bool = False,
-    hints: bool = False,
+    hints: bool = False, pictured: bool = False,
 ) -> str:  # fmt: skip
     """The reader's tiles, then where they can play now, grouped by train ("→ your train
     (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full.
     ``turn_said``: the text above says whose turn it is already ("You can play:", not "It's
-    your turn." again); ``hints``: while waiting, where the tiles fit now, grouped alike."""
+    your turn." again); ``hints``: while waiting, where the tiles fit now, grouped alike.
+    ``pictured``: beside the hand's picture and the move list (a turn DM's card), so no tile
+    is named again, only where the hand is and what to do (issue 47: the hand shown once)."""
     hand = sorted(view.hand or (), reverse=True)
+    if pictured:
+        line = tr("hand.pictured", lang, round=view.round_no + 1, rounds=view.rounds_total,
+                  count=len(hand))  # fmt: skip
+        if not view.my_turn:
+            return line
+        moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
+        plays = messages.plays_by_tile(view)
+        return line + "\n" + tr("hand.pick" if plays else "hand.no-play", lang, move=moves)
     lines = [
         tr("hand.title", lang, game=game.id, round=view.round_no + 1,
            rounds=view.rounds_total, count=len(hand)),
@@ -336,12 +347,15 @@ def turn_dm_text(
     standings: Sequence[Standing],
     lang: str | None,
     names: Sequence[str] = (),
+    *,
+    pictured: bool = False,
 ) -> str:
     """A turn DM's text: ``head`` (whose game, by when), where the reader stands, what
     changed since their last turn, their hand and where it plays — names cut as the picture
     cuts them (``names``, cut by the render worker with the hand picture; cut here when not
     given), within :data:`DM_CHARS` characters and :data:`DM_LINES` phone lines at any
-    table size (the digest gives way first: it shortens, then goes)."""
+    table size (the digest gives way first: it shortens, then goes); ``pictured``: the hand's
+    picture goes with it (:func:`hand_lines`)."""
     names = tuple(names) or short_names(view.names)
     view = dataclasses.replace(view, names=names)
     digest = dataclasses.replace(digest, names=names)
@@ -350,7 +364,7 @@ def turn_dm_text(
         for s in standings
     )
     stand = standings_line(cut, view.seat, lang) if view.seat is not None else ""
-    hand = hand_lines(view, game, lang)
+    hand = hand_lines(view, game, lang, pictured=pictured)
     text = ""
     for budget in DIGEST_BUDGETS:
         since = catchup_text(digest, lang, budget, whose_turn=False) if budget else ""
@@ -394,16 +408,8 @@ async def turn_news(
     names = () if drawn is None else drawn.names
     if news.stopped is not None:  # why their standing order stopped: told in this turn only
         head += "\n" + stopped_line(news.stopped.reason, news.stopped.params, lang)
-    return turn_dm_text(head, game, digest, view, news.standings, lang, names), files, plan
-
-
-def stopped_line(reason: str, params: dict[str, Any], lang: str | None) -> str:
-    """Why a standing order stopped (:class:`bot.service.orders.Note`), in the reader's words."""
-    if reason == "double" and not params.get("name"):
-        reason = "double-open"
-    name = params.get("name")
-    return tr(f"orders.stopped.{reason}", lang, name=shown(str(name)) if name else "",
-              tile=params.get("tile", ""))  # fmt: skip
+    text = turn_dm_text(head, game, digest, view, news.standings, lang, names, pictured=bool(files))
+    return text, files, plan
 
 
 def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
@@ -449,7 +455,7 @@ async def tell_next_player(
             return None
         await bot.service.update_user_settings(ping.user_id, bot.now(), dms_open=False)
         left = exc.code == dmlater.NO_MUTUAL_GUILDS
-        return await dms_closed_notice(bot, game, ping.user_id, route.interaction, left=left)
+        return await notices.dms_closed(bot, game, ping.user_id, route.interaction, left=left)
     except (discord.HTTPException, *PASSING) as exc:
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
         note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
@@ -483,18 +489,3 @@ async def send_turn_dm(
         bot, ping.user_id, None, known=known, kept=True, files=files, view=view, silent=silent,
         allowed_mentions=discord.AllowedMentions.none(), nonce=nonce, route=route,
     )  # fmt: skip
-
-
-async def dms_closed_notice(
-    bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None, *, left: bool
-) -> str | None:
-    """Say once that the hand will not come by DM: privately if they are the one acting
-    (returned, for their answer), else with a short mention in the channel — the ping they
-    would have had by DM. ``left``: Discord said they share no server with the bot (50278):
-    the channel hears they left, and what the host may do with their seat."""
-    if interaction is not None and interaction.user.id == uid:
-        return tr("dm.left.you" if left else "dm.closed.you", locale_of(interaction))
-    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
-    key = "dm.left.channel" if left else "dm.closed.channel"
-    await notices.post(bot, game.channel_id, tr(key, locale, mention=f"<@{uid}>"))
-    return None

@@ -12,8 +12,11 @@ import logging
 
 import discord
 
+from bot.i18n import tr
+from bot.service import GameSummary
 from bot.ui import dmlater
 from bot.ui.host import GameBot
+from bot.ui.interactions import Interaction, channel_locale, locale_of
 from bot.ui.limits import fit
 from bot.ui.route import gone, send_dm
 
@@ -53,3 +56,18 @@ async def dm(bot: GameBot, user_id: int, text: str, *, nonce: str | None = None)
         log.warning("DM to %s failed: %s", user_id, exc)
         return False
     return True
+
+
+async def dms_closed(
+    bot: GameBot, game: GameSummary, uid: int, interaction: Interaction | None, *, left: bool
+) -> str | None:
+    """Say once that the hand will not come by DM: privately if they are the one acting
+    (returned, for their answer), else with a short mention in the channel — the ping they
+    would have had by DM. ``left``: Discord said they share no server with the bot (50278):
+    the channel hears they left, and what the host may do with their seat."""
+    if interaction is not None and interaction.user.id == uid:
+        return tr("dm.left.you" if left else "dm.closed.you", locale_of(interaction))
+    locale = channel_locale(interaction, client=bot, guild_id=game.guild_id)
+    key = "dm.left.channel" if left else "dm.closed.channel"
+    await post(bot, game.channel_id, tr(key, locale, mention=f"<@{uid}>"))
+    return None

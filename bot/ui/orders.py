@@ -3,8 +3,11 @@ answers of ``/mt orders``, ``/play … then:`` and the turn DM's one-tap order."
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.i18n import tr
 from bot.service.orders import STOP_NAMES, Order, Stops
+from bot.ui.limits import shown
 
 
 def stops_text(stops: Stops, lang: str | None) -> str:
@@ -32,3 +35,13 @@ def shown_order(order: Order | None, game_id: int, lang: str | None) -> str:
         return tr("orders.none", lang, game=game_id)
     tiles = " → ".join(f"`{t}`" for t in order.tiles)
     return tr("orders.show", lang, game=game_id, tiles=tiles, stops=stops_text(order.stops, lang))
+
+
+def stopped_line(reason: str, params: dict[str, Any], lang: str | None) -> str:
+    """Why a standing order stopped (:class:`bot.service.orders.Note`), in the reader's words
+    (a turn DM's line)."""
+    if reason == "double" and not params.get("name"):
+        reason = "double-open"
+    name = params.get("name")
+    return tr(f"orders.stopped.{reason}", lang, name=shown(str(name)) if name else "",
+              tile=params.get("tile", ""))  # fmt: skip
