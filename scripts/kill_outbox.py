@@ -351,7 +351,7 @@ class Run:
         end_got: collections.Counter[tuple[int, int]] = collections.Counter()
         for u, user in self.users.items():
             for ping in self.fake.pings_for(user):
-                text = self.fake.messages[ping.message_id].content
+                text = self.fake.messages[ping.message_id].text
                 for gid in self.games:
                     if f"Game #{gid} " in text and "is over" in text:
                         end_got[(gid, u)] += 1
@@ -394,7 +394,7 @@ class Run:
                     print("  " + line, file=sys.stderr)
             for ping in self.fake.pings_for(user):
                 message = self.fake.messages[ping.message_id]
-                first = (message.content or str(message.embeds[:1])).splitlines()[:1]
+                first = (message.text or str(message.embeds[:1])).splitlines()[:1]
                 nonce = nonces.get(message.id, "-")
                 print(
                     f"  got  {message.timestamp} {ping.how:7} {nonce:25} {first}", file=sys.stderr
@@ -408,7 +408,10 @@ def end_of(due: collections.Counter[tuple[int, int]], user: int) -> int:
 
 
 def lines_of(message: Any) -> Iterator[str]:
-    yield from message.content.splitlines()
+    """A channel message's lines as a reader reads them: its text (a classic post's content,
+    or a card's text displays: a post the bot sends as its own message is a card since issue
+    47) and its embeds' descriptions."""
+    yield from message.text.splitlines()
     for embed in message.embeds:
         yield from str(embed.get("description") or "").splitlines()
 
