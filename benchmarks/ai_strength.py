@@ -381,9 +381,15 @@ def plan(args: argparse.Namespace) -> list[Job]:
         raise SystemExit(f"no such pairing: {', '.join(sorted(unknown))}")
     jobs: list[Job] = []
 
+    first = args.from_deal
+
     def chunks(name: str, count: int, size: int) -> None:
+        # --from-deal N: this run plays deals (or table rounds) N.. of the seed's sequence, so
+        # runs on one seed made in pieces (several machines, several sessions) cover disjoint
+        # deals of the very same sequence and can be paired deal by deal.
         if name in only or (not only and name not in OPT_IN):
-            jobs.extend((name, i, min(count, i + size), args.seed) for i in range(0, count, size))
+            end = first + count
+            jobs.extend((name, i, min(end, i + size), args.seed) for i in range(first, end, size))
 
     for name, _, _, share in HEADS_UP:
         chunks(name, max(1, round(args.rounds * share) // 2), 5)  # deals, two rounds each
@@ -450,6 +456,13 @@ def main() -> None:
         action="store_true",
         help="keep each deal's margin in the line (to pair two runs on the same deals)",
     )
+    parser.add_argument(
+        "--from-deal",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start at the seed's deal (table: round) N, to play one seed's deals in pieces",
+    )
     add_search_flags(parser)
     args = parser.parse_args()
     settings = search_settings(args)
@@ -498,6 +511,8 @@ def main() -> None:
     if args.deals_as:
         out["deals_as"] = args.deals_as
     out["seed"] = args.seed
+    if args.from_deal:
+        out["first_deal"] = args.from_deal  # deal_margins[i] is deal first_deal + i
     for name, *_ in HEADS_UP:
         if name in tallies:
             report = heads_up_report(tallies[name], samples[name])
