@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import random
 import sys
 import time
@@ -34,12 +36,11 @@ from bot.service.ratings import model
 LEVELS = (Level.EASY, Level.NORMAL, Level.HARD, Level.EXPERT)
 
 
-def measure(matches: int, rules: Rules, expert_every: int, seed: int) -> dict[str, object]:
+def schedule(matches: int, expert_every: int, seed: int) -> list[tuple[tuple[Level, ...], int]]:
+    """Each match's levels in seat order and its seed, drawn in match order from ``seed``, so
+    the schedule (and so the result) is the same however many processes play it."""
     rng = random.Random(seed)
-    pl = model()
-    ratings = {lv: pl.rating(name=lv.value) for lv in LEVELS}
-    played = {lv: 0 for lv in LEVELS}
-    start = time.process_time()
+    out: list[tuple[tuple[Level, ...], int]] = []
     for i in range(matches):
         expert = expert_every > 0 and i % expert_every == 0
         pool = list(LEVELS) if expert else list(LEVELS[:3])
@@ -47,7 +48,34 @@ def measure(matches: int, rules: Rules, expert_every: int, seed: int) -> dict[st
         levels = rng.sample(pool, size)
         if expert and Level.EXPERT not in levels:
             levels[rng.randrange(size)] = Level.EXPERT
-        places = play_places(rules, levels, rng.randrange(2**31))
+        out.append((tuple(levels), rng.randrange(2**31)))
+    return out
+
+
+def _play(job: tuple[tuple[Level, ...], int, Rules]) -> tuple[list[int], float]:
+    """One match's places and the CPU it took (in this process or a worker's)."""
+    levels, match_seed, rules = job
+    start = time.process_time()
+    places = play_places(rules, levels, match_seed)
+    return places, time.process_time() - start
+
+
+def measure(
+    matches: int, rules: Rules, expert_every: int, seed: int, jobs: int = 1
+) -> dict[str, object]:
+    pl = model()
+    ratings = {lv: pl.rating(name=lv.value) for lv in LEVELS}
+    played = {lv: 0 for lv in LEVELS}
+    plan = schedule(matches, expert_every, seed)
+    work = [(levels, match_seed, rules) for levels, match_seed in plan]
+    cpu = 0.0
+    if jobs > 1:  # the matches in parallel; the ratings still folded in match order
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = list(pool.imap(_play, work, chunksize=1))
+    else:
+        results = [_play(job) for job in work]
+    for (levels, _), (places, spent) in zip(plan, results, strict=True):
+        cpu += spent
         new = pl.rate([[ratings[lv]] for lv in levels], ranks=[float(p) for p in places])
         for lv, team in zip(levels, new, strict=True):
             ratings[lv] = team[0]
@@ -65,7 +93,7 @@ def measure(matches: int, rules: Rules, expert_every: int, seed: int) -> dict[st
         },
         "matches_played": {lv.value: played[lv] for lv in rated},
         "order_ok": mus == sorted(mus),
-        "cpu_s": round(time.process_time() - start, 1),
+        "cpu_s": round(cpu, 1),
     }
 
 
@@ -77,8 +105,13 @@ def main() -> None:
     )
     parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=48)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches")
     args = parser.parse_args()
-    print(json.dumps(measure(args.matches, PRESETS[args.preset], args.expert_every, args.seed)))
+    rules = PRESETS[args.preset]
+    line = measure(args.matches, rules, args.expert_every, args.seed, args.jobs)
+    print(
+        json.dumps({**line, "jobs": args.jobs, "load_avg": [round(x, 2) for x in os.getloadavg()]})
+    )
 
 
 if __name__ == "__main__":

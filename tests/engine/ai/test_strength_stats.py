@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import statistics
 from pathlib import Path
 
 import pytest
@@ -186,21 +187,81 @@ def test_the_expert_figure_in_the_docs_comes_from_the_kept_run() -> None:
 
 
 def test_the_four_player_figure_in_the_docs_comes_from_the_kept_runs() -> None:
-    # The Expert at a table of three Hard: three runs on independent deals, their lines kept.
+    # The Expert at a table of three Hard: four runs on independent deals, their lines kept.
     from benchmarks import pool_margins
 
     root = Path(__file__).resolve().parents[3]
     kept = sorted((root / "benchmarks/runs").glob("search_and_three_hard_seed*.json"))
     assert [k.name for k in kept] == [
-        f"search_and_three_hard_seed{seed}.json" for seed in (41, 43, 44)
+        f"search_and_three_hard_seed{seed}.json" for seed in (41, 43, 44, 45)
     ]
     pooled = pool_margins.pooled(
         [pool_margins.run_of(str(k), "search_and_three_hard") for k in kept]
     )
-    assert pooled["deals"] == pooled["seats"] == 1530
-    assert pooled["margin"] == -1.421
-    assert pooled["margin_ci95"] == [-2.985, 0.142]
-    assert pooled["win_share"] == 0.2484 and pooled["win_ci95"] == (0.2274, 0.2706)
+    assert pooled["deals"] == pooled["seats"] == 2030
+    assert pooled["margin"] == -1.223
+    assert pooled["margin_ci95"] == [-2.599, 0.152]
+    assert pooled["win_share"] == 0.2453 and pooled["win_ci95"] == (0.2271, 0.2645)
     doc = (root / "docs/computer-players.md").read_text()
-    assert "**\u22121.42 (\u22122.99 \u2013 +0.14)**" in doc
-    assert "**24.8 % (22.7\u201327.1 %)**" in doc
+    assert "**\u22121.22 (\u22122.60 \u2013 +0.15)**" in doc
+    assert "**24.5 % (22.7\u201326.5 %)**" in doc
+
+
+def test_a_run_from_a_later_deal_plays_that_deal_of_the_same_sequence() -> None:
+    # --from-deal N: a run in pieces covers the seed's deals N.. exactly as one run would,
+    # so two machines' pieces join up deal by deal (issue 49's protocol, amended).
+    import argparse
+
+    args = argparse.Namespace(only="normal_vs_easy", rounds=200, seed=7, from_deal=3)
+    jobs = strength.plan(args)
+    assert (
+        jobs[0] == ("normal_vs_easy", 3, 8, 7) and jobs[-1][2] == 3 + 100
+    )  # 200 rounds: 100 deals
+    whole = strength.heads_up_chunk(("normal_vs_easy", 0, 5, 7))[1]["margin"]
+    assert strength.heads_up_chunk(("normal_vs_easy", 3, 5, 7))[1]["margin"] == whole[3:]
+
+
+def test_two_variants_are_compared_on_the_deals_both_played(tmp_path: Path) -> None:
+    from benchmarks import paired_margins
+
+    def line(name: str, first: int, margins: list[float], seed: int = 37) -> str:
+        path = tmp_path / name
+        body = {"seed": seed, "search_vs_hard": {"deal_margins": margins}}
+        if first:
+            body["first_deal"] = first
+        path.write_text(json.dumps(body))
+        return str(path)
+
+    # Side A in two pieces (deals 0-1 and 2-3), side B deals 0-2: three deals in common.
+    a, seeds = paired_margins.deal_margins(
+        [line("a1", 0, [10.0, -4.0]), line("a2", 2, [6.0, 0.0])], "search_vs_hard"
+    )
+    b, _ = paired_margins.deal_margins([line("b", 0, [4.0, -6.0, 9.0])], "search_vs_hard")
+    assert seeds == {37} and sorted(a) == [0, 1, 2, 3]
+    out = paired_margins.compare(a, b)
+    assert out["deals"] == 3
+    assert out["difference"] == pytest.approx((6 + 2 - 3) / 3, abs=1e-3)
+    # The paired interval is the per-deal differences' own: 6, 2, -3.
+    diffs = [6.0, 2.0, -3.0]
+    half = strength.Z95 * statistics.stdev(diffs) / math.sqrt(3)
+    assert out["difference_ci95"] == [round(5 / 3 - half, 3), round(5 / 3 + half, 3)]
+    # A deal in two pieces of one side is refused, not counted twice.
+    with pytest.raises(SystemExit, match="deal 1"):
+        paired_margins.deal_margins(
+            [line("c1", 0, [1.0, 2.0]), line("c2", 1, [3.0])], "search_vs_hard"
+        )
+
+
+def test_the_anchors_schedule_does_not_depend_on_the_processes() -> None:
+    # benchmarks/anchors.py draws every match's levels and seed first, in match order, so
+    # --jobs 2 folds the very same matches into the ratings as one process.
+    from benchmarks import anchors
+    from bot.engine import PRESETS
+    from bot.engine.ai import Level
+
+    plan = anchors.schedule(40, 10, 48)
+    assert sum(Level.EXPERT in levels for levels, _ in plan) == 4
+    assert all(2 <= len(levels) <= 4 and len(set(levels)) == len(levels) for levels, _ in plan)
+    one = anchors.measure(6, PRESETS["quick"], 0, 48, jobs=1)
+    two = anchors.measure(6, PRESETS["quick"], 0, 48, jobs=2)
+    assert one["anchors"] == two["anchors"]
