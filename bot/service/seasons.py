@@ -197,12 +197,6 @@ class Seasons:
         theirs = rules_with(preset_rules(season.preset), house_rules_of(season))
         return RatedChoice(rules == theirs, season, None, {})
 
-    async def mark(self, game_id: int, choice: RatedChoice) -> None:
-        """Keep the game's choice (before anyone can finish it: right after it opens)."""
-        async with self.store.transaction() as tx:
-            sid = None if choice.season is None else choice.season.id
-            await rows.put_rated(tx, game_id, sid, choice.rated)
-
     async def standings(self, season: SeasonRow, limit: int | None = None) -> list[StandingRow]:
         """The season's standings, best first (ties: more games, then the user id)."""
         found = await rows.season_changes(self.store, season)

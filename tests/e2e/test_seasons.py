@@ -8,15 +8,21 @@ last of table 1 down, which the next season's tables follow."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.app import MexicanTrainBot
 from bot.cogs import timing
 from bot.service.seasons import Seasons
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, Tx
+from bot.store import ratings as rating_rows
 from tests.clock import FakeClock
 from tests.e2e.helpers import pick, said, slash_move, to_move
+from tests.errorlog import ErrorLog
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
 
 DAY = 86400
@@ -291,3 +297,53 @@ async def test_a_season_s_name_is_shown_inert(
         joined = await said(await fake.user("amy").slash("mt season", channel=hall, league="join"))
         for text in (opened.content, standings.content, joined.content):
             assert "\\[x](https://evil.e) \\*\\*bold\\*\\* @\u200beveryone" in text, text
+
+
+class Died(Exception):
+    """The process was killed: nothing it would write after this is written."""
+
+
+async def test_a_casual_choice_commits_with_its_lobby(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    db_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    error_log: ErrorLog,
+) -> None:
+    """``/mt new rated:False``: the process dies right after the commit that opens the lobby
+    (every later write is lost). The game it left is casual all the same: the host's choice
+    was in that commit, so a crash can never leave a game the host chose casual rated."""
+    fake = fake_discord
+    lounge = fake.channel("lounge")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        store_type = type(bot.service.store)
+        opened: list[int] = []
+        real_insert, real_tx = Tx.insert_game, store_type.transaction
+
+        async def insert_game(self: Tx, **kwargs: Any) -> int:
+            game_id = await real_insert(self, **kwargs)
+            opened.append(game_id)  # this transaction commits; the process dies after it
+            return game_id
+
+        @contextlib.asynccontextmanager
+        async def transaction(self: Store) -> AsyncIterator[Tx]:
+            if opened:
+                raise Died("killed after the lobby's commit")
+            async with real_tx(self) as tx:
+                yield tx
+
+        monkeypatch.setattr(Tx, "insert_game", insert_game)
+        monkeypatch.setattr(store_type, "transaction", transaction)
+        error_log.expect(logger="bot", match="killed after the lobby's commit")
+        answer = await said(await fake.user("ann").slash("mt new", channel=lounge, rated=False))
+        monkeypatch.undo()
+        assert "Something went wrong" in answer.content, answer.content
+    assert len(opened) == 1
+    store = await Store.open(db_path)
+    try:
+        game = await store.game(opened[0])
+        assert game is not None and game.status is GameStatus.LOBBY  # the open was committed
+        assert await rating_rows.is_casual(store, opened[0])  # and the choice with it
+    finally:
+        await store.close()

@@ -94,8 +94,8 @@ async def test_a_casual_game_is_not_rated_even_after_a_rebuild(
     gids = []
     for rated in (False, True):
         out = await new_game(service, clock, humans=(ALICE, BOB), computers=1,
-                             channel=CHANNEL + len(gids))  # fmt: skip
-        await service.seasons.mark(out.game.id, RatedChoice(rated, None, "quick", {}))
+                             channel=CHANNEL + len(gids),
+                             rated=RatedChoice(rated, None, "quick", {}))  # fmt: skip
         while (await service.game(out.game.id)).status is GameStatus.ACTIVE:
             await play_turn(service, out.game.id, clock)
         gids.append(out.game.id)
@@ -106,6 +106,31 @@ async def test_a_casual_game_is_not_rated_even_after_a_rebuild(
     await service.rebuild_ratings(only_missing=False)
     assert await service.rating_changes(gids[0]) == []
     assert await rows_sql.all_ratings(store) == before
+
+
+async def test_a_rematch_s_choice_is_kept_by_the_commit_that_opens_it(
+    service: GameService, store: Store, clock: FakeClock
+) -> None:
+    """A casual game's rematch is casual from its first commit: the choice is written with
+    the new lobby (``rated``), never in a transaction of its own after it."""
+    casual = RatedChoice(False, None, "quick", {})
+    out = await new_game(service, clock, humans=(ALICE, BOB), computers=1, rated=casual)
+    gid = out.game.id
+    while (await service.game(gid)).status is GameStatus.ACTIVE:
+        await play_turn(service, gid, clock)
+    old = await service.game(gid)
+    choice = await service.seasons.rematch_choice(gid, GUILD, old.rules, clock.now)
+    assert not choice.rated
+    again = await service.rematch(gid, BOB, "Bob", clock.tick(), channel_id=CHANNEL, rated=choice)
+    assert await rows_sql.is_casual(store, again.game.id)
+    # A rated one's rematch: rated (no casual row).
+    rated = await new_game(service, clock, channel=CHANNEL + 1, computers=1)
+    while (await service.game(rated.game.id)).status is GameStatus.ACTIVE:
+        await play_turn(service, rated.game.id, clock)
+    choice = await service.seasons.rematch_choice(rated.game.id, GUILD, old.rules, clock.now)
+    back = await service.rematch(rated.game.id, ALICE, "Alice", clock.tick(),
+                                 channel_id=CHANNEL + 1, rated=choice)  # fmt: skip
+    assert choice.rated and not await rows_sql.is_casual(store, back.game.id)
 
 
 async def test_two_processes_end_a_season_once(
@@ -161,8 +186,8 @@ async def test_a_rematch_is_rated_only_with_the_season_s_rules(
 ) -> None:
     standard = (await new_game(service, clock, preset="standard", start=False)).game
     quick = (await new_game(service, clock, channel=CHANNEL + 1, start=False)).game
-    casual = (await new_game(service, clock, channel=CHANNEL + 2, start=False)).game
-    await service.seasons.mark(casual.id, RatedChoice(False, None, "quick", {}))
+    casual = (await new_game(service, clock, channel=CHANNEL + 2, start=False,
+                             rated=RatedChoice(False, None, "quick", {}))).game  # fmt: skip
     seasons = service.seasons
     # No season: a rematch is rated, unless its game was casual.
     assert (await seasons.rematch_choice(standard.id, GUILD, standard.rules, clock.now)).rated
