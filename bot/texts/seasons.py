@@ -40,6 +40,30 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Ratings carry over into the next season unchanged.",
         "fr": "Les cotes passent telles quelles à la saison suivante.",
     },
+    "season.dm": {
+        "en": "🏆 Season **{name}** is over ({channel}).",
+        "fr": "🏆 La saison **{name}** est finie ({channel}).",
+    },
+    "season.dm.up": {
+        "en": "You move up from division {before} to division {after}.",
+        "fr": "Tu montes de la division {before} à la division {after}.",
+    },
+    "season.dm.down": {
+        "en": "You move down from division {before} to division {after}.",
+        "fr": "Tu descends de la division {before} à la division {after}.",
+    },
+    "season.dm.stay": {
+        "en": "You stay in division {division}.",
+        "fr": "Tu restes en division {division}.",
+    },
+    "season.dm.rating": {
+        "en": "Your final rating: {rating}.",
+        "fr": "Ta cote finale : {rating}.",
+    },
+    "season.dm.unrated": {
+        "en": "You have no rating yet.",
+        "fr": "Tu n'as pas encore de cote.",
+    },
     "season.rated": {
         "en": "Rated: it counts for season {name} (its rules).",
         "fr": "Classée : elle compte pour la saison {name} (ses règles).",

@@ -9,6 +9,7 @@ last of table 1 down, which the next season's tables follow."""
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,8 @@ async def test_a_season_and_its_league_end_to_end(
         winner2 = await _first(bot, games, seated, 2)
         last1 = await _last(bot, games, seated, 1)
         before = len(hall.messages())
+        dms_before = {u.id: len(u.dms()) for u in players}
+        fake.close_dms(players[2])  # cat: the result DM is refused (50007), and remembered
         clock.now = clock.now.replace(month=4, day=1)
         await timing.cog_of(bot).scheduler.tick()
         await timing.cog_of(bot).scheduler.tick()  # nothing more is due: posted once
@@ -148,6 +151,30 @@ async def test_a_season_and_its_league_end_to_end(
         assert f"⬇️ Down: <@{last1}> to division 2" in post.content
         assert "Ratings carry over into the next season unchanged." in post.content
         assert post.files and post.files[0].filename == "season.png"
+        # It pings exactly the players it names (the top players, the moves), nobody else.
+        named = {int(u) for u in re.findall(r"<@(\d+)>", post.content)}
+        assert named == {u.id for u in players}  # all six played a rated match
+        assert sorted(post.pinged) == sorted(named)
+        assert "@everyone" not in post.content and "<@&" not in post.content
+        # Each league player is told their own result by DM, in their language.
+        said_to = {u.id: [m.content for m in u.dms()[dms_before[u.id] :]] for u in players}
+        assert said_to[players[2].id] == []  # DMs closed: told by the post only
+        assert (await bot.service.user_settings(players[2].id)).dms_open is False
+        for u in players:
+            if u is players[2]:
+                continue
+            (dm,) = said_to[u.id]
+            if u is players[5]:
+                assert dm.startswith("🏆 La saison **Autumn** est finie"), dm
+                assert "Ta cote finale : " in dm
+                continue
+            assert dm.startswith(f"🏆 Season **Autumn** is over (<#{hall.id}>).\n"), dm
+            if u.id == winner2:
+                assert "You move up from division 2 to division 1. Your final rating: " in dm
+            elif u.id == last1:
+                assert "You move down from division 1 to division 2. Your final rating: " in dm
+            else:
+                assert "You stay in division " in dm and "Your final rating: " in dm
         ended = await bot.service.seasons.current(fake.guild_id)
         assert ended is not None and ended.status == "ended" and not ended.post_owed
 

@@ -6,15 +6,22 @@ two matches that ended at once (nothing lost)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.service import GameService
 from bot.service import ratings as fold_
-from bot.service.league import LeagueRefused, form, moves_of, table_sizes
-from bot.service.seasons import RatedChoice, SeasonRefused, Seasons
+from bot.service.league import LeagueMove, LeagueRefused, form, moves_of, table_sizes
+from bot.service.seasons import (
+    RatedChoice,
+    SeasonEnd,
+    SeasonRefused,
+    SeasonRow,
+    Seasons,
+    StandingRow,
+)
 from bot.store import GameStatus, Store
 from bot.store import ratings as rows_sql
 from bot.store import seasons as season_rows
@@ -131,6 +138,22 @@ async def test_a_rematch_s_choice_is_kept_by_the_commit_that_opens_it(
     back = await service.rematch(rated.game.id, ALICE, "Alice", clock.tick(),
                                  channel_id=CHANNEL + 1, rated=choice)  # fmt: skip
     assert choice.rated and not await rows_sql.is_casual(store, back.game.id)
+
+
+def test_a_season_s_end_pings_whom_its_post_names_and_tells_every_league_player() -> None:
+    """The one ping rule at a season's end: its post pings exactly the players it names (the
+    top players, then those moved up or down; each once) and every league player hears of
+    their own result; a league player who stayed and is not among the top is not pinged."""
+    day = datetime(2025, 3, 1, tzinfo=UTC)
+    season = SeasonRow(1, GUILD, "Spring", day, day + timedelta(days=30), "quick", "{}",
+                       CHANNEL, None, 3, "ended", "opened", True, day)  # fmt: skip
+    top = (StandingRow(ALICE, 900, 40, 3), StandingRow(BOB, 850, 10, 2))
+    moves = (LeagueMove(BOB, "Bob", 2, 1), LeagueMove(CAROL, "Carol", 1, 1),
+             LeagueMove(DAVE, "Dave", 1, 2))  # fmt: skip
+    heard = SeasonEnd(season, top, moves, {BOB: 850, CAROL: 700}).heard
+    assert heard.named == (ALICE, BOB, DAVE)
+    assert heard.end == (BOB, CAROL, DAVE)
+    assert heard.turn is None and heard.owed is None
 
 
 async def test_two_processes_end_a_season_once(
