@@ -161,6 +161,16 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "There is no table {table}: the tables are 1 to {tables}.",
         "fr": "Il n'y a pas de table {table} : les tables vont de 1 à {tables}.",
     },
+    "error.league-table-begun": {
+        "en": "Table {table}'s game has begun (game #{game}): its players are that game's "
+        "seats now, so nobody joins or leaves that table. In its thread, `/mt kick` hands a "
+        "player's seat to the computer, and `/mt end` ends the game (the table then moves "
+        "nobody up or down).",
+        "fr": "La partie de la table {table} a commencé (partie n°{game}) : ses joueurs sont "
+        "désormais les places de cette partie, personne ne rejoint ni ne quitte cette table. "
+        "Dans son fil, `/mt kick` donne la place d'un joueur à l'ordinateur, et `/mt end` "
+        "termine la partie (la table ne fait alors monter ni descendre personne).",
+    },
     "error.league-full": {
         "en": "Table {table} is full (5 players).",
         "fr": "La table {table} est pleine (5 joueurs).",

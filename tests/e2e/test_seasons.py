@@ -92,6 +92,14 @@ async def test_a_season_and_its_league_end_to_end(
         assert "have begun: sign up for the next season's" in late.content
         stay = await said(await players[1].slash("mt season", channel=hall, league="leave"))
         assert "the tables stay as they are" in stay.content
+        # An admin cannot move a player into (or out of) a table whose game has begun.
+        first = seated[1][0]
+        busy = await said(await admin.slash("mt-admin league", channel=hall, action="move",
+                                            player=users[first], table=2))  # fmt: skip
+        game2 = next(t.game_id for t in await bot.service.seasons.league.tables(season)
+                     if t.table_no == 2)  # fmt: skip
+        assert f"Table 2's game has begun (game #{game2}): its players are" in busy.content
+        assert "`/mt kick` hands a player's seat to the computer" in busy.content
         # /mt new during the season: rated by the season's rules, or casual.
         own = await said(await players[0].slash("mt new", channel=lounge, rated=True,
                                                 preset="standard"))  # fmt: skip

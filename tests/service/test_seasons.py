@@ -156,6 +156,43 @@ def test_a_season_s_end_pings_whom_its_post_names_and_tells_every_league_player(
     assert heard.turn is None and heard.owed is None
 
 
+async def test_a_table_whose_game_has_begun_is_not_changed_while_others_wait(
+    service: GameService, store: Store, clock: FakeClock
+) -> None:
+    """Table 1's game opened; tables 2 and 3 wait (their channel busy). An admin may still
+    move a player between the waiting tables, but not into or out of table 1 (its seats are
+    its game's), and no sign-up, leave or forming again may rebuild the tables under it."""
+    seasons = service.seasons
+    await _season(seasons, clock)
+    for uid in range(101, 112):
+        await seasons.league.join(GUILD, uid, f"P{uid}", clock.now)
+    season = await seasons.current(GUILD)
+    assert season is not None
+    tables = await seasons.league.form_tables(season)
+    assert [len(t.players) for t in tables] == [4, 4, 3]
+    game = (await new_game(service, clock, humans=(tables[0].players[0][0],), start=False)).game
+    await seasons.league.opened(season, 1, game.id)
+    one, two = tables[0].players[0][0], tables[1].players[0][0]
+    moved = await seasons.league.move(GUILD, two, 3)  # two waiting tables: fixed
+    assert two in {u for u, _ in moved.players}
+    for who, to in ((one, 2), (two, 1)):
+        with pytest.raises(LeagueRefused) as begun:
+            await seasons.league.move(GUILD, who, to)
+        assert begun.value.code == "league-table-begun"
+        assert begun.value.params["table"] == 1 and begun.value.params["game"] == game.id
+    with pytest.raises(LeagueRefused) as late:
+        await seasons.league.join(GUILD, 200, "Late", clock.now)
+    assert late.value.code == "league-closed"
+    with pytest.raises(LeagueRefused) as out:
+        await seasons.league.leave(GUILD, one)
+    assert out.value.code == "league-playing"
+    with pytest.raises(LeagueRefused) as again:
+        await seasons.league.form_tables(season)
+    assert again.value.code == "league-playing"
+    after = await seasons.league.tables(season)
+    assert after[0].game_id == game.id and after[0].players == tables[0].players
+
+
 async def test_two_processes_end_a_season_once(
     db_target: str | Path, store: Store, clock: FakeClock
 ) -> None:
