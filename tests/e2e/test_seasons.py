@@ -148,7 +148,12 @@ async def test_a_season_and_its_league_end_to_end(
         before = len(hall.messages())
         dms_before = {u.id: len(u.dms()) for u in players}
         fake.close_dms(players[2])  # cat: the result DM is refused (50007), and remembered
-        clock.now = clock.now.replace(month=4, day=1)
+        ending = clock.now.replace(month=4, day=1)
+        dan = players[3]  # in his quiet hours at the end: named without a ping, a silent DM
+        quiet = {"quiet_start": ending.hour, "quiet_end": (ending.hour + 2) % 24}
+        await said(await dan.slash("mt me", channel=hall, time_zone="UTC", **quiet))
+        dan_pings = len(fake.pings_for(dan))
+        clock.now = ending
         await timing.cog_of(bot).scheduler.tick()
         await timing.cog_of(bot).scheduler.tick()  # nothing more is due: posted once
         posts = [m for m in hall.messages()[before:] if "is over!" in m.content]
@@ -162,8 +167,9 @@ async def test_a_season_and_its_league_end_to_end(
         # It pings exactly the players it names (the top players, the moves), nobody else.
         named = {int(u) for u in re.findall(r"<@(\d+)>", post.content)}
         assert named == {u.id for u in players}  # all six played a rated match
-        assert sorted(post.pinged) == sorted(named)
+        assert sorted(post.pinged) == sorted(named - {dan.id})  # dan: quiet hours
         assert "@everyone" not in post.content and "<@&" not in post.content
+        assert len(fake.pings_for(dan)) == dan_pings and len(dan.dms()) > dms_before[dan.id]
         # Each league player is told their own result by DM, in their language.
         said_to = {u.id: [m.content for m in u.dms()[dms_before[u.id] :]] for u in players}
         assert said_to[players[2].id] == []  # DMs closed: told by the post only
