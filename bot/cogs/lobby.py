@@ -262,9 +262,9 @@ async def open_lobby(
             options=options,
             is_manager=is_manager(interaction),
             role_ids=role_ids(interaction),
+            rated=choice,  # in the commit that opens it
         )
         game = out.game
-        await bot.service.seasons.mark(game.id, choice)
         note_game(game.id)
         public = channel_locale(interaction)
         card = await announcer.post_lobby(bot, channel, game, public, ended_by=interaction.user.id)
@@ -377,14 +377,14 @@ async def rematch_flow(interaction: Interaction, game_id: int) -> None:
                 else bot.get_partial_messageable(channel_id)
             )
         user = interaction.user
+        old = await bot.service.game(game_id)  # its rules: the rematch keeps them
+        choice = await bot.service.seasons.rematch_choice(
+            game_id, old.guild_id, old.rules, bot.now()
+        )
         out = await bot.service.rematch(
-            game_id, user.id, user.display_name, bot.now(), channel_id=channel_id
+            game_id, user.id, user.display_name, bot.now(), channel_id=channel_id, rated=choice
         )
         game = out.game
-        choice = await bot.service.seasons.rematch_choice(
-            game_id, game.guild_id, game.rules, bot.now()
-        )
-        await bot.service.seasons.mark(game.id, choice)
         public = channel_locale(interaction)
         mentions = " ".join(
             f"<@{p.user_id}>" for p in game.players if p.user_id is not None and not p.is_computer

@@ -20,6 +20,7 @@ from bot.ui import messages, mt, seasons
 from bot.ui.choices import ChoiceText
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, reply, server_of
+from bot.ui.language import remember_client_language
 from bot.ui.limits import shown
 from bot.ui.mt import GameCog
 
@@ -58,6 +59,8 @@ class Season(GameCog):
             svc, guild_id, user = bot.service.seasons, server_of(interaction), interaction.user
             current = await svc.current(guild_id)
             if league == "join":
+                # Their table's DMs (and their result's at the season's end) in their language.
+                await remember_client_language(bot, user.id, locale)
                 season = await svc.league.join(guild_id, user.id, user.display_name, bot.now())
                 text = tr("league.joined", locale, name=shown(season.name),
                           start=messages.timestamp(season.starts_at))  # fmt: skip

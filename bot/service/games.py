@@ -39,7 +39,7 @@ from bot.service.undo import Undone, take_back
 from bot.store import Store
 
 if TYPE_CHECKING:
-    from bot.service.seasons import Seasons
+    from bot.service.seasons import RatedChoice, Seasons
 
 
 class GameService:
@@ -169,12 +169,19 @@ class GameService:
         )
 
     async def rematch(
-        self, game_id: int, user_id: int, display_name: str, now: datetime, *, channel_id: int
+        self,
+        game_id: int,
+        user_id: int,
+        display_name: str,
+        now: datetime,
+        *,
+        channel_id: int,
+        rated: RatedChoice | None = None,
     ) -> Outcome:
         """Open a finished game's rematch lobby in ``channel_id``, where it will be posted
-        (see :mod:`bot.service.rematch`)."""
+        (see :mod:`bot.service.rematch`); ``rated``: its rated or casual choice, kept with it."""
         return await open_rematch(
-            self.ledger, game_id, user_id, display_name, now, channel_id=channel_id
+            self.ledger, game_id, user_id, display_name, now, channel_id=channel_id, rated=rated
         )
 
     async def player_stats(self, guild_id: int, user_id: int) -> stats.PlayerSummary:

@@ -111,7 +111,7 @@ class League:
         """Sign up (until the games open; tables already formed are formed again with them)."""
         season = await self._season(guild_id)
         async with self.store.transaction() as tx:
-            if season.league == "opened":
+            if season.league == "opened" or await _begun(tx, season):
                 raise LeagueRefused("the games have begun", code="league-closed",
                                     name=season.name)  # fmt: skip
             known = {p.user_id for p in await rows.players(tx, season.id)}
@@ -125,7 +125,7 @@ class League:
     async def leave(self, guild_id: int, user_id: int) -> SeasonRow:
         season = await self._season(guild_id)
         async with self.store.transaction() as tx:
-            if season.league == "opened":
+            if season.league == "opened" or await _begun(tx, season):
                 raise LeagueRefused("the games have begun", code="league-playing",
                                     name=season.name)  # fmt: skip
             if not await rows.delete_player(tx, season.id, user_id):
@@ -138,7 +138,7 @@ class League:
         """Form (or form again) the season's tables, before their games are opened."""
         async with self.store.transaction() as tx:
             locked = await rows.lock_season(tx, season.id)
-            if locked is None or locked.league == "opened":
+            if locked is None or locked.league == "opened" or await _begun(tx, locked):
                 raise LeagueRefused("the games have begun", code="league-playing",
                                     name=season.name)  # fmt: skip
             await self._form(tx, locked)
@@ -171,19 +171,26 @@ class League:
         return out
 
     async def move(self, guild_id: int, user_id: int, table_no: int) -> LeagueTable:
-        """An admin's fix: seat a signed-up player at another table (before the games)."""
+        """An admin's fix: seat a signed-up player at another table, while neither table's
+        game has begun (its seats are then the game's: refused, naming the table and its
+        game; the other tables can still be fixed while one waits to open)."""
         season = await self._season(guild_id)
         async with self.store.transaction() as tx:
-            if season.league != "formed":
-                code = "league-playing" if season.league == "opened" else "league-unformed"
-                raise LeagueRefused("tables cannot be changed now", code=code, name=season.name)
+            if season.league == "signup":
+                raise LeagueRefused("tables cannot be changed now", code="league-unformed",
+                                    name=season.name)  # fmt: skip
             signed = {p.user_id: p for p in await rows.players(tx, season.id)}
-            tables = {t.table_no for t in await rows.tables(tx, season.id)}
+            tables = {t.table_no: t for t in await rows.tables(tx, season.id)}
             if user_id not in signed:
                 raise LeagueRefused("not signed up", code="league-not-player")
             if table_no not in tables:
                 raise LeagueRefused("no such table", code="league-no-table", table=table_no,
                                     tables=len(tables))  # fmt: skip
+            for no in (table_no, signed[user_id].table_no):
+                begun = tables.get(no) if no is not None else None
+                if begun is not None and begun.game_id is not None:
+                    raise LeagueRefused("that table's game has begun", code="league-table-begun",
+                                        table=no, game=begun.game_id)  # fmt: skip
             there = [p for p in signed.values() if p.table_no == table_no]
             if len(there) >= TABLE_MAX and signed[user_id].table_no != table_no:
                 raise LeagueRefused("the table is full", code="league-full", table=table_no)
@@ -229,3 +236,9 @@ class League:
         await rows.put_divisions(tx, season.guild_id, {u: a for u, _, a in moved})
         names = {p.user_id: p.name for p in signed}
         return [LeagueMove(u, names[u], b, a) for u, b, a in moved]
+
+
+async def _begun(tx: Tx, season: SeasonRow) -> bool:
+    """Whether a table's game has opened (the others may still wait for their channel): the
+    tables are then no longer formed again."""
+    return any(t.game_id is not None for t in await rows.tables(tx, season.id))

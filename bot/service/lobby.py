@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine import ENGINE_VERSION, Match, RulesError
 from bot.engine.ai import Level
@@ -31,7 +31,11 @@ from bot.service.names import clean_name
 from bot.service.outcome import Fact, FactCode, GameOptions, Outcome, players_of
 from bot.service.settings import preset_rules, rules_with
 from bot.store import ChannelBusy as StoreChannelBusy
-from bot.store import GameStatus, SeatRow
+from bot.store import GameStatus, SeatRow, Tx
+from bot.store import seasons as season_rows
+
+if TYPE_CHECKING:
+    from bot.service.seasons import RatedChoice
 
 
 class Lobbies:
@@ -53,11 +57,14 @@ class Lobbies:
         options: GameOptions | None = None,
         is_manager: bool = False,
         role_ids: Collection[int] = (),
+        rated: RatedChoice | None = None,
     ) -> Outcome:
         """Open a lobby in a channel, with the creator as host in seat 1.
 
         Rules are ``preset_name`` (default: the server's default preset and house rules) with
-        ``house_rules`` (rule field -> value, e.g. ``{"knock": True}``) on top.
+        ``house_rules`` (rule field -> value, e.g. ``{"knock": True}``) on top. ``rated``: the
+        host's rated or casual choice (:meth:`bot.service.seasons.Seasons.rated_choice`),
+        kept in the commit that opens the lobby, so no crash leaves a casual game rated.
         """
         now = utc(now)
         host_name = clean_name(display_name)
@@ -97,6 +104,8 @@ class Lobbies:
                     computer=None,
                     now=now,
                 )
+                if rated is not None:
+                    await put_rated(tx, game_id, rated)
         except StoreChannelBusy:
             raise await self.ledger.channel_busy(channel_id) from None
         async with self.ledger.locked(game_id):
@@ -374,3 +383,10 @@ class Lobbies:
         else:
             pending = await c.after_move(computer_moves)
         return await c.write(pending, status=status, host_id=new_host)
+
+
+async def put_rated(tx: Tx, game_id: int, choice: RatedChoice) -> None:
+    """A new game's rated or casual choice, written in the transaction that opens it (a
+    lobby, a rematch): a game without a row is rated (``game_rated``)."""
+    season_id = None if choice.season is None else choice.season.id
+    await season_rows.put_rated(tx, game_id, season_id, choice.rated)

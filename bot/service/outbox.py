@@ -73,12 +73,14 @@ class Pinged:
     (``turn``; None: nobody — a computer, no turn, a game not being played), whether that is
     the actor (``looking``: they move again and are already looking, so their hand comes
     with their answer and nothing pings them), and at the match's end every human who played
-    it (``end``). How each hears (a DM, a mention, quiet hours) is their settings'
-    (:func:`bot.service.timing.turn_ping`)."""
+    it (``end``); and whom a post that names players pings (``named``: a season's end names
+    its top players and the league's moves, issue 48). How each hears (a DM, a mention, quiet
+    hours) is their settings' (:func:`bot.service.timing.turn_ping`)."""
 
     turn: int | None = None
     looking: bool = False
     end: tuple[int, ...] = ()
+    named: tuple[int, ...] = ()
 
     @property
     def owed(self) -> int | None:
@@ -91,18 +93,23 @@ def pinged(
     players: Sequence[Player],
     to_move: Player | None,
     actor: int | None,
+    *,
+    named: Sequence[int] = (),
 ) -> Pinged:
     """The ping rule, the one place that decides who hears of a change: the commit's debt
-    (:func:`owe`), the turn's ping (:meth:`bot.service.turn.Turns.ping`) and the match's end
-    (:mod:`bot.ui.matchend`) all ask it. ``players``: the game's seats; ``to_move``: whose
-    turn it is now; ``actor``: who made the change (None: the scheduler, start-up)."""
+    (:func:`owe`), the turn's ping (:meth:`bot.service.turn.Turns.ping`), the match's end
+    (:mod:`bot.ui.matchend`) and a season's end (:attr:`bot.service.seasons.SeasonEnd.heard`)
+    all ask it. ``players``: the game's seats (a season's: its league players); ``to_move``:
+    whose turn it is now; ``actor``: who made the change (None: the scheduler, start-up);
+    ``named``: the players a post names, each pinged by it once — exactly those, never a role
+    or everyone."""
     turn = None
     if status is GameStatus.ACTIVE and to_move is not None and not to_move.is_computer:
         turn = to_move.user_id
     end: tuple[int, ...] = ()
     if status is GameStatus.FINISHED:
         end = tuple(p.user_id for p in players if not p.is_computer and p.user_id is not None)
-    return Pinged(turn, turn is not None and turn == actor, end)
+    return Pinged(turn, turn is not None and turn == actor, end, tuple(dict.fromkeys(named)))
 
 
 async def owe(

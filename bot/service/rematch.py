@@ -17,15 +17,20 @@ channel's one-unfinished-game rule makes two clicks race safely: the second gets
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.engine import ENGINE_VERSION
 from bot.service import errors
 from bot.service.commit import Ledger
 from bot.service.guards import utc
+from bot.service.lobby import put_rated
 from bot.service.names import clean_name
 from bot.service.outcome import Fact, FactCode, Outcome, summarise
 from bot.store import ChannelBusy as StoreChannelBusy
 from bot.store import GameStatus
+
+if TYPE_CHECKING:
+    from bot.service.seasons import RatedChoice
 
 
 class RematchRefused(errors.ServiceError):
@@ -40,8 +45,11 @@ async def open_rematch(
     now: datetime,
     *,
     channel_id: int,
+    rated: RatedChoice | None = None,
 ) -> Outcome:
-    """Open the rematch lobby of a finished game in ``channel_id``; the asker hosts it."""
+    """Open the rematch lobby of a finished game in ``channel_id``; the asker hosts it.
+    ``rated``: its rated or casual choice (:meth:`bot.service.seasons.Seasons.rematch_choice`),
+    kept in the commit that opens it."""
     now = utc(now)
     row = await ledger.store.game(game_id)
     if row is None:
@@ -82,6 +90,8 @@ async def open_rematch(
                 await tx.insert_seat(
                     new_id, seat, user_id=uid, display_name=name, computer=computer, now=now
                 )
+            if rated is not None:
+                await put_rated(tx, new_id, rated)
     except StoreChannelBusy:
         raise await ledger.channel_busy(channel_id) from None
     new_row = await ledger.store.game(new_id)

@@ -40,9 +40,11 @@ from typing import Any
 from bot.engine import PRESETS, Rules
 from bot.service.errors import ServiceError
 from bot.service.league import League, LeagueMove
+from bot.service.outbox import Pinged, pinged
+from bot.service.outcome import Player
 from bot.service.ratings import points
 from bot.service.settings import preset_rules, rules_with
-from bot.store import Store
+from bot.store import GameStatus, Store
 from bot.store import ratings as rating_rows
 from bot.store import seasons as rows
 from bot.store.seasons import SeasonRow
@@ -86,11 +88,25 @@ class RatedChoice:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SeasonEnd:
-    """A season that has ended and whose end post is owed."""
+    """A season that has ended and whose end post is owed: its top players, every league
+    player's move (up, down, or staying: ``before == after``), and the league players' final
+    ratings (``ratings``; none for a player never rated)."""
 
     season: SeasonRow
     standings: tuple[StandingRow, ...]
     moves: tuple[LeagueMove, ...]
+    ratings: Mapping[int, int] = dataclasses.field(default_factory=dict)
+
+    @property
+    def heard(self) -> Pinged:
+        """Who hears of the season's end, by the one ping rule (:func:`pinged`): the post
+        pings exactly the players it names (``named``: its top players, the league's players
+        moved up or down), and every league player is told their own result (``end``: a DM,
+        as their settings allow)."""
+        named = [s.user_id for s in self.standings]
+        named += [m.user_id for m in self.moves if m.after != m.before]
+        league = [Player(i, m.name, m.user_id, None) for i, m in enumerate(self.moves)]
+        return pinged(GameStatus.FINISHED, league, None, None, named=named)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -197,12 +213,6 @@ class Seasons:
         theirs = rules_with(preset_rules(season.preset), house_rules_of(season))
         return RatedChoice(rules == theirs, season, None, {})
 
-    async def mark(self, game_id: int, choice: RatedChoice) -> None:
-        """Keep the game's choice (before anyone can finish it: right after it opens)."""
-        async with self.store.transaction() as tx:
-            sid = None if choice.season is None else choice.season.id
-            await rows.put_rated(tx, game_id, sid, choice.rated)
-
     async def standings(self, season: SeasonRow, limit: int | None = None) -> list[StandingRow]:
         """The season's standings, best first (ties: more games, then the user id)."""
         found = await rows.season_changes(self.store, season)
@@ -253,14 +263,20 @@ class Seasons:
         return await self.end_of(ended)
 
     async def end_of(self, season: SeasonRow) -> SeasonEnd:
-        """An ended season's end post, as it was decided (re-read for a post owed)."""
-        standings = await self.standings(season, TOP)
+        """An ended season's end post, as it was decided (re-read for a post owed), and each
+        league player's final rating: after their last match of the season, else the one they
+        carry (their DM says it)."""
+        standings = await self.standings(season)
         names = {p.user_id: p.name for p in await rows.players(self.store, season.id)}
         moves = tuple(
             LeagueMove(uid, names.get(uid, "?"), before, after)
             for uid, before, after in await rows.moves(self.store, season.id)
         )
-        return SeasonEnd(season, tuple(standings), moves)
+        carried = await rating_rows.guild_ratings(self.store, season.guild_id)
+        ratings = {r.user_id: points(r.mu, r.sigma) for r in carried}
+        ratings.update((s.user_id, s.rating) for s in standings)
+        league = {m.user_id: ratings[m.user_id] for m in moves if m.user_id in ratings}
+        return SeasonEnd(season, tuple(standings[:TOP]), moves, league)
 
     async def posted(self, season_id: int) -> None:
         """The end post went out: the debt is paid."""

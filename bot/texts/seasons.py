@@ -40,6 +40,30 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "Ratings carry over into the next season unchanged.",
         "fr": "Les cotes passent telles quelles à la saison suivante.",
     },
+    "season.dm": {
+        "en": "🏆 Season **{name}** is over ({channel}).",
+        "fr": "🏆 La saison **{name}** est finie ({channel}).",
+    },
+    "season.dm.up": {
+        "en": "You move up from division {before} to division {after}.",
+        "fr": "Tu montes de la division {before} à la division {after}.",
+    },
+    "season.dm.down": {
+        "en": "You move down from division {before} to division {after}.",
+        "fr": "Tu descends de la division {before} à la division {after}.",
+    },
+    "season.dm.stay": {
+        "en": "You stay in division {division}.",
+        "fr": "Tu restes en division {division}.",
+    },
+    "season.dm.rating": {
+        "en": "Your final rating: {rating}.",
+        "fr": "Ta cote finale : {rating}.",
+    },
+    "season.dm.unrated": {
+        "en": "You have no rating yet.",
+        "fr": "Tu n'as pas encore de cote.",
+    },
     "season.rated": {
         "en": "Rated: it counts for season {name} (its rules).",
         "fr": "Classée : elle compte pour la saison {name} (ses règles).",
@@ -136,6 +160,16 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "error.league-no-table": {
         "en": "There is no table {table}: the tables are 1 to {tables}.",
         "fr": "Il n'y a pas de table {table} : les tables vont de 1 à {tables}.",
+    },
+    "error.league-table-begun": {
+        "en": "Table {table}'s game has begun (game #{game}): its players are that game's "
+        "seats now, so nobody joins or leaves that table. In its thread, `/mt kick` hands a "
+        "player's seat to the computer, and `/mt end` ends the game (the table then moves "
+        "nobody up or down).",
+        "fr": "La partie de la table {table} a commencé (partie n°{game}) : ses joueurs sont "
+        "désormais les places de cette partie, personne ne rejoint ni ne quitte cette table. "
+        "Dans son fil, `/mt kick` donne la place d'un joueur à l'ordinateur, et `/mt end` "
+        "termine la partie (la table ne fait alors monter ni descendre personne).",
     },
     "error.league-full": {
         "en": "Table {table} is full (5 players).",

@@ -20,7 +20,7 @@ import discord
 from bot.i18n import tr
 from bot.service import GameOptions, GameStatus, GameSummary, ServiceError
 from bot.service.league import TABLE_MIN, LeagueTable
-from bot.service.seasons import SeasonRow, house_rules_of
+from bot.service.seasons import RatedChoice, SeasonRow, house_rules_of
 from bot.service.timing import Policy
 from bot.ui import announcer
 from bot.ui.host import GameBot
@@ -78,7 +78,7 @@ async def _open_table(bot: GameBot, season: SeasonRow, table: LeagueTable) -> in
         guild_id=season.guild_id, channel_id=season.channel_id, user_id=host_id,
         display_name=host_name, now=now, preset_name=season.preset,
         house_rules=house_rules_of(season), options=GameOptions(turn_deadline=deadline),
-        is_manager=True,
+        is_manager=True, rated=RatedChoice(True, season, season.preset, house_rules_of(season)),
     )  # fmt: skip
     game = out.game
     await bot.service.seasons.league.opened(season, table.table_no, game.id)

@@ -28,7 +28,7 @@ from bot.service.seasons import (
     house_rules_of,
 )
 from bot.service.timing import RETRY_AFTER
-from bot.ui import league, messages
+from bot.ui import league, messages, seasondms
 from bot.ui.host import GameBot
 from bot.ui.interactions import channel_locale
 from bot.ui.limits import fit, shown
@@ -37,6 +37,9 @@ from bot.ui.ratings import number
 from bot.workers import WorkerFailed
 
 log = logging.getLogger(__name__)
+
+#: Discord lets a message's ``allowed_mentions`` name 100 users at most.
+MENTIONS_MAX = 100
 
 
 def signed(n: int, locale: str | None) -> str:
@@ -147,22 +150,34 @@ async def _name(bot: GameBot, user_id: int) -> str:
 
 
 async def post_end(bot: GameBot, end: SeasonEnd) -> None:
-    """Post a season's end (once: the nonce) and clear its debt."""
+    """Post a season's end (once: the nonce), pinging the players it names; then tell each
+    league player their own result by DM (:mod:`bot.ui.seasondms`); then clear its debt.
+
+    Who hears is the one ping rule's (:attr:`SeasonEnd.heard`); how, each player's settings
+    (:meth:`~bot.service.timing.SchedulePlayers.turn_ping`): a player in their quiet hours
+    is named without a ping, as at a match's end. A crash before the debt is cleared posts
+    and DMs again at the restart, each with the nonce of its first send."""
     season = end.season
     locale = channel_locale(None, client=bot, guild_id=season.guild_id)
     file = await picture(bot, end, locale)
     channel = bot.get_partial_messageable(season.channel_id)
+    heard = end.heard
+    now = bot.now()
+    pings = {u: await bot.schedule.turn_ping(u, now, turn=False)
+             for u in dict.fromkeys((*heard.named, *heard.end))}  # fmt: skip
+    loud = [discord.Object(u) for u in heard.named if pings[u].quiet_until is None]
+    allowed = discord.AllowedMentions(users=loud[:MENTIONS_MAX], roles=False, everyone=False)
     try:
         await channel.send(
             **fit("season end", content=end_text(end, locale),
-                  files=[file] if file is not None else [],
-                  allowed_mentions=discord.AllowedMentions.none()),
+                  files=[file] if file is not None else [], allowed_mentions=allowed),
             nonce=f"mts{season.id}",
         )  # fmt: skip
     except discord.HTTPException as exc:
         if isinstance(exc, discord.DiscordServerError):
             raise  # it passes: still owed, tried at the next look
         log.warning("season %s: end post refused: %s", season.id, exc)
+    await seasondms.tell_results(bot, end, [pings[u] for u in heard.end])
     await bot.service.seasons.posted(season.id)
 
 

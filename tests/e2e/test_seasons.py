@@ -8,15 +8,22 @@ last of table 1 down, which the next season's tables follow."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import re
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.app import MexicanTrainBot
 from bot.cogs import timing
 from bot.service.seasons import Seasons
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, Tx
+from bot.store import ratings as rating_rows
 from tests.clock import FakeClock
 from tests.e2e.helpers import pick, said, slash_move, to_move
+from tests.errorlog import ErrorLog
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, running_bot
 
 DAY = 86400
@@ -85,6 +92,14 @@ async def test_a_season_and_its_league_end_to_end(
         assert "have begun: sign up for the next season's" in late.content
         stay = await said(await players[1].slash("mt season", channel=hall, league="leave"))
         assert "the tables stay as they are" in stay.content
+        # An admin cannot move a player into (or out of) a table whose game has begun.
+        first = seated[1][0]
+        busy = await said(await admin.slash("mt-admin league", channel=hall, action="move",
+                                            player=users[first], table=2))  # fmt: skip
+        game2 = next(t.game_id for t in await bot.service.seasons.league.tables(season)
+                     if t.table_no == 2)  # fmt: skip
+        assert f"Table 2's game has begun (game #{game2}): its players are" in busy.content
+        assert "`/mt kick` hands a player's seat to the computer" in busy.content
         # /mt new during the season: rated by the season's rules, or casual.
         own = await said(await players[0].slash("mt new", channel=lounge, rated=True,
                                                 preset="standard"))  # fmt: skip
@@ -131,7 +146,14 @@ async def test_a_season_and_its_league_end_to_end(
         winner2 = await _first(bot, games, seated, 2)
         last1 = await _last(bot, games, seated, 1)
         before = len(hall.messages())
-        clock.now = clock.now.replace(month=4, day=1)
+        dms_before = {u.id: len(u.dms()) for u in players}
+        fake.close_dms(players[2])  # cat: the result DM is refused (50007), and remembered
+        ending = clock.now.replace(month=4, day=1)
+        dan = players[3]  # in his quiet hours at the end: named without a ping, a silent DM
+        quiet = {"quiet_start": ending.hour, "quiet_end": (ending.hour + 2) % 24}
+        await said(await dan.slash("mt me", channel=hall, time_zone="UTC", **quiet))
+        dan_pings = len(fake.pings_for(dan))
+        clock.now = ending
         await timing.cog_of(bot).scheduler.tick()
         await timing.cog_of(bot).scheduler.tick()  # nothing more is due: posted once
         posts = [m for m in hall.messages()[before:] if "is over!" in m.content]
@@ -142,6 +164,31 @@ async def test_a_season_and_its_league_end_to_end(
         assert f"⬇️ Down: <@{last1}> to division 2" in post.content
         assert "Ratings carry over into the next season unchanged." in post.content
         assert post.files and post.files[0].filename == "season.png"
+        # It pings exactly the players it names (the top players, the moves), nobody else.
+        named = {int(u) for u in re.findall(r"<@(\d+)>", post.content)}
+        assert named == {u.id for u in players}  # all six played a rated match
+        assert sorted(post.pinged) == sorted(named - {dan.id})  # dan: quiet hours
+        assert "@everyone" not in post.content and "<@&" not in post.content
+        assert len(fake.pings_for(dan)) == dan_pings and len(dan.dms()) > dms_before[dan.id]
+        # Each league player is told their own result by DM, in their language.
+        said_to = {u.id: [m.content for m in u.dms()[dms_before[u.id] :]] for u in players}
+        assert said_to[players[2].id] == []  # DMs closed: told by the post only
+        assert (await bot.service.user_settings(players[2].id)).dms_open is False
+        for u in players:
+            if u is players[2]:
+                continue
+            (dm,) = said_to[u.id]
+            if u is players[5]:
+                assert dm.startswith("🏆 La saison **Autumn** est finie"), dm
+                assert "Ta cote finale : " in dm
+                continue
+            assert dm.startswith(f"🏆 Season **Autumn** is over (<#{hall.id}>).\n"), dm
+            if u.id == winner2:
+                assert "You move up from division 2 to division 1. Your final rating: " in dm
+            elif u.id == last1:
+                assert "You move down from division 1 to division 2. Your final rating: " in dm
+            else:
+                assert "You stay in division " in dm and "Your final rating: " in dm
         ended = await bot.service.seasons.current(fake.guild_id)
         assert ended is not None and ended.status == "ended" and not ended.post_owed
 
@@ -291,3 +338,53 @@ async def test_a_season_s_name_is_shown_inert(
         joined = await said(await fake.user("amy").slash("mt season", channel=hall, league="join"))
         for text in (opened.content, standings.content, joined.content):
             assert "\\[x](https://evil.e) \\*\\*bold\\*\\* @\u200beveryone" in text, text
+
+
+class Died(Exception):
+    """The process was killed: nothing it would write after this is written."""
+
+
+async def test_a_casual_choice_commits_with_its_lobby(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    db_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    error_log: ErrorLog,
+) -> None:
+    """``/mt new rated:False``: the process dies right after the commit that opens the lobby
+    (every later write is lost). The game it left is casual all the same: the host's choice
+    was in that commit, so a crash can never leave a game the host chose casual rated."""
+    fake = fake_discord
+    lounge = fake.channel("lounge")
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        store_type = type(bot.service.store)
+        opened: list[int] = []
+        real_insert, real_tx = Tx.insert_game, store_type.transaction
+
+        async def insert_game(self: Tx, **kwargs: Any) -> int:
+            game_id = await real_insert(self, **kwargs)
+            opened.append(game_id)  # this transaction commits; the process dies after it
+            return game_id
+
+        @contextlib.asynccontextmanager
+        async def transaction(self: Store) -> AsyncIterator[Tx]:
+            if opened:
+                raise Died("killed after the lobby's commit")
+            async with real_tx(self) as tx:
+                yield tx
+
+        monkeypatch.setattr(Tx, "insert_game", insert_game)
+        monkeypatch.setattr(store_type, "transaction", transaction)
+        error_log.expect(logger="bot", match="killed after the lobby's commit")
+        answer = await said(await fake.user("ann").slash("mt new", channel=lounge, rated=False))
+        monkeypatch.undo()
+        assert "Something went wrong" in answer.content, answer.content
+    assert len(opened) == 1
+    store = await Store.open(db_path)
+    try:
+        game = await store.game(opened[0])
+        assert game is not None and game.status is GameStatus.LOBBY  # the open was committed
+        assert await rating_rows.is_casual(store, opened[0])  # and the choice with it
+    finally:
+        await store.close()

@@ -9,6 +9,7 @@ from typing import Any
 from bot.engine import Move, Play, Tile
 from bot.engine.ai import Level
 from bot.service import GameService, Outcome
+from bot.service.seasons import RatedChoice
 from bot.store import Store
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, NAMES
@@ -24,6 +25,7 @@ async def new_game(
     house_rules: Mapping[str, Any] | None = None,
     channel: int = CHANNEL,
     start: bool = True,
+    rated: RatedChoice | None = None,
 ) -> Outcome:
     host, *others = humans
     out = await svc.create_lobby(
@@ -34,6 +36,7 @@ async def new_game(
         now=clock.tick(),
         preset_name=preset,
         house_rules=house_rules,
+        rated=rated,
     )
     gid = out.game.id
     for u in others:

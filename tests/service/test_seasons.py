@@ -6,15 +6,22 @@ two matches that ended at once (nothing lost)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.service import GameService
 from bot.service import ratings as fold_
-from bot.service.league import LeagueRefused, form, moves_of, table_sizes
-from bot.service.seasons import RatedChoice, SeasonRefused, Seasons
+from bot.service.league import LeagueMove, LeagueRefused, form, moves_of, table_sizes
+from bot.service.seasons import (
+    RatedChoice,
+    SeasonEnd,
+    SeasonRefused,
+    SeasonRow,
+    Seasons,
+    StandingRow,
+)
 from bot.store import GameStatus, Store
 from bot.store import ratings as rows_sql
 from bot.store import seasons as season_rows
@@ -94,8 +101,8 @@ async def test_a_casual_game_is_not_rated_even_after_a_rebuild(
     gids = []
     for rated in (False, True):
         out = await new_game(service, clock, humans=(ALICE, BOB), computers=1,
-                             channel=CHANNEL + len(gids))  # fmt: skip
-        await service.seasons.mark(out.game.id, RatedChoice(rated, None, "quick", {}))
+                             channel=CHANNEL + len(gids),
+                             rated=RatedChoice(rated, None, "quick", {}))  # fmt: skip
         while (await service.game(out.game.id)).status is GameStatus.ACTIVE:
             await play_turn(service, out.game.id, clock)
         gids.append(out.game.id)
@@ -106,6 +113,84 @@ async def test_a_casual_game_is_not_rated_even_after_a_rebuild(
     await service.rebuild_ratings(only_missing=False)
     assert await service.rating_changes(gids[0]) == []
     assert await rows_sql.all_ratings(store) == before
+
+
+async def test_a_rematch_s_choice_is_kept_by_the_commit_that_opens_it(
+    service: GameService, store: Store, clock: FakeClock
+) -> None:
+    """A casual game's rematch is casual from its first commit: the choice is written with
+    the new lobby (``rated``), never in a transaction of its own after it."""
+    casual = RatedChoice(False, None, "quick", {})
+    out = await new_game(service, clock, humans=(ALICE, BOB), computers=1, rated=casual)
+    gid = out.game.id
+    while (await service.game(gid)).status is GameStatus.ACTIVE:
+        await play_turn(service, gid, clock)
+    old = await service.game(gid)
+    choice = await service.seasons.rematch_choice(gid, GUILD, old.rules, clock.now)
+    assert not choice.rated
+    again = await service.rematch(gid, BOB, "Bob", clock.tick(), channel_id=CHANNEL, rated=choice)
+    assert await rows_sql.is_casual(store, again.game.id)
+    # A rated one's rematch: rated (no casual row).
+    rated = await new_game(service, clock, channel=CHANNEL + 1, computers=1)
+    while (await service.game(rated.game.id)).status is GameStatus.ACTIVE:
+        await play_turn(service, rated.game.id, clock)
+    choice = await service.seasons.rematch_choice(rated.game.id, GUILD, old.rules, clock.now)
+    back = await service.rematch(rated.game.id, ALICE, "Alice", clock.tick(),
+                                 channel_id=CHANNEL + 1, rated=choice)  # fmt: skip
+    assert choice.rated and not await rows_sql.is_casual(store, back.game.id)
+
+
+def test_a_season_s_end_pings_whom_its_post_names_and_tells_every_league_player() -> None:
+    """The one ping rule at a season's end: its post pings exactly the players it names (the
+    top players, then those moved up or down; each once) and every league player hears of
+    their own result; a league player who stayed and is not among the top is not pinged."""
+    day = datetime(2025, 3, 1, tzinfo=UTC)
+    season = SeasonRow(1, GUILD, "Spring", day, day + timedelta(days=30), "quick", "{}",
+                       CHANNEL, None, 3, "ended", "opened", True, day)  # fmt: skip
+    top = (StandingRow(ALICE, 900, 40, 3), StandingRow(BOB, 850, 10, 2))
+    moves = (LeagueMove(BOB, "Bob", 2, 1), LeagueMove(CAROL, "Carol", 1, 1),
+             LeagueMove(DAVE, "Dave", 1, 2))  # fmt: skip
+    heard = SeasonEnd(season, top, moves, {BOB: 850, CAROL: 700}).heard
+    assert heard.named == (ALICE, BOB, DAVE)
+    assert heard.end == (BOB, CAROL, DAVE)
+    assert heard.turn is None and heard.owed is None
+
+
+async def test_a_table_whose_game_has_begun_is_not_changed_while_others_wait(
+    service: GameService, store: Store, clock: FakeClock
+) -> None:
+    """Table 1's game opened; tables 2 and 3 wait (their channel busy). An admin may still
+    move a player between the waiting tables, but not into or out of table 1 (its seats are
+    its game's), and no sign-up, leave or forming again may rebuild the tables under it."""
+    seasons = service.seasons
+    await _season(seasons, clock)
+    for uid in range(101, 112):
+        await seasons.league.join(GUILD, uid, f"P{uid}", clock.now)
+    season = await seasons.current(GUILD)
+    assert season is not None
+    tables = await seasons.league.form_tables(season)
+    assert [len(t.players) for t in tables] == [4, 4, 3]
+    game = (await new_game(service, clock, humans=(tables[0].players[0][0],), start=False)).game
+    await seasons.league.opened(season, 1, game.id)
+    one, two = tables[0].players[0][0], tables[1].players[0][0]
+    moved = await seasons.league.move(GUILD, two, 3)  # two waiting tables: fixed
+    assert two in {u for u, _ in moved.players}
+    for who, to in ((one, 2), (two, 1)):
+        with pytest.raises(LeagueRefused) as begun:
+            await seasons.league.move(GUILD, who, to)
+        assert begun.value.code == "league-table-begun"
+        assert begun.value.params["table"] == 1 and begun.value.params["game"] == game.id
+    with pytest.raises(LeagueRefused) as late:
+        await seasons.league.join(GUILD, 200, "Late", clock.now)
+    assert late.value.code == "league-closed"
+    with pytest.raises(LeagueRefused) as out:
+        await seasons.league.leave(GUILD, one)
+    assert out.value.code == "league-playing"
+    with pytest.raises(LeagueRefused) as again:
+        await seasons.league.form_tables(season)
+    assert again.value.code == "league-playing"
+    after = await seasons.league.tables(season)
+    assert after[0].game_id == game.id and after[0].players == tables[0].players
 
 
 async def test_two_processes_end_a_season_once(
@@ -161,8 +246,8 @@ async def test_a_rematch_is_rated_only_with_the_season_s_rules(
 ) -> None:
     standard = (await new_game(service, clock, preset="standard", start=False)).game
     quick = (await new_game(service, clock, channel=CHANNEL + 1, start=False)).game
-    casual = (await new_game(service, clock, channel=CHANNEL + 2, start=False)).game
-    await service.seasons.mark(casual.id, RatedChoice(False, None, "quick", {}))
+    casual = (await new_game(service, clock, channel=CHANNEL + 2, start=False,
+                             rated=RatedChoice(False, None, "quick", {}))).game  # fmt: skip
     seasons = service.seasons
     # No season: a rematch is rated, unless its game was casual.
     assert (await seasons.rematch_choice(standard.id, GUILD, standard.rules, clock.now)).rated

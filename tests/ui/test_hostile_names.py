@@ -69,7 +69,7 @@ OTHER_FIELDS = frozenset(
      "status", "tag", "text", "this", "thread", "tile", "tiles", "times", "total", "train",
      "trains", "url", "value", "what", "when", "where", "why", "wins", "won", "zone",
      "dates", "division", "table", "tables", "vacation",
-     "after", "rest", "stops",
+     "after", "before", "rest", "stops",
      "better", "decisions", "examined", "gain", "luck", "played", "turn", "worlds",
      "hour", "minutes", "on", "since", "turns"}
 )  # fmt: skip
