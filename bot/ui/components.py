@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
+from discord import SelectOption
 
 from bot.digits import ID
 from bot.engine import Play, SeatView
@@ -42,6 +43,7 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, check_place, guarded, locale_of
 from bot.ui.messages import train_label
 from bot.ui.refusals import Refusal
+from bot.ui.tileemoji import TileEmojis
 
 log = logging.getLogger(__name__)
 
@@ -283,26 +285,24 @@ def move_select_view(
     return view
 
 
-def move_options(view: SeatView, locale: str | None) -> list[discord.SelectOption]:
-    """The legal moves as select options (at most 25, Discord's limit)."""
+def move_options(
+    view: SeatView, locale: str | None, emojis: TileEmojis | None = None
+) -> list[discord.SelectOption]:
+    """The legal moves as select options (at most 25, Discord's limit); a play shows its
+    tile's emoji (``emojis``, once the set is known) beside its notation, which stays the
+    text a screen reader says."""
     options: list[discord.SelectOption] = []
-    hand = len(view.hand or ())
-    knock_rule = view.rules.knock
+    knocks = view.rules.knock and len(view.hand or ()) == 2
     for move in view.legal:
-        if isinstance(move, Play):
-            where = train_label(view.names, move.train, view.seat, locale)
-            options.append(discord.SelectOption(label=f"{move.tile} → {where}", value=str(move)))
-            if knock_rule and hand == 2:
-                options.append(
-                    discord.SelectOption(
-                        label=f"{move.tile} → {where} + {tr('button.knock', locale)}",
-                        value=f"{move}|knock",
-                    )
-                )
-        else:
-            options.append(
-                discord.SelectOption(label=tr(f"button.{move}", locale), value=str(move))
-            )
+        if not isinstance(move, Play):
+            options.append(SelectOption(label=tr(f"button.{move}", locale), value=str(move)))
+            continue
+        pic = emojis.of(move.tile) if emojis is not None else None
+        label = f"{move.tile} → {train_label(view.names, move.train, view.seat, locale)}"
+        options.append(SelectOption(label=label, value=str(move), emoji=pic))
+        if knocks:
+            label = f"{label} + {tr('button.knock', locale)}"
+            options.append(SelectOption(label=label, value=f"{move}|knock", emoji=pic))
     return options[: limits.SELECT_OPTIONS]
 
 
