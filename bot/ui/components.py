@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 from discord import SelectOption
 
 from bot.digits import ID
-from bot.engine import Play, SeatView
+from bot.engine import Play, SeatView, Tile
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
 from bot.ui import limits, messages
@@ -43,7 +43,6 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, check_place, guarded, locale_of
 from bot.ui.messages import train_label
 from bot.ui.refusals import Refusal
-from bot.ui.tileemoji import TileEmojis
 
 log = logging.getLogger(__name__)
 
@@ -286,18 +285,18 @@ def move_select_view(
 
 
 def move_options(
-    view: SeatView, locale: str | None, emojis: TileEmojis | None = None
+    view: SeatView, locale: str | None, emojis: Mapping[Tile, discord.PartialEmoji] | None = None
 ) -> list[discord.SelectOption]:
     """The legal moves as select options (at most 25, Discord's limit); a play shows its
-    tile's emoji (``emojis``, once the set is known) beside its notation, which stays the
-    text a screen reader says."""
+    tile's emoji (``emojis``: ``bot.tile_emojis.shown``, empty until the set is known)
+    beside its notation, the text a screen reader says."""
     options: list[discord.SelectOption] = []
     knocks = view.rules.knock and len(view.hand or ()) == 2
     for move in view.legal:
         if not isinstance(move, Play):
             options.append(SelectOption(label=tr(f"button.{move}", locale), value=str(move)))
             continue
-        pic = emojis.of(move.tile) if emojis is not None else None
+        pic = emojis.get(move.tile) if emojis else None
         label = f"{move.tile} → {train_label(view.names, move.train, view.seat, locale)}"
         options.append(SelectOption(label=label, value=str(move), emoji=pic))
         if knocks:

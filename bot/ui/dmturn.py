@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import discord
@@ -52,7 +52,6 @@ from bot.ui.pictures import picture_file, short_names
 from bot.ui.refusals import Refusal
 from bot.ui.roundend import result_link
 from bot.ui.route import PASSING, Route, dm_nonce, note_failure, send_dm
-from bot.ui.tileemoji import TileEmojis
 
 log = logging.getLogger(__name__)
 
@@ -132,11 +131,11 @@ PLAN_TILES = 9
 
 
 def order_button(game: GameSummary, view: SeatView, plan: Sequence[str], lang: str | None,
-                 emojis: TileEmojis | None = None) -> DmOrderButton | None:  # fmt: skip
+                 emojis: Mapping[Tile, Emoji] | None = None) -> DmOrderButton | None:  # fmt: skip
     """The one-tap order for ``plan`` (the hand picture's train plan), if it is worth a tap:
     its first tile now and the rest after (``then``), or all of it from the next turn when
     the first cannot go now (``queue``); none for a plan of one tile that can go now (the
-    move list plays it). It shows its first tile's emoji, once ``emojis`` has the set."""
+    move list plays it). It shows its first tile's emoji from ``emojis``, if there."""
     if view.seat is None or not plan:
         return None
     first = next((m for m in view.legal if isinstance(m, Play) and str(m.tile) == plan[0]), None)
@@ -149,7 +148,7 @@ def order_button(game: GameSummary, view: SeatView, plan: Sequence[str], lang: s
         tiles.pop()
     if not tiles or (now and len(tiles) < 2):
         return None
-    pic = emojis.of(Tile.parse(tiles[0])) if emojis is not None else None
+    pic = emojis.get(Tile.parse(tiles[0])) if emojis else None
     how = "then" if now else "queue"
     return DmOrderButton(game.id, game.version, how, ".".join(tiles), lang, pic)
 
@@ -167,7 +166,7 @@ def dm_view(
     link: str,
     lang: str | None,
     plan: Sequence[str] = (),
-    emojis: TileEmojis | None = None,
+    emojis: Mapping[Tile, Emoji] | None = None,
 ) -> discord.ui.View:
     """A turn DM's controls: with ``view`` (the player's seat, their turn) the legal moves,
     Draw and Pass as they are legal, and the one-tap standing order of ``plan`` (the train
@@ -199,7 +198,7 @@ async def turn_dm_view(
 ) -> discord.ui.View:
     """The controls of a turn DM to ``user_id`` for the game as it is now."""
     view = await bot.service.seat_view(game.id, user_id)
-    return dm_view(game, view, await live_link(bot, game), lang, emojis=bot.tile_emojis)
+    return dm_view(game, view, await live_link(bot, game), lang, emojis=bot.tile_emojis.shown)
 
 
 async def stale_dm(
@@ -484,7 +483,9 @@ async def send_turn_dm(
     assert news is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
     text, files, plan = await turn_news(bot, game, news, lang, tiles)
-    controls = dm_view(game, news.view, await live_link(bot, game), lang, plan, bot.tile_emojis)
+    controls = dm_view(
+        game, news.view, await live_link(bot, game), lang, plan, bot.tile_emojis.shown
+    )
     # One card (issue 47): the text, the hand's picture with its alt text, the controls; a
     # DM is the bot's own message, which takes a V2 card with its file (docs/discord.md).
     view = card([text], picture=files[0] if files else None, controls=controls)

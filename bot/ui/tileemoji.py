@@ -15,8 +15,8 @@ at a time, each only when the request budget has nothing waiting or due
 minutes, never more than one request in 2 s (1 % of the 45 a second the bot allows itself)
 and never ahead of a turn's request. A restart lists again and uploads nothing. Until the
 whole set is known (a list or an upload refused, the first start still uploading,
-``MT_TILE_EMOJIS=0``) the controls show text alone, as before: :meth:`TileEmojis.of`
-answers None. In a cluster only the process that runs shard 0 uploads (two would race to
+``MT_TILE_EMOJIS=0``) the controls show text alone, as before: :attr:`TileEmojis.shown` is
+empty. In a cluster only the process that runs shard 0 uploads (two would race to
 make the same names); the others list again later until the set is whole.
 """
 
@@ -39,14 +39,23 @@ SET = {emoji_name(t): t for t in double_set(MAX_PIP)}
 
 
 class TileEmojis:
-    """The tiles' emojis this process knows (name -> id), used once the set is whole."""
+    """The tiles' emojis this process knows (name -> id); :attr:`shown`, what the controls
+    show, is empty until the set is whole, then every tile's."""
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
+        #: Tile -> its emoji, for the controls: a plain mapping, so a move list reads it
+        #: without running this module's code (a move's path stays within its modules).
+        self.shown: dict[Tile, discord.PartialEmoji] = {}
 
     def note(self, name: str, emoji_id: int) -> None:
         if name in SET:
             self._ids[name] = emoji_id
+        if self.whole and not self.shown:
+            self.shown.update(
+                (tile, discord.PartialEmoji(name=name, id=self._ids[name]))
+                for name, tile in SET.items()
+            )
 
     @property
     def missing(self) -> list[str]:
@@ -55,10 +64,3 @@ class TileEmojis:
     @property
     def whole(self) -> bool:
         return len(self._ids) == len(SET)
-
-    def of(self, tile: Tile) -> discord.PartialEmoji | None:
-        """The tile's emoji for a control, or None (text alone) until the set is whole."""
-        if not self.whole:
-            return None
-        name = emoji_name(tile)
-        return discord.PartialEmoji(name=name, id=self._ids[name])

@@ -21,10 +21,10 @@ CAP = 2000
 RELIST = (300.0, 900.0, 3600.0)
 
 
-async def keep_tile_emojis(bot: GameBot, *, pace: float = PACE) -> None:
+async def keep_tile_emojis(bot: GameBot) -> None:
     """List the application's emojis, remember the tiles', upload the missing ones (this
-    process, if it uploads: see the module's docstring). Never raises: a failure is logged
-    and leaves the controls as text."""
+    process, if it uploads: see the module's docstring), :data:`PACE` seconds apart. Never
+    raises: a failure is logged and leaves the controls as text."""
     await bot.wait_until_ready()
     cfg = bot.config
     uploads = cfg.shard_ids is None or 0 in cfg.shard_ids
@@ -34,7 +34,7 @@ async def keep_tile_emojis(bot: GameBot, *, pace: float = PACE) -> None:
         if owned is None or bot.tile_emojis.whole:
             return
         if uploads:
-            await _upload(bot, owned, pace)
+            await _upload(bot, owned, PACE)
 
 
 async def _list(bot: GameBot) -> int | None:
