@@ -53,3 +53,12 @@ async def test_the_budget_is_idle_only_with_nothing_queued_or_due() -> None:
     assert not budget.idle()  # the next request is due in 0.5 s
     now[0] = 0.5
     assert budget.idle()
+
+
+def test_mt_tile_emojis_is_on_unless_set_to_0() -> None:
+    from bot.config import Config, ConfigError
+
+    assert Config.from_env({}).tile_emojis and Config.from_env({"MT_TILE_EMOJIS": "1"}).tile_emojis
+    assert not Config.from_env({"MT_TILE_EMOJIS": "0"}).tile_emojis
+    with pytest.raises(ConfigError, match="MT_TILE_EMOJIS"):
+        Config.from_env({"MT_TILE_EMOJIS": "maybe"})
