@@ -18,7 +18,7 @@ from bot.ui import tileupload
 from bot.ui.tileemoji import SET, emoji_name
 from renderers.emoji import MAX_BYTES, SIZE
 from tests.clock import FakeClock
-from tests.e2e.helpers import open_game, to_turn_dm
+from tests.e2e.helpers import game_here, last_public, open_game, said, to_move, to_turn_dm
 from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
 from tests.fakediscord.server import ApiError
 
@@ -99,6 +99,13 @@ async def test_the_set_is_uploaded_once_and_the_move_list_shows_it(
             if "📋" in str(button.get("label")):
                 first = str(button["custom_id"]).split(":")[-1].split(".")[0]
                 assert button["emoji"]["name"] == f"mt_{first.replace('-', '_')}"
+        # The channel's move list too (the turn post's Play, answered to the player alone).
+        uid, view = await to_move(bot, (await game_here(bot, games)).id)
+        picker = await said(await users[uid].click(last_public(games), label="Play"))
+        for option in picker.selects[0]["options"]:
+            move = next((m for m in view.legal if str(m) == option["value"]), None)
+            if isinstance(move, Play):
+                assert option["emoji"]["name"] == emoji_name(move.tile)
     assert _emoji_requests(fake) == (2, 190)
 
 
