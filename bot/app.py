@@ -37,6 +37,7 @@ from bot.ui import announcer, components, language, options
 from bot.ui.deliver import Deliverer
 from bot.ui.host import Clock, GameBot
 from bot.ui.interactions import answer_tree_error
+from bot.ui.tileupload import keep_tile_emojis
 from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,8 @@ class MexicanTrainBot(GameBot):
             await sync_if_changed(self, self.tree, self._store, cfg.dev_guild)
         self.spawn(self._resume_games())
         self.spawn(self._compact_old_matches())
+        if cfg.tile_emojis:  # the tiles as pictures on the controls, uploaded once, paced
+            self.spawn(keep_tile_emojis(self))
 
     async def close(self) -> None:
         self.cancel_background()

@@ -74,6 +74,10 @@ class Config:
     #: ``MT_SYNC_COMMANDS=1`` (or ``--sync``): push the slash commands at start-up. Off by
     #: default: Discord rate-limits syncs, and commands only change with a release.
     sync_commands: bool = False
+    #: ``MT_TILE_EMOJIS``: the tiles as application emojis on the controls (issue 47; on
+    #: unless ``0``, read by :meth:`from_env`; off for a ``Config`` built in code, as the
+    #: tests' bots are, so only a test that asks uploads them): bot/ui/tileemoji.py.
+    tile_emojis: bool = False
     #: ``MT_DEV_GUILD``: a test server whose copy of the commands syncs instantly.
     dev_guild: int | None = None
     #: ``MT_LOG_LEVEL``: DEBUG, INFO (default), WARNING, ERROR or CRITICAL.
@@ -213,6 +217,8 @@ class Config:
             game_cache=setting_int(env, "MT_GAME_CACHE", DEFAULT_GAME_CACHE, low=1),
             token=env.get("DISCORD_TOKEN") or None,
             sync_commands=setting_flag(env, "MT_SYNC_COMMANDS"),
+            tile_emojis=not env.get("MT_TILE_EMOJIS", "").strip()
+            or setting_flag(env, "MT_TILE_EMOJIS"),
             dev_guild=setting_int(env, "MT_DEV_GUILD", 0, low=0) or None,
             log_level=setting_log_level(env.get("MT_LOG_LEVEL", "INFO")),
             log_format=setting_log_format(env.get("MT_LOG_FORMAT", "text")),

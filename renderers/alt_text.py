@@ -15,6 +15,7 @@ process never runs them for a move; ``bot.ui.pictures.picture_file`` makes the a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.engine import DRAW, MEXICAN, PASS, Play, SeatView, Tile
@@ -31,9 +32,14 @@ __all__ = ["LIMIT", "clip", "describe_chart", "describe_hand", "describe_replay"
 LIMIT = 1024
 
 
+#: White space folded by :func:`clip`: every kind but U+202F (French typography's).
+_SPACES = re.compile(r"[^\S\u202f]+")
+
+
 def clip(description: str, limit: int = LIMIT) -> str:
-    """``description`` cut to ``limit`` characters, with an ellipsis when cut."""
-    description = " ".join(description.split())
+    """``description`` cut to ``limit`` characters, with an ellipsis when cut; its runs of
+    white space made one space, all but the narrow no-break space French sets before ";"."""
+    description = _SPACES.sub(" ", description).strip()
     return description if len(description) <= limit else description[: limit - 1] + "…"
 
 
@@ -129,7 +135,7 @@ def _standings(view: SeatView, lang: str, limit: int) -> str:
            total=view.totals[s])
         for s in order
     ]  # fmt: skip
-    return tr("alt.standings", lang, list="; ".join(items))
+    return tr("alt.standings", lang, list=tr("alt.list-sep", lang).join(items))
 
 
 def describe_table(view: SeatView, options: TableOptions | None = None) -> str:
@@ -217,7 +223,13 @@ def describe_hand(view: SeatView, options: HandOptions | None = None) -> str:
                trains=tr("alt.hand.or", lang).join(where(r) for r in sorted(fits[t], key=rank)))
             for t in playable.tiles
         ]  # fmt: skip
-        parts.append(tr("alt.hand.playable", lang, list=listed(items, playable.folded, "; ")))
+        parts.append(
+            tr(
+                "alt.hand.playable",
+                lang,
+                list=listed(items, playable.folded, tr("alt.list-sep", lang)),
+            )
+        )
     elif view.my_turn and view.result is None:
         if DRAW in view.legal:
             parts.append(tr("alt.hand.draw", lang))
@@ -272,4 +284,12 @@ def describe_chart(name: str, games: Sequence[ChartGame], locale: str | None = N
     ]  # fmt: skip
     rounds = sum(len(g.round_scores) for g in games)
     mean = sum(sum(g.round_scores) for g in games) / max(1, rounds)
-    return clip(tr("alt.chart", lang, name=who, list="; ".join(items), mean=f"{mean:.1f}"))
+    return clip(
+        tr(
+            "alt.chart",
+            lang,
+            name=who,
+            list=tr("alt.list-sep", lang).join(items),
+            mean=f"{mean:.1f}",
+        )
+    )

@@ -33,6 +33,10 @@ again at once, a draw and its play being one sitting; docs/discord.md says why),
 interaction tokens expire between turns, posts are hours old when the next move comes, and an
 idle thread archives itself. The JSON line then adds what Discord would have refused
 (``refused_requests`` by code), interactions left unanswered and turns whose post never came.
+``--emojis`` (issue 47.3: the tiles as application emojis, ``MT_TILE_EMOJIS``): ``off`` (the
+default, as before), ``present`` (the application already owns the set, as at every start
+after the first: the bot lists it, before the match) or ``missing`` (the bot's first start:
+it uploads the set, paced, while the match is played); the JSON adds ``tile_emojis``.
 
     python scripts/play_through_fake.py --out /tmp/mt-game --players 2 --computers 2 \\
         --preset standard
@@ -67,8 +71,12 @@ from bot.engine.ai import Level, choose_move
 from bot.engine.rules import preset
 from bot.i18n import tr
 from bot.store import GameStatus
+from bot.ui.tileemoji import SET
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, fake_discord, running_bot
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
+
+#: The application's emoji routes (the list and the uploads), in the requests' kinds.
+EMOJIS = "/applications/{app_id}/emojis"
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "fay", "gus", "hana", "ivan", "judy")
 #: ``--long-names``: each name made 32 characters (Discord's most for a display name), the
@@ -614,6 +622,8 @@ def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int
                 kind = "channel_post"
         elif r.route == "/channels/{channel_id}/webhooks":
             kind = "webhook_find" if r.method == "GET" else "webhook_make"
+        elif r.route == EMOJIS:
+            kind = "emoji_list" if r.method == "GET" else "emoji_upload"
         elif r.method == "PATCH" and r.route == "/channels/{channel_id}/messages/{message_id}":
             if int(r.path.split("/")[4]) == lobby_id:
                 kind = "lobby_edit"
@@ -625,6 +635,29 @@ def limited_kinds(fake: FakeDiscord, first: int, lobby_id: int) -> dict[str, int
             kind = f"{r.method} {r.route}"
         found[kind] = found.get(kind, 0) + 1
     return found
+
+
+def tile_emoji_figures(fake: FakeDiscord, bot: MexicanTrainBot) -> dict[str, Any]:
+    """The tiles' emojis at the match's end: the set whole (shown on the controls), the
+    bot's lists and uploads since it started, and the DMs sent with a move list (the turn
+    DMs; their lists are gone once their turn ends), with it showing the tiles' emojis."""
+    calls = [r for r in fake.requests if r.route == EMOJIS]
+    lists = shown = 0
+    for r in fake.requests:
+        if r.method != "POST" or r.route != "/channels/{channel_id}/messages":
+            continue
+        channel = fake.channels.get(int(r.path.split("/")[2]))
+        body = json.dumps(r.body if isinstance(r.body, dict) else {})
+        if channel is not None and channel.is_dm and '"options"' in body:
+            lists += 1
+            shown += re.search(r'"emoji": \{[^}]*"mt_\d', body) is not None
+    return {
+        "set_whole": bot.tile_emojis.whole,
+        "lists": sum(r.method == "GET" for r in calls),
+        "uploads": sum(r.method == "POST" and r.error_code is None for r in calls),
+        "dms_sent_with_a_move_list": lists,
+        "of_which_show_tile_emojis": shown,
+    }
 
 
 def webhook_kinds(fake: FakeDiscord, first: int) -> dict[str, int]:
@@ -676,14 +709,21 @@ def budget(before: dict[str, Any], after: dict[str, Any], human_moves: int) -> d
 async def main(args: argparse.Namespace) -> None:
     logging.getLogger("discord").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL")
+        config = Config(database=Path(tmp) / "play.sqlite3", synchronous="NORMAL",
+                        tile_emojis=args.emojis != "off")  # fmt: skip
         limits = {"rate_limits": args.rate_limits, "time_scale": args.time_scale}
         async with fake_discord(**limits) as fake:
             fake.threads.archive_after = args.archive_early
+            if args.emojis == "present":  # uploaded at an earlier start
+                for name in SET:
+                    fake.emojis.seed(name)
             # The bot keeps Discord's time, as in production (both UTC): the fake's clock.
             bot = create_bot(config, clock=fake.clock, rng=random.Random(args.seed))
             async with running_bot(fake, bot):
+                if args.emojis == "present":  # listed at start, before any game
+                    await fake.wait_for(lambda: bot.tile_emojis.whole, timeout=60, what="set")
                 path, figures = await play(args, fake, bot)
+                figures["tile_emojis"] = tile_emoji_figures(fake, bot)
     print(path, file=sys.stderr)
     print(json.dumps({"script": "play_through_fake", **vars(args), **figures}))
 
@@ -749,6 +789,10 @@ if __name__ == "__main__":
     parser.add_argument(
         "--archive-early", type=float, default=1.0,
         help="Discord archives an idle thread after this share of the time asked (busy server)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--emojis", choices=("off", "present", "missing"), default="off",
+        help="the tiles' application emojis: off, already uploaded, or uploaded during the match",
     )  # fmt: skip
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")

@@ -187,7 +187,7 @@ async def turn_button(interaction: Interaction, game_id: int, version: int, acti
         now = look.game.version
         if action == "play":
             view = look.seat_view()
-            options = components.move_options(view, locale)
+            options = components.move_options(view, locale, bot.tile_emojis.shown)
             picks = components.move_select_view(game_id, now, options, locale)
             await answer(
                 interaction, **limits.fit("move list", content=tr("play.pick", locale), view=picks)

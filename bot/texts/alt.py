@@ -72,6 +72,9 @@ TEXTS: dict[str, Mapping[str, str]] = {
     },
     "alt.double": {"en": "{tile} on {train}", "fr": "{tile} sur {train}"},
     "alt.then": {"en": ", then ", "fr": ", puis "},
+    # Between the items of a list (a hand's playable tiles, the standings, the chart's games):
+    # French typography sets a narrow no-break space (U+202F) before ";", as before ":".
+    "alt.list-sep": {"en": "; ", "fr": "\u202f; "},
     "alt.last-ring": {
         "en": "The last tile played is ringed.",
         "fr": "Le dernier domino posé est entouré.",

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
+from discord import SelectOption
 
 from bot.digits import ID
-from bot.engine import Play, SeatView
+from bot.engine import Play, SeatView, Tile
 from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, ServiceError
 from bot.ui import limits, messages
@@ -283,26 +284,24 @@ def move_select_view(
     return view
 
 
-def move_options(view: SeatView, locale: str | None) -> list[discord.SelectOption]:
-    """The legal moves as select options (at most 25, Discord's limit)."""
+def move_options(
+    view: SeatView, locale: str | None, emojis: Mapping[Tile, discord.PartialEmoji] | None = None
+) -> list[discord.SelectOption]:
+    """The legal moves as select options (at most 25, Discord's limit); a play shows its
+    tile's emoji (``emojis``: ``bot.tile_emojis.shown``, empty until the set is known)
+    beside its notation, the text a screen reader says."""
     options: list[discord.SelectOption] = []
-    hand = len(view.hand or ())
-    knock_rule = view.rules.knock
+    knocks = view.rules.knock and len(view.hand or ()) == 2
     for move in view.legal:
-        if isinstance(move, Play):
-            where = train_label(view.names, move.train, view.seat, locale)
-            options.append(discord.SelectOption(label=f"{move.tile} → {where}", value=str(move)))
-            if knock_rule and hand == 2:
-                options.append(
-                    discord.SelectOption(
-                        label=f"{move.tile} → {where} + {tr('button.knock', locale)}",
-                        value=f"{move}|knock",
-                    )
-                )
-        else:
-            options.append(
-                discord.SelectOption(label=tr(f"button.{move}", locale), value=str(move))
-            )
+        if not isinstance(move, Play):
+            options.append(SelectOption(label=tr(f"button.{move}", locale), value=str(move)))
+            continue
+        pic = emojis.get(move.tile) if emojis else None
+        label = f"{move.tile} → {train_label(view.names, move.train, view.seat, locale)}"
+        options.append(SelectOption(label=label, value=str(move), emoji=pic))
+        if knocks:
+            label = f"{label} + {tr('button.knock', locale)}"
+            options.append(SelectOption(label=label, value=f"{move}|knock", emoji=pic))
     return options[: limits.SELECT_OPTIONS]
 
 

@@ -27,10 +27,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import discord
+from discord import PartialEmoji as Emoji
 
 from bot.digits import ID
 from bot.engine import DRAW, PASS, Play, SeatView, Tile
@@ -97,9 +98,8 @@ class DmOrderButton(
 
     place: ClassVar[str] = "player"
 
-    def __init__(
-        self, game_id: int, version: int, how: str, tiles: str, locale: str | None = None
-    ) -> None:
+    def __init__(self, game_id: int, version: int, how: str, tiles: str,
+                 locale: str | None = None, emoji: Emoji | None = None) -> None:  # fmt: skip
         shown_tiles = tiles.split(".")
         if how == "then":
             label = tr("orders.button.then", locale, first=shown_tiles[0],
@@ -111,6 +111,7 @@ class DmOrderButton(
                 label=label[:80],
                 style=discord.ButtonStyle.success,
                 custom_id=f"mt:{game_id}:{version}:dm:{how}:{tiles}",
+                emoji=emoji,
             )
         )
         self.game_id, self.version, self.how, self.tiles = game_id, version, how, tiles
@@ -129,13 +130,12 @@ class DmOrderButton(
 PLAN_TILES = 9
 
 
-def order_button(
-    game: GameSummary, view: SeatView, plan: Sequence[str], lang: str | None
-) -> DmOrderButton | None:
+def order_button(game: GameSummary, view: SeatView, plan: Sequence[str], lang: str | None,
+                 emojis: Mapping[Tile, Emoji] | None = None) -> DmOrderButton | None:  # fmt: skip
     """The one-tap order for ``plan`` (the hand picture's train plan), if it is worth a tap:
     its first tile now and the rest after (``then``), or all of it from the next turn when
     the first cannot go now (``queue``); none for a plan of one tile that can go now (the
-    move list plays it)."""
+    move list plays it). It shows its first tile's emoji from ``emojis``, if there."""
     if view.seat is None or not plan:
         return None
     first = next((m for m in view.legal if isinstance(m, Play) and str(m.tile) == plan[0]), None)
@@ -148,7 +148,9 @@ def order_button(
         tiles.pop()
     if not tiles or (now and len(tiles) < 2):
         return None
-    return DmOrderButton(game.id, game.version, "then" if now else "queue", ".".join(tiles), lang)
+    pic = emojis.get(Tile.parse(tiles[0])) if emojis else None
+    how = "then" if now else "queue"
+    return DmOrderButton(game.id, game.version, how, ".".join(tiles), lang, pic)
 
 
 async def live_link(bot: GameBot, game: GameSummary) -> str:
@@ -164,19 +166,21 @@ def dm_view(
     link: str,
     lang: str | None,
     plan: Sequence[str] = (),
+    emojis: Mapping[Tile, Emoji] | None = None,
 ) -> discord.ui.View:
     """A turn DM's controls: with ``view`` (the player's seat, their turn) the legal moves,
     Draw and Pass as they are legal, and the one-tap standing order of ``plan`` (the train
-    plan its hand picture marks); always Catch me up and the link to the table."""
+    plan its hand picture marks), tiles with their ``emojis``; always Catch me up and the link."""
     controls = discord.ui.View(timeout=None)
     if view is not None and view.my_turn and view.legal:
-        options = move_options(view, lang)
-        button = order_button(game, view, plan, lang) if plan else None
+        options = move_options(view, lang, emojis)
+        button = order_button(game, view, plan, lang, emojis) if plan else None
         if button is not None and button.how == "then" and 0 < len(options) < SELECT_OPTIONS:
             # The same order in the move list: its first tile, then the rest queued.
             first, *rest = button.tiles.split(".")
             value = f"{Play(Tile.parse(first), view.seat or 0)}|then:{'.'.join(rest)}"
-            options.append(discord.SelectOption(label=button.item.label or "", value=value[:100]))
+            label, pic = button.item.label or "", button.item.emoji
+            options.append(discord.SelectOption(label=label, value=value[:100], emoji=pic))
         if options:
             controls.add_item(MoveSelect(game.id, game.version, options, lang, dm=True))
         for action, move in zip(DM_ACTIONS, (DRAW, PASS), strict=True):
@@ -194,7 +198,7 @@ async def turn_dm_view(
 ) -> discord.ui.View:
     """The controls of a turn DM to ``user_id`` for the game as it is now."""
     view = await bot.service.seat_view(game.id, user_id)
-    return dm_view(game, view, await live_link(bot, game), lang)
+    return dm_view(game, view, await live_link(bot, game), lang, emojis=bot.tile_emojis.shown)
 
 
 async def stale_dm(
@@ -479,7 +483,9 @@ async def send_turn_dm(
     assert news is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
     text, files, plan = await turn_news(bot, game, news, lang, tiles)
-    controls = dm_view(game, news.view, await live_link(bot, game), lang, plan)
+    controls = dm_view(
+        game, news.view, await live_link(bot, game), lang, plan, bot.tile_emojis.shown
+    )
     # One card (issue 47): the text, the hand's picture with its alt text, the controls; a
     # DM is the bot's own message, which takes a V2 card with its file (docs/discord.md).
     view = card([text], picture=files[0] if files else None, controls=controls)

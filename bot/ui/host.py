@@ -42,6 +42,7 @@ from bot.ui import limits
 from bot.ui.hooks import ChannelHooks
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
+from bot.ui.tileemoji import TileEmojis
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +165,8 @@ class GameBot(commands.Bot):
         self.posts = PostBook(self._record_tables)
         #: The bot's webhook in each channel, for turn posts off the global limit (optional).
         self.hooks = ChannelHooks(self)
+        #: The tiles' application emojis, once known (bot/ui/tileemoji.py; empty: text only).
+        self.tile_emojis = TileEmojis()
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage(log)
         #: Each server's chosen language for channel messages (``/mt-admin settings language:``),

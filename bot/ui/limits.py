@@ -375,6 +375,10 @@ class RequestBudget:
         """Seconds until one more request may go (0: now)."""
         return max(0.0, self._next - self._clock())
 
+    def idle(self) -> bool:
+        """Whether a request sent now would wait behind none (nothing queued, none due)."""
+        return not self._turn.locked() and self.delay() == 0
+
     async def take(self) -> float:
         """Wait for this request's turn; returns the seconds waited."""
         start = self._clock()

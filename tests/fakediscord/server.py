@@ -399,6 +399,11 @@ class FakeDiscord:
         #: Channel webhooks: their routes, tokens and messages (webhooks.py).
         self.webhooks = Webhooks(self)
         self.webhooks.add_routes()
+        from .emojis import AppEmojis
+
+        #: The application's own emojis (emojis.py): they outlive a bot's restart.
+        self.emojis = AppEmojis(self)
+        self.emojis.add_routes()
         self.limits.application_id = self.application_id
         self.channel("general")
 
@@ -904,6 +909,7 @@ class FakeDiscord:
                 route = f"{request.method} {template}"
                 checked = flags.as_edited(body, self._edited_message(route, params, body))
                 _check_form(route, checked, files)  # Discord's limits
+                self.emojis.check_components(checked)  # only the app's own custom emojis
                 response = await handler(Call(request, params, body, files, record))
         except ApiError as error:
             record.error_code = error.code

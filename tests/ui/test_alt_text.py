@@ -120,3 +120,24 @@ def test_the_describers_limit_is_discords() -> None:
     """The describers live beside the renderers (a render worker runs them), which cannot
     import the Discord layer's limits: their own copy of the number must stay Discord's."""
     assert LIMIT == ATTACHMENT_DESCRIPTION
+
+
+def test_french_alt_text_puts_a_narrow_space_before_each_semicolon() -> None:
+    """French typography sets a narrow no-break space (U+202F) before ";" (as before ":"):
+    the lists of the hand, the standings and the chart are joined so in French, and with a
+    bare "; " in English (issue 47)."""
+    m = playout(4, 7, 36)
+    assert m.round is not None
+    view = view_for(m, m.round.current)
+    plays = {mv.tile for mv in view.legal if isinstance(mv, Play)}
+    assert len(plays) >= 2  # the hand's playable list has a ";" between its tiles
+    games = [ChartGame(3, (10, 20), True), ChartGame(5, (40,), False)]
+    final = spectator(match_over())
+    for said_fr, said_en in (
+        (describe_hand(view, locale="fr"), describe_hand(view)),
+        (describe_chart("Zoë", games, "fr"), describe_chart("Zoë", games, "en")),
+        (describe_table(final, (), "fr"), describe_table(final, (), "en")),
+    ):
+        assert ";" in said_fr and ";" in said_en
+        assert re.search(r"(?<!\u202f);", said_fr) is None, said_fr
+        assert "\u202f;" not in said_en and "; " in said_en
