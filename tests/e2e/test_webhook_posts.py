@@ -17,6 +17,7 @@ from bot.app import MexicanTrainBot
 from bot.engine import Play, SeatView
 from bot.ui import announcer
 from bot.ui.route import Route
+from bot.ui.turnpost import TurnPost
 from tests.e2e.helpers import idle, last_public, open_game, play_until, said, to_move
 from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
@@ -297,9 +298,9 @@ async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
         post, _ = await _move_from_a_dm(fake, bot, games, users)
         game = await bot.service.game_in_channel(games.id)
         assert game is not None and post.webhook_id is not None
-        route = Route(bot, None)
-        assert not route.edits_free(game.id, post.id)  # not for looks
-        await route.edit(game.id, games.id, post.id, content="grown")
+        turn_post = TurnPost(bot, Route(bot, None), game.id)
+        assert not turn_post.edits_free(post.id)  # not for looks
+        await turn_post.edit(games.id, post.id, content="grown")
         assert post.text == "grown" and post.edits == 1
         assert hooked_edits(fake) == [str(post.webhook_id)]
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
