@@ -40,18 +40,6 @@ FLUSH_DELAY = 2.0
 #: Writes table posts to the database: rows of (game, kind, channel, message).
 Recorder = Callable[[list[tuple[int, str, int, int]]], Awaitable[None]]
 
-#: Discord limits edits of messages older than this on a budget of their own (error 30046,
-#: "Maximum number of edits to messages older than 1 hour reached"), so such an edit is made
-#: only where a player needs it (docs/discord.md).
-OLD_MESSAGE = dt.timedelta(hours=1)
-
-
-def is_old(message_id: int, now: dt.datetime) -> bool:
-    """Whether a message is past the hour after which Discord rations its edits (its age
-    is in its id)."""
-    return now - discord.utils.snowflake_time(message_id) > OLD_MESSAGE
-
-
 #: How long before Discord's 15 minutes a token is no longer trusted (a request takes time).
 TOKEN_MARGIN = dt.timedelta(minutes=1)
 

@@ -43,7 +43,7 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import cannot_post, channel_locale
 from bot.ui.limits import CONTENT, fit
 from bot.ui.messages import turn_line
-from bot.ui.posts import Editor, Post, is_old
+from bot.ui.posts import Editor, Post
 from bot.ui.roundend import round_end_posts
 from bot.ui.route import PASSING, Route, gone, note_failure, post_nonce, token_alive
 
@@ -176,7 +176,7 @@ class TurnPost:
             gone(bot, game.channel_id, exc)
             detail = exc.text or str(exc.status) if isinstance(exc, discord.HTTPException) else ""
             return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
-        await self._quieten()
+        await self._quieten(hooked_post=editor is not None and not editor.free)
         is_card = message.flags.components_v2
         quiet = table_card(post.content, post.embed, files, None) if is_card else None
         new = Post(message.channel.id, message.id, post.view is not None, card=is_card, quiet=quiet)
@@ -332,22 +332,21 @@ class TurnPost:
 
     # ------------------------------------------------------------------ the post before
 
-    async def _quieten(self) -> None:
-        """Take the buttons off the game's previous post, keeping its text and picture, so
-        the channel reads as a history and only the newest post has controls — where that is
-        free (a token that can still edit it, or the channel webhook that posted it: off the
-        global limit, issue 47). Nothing is deleted (the bot may lack Manage
-        Messages); an edit Discord refuses (a deleted message, the edit limit on old
-        messages) is logged and left. The edit is cosmetic: an old post's turn buttons act on
-        the table as it is now (``bot.cogs.play.turn_button``), so it is never paid for with
-        the bot's global budget (a move from a DM, a token expired) nor made on a post over
-        an hour old that nobody pressed (Discord rations such edits: growth may need them)."""
+    async def _quieten(self, *, hooked_post: bool) -> None:
+        """Take the move controls off the game's previous post, keeping its text and picture,
+        so only the newest post has them (issue 47.2: at any age). Nothing is deleted (the bot
+        may lack Manage Messages); an edit Discord refuses (a deleted message, 30046 on old
+        messages) is logged and left: the edit is cosmetic, since an old post's buttons act on
+        the table as it is now (``bot.cogs.play.turn_button``). Made where it is off the bot's
+        global limit — a token that can edit it (a followup's, a click's) or the webhook that
+        posted it — whatever the post's age (docs/discord.md); with the bot token only where
+        the new post went through the webhook (``hooked_post``: the move spent nothing on its
+        post; a followup whose token expired), never on a move whose post was itself paid."""
         game_id, route = self.game_id, self.route
         previous = await self.live()
         if previous is None or not previous.live:
             return
-        # Free: a token, or the webhook that posted it (off the global limit; issue 47). A
-        # card loses its rows by its layout without them (kept when sent, or read from the
+        # A card loses its rows by its layout without them (kept when sent, or read from the
         # clicked message), a classic post by an empty view (a webhook edit ignores
         # ``view=None``'s ``[]``); a post of unknown kind (read after a restart) is left.
         i, now = route.interaction, self.bot.now()
@@ -360,14 +359,13 @@ class TurnPost:
         if card is None or card:
             quiet = (quiet_card(seen) or previous.quiet) if card else None
         free = self.edits_free(previous.message_id) or hooked is not None
-        clicked = seen is not None  # pressed within 15 minutes: one edit, even if it is old
-        if (is_old(previous.message_id, now) and not clicked) or not free or quiet is None:
-            self._note(dataclasses.replace(previous, live=False))
-            return
-        try:
-            await self.edit(previous.channel_id, previous.message_id, view=quiet)
-        except discord.HTTPException as exc:
-            log.info("game %s: could not quieten message %s: %s", game_id, previous.message_id, exc)
+        if quiet is not None and (free or hooked_post):
+            try:
+                await self.edit(previous.channel_id, previous.message_id, view=quiet)
+            except discord.HTTPException as exc:
+                log.info(
+                    "game %s: could not quieten message %s: %s", game_id, previous.message_id, exc
+                )
         self._note(dataclasses.replace(previous, live=False))
 
     # ------------------------------------------------------------------ editing
