@@ -184,6 +184,38 @@ async def test_a_webhook_post_over_an_hour_old_goes_quiet_when_the_next_appears(
             assert [r for r in fake.requests if r.status >= 400 and r.status != 429] == []
 
 
+async def test_an_expired_followup_goes_quiet_with_the_bot_token_after_a_webhook_post(
+    clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47.2: a move typed in the channel posts a followup; two hours later the next
+    move, made from a DM, posts through the webhook. The followup's token has expired and the
+    webhook cannot edit it, so only the bot token can take its controls off: one request
+    against the global limit, spent because the new post cost none."""
+    async with fake_discord(clock=clock) as fake:
+        bot = make_bot()
+        async with running_bot(fake, bot):
+            games, users = await _open(fake, bot, webhooks=True)
+            user, view, dm = await play_until(bot, games, users, _a_play_by_dm, limit=400)
+            followup = last_public(games)
+            assert followup.webhook_id == fake.application_id and _move_controls(followup)
+            clock.tick(2 * 3600)
+            fake.after_advance()
+            assert dm is not None
+            plays = [m for m in view.legal if isinstance(m, Play)]
+            answer = await said(await user.select(dm, values=[str(plays[0])]))
+            assert answer.text.startswith("✅"), answer.text
+            post = last_public(games)
+            assert post is not followup and post.webhook_id not in (None, fake.application_id)
+            assert not _move_controls(followup) and _move_controls(post)
+            paid = [
+                r
+                for r in fake.requests_to(EDIT_CHANNEL_MESSAGE)
+                if r.path.endswith(f"/{followup.id}")
+            ]
+            assert len(paid) == 1 and paid[0].status < 400
+            assert [r for r in fake.requests if r.status >= 400 and r.status != 429] == []
+
+
 async def test_without_manage_webhooks_the_post_is_one_card_and_goes_quiet_for_free(
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
