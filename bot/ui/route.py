@@ -211,11 +211,13 @@ class Route:
         except discord.HTTPException as exc:
             log.warning("could not tell the actor of interaction %s: %s", i.id, exc)
 
-    async def answered_first(self) -> bool:
-        """Before a public followup of this interaction (the turn post): the actor's private
-        answer is given first, since the first followup after a private "thinking…" would
-        replace it, privately (an answer Discord failed to show is said now instead, issue
-        50). True when it was given, so the followup may go."""
+    async def follows_up(self, channel_id: int) -> bool:
+        """Whether a public post in ``channel_id`` (the turn post) may go now as a followup of
+        this interaction: it rides (:meth:`rides`), and the actor's private answer was given
+        first, since the first followup after a private "thinking…" would replace it,
+        privately (an answer Discord failed to show is said now instead, issue 50)."""
+        if not self.rides(channel_id):
+            return False
         if not self._told:
             await self.tell_actor(self._unsaid or "✅")
         return self._told

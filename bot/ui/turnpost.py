@@ -68,6 +68,9 @@ class TurnPost:
         self.bot, self.route, self.game_id = bot, route, game_id
         self._live: Post | None = None
         self._read = False
+        #: The click's own answer, when the actor clicked a post: the free way to edit it.
+        i = route.interaction
+        self._click = click_editor(i) if i is not None else None
 
     async def live(self) -> Post | None:
         """The game's live post as this announcement knows it (read once)."""
@@ -179,9 +182,9 @@ class TurnPost:
         await self._quieten(hooked_post=editor is not None and not editor.free)
         is_card = message.flags.components_v2
         quiet = table_card(post.content, post.embed, files, None) if is_card else None
-        new = Post(message.channel.id, message.id, post.view is not None, card=is_card, quiet=quiet)
-        if turn is not None:
-            new = dataclasses.replace(new, turn=turn[0], lines=turn[1])
+        told, lines = turn if turn is not None else (None, None)
+        buttons = post.view is not None
+        new = Post(message.channel.id, message.id, buttons, told, lines, card=is_card, quiet=quiet)
         self._note(new, editor)
         return None
 
@@ -214,7 +217,7 @@ class TurnPost:
             view=post.view or MISSING,
             allowed_mentions=mentions,
         )
-        if i is not None and route.rides(channel_id) and await route.answered_first():
+        if i is not None and await route.follows_up(channel_id):
             try:
                 sent = await i.followup.send(
                     wait=True, **{**payload, "content": payload["content"] or MISSING}
@@ -342,15 +345,14 @@ class TurnPost:
         posted it — whatever the post's age (docs/discord.md); with the bot token only where
         the new post went through the webhook (``hooked_post``: the move spent nothing on its
         post; a followup whose token expired), never on a move whose post was itself paid."""
-        game_id, route = self.game_id, self.route
+        game_id = self.game_id
         previous = await self.live()
         if previous is None or not previous.live:
             return
         # A card loses its rows by its layout without them (kept when sent, or read from the
         # clicked message), a classic post by an empty view (a webhook edit ignores
         # ``view=None``'s ``[]``); a post of unknown kind (read after a restart) is left.
-        i, now = route.interaction, self.bot.now()
-        mine = click_editor(i) if i is not None else None
+        mine, now = self._click, self.bot.now()
         hooked = self.bot.posts.editor(game_id, previous.message_id, now, webhook=True)
         on_it = mine if mine is not None and mine.message_id == previous.message_id else hooked
         seen = on_it.message if on_it is not None else None  # a click's: read what it is
@@ -358,7 +360,7 @@ class TurnPost:
         quiet: discord.ui.View | discord.ui.LayoutView | None = discord.ui.View()
         if card is None or card:
             quiet = (quiet_card(seen) or previous.quiet) if card else None
-        free = self.edits_free(previous.message_id) or hooked is not None
+        free = hooked is not None or self.edits_free(previous.message_id)
         if quiet is not None and (free or hooked_post):
             try:
                 await self.edit(previous.channel_id, previous.message_id, view=quiet)
@@ -374,8 +376,7 @@ class TurnPost:
         """Whether an edit of ``message_id`` would ride on a token (the acting click's own
         message, or a live token that made it or was clicked on it), as :meth:`edit` tries
         first: no request against the bot's global limit."""
-        i = self.route.interaction
-        mine = click_editor(i) if i is not None else None
+        i, mine = self.route.interaction, self._click
         if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
             return True
         return self.bot.posts.editor(self.game_id, message_id, self.bot.now()) is not None
@@ -387,8 +388,7 @@ class TurnPost:
         Discord refuses."""
         fields = fit("game post edit", **fields)
         book, game_id = self.bot.posts, self.game_id
-        i = self.route.interaction
-        mine = click_editor(i) if i is not None else None
+        i, mine = self.route.interaction, self._click
         if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
             editor: Editor | None = mine
         else:
