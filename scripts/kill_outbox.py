@@ -174,7 +174,7 @@ class Run:
             return
         deadline = time.monotonic() + WAIT
         # A row that only keeps where a held draw starts (``held_from``) owes nothing on its
-        # own: the next move's post tells the draw (bot.ui.posts.PostBook.held_lines).
+        # own: the next move's post tells the draw (bot.ui.turnpost.TurnPost._held_lines).
         owing = "SELECT COUNT(*) FROM outbox WHERE " + OWING
         while int((await self.store.fetch_one(owing))[0]) != 0:
             assert time.monotonic() < deadline, "the outbox was never paid"

@@ -590,6 +590,10 @@ def cards_and_controls(fake: FakeDiscord, posts: list[FakeMessage]) -> dict[str,
         return not m.deleted and any(MOVE_CONTROL.fullmatch(i) for i in ids)
 
     private = [m for m in fake.messages.values() if m.ephemeral]
+    by_path = {path: 0 for path in ("followup", "webhook", "bot_message")}
+    for m in posts:
+        if live(m):
+            by_path[path_of(fake, m)] += 1
     return {
         "pictured_posts_by_path": pictured,
         "live_move_controls_at_end": {
@@ -597,6 +601,8 @@ def cards_and_controls(fake: FakeDiscord, posts: list[FakeMessage]) -> dict[str,
             "dms": sum(1 for m in dms if live(m)),
             "ephemeral": sum(1 for m in private if live(m)),
         },
+        # Issue 47.2: the channel posts still live at the end, by the path that made them.
+        "live_channel_posts_by_path": by_path,
     }
 
 

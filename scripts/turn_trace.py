@@ -60,8 +60,9 @@ _COROUTINE = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 BATCHES = {("bot.ui.posts", "PostBook._flush_later")}
 
 
-#: The modules a move's post goes through (issue 51: how often each is entered).
-POST_ROOMS = ("bot.ui.announcer", "bot.ui.route", "bot.ui.posts")
+#: The modules a move's post goes through (issue 51: how often each is entered); since issue
+#: 51's turn post, ``bot.ui.turnpost`` owns it, the others only entered for their own part.
+POST_ROOMS = ("bot.ui.announcer", "bot.ui.turnpost", "bot.ui.route", "bot.ui.posts")
 
 
 def _batched(frame: FrameType | None) -> bool:

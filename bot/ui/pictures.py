@@ -45,7 +45,7 @@ from bot.drawing import table_options as drawn_table_options
 from bot.engine import SeatView, TrainView
 from bot.i18n import language_of, tr
 from bot.ops.metrics import Metrics
-from bot.service import Player
+from bot.service import GameSummary, Player
 from bot.ui.limits import ATTACHMENT_DESCRIPTION, in_code
 from bot.workers import Superseded, WorkerFailed
 from renderers import TableOptions
@@ -233,6 +233,19 @@ class Pictures:
             return []
         embed.set_image(url="attachment://table.png")
         return [picture_file(drawn.png, "table.png", drawn.alt)]
+
+    async def post_table(
+        self, embed: discord.Embed, view: SeatView, game: GameSummary, language: str | None
+    ) -> list[discord.File]:
+        """The table as it stands (``view``, the spectator's) for a game post's ``embed``, as
+        :meth:`table_attached` makes it (keyed by the game's channel, so a backlog draws only
+        the latest); nothing when a newer post of this channel will show the table."""
+        try:
+            return await self.table_attached(
+                embed, view, game.players, language, channel=game.channel_id
+            )
+        except Superseded:  # a newer table of this channel is coming: the lines alone
+            return []
 
     async def hand_attached(
         self,

@@ -1,5 +1,6 @@
 """The bot's memory of each game's live post: the latest turn post, the one that carries the
-turn buttons, and the free ways to edit it.
+turn buttons, and the free ways to edit it (what to do with them is the turn post's:
+:mod:`bot.ui.turnpost`).
 
 When a new turn post goes out, the one before it is edited quiet (its buttons removed, its
 picture kept) where a token makes that free; a draw that leaves the same player to move grows
@@ -28,9 +29,8 @@ from typing import Any
 
 import discord
 
-from bot.service import GameService, Outcome
+from bot.service import GameService
 from bot.service.errors import log_failure, unreachable
-from bot.ui import messages
 
 log = logging.getLogger(__name__)
 
@@ -39,18 +39,6 @@ FLUSH_DELAY = 2.0
 
 #: Writes table posts to the database: rows of (game, kind, channel, message).
 Recorder = Callable[[list[tuple[int, str, int, int]]], Awaitable[None]]
-
-#: Discord limits edits of messages older than this on a budget of their own (error 30046,
-#: "Maximum number of edits to messages older than 1 hour reached"), so such an edit is made
-#: only where a player needs it (docs/discord.md).
-OLD_MESSAGE = dt.timedelta(hours=1)
-
-
-def is_old(message_id: int, now: dt.datetime) -> bool:
-    """Whether a message is past the hour after which Discord rations its edits (its age
-    is in its id)."""
-    return now - discord.utils.snowflake_time(message_id) > OLD_MESSAGE
-
 
 #: How long before Discord's 15 minutes a token is no longer trusted (a request takes time).
 TOKEN_MARGIN = dt.timedelta(minutes=1)
@@ -92,22 +80,6 @@ class Editor:
     hook_id: int | None = None
     #: The message clicked, for a click's editor: what it is (a card?) is read from it.
     message: discord.Message | None = None
-
-
-def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:
-    """The free way to edit a followup: with the token that sent it."""
-    return Editor(message.id, interaction.expires_at, message.edit)
-
-
-def click_editor(interaction: discord.Interaction[Any]) -> Editor | None:
-    """The free way to edit the message a button was clicked on, when the click was
-    acknowledged without a message of its own (then the token's "original" IS that message)."""
-    message = interaction.message
-    deferred_update = discord.InteractionResponseType.deferred_message_update
-    if message is None or interaction.response.type is not deferred_update:
-        return None
-    edit = interaction.edit_original_response
-    return Editor(message.id, interaction.expires_at, edit, message=message)
 
 
 class PostBook:
@@ -180,73 +152,15 @@ class PostBook:
         """A token Discord no longer takes (expired early, message gone)."""
         self._editors[game_id] = [e for e in self._editors.get(game_id, ()) if e is not editor]
 
-    def hold_if_paid(
-        self,
-        game_id: int,
-        latest: Post | None,
-        turn: tuple[object, ...],
-        lines: Sequence[str],
-        edits_free: Callable[[int, int], bool],
-    ) -> bool:
-        """A move that leaves its player to move (a draw whose tile fits, a double), where
-        growing the live post of that turn would cost a request (``edits_free(game, message)``
-        says no: a move from the DM, a token expired): the channel hears of it with the move
-        that follows, in one post, instead of an edit now; the player's own answer told
-        them. True when held; False when there is no such post (``latest``: the game's live
-        post) or the edit is free."""
-        if latest is None or not latest.live or latest.turn != turn or latest.lines is None:
-            return False
-        if edits_free(game_id, latest.message_id):
-            return False  # free: the post grows at once
+    def hold(self, game_id: int, lines: Sequence[str]) -> None:
+        """A draw's lines held for the game's next post (:meth:`TurnPost._hold
+        <bot.ui.turnpost.TurnPost>`: growing the live post would have cost a request)."""
         self._held[game_id] = (*self._held.get(game_id, ()), *lines)
-        return True
 
     def take_held(self, game_id: int) -> tuple[str, ...]:
-        """The held lines, for the post being made now (in memory only; after a restart
-        :meth:`held_lines` rebuilds them from the log)."""
+        """The held lines, for the post being made now (in memory only; after a restart the
+        turn post rebuilds them from the log)."""
         return self._held.pop(game_id, ())
-
-    async def held_lines(
-        self,
-        service: GameService,
-        game_id: int,
-        latest: Post | None,
-        outs: Sequence[Outcome],
-        locale: str,
-        *,
-        head: Sequence[str],
-    ) -> list[str]:
-        """The lines held for the post being made now, told after a restart too (issue 34).
-
-        From memory; else, when this process did not make the live post (it restarted
-        since: the book does not know that post's turn), from the event log: the outbox
-        keeps, durably, the seq of the first event held (``held_from``, written as the
-        draw's announcement is settled: :func:`bot.ui.route.settle`), and the lines are
-        rebuilt from there up to the new post's own first move, in the words the live path
-        used (the deliverer's :func:`bot.service.outbox.owed_outcome` and
-        :func:`bot.ui.messages.outcome_parts`). A seq rather than the words: nothing
-        rendered is stored (the outbox's rule), and an undo of the draw meanwhile leaves it
-        out. None with ``head`` (an undo: a held draw was taken back with it). ``latest``:
-        the game's live post as the announcement read it."""
-        lines = self.take_held(game_id)
-        if lines or head:
-            return list(lines)
-        if latest is not None and latest.turn is not None:
-            return []  # this process made the live post: what it held is in memory
-        row = await service.outbox.owed(game_id)
-        if row is None or row.held_from is None:
-            return []
-        out = await service.owed_outcome(game_id, row.held_from)
-        if out is None:
-            return []
-        first = next((s.seq for o in outs for s in o.steps), None)
-        steps = tuple(s for s in out.steps if first is None or s.seq < first)
-        if not steps:
-            return []
-        told = dataclasses.replace(
-            out, steps=steps, rounds_ended=(), rounds_started=(), facts=(), match_over=None
-        )
-        return messages.outcome_parts(told, locale)[-1][0]
 
     def forget(self, game_id: int) -> None:
         """A finished game's tokens go. Its last post (the result) is kept: ``/hand`` links

@@ -22,9 +22,10 @@ import discord
 
 from bot.engine import MEXICAN, SeatView
 from bot.i18n import tr, tr_count
-from bot.service import GameSummary, Standing, errors
+from bot.service import GameSummary, RoundEnd, Standing, errors
 from bot.service.roundend import RoundReport
-from bot.ui import ratings
+from bot.service.turn import PlayedOut
+from bot.ui import components, ratings
 from bot.ui.alt_text import picture_file
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of
@@ -38,6 +39,7 @@ from bot.ui.limits import (
     embed_size,
     shown,
 )
+from bot.ui.lobbycard import in_thread
 from bot.ui.matchfacts import facts_line
 from bot.ui.refusals import Refusal
 from bot.ui.sheet import code_block, sheet_tables
@@ -316,6 +318,35 @@ async def round_end_post(
         return embed, []
     embed.set_image(url=f"attachment://{PICTURE}")
     return embed, [picture_file(png, PICTURE, alt_text(report, locale))]
+
+
+async def round_end_posts(
+    bot: GameBot,
+    played: PlayedOut,
+    parts: Sequence[tuple[list[str], RoundEnd | None]],
+    locale: str,
+    colour: discord.Colour | None,
+) -> list[tuple[discord.Embed, list[discord.File], discord.ui.View | None]]:
+    """A post per round that ended in a turn's result (``parts``: its lines cut after each
+    round's end): its last moves, its picture (every leftover hand, the points, the totals)
+    and the scores, as :func:`round_end_post` makes it; the match's end adds the final
+    standings and the Rematch button; each round as the turn's result holds it. The turn
+    post (:mod:`bot.ui.turnpost`) sends them before its own."""
+    last, reports = played.last, {r.round_no: r for r in played.rounds}
+    game = last.game
+    ends = [(lines, end) for lines, end in parts if end is not None]
+    final = max((end.round_no for _, end in ends), default=-1)
+    # A thread game's Rematch goes beside the thread, which is archived at the end.
+    here = last.match_over is not None and not await in_thread(bot, game)
+    posts = []
+    for lines, end in ends:
+        report = reports.get(end.round_no)
+        embed, files = await round_end_post(
+            bot, game, end.round_no, locale, lines=lines, colour=colour, report=report
+        )
+        rematch = here and end.round_no == final
+        posts.append((embed, files, components.rematch_view(game.id, locale) if rematch else None))
+    return posts
 
 
 # ---------------------------------------------------------------------- after the match

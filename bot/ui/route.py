@@ -8,10 +8,12 @@ posts that token made or was clicked on. Only what has no interaction to ride on
 the REST API with the bot token, and waits its turn in :mod:`bot.ui.limits`: a move the
 scheduler made, a DM, an edit of a post made by an interaction that has expired.
 
-:class:`Route` is that choice for one announcement; :func:`dm_channel` opens a player's DM
-channel once and keeps it in the database, so neither a restart nor another process of a
-cluster opens it again. Every payload passes :func:`bot.ui.limits.fit` on its way out, so
-nothing the turn cycle sends goes over Discord's limits.
+:class:`Route` is one announcement's actor and interaction: the actor's private answer, and
+whether a public post may ride on the interaction (:meth:`Route.rides`); which path a turn
+post and its edits take is the turn post's (:mod:`bot.ui.turnpost`). :func:`dm_channel`
+opens a player's DM channel once and keeps it in the database, so neither a restart nor
+another process of a cluster opens it again. Every payload passes :func:`bot.ui.limits.fit`
+on its way out, so nothing the turn cycle sends goes over Discord's limits.
 
 The outbox's side of an announcement (issue 37) is here too, beside the sends it guards.
 A committed move's debt (the post, the ping) is in the database from its own transaction
@@ -22,7 +24,8 @@ pass (missing permissions, a 4xx) is not retried: the actor was told. Every post
 ``nonce`` derived from the debt (:func:`post_nonce`), every turn DM one naming its turn
 (:func:`dm_nonce`), sent with ``enforce_nonce``: Discord answers a second send with the same
 nonce with the message already sent, so a retry after a crash posts and pings nothing twice.
-The free ways to edit a post (a followup's token, a click's) are :mod:`bot.ui.posts`'."""
+The free ways to edit a post (a followup's token, a click's) are :mod:`bot.ui.turnpost`'s,
+kept by :mod:`bot.ui.posts`."""
 
 from __future__ import annotations
 
@@ -42,17 +45,12 @@ from bot.service.turn import TurnNews
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, answered, locale_of
 from bot.ui.limits import NONCE, fit
-from bot.ui.posts import TOKEN_MARGIN, Editor, click_editor, editor_of
+from bot.ui.posts import TOKEN_MARGIN
 
 log = logging.getLogger(__name__)
 
-#: Discord's answers that mean an interaction token can no longer be used.
-DEAD_TOKEN = (10015, 50027, 10062)
-#: Discord's "Cannot edit a message authored by another user" (a post of the webhook).
-NOT_AUTHOR = 50005
-#: Discord's "Unknown Webhook" (an interaction's token is a webhook too) and "Unknown Channel"
-#: (the channel or thread is gone).
-UNKNOWN_WEBHOOK, UNKNOWN_CHANNEL = 10015, 10003
+#: Discord's "Unknown Channel" (the channel or thread is gone).
+UNKNOWN_CHANNEL = 10003
 
 
 def token_alive(interaction: Interaction) -> bool:
@@ -88,7 +86,7 @@ class Route:
         #: What this announcement owed and could not deliver for now (``"post"``, ``"ping"``:
         #: a 5xx, a timeout): left in the outbox for :mod:`bot.ui.deliver` to retry.
         self.undelivered: set[str] = set()
-        #: The post was held for the next one (a draw from the DM, :meth:`PostBook.hold_if_paid`):
+        #: The post was held for the next one (a draw from the DM, ``TurnPost._hold``):
         #: the outbox keeps where it starts, so the next post tells it after a restart too.
         self.held = False
         #: DM channels this announcement opened (user -> channel; None: Discord said the
@@ -213,138 +211,16 @@ class Route:
         except discord.HTTPException as exc:
             log.warning("could not tell the actor of interaction %s: %s", i.id, exc)
 
-    # ------------------------------------------------------------------ the channel
-
-    async def post(
-        self,
-        content: str | None,
-        *,
-        embed: discord.Embed,
-        files: Sequence[discord.File],
-        view: discord.ui.View | None,
-        mentions: discord.AllowedMentions,
-        channel_id: int,
-        nonce: str | None = None,
-        hooked: bool = False,
-        card: discord.ui.LayoutView | None = None,
-    ) -> tuple[discord.Message, Editor | None]:
-        """A public post in ``channel_id``: a followup of the interaction when it rides
-        (free; the token that sent it can edit it later, also free); else, for a turn post
-        (``hooked``), through the bot's channel webhook where it has one (off the global
-        limit, editable through the webhook: :mod:`bot.ui.hooks`); else a channel message,
-        sent with ``nonce`` (Discord returns the message already sent with it instead of
-        posting twice: a retry after a crash; a webhook takes no nonce, and the deliverer
-        looks for the post in the channel first); ``card``: the same as one card, for the bot's
-        own message only (Execute Webhook takes no files with V2: docs/discord.md). Raises
-        :class:`discord.HTTPException` when Discord refuses."""
-        i = self.interaction
-        payload = fit(
-            "game post",
-            content=content,
-            embed=embed,
-            files=list(files),
-            view=view or MISSING,
-            allowed_mentions=mentions,
-        )
-        if i is not None and self.rides(channel_id) and not self._told:
-            # The first followup after a private "thinking…" would replace it, privately;
-            # an answer Discord failed to show is said now instead (issue 50).
+    async def follows_up(self, channel_id: int) -> bool:
+        """Whether a public post in ``channel_id`` (the turn post) may go now as a followup of
+        this interaction: it rides (:meth:`rides`), and the actor's private answer was given
+        first, since the first followup after a private "thinking…" would replace it,
+        privately (an answer Discord failed to show is said now instead, issue 50)."""
+        if not self.rides(channel_id):
+            return False
+        if not self._told:
             await self.tell_actor(self._unsaid or "✅")
-        if i is not None and self.rides(channel_id) and self._told:  # (else: as the bot)
-            try:
-                sent = await i.followup.send(
-                    wait=True, **{**payload, "content": payload["content"] or MISSING}
-                )
-                return sent, editor_of(sent, i)
-            except discord.HTTPException as exc:
-                if exc.code not in DEAD_TOKEN:
-                    raise
-                log.info("interaction %s: token refused (%s), posting instead", i.id, exc.code)
-                for file in files:
-                    file.reset(seek=True)
-        if hooked:
-            via_hook = await self.bot.hooks.send(channel_id, payload)
-            if via_hook is not None:
-                return via_hook
-        channel = self.bot.get_channel(channel_id)
-        target = (
-            channel
-            if isinstance(channel, discord.abc.Messageable)
-            else self.bot.get_partial_messageable(channel_id)
-        )
-        if card is not None:
-            payload = fit("game post", view=card, files=list(files), allowed_mentions=mentions)
-        if nonce is not None:
-            payload["nonce"] = nonce
-        message = await target.send(**payload)
-        return message, None
-
-    def edits_free(self, game_id: int, message_id: int) -> bool:
-        """Whether an edit of ``message_id`` would ride on a token (the acting click's own
-        message, or a live token that made it or was clicked on it), as :meth:`edit` tries
-        first: no request against the bot's global limit."""
-        i = self.interaction
-        mine = click_editor(i) if i is not None else None
-        if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
-            return True
-        return self.bot.posts.editor(game_id, message_id, self.bot.now()) is not None
-
-    async def edit(
-        self, game_id: int, channel_id: int, message_id: int, **fields: Any
-    ) -> discord.Message | None:
-        """Edit one of the game's posts, free where a token can: the acting click's own
-        message, else a live token that made it or was clicked on it, else the webhook that
-        posted it; else with the bot token. Raises :class:`discord.HTTPException` when
-        Discord refuses."""
-        fields = fit("game post edit", **fields)
-        book = self.bot.posts
-        i = self.interaction
-        mine = click_editor(i) if i is not None else None
-        if mine is not None and mine.message_id == message_id and token_alive(i):  # type: ignore[arg-type]
-            editor: Editor | None = mine
-        else:
-            editor = book.editor(game_id, message_id, self.bot.now(), webhook=True)
-        if editor is not None:
-            try:
-                edited: discord.Message | None = await editor.edit(**fields)
-                return edited
-            except discord.HTTPException as exc:
-                if exc.code not in DEAD_TOKEN:
-                    raise
-                book.drop_editor(game_id, editor)
-                if not editor.free:  # the webhook is gone: the bot token cannot edit its post
-                    self.bot.hooks.gone(channel_id, editor.hook_id)
-                    raise
-                log.info("game %s: token refused an edit (%s), editing directly", game_id, exc)
-                _rewind(fields)
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            return await partial.edit(**fields)
-        except discord.Forbidden as exc:
-            if exc.code != NOT_AUTHOR:
-                raise
-            refused = exc
-        # The webhook's post, and the process forgot its editor (a restart): find the
-        # webhook again and edit through it (one refused request per post per restart, and
-        # only where an edit must be made: nothing is stored to know it sooner).
-        hooked = await self.bot.hooks.editor_for(channel_id, message_id)
-        if hooked is None:
-            raise refused
-        book.note_editor(game_id, hooked)
-        _rewind(fields)
-        try:
-            return await hooked.edit(**fields)  # type: ignore[no-any-return]
-        except discord.NotFound as exc:
-            if exc.code == UNKNOWN_WEBHOOK:
-                book.drop_editor(game_id, hooked)
-                self.bot.hooks.forget(channel_id)
-            raise
-
-
-def _rewind(fields: dict[str, Any]) -> None:  # files read by a refused request: from the start
-    for file in fields.get("attachments") or ():
-        if isinstance(file, discord.File):
-            file.reset(seek=True)
+        return self._told
 
 
 # ---------------------------------------------------------------------- DMs

@@ -2,12 +2,12 @@
 run as the docs run it, must find every kind of move within the budget the issue set.
 
 The real bot on the fake Discord, traced with a profile hook: a typed move and a clicked move
-(Play, then the pick), each the first time its pinged player gets a DM and once every DM
-channel is kept. Each must run in at most 42 of the bot's modules (issue 33's 40, and issue 51's
-``batch`` and ``guards``) and make at most four awaited
-calls from the Discord layer into the service — the look-up, the move, the rest of the turn
-and the outbox's clearing — and none into the store. A change that sends a move through more
-modules, or adds a round trip, fails here with the trace that shows where. (The post book's
+(Play, then the pick), each the first time its pinged player gets a DM and once every DM channel
+is kept. Each must run in at most 43 of the bot's modules (issue 33's 40, issue 51's ``batch``
+and ``guards``, and the turn post's own module, ``bot.ui.turnpost``) and make at most four
+awaited calls from the Discord layer into the service — the look-up, the move, the rest of the
+turn and the outbox's clearing — and none into the store. A change that sends a move through
+more modules, or adds a round trip, fails here with the trace that shows where. (The post book's
 batched write of table posts, one per two seconds for every game, is the one call the script
 lists apart: on a loaded machine an earlier move's batch lands inside the window.)
 """
@@ -23,12 +23,16 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Issue 33's budget per move (40 modules), plus the two that issue 51's carve of the commit
 #: path put on a move's way: ``service/batch.py`` (the moves in memory) and
 #: ``service/guards.py`` (``utc``, ``seated``), split out of a 591-line ``service/commit.py``.
-#: The turn post's one module (issue 51) is to win them back; then this goes back to 40.
-MODULES, CALLS = 42, 4
+#: And one more, by the lead's decision on issue 51: ``ui/turnpost.py``, the one module that
+#: owns a turn's post from its first send to its last edit (which path and editor, the held
+#: draw, the live post grown, the post before quietened), so a move's post is followed in one
+#: place; the announcer, the route and the post book keep their own parts, so a move enters
+#: them too (the post's ~650 lines did not fit in any one of them under the 500-line cap).
+MODULES, CALLS = 43, 4
 KINDS = ("typed", "clicked", "typed_later", "clicked_later")
 
 
-def test_every_move_runs_in_at_most_42_modules_and_4_service_calls() -> None:
+def test_every_move_runs_in_at_most_43_modules_and_4_service_calls() -> None:
     run = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "turn_trace.py"), "--names"],
         cwd=ROOT,

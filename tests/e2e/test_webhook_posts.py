@@ -17,9 +17,18 @@ from bot.app import MexicanTrainBot
 from bot.engine import Play, SeatView
 from bot.ui import announcer
 from bot.ui.route import Route
+from bot.ui.turnpost import TurnPost
+from tests.clock import FakeClock
 from tests.e2e.helpers import idle, last_public, open_game, play_until, said, to_move
 from tests.e2e.test_outbox import wait_paid
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    fake_discord,
+    running_bot,
+)
 from tests.fakediscord.webhooks import MANAGE_WEBHOOKS
 
 POST = "POST /channels/{channel_id}/messages"
@@ -146,6 +155,65 @@ async def test_a_webhook_post_goes_quiet_when_the_next_comes_through_the_webhook
         ]
         assert quieted and all(r.query.get("with_components") == "1" for r in quieted)
         assert len(fake.requests_to(EDIT_CHANNEL_MESSAGE)) == paid_edits
+
+
+async def test_a_webhook_post_over_an_hour_old_goes_quiet_when_the_next_appears(
+    clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47.2: superseded controls go quiet at any age. A webhook's post three hours old
+    that nobody pressed loses its move controls when the next turn's post appears, by an
+    edit through the webhook that made it (off the bot's global limit); no bot-token request
+    is spent on it and Discord refuses nothing."""
+    async with fake_discord(clock=clock) as fake:
+        bot = make_bot()
+        async with running_bot(fake, bot):
+            games, users = await _open(fake, bot, webhooks=True)
+            first, _ = await _move_from_a_dm(fake, bot, games, users)
+            assert first.webhook_id is not None and _move_controls(first)
+            paid_edits = len(fake.requests_to(EDIT_CHANNEL_MESSAGE))
+            clock.tick(3 * 3600)  # the players are away: the post is three hours old
+            fake.after_advance()
+            second, paid = await _move_from_a_dm(fake, bot, games, users)
+            assert second is not first and paid == 0 and _move_controls(second)
+            assert not _move_controls(first), first.button_labels
+            assert first.images() and first.embeds  # the post itself is kept, as it was
+            told = games.messages()
+            live = [m.id for m in told[:-1] if _move_controls(m)]
+            assert live == []  # only the newest post has move controls
+            assert len(fake.requests_to(EDIT_CHANNEL_MESSAGE)) == paid_edits
+            assert [r for r in fake.requests if r.status >= 400 and r.status != 429] == []
+
+
+async def test_an_expired_followup_goes_quiet_with_the_bot_token_after_a_webhook_post(
+    clock: FakeClock, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47.2: a move typed in the channel posts a followup; two hours later the next
+    move, made from a DM, posts through the webhook. The followup's token has expired and the
+    webhook cannot edit it, so only the bot token can take its controls off: one request
+    against the global limit, spent because the new post cost none."""
+    async with fake_discord(clock=clock) as fake:
+        bot = make_bot()
+        async with running_bot(fake, bot):
+            games, users = await _open(fake, bot, webhooks=True)
+            user, view, dm = await play_until(bot, games, users, _a_play_by_dm, limit=400)
+            followup = last_public(games)
+            assert followup.webhook_id == fake.application_id and _move_controls(followup)
+            clock.tick(2 * 3600)
+            fake.after_advance()
+            assert dm is not None
+            plays = [m for m in view.legal if isinstance(m, Play)]
+            answer = await said(await user.select(dm, values=[str(plays[0])]))
+            assert answer.text.startswith("✅"), answer.text
+            post = last_public(games)
+            assert post is not followup and post.webhook_id not in (None, fake.application_id)
+            assert not _move_controls(followup) and _move_controls(post)
+            paid = [
+                r
+                for r in fake.requests_to(EDIT_CHANNEL_MESSAGE)
+                if r.path.endswith(f"/{followup.id}")
+            ]
+            assert len(paid) == 1 and paid[0].status < 400
+            assert [r for r in fake.requests if r.status >= 400 and r.status != 429] == []
 
 
 async def test_without_manage_webhooks_the_post_is_one_card_and_goes_quiet_for_free(
@@ -297,9 +365,9 @@ async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
         post, _ = await _move_from_a_dm(fake, bot, games, users)
         game = await bot.service.game_in_channel(games.id)
         assert game is not None and post.webhook_id is not None
-        route = Route(bot, None)
-        assert not route.edits_free(game.id, post.id)  # not for looks
-        await route.edit(game.id, games.id, post.id, content="grown")
+        turn_post = TurnPost(bot, Route(bot, None), game.id)
+        assert not turn_post.edits_free(post.id)  # not for looks
+        await turn_post.edit(games.id, post.id, content="grown")
         assert post.text == "grown" and post.edits == 1
         assert hooked_edits(fake) == [str(post.webhook_id)]
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]

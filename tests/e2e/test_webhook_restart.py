@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import MexicanTrainBot
 from bot.ui.route import Route
+from bot.ui.turnpost import TurnPost
 from tests.e2e.helpers import idle
 from tests.e2e.test_places import ended
 from tests.e2e.test_webhook_posts import (
@@ -37,14 +38,15 @@ async def test_after_a_restart_an_edit_of_the_webhooks_post_finds_the_webhook_ag
     bot = make_bot()  # a restart: the webhook's editor is gone with the process
     async with running_bot(fake, bot):
         assert games.id not in bot.hooks
-        await Route(bot, None).edit(game.id, games.id, post.id, content="grown")
+        await TurnPost(bot, Route(bot, None), game.id).edit(games.id, post.id, content="grown")
         assert post.text == "grown" and post.edits == 1
         assert hooked_edits(fake) == [str(post.webhook_id)]
         # The bot token was refused once (50005: how the bot learns whose post it is), and
         # the webhook found by one list call; the next edit goes straight through it.
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
         assert [r.status for r in refused] == [403]
-        await Route(bot, None).edit(game.id, games.id, post.id, content="grown again")
+        again = TurnPost(bot, Route(bot, None), game.id)
+        await again.edit(games.id, post.id, content="grown again")
         assert post.text == "grown again"
         assert len([r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]) == 1
         assert len(hooked_edits(fake)) == 2
@@ -65,7 +67,7 @@ async def test_an_edit_through_a_deleted_webhook_forgets_it_and_spends_no_refuse
         # The caller (a turn post growing) is told, and posts anew as for any post it can
         # no longer edit; the bot token is not tried on the webhook's post.
         with pytest.raises(discord.NotFound):
-            await Route(bot, None).edit(game.id, games.id, post.id, content="grown")
+            await TurnPost(bot, Route(bot, None), game.id).edit(games.id, post.id, content="grown")
         assert post.text != "grown"
         assert [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400] == []
         assert games.id not in bot.hooks
