@@ -420,7 +420,8 @@ async def test_a_table_s_game_commits_with_its_link_and_is_taken_over_after_a_cr
     bot = make_bot()
     async with running_bot(fake, bot):
         await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
-                                          start="2025-03-02", end="2025-03-31"))  # fmt: skip
+                                          start="2025-03-02", end="2025-03-31",
+                                          rules="quick"))  # fmt: skip
         for u in players:
             await said(await u.slash("mt season", channel=hall, league="join"))
         store_type = type(bot.service.store)
@@ -473,3 +474,44 @@ async def test_a_table_s_game_commits_with_its_link_and_is_taken_over_after_a_cr
         assert ids == [lobby]  # the table's one game: nothing else was opened
         assert await _play(bot, thread, users) == lobby
         assert len(await bot.service.rating_changes(lobby)) == 3  # rated, in the season
+
+
+async def test_a_table_whose_thread_was_refused_opens_a_new_game_in_its_place(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """Discord refuses the table's thread once: that lobby ends before its deal (its card says
+    so) and the next try opens the table a new game in its place, linked to the table in the
+    new lobby's own commit; the table has that one game, dealt in its thread."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    players = [fake.user(n) for n in ("ann", "ben", "cat")]
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
+                                          start="2025-03-02", end="2025-03-31",
+                                          rules="quick"))  # fmt: skip
+        for u in players:
+            await said(await u.slash("mt season", channel=hall, league="join"))
+        fake.fail_next("POST", "/channels/{channel_id}/messages/{message_id}/threads")
+        clock.now = clock.now.replace(day=2)
+        loop = timing.cog_of(bot).scheduler
+        await loop.tick()
+        assert hall.threads() == []
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "formed"
+        (table,) = await bot.service.seasons.league.tables(season)
+        first = table.game_id
+        assert first is not None
+        ended = await bot.service.game(first)
+        assert ended.status is GameStatus.ABANDONED and ended.round_no is None
+        clock.tick(6 * 60)
+        await loop.tick()
+        (thread,) = await fake.wait_for(lambda: hall.threads() or None, timeout=10,
+                                        what="the table's thread")  # fmt: skip
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.id != first and game.status is GameStatus.ACTIVE
+        (table,) = await bot.service.seasons.league.tables(season)
+        assert table.game_id == game.id
+        assert {p.user_id for p in game.players} == {u.id for u in players}
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "opened"
