@@ -115,8 +115,11 @@ async def _seat_and_deal(
     computers to make three, the deal; each step skipped when an earlier try made it."""
     now, (host_id, _) = bot.now(), table.players[0]
     if game.channel_id == season.channel_id:  # not in its thread yet
-        game = await announcer.open_thread(bot, await _card(bot, season, table, game, locale),
-                                           game, host_id, locale)  # fmt: skip
+        card = await _card(bot, season, table, game, locale)
+        if card.thread is not None:  # made by a try that stopped before moving the lobby
+            game = (await bot.service.move_to_thread(game.id, host_id, card.thread.id, now)).game
+        else:
+            game = await announcer.open_thread(bot, card, game, host_id, locale)
     async with bot.game_lock(game.id):
         game = await bot.service.game(game.id)
         seated = {p.user_id for p in game.players}
@@ -134,13 +137,17 @@ async def _seat_and_deal(
 
 async def _card(
     bot: GameBot, season: SeasonRow, table: LeagueTable, game: GameSummary, locale: str
-) -> discord.PartialMessage:
-    """The lobby's card in the season's channel: the one an earlier try posted, or a new one."""
+) -> discord.Message:
+    """The lobby's card in the season's channel: the one an earlier try posted (with the
+    thread it may have made from it), or a new one."""
     channel = bot.get_channel(season.channel_id) or await bot.fetch_channel(season.channel_id)
     assert isinstance(channel, discord.TextChannel)
     row = (await bot.service.messages(game.id)).get("lobby")
     if row is not None:
-        return channel.get_partial_message(row.message_id)
+        try:
+            return await channel.fetch_message(row.message_id)
+        except discord.NotFound:
+            pass  # deleted: a new card
     head = tr("league.card", locale, name=shown(season.name), table=table.table_no,
               division=table.division)  # fmt: skip
     host_id = table.players[0][0]

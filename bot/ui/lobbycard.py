@@ -142,11 +142,7 @@ async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> No
 
 
 async def open_thread(
-    bot: GameBot,
-    card: discord.PartialMessage,
-    game: GameSummary,
-    host_id: int,
-    locale: str | None,
+    bot: GameBot, card: discord.Message, game: GameSummary, host_id: int, locale: str | None
 ) -> GameSummary:
     """Open the game's own thread from its lobby card and move the lobby into it: from then
     on the thread is the game's channel, and the card (with its buttons) stays where the

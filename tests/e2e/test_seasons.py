@@ -515,3 +515,54 @@ async def test_a_table_whose_thread_was_refused_opens_a_new_game_in_its_place(
         assert {p.user_id for p in game.players} == {u.id for u in players}
         season = await bot.service.seasons.current(fake.guild_id)
         assert season is not None and season.league == "opened"
+
+
+async def test_a_table_s_thread_made_before_a_crash_is_the_one_its_game_moves_into(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    error_log: ErrorLog,
+) -> None:
+    """The process dies after Discord made the table's thread from its card, before the lobby
+    moved into it was committed. After the restart the loop takes the lobby over, finds the
+    thread the card already has (Discord refuses a second one) and deals the game there: one
+    card, one thread."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    players = [fake.user(n) for n in ("ann", "ben", "cat")]
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
+                                          start="2025-03-02", end="2025-03-31",
+                                          rules="quick"))  # fmt: skip
+        for u in players:
+            await said(await u.slash("mt season", channel=hall, league="join"))
+
+        async def move_to_thread(*args: Any, **kwargs: Any) -> Any:
+            raise Died("killed before the lobby moved into its thread")
+
+        monkeypatch.setattr(bot.service, "move_to_thread", move_to_thread)
+        error_log.expect(logger="bot", match="killed before the lobby moved into its thread")
+        clock.now = clock.now.replace(day=2)
+        await timing.cog_of(bot).scheduler.tick()
+        monkeypatch.undo()
+        (made,) = hall.threads()
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None
+        (table,) = await bot.service.seasons.league.tables(season)
+        assert table.game_id is not None
+        lobby = await bot.service.game(table.game_id)
+        assert lobby.status is GameStatus.LOBBY and lobby.channel_id == hall.id
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        clock.tick(6 * 60)
+        await timing.cog_of(bot).scheduler.tick()
+        game = await bot.service.game(table.game_id)
+        assert game.status is GameStatus.ACTIVE and game.channel_id == made.id
+        assert [t.id for t in hall.threads()] == [made.id]
+        cards = [m for m in hall.messages() if "League · season Spring" in m.content]
+        assert len(cards) == 1
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "opened"
