@@ -92,6 +92,16 @@ class ChannelBusy(ServiceError):
         super().__init__("this channel already has a game going", game_id=game_id)
 
 
+class LeagueTableOpened(ServiceError):
+    """A league table's lobby refused: the table already has its game (another try, another
+    process, opened it first) or is gone; nothing was opened."""
+
+    code = "league-table-opened"
+
+    def __init__(self, table: int) -> None:
+        super().__init__("that league table's game is already open", table=table)
+
+
 class ChannelNotAllowed(ServiceError):
     code = "channel-not-allowed"
 

@@ -21,11 +21,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.service.errors import ServiceError
+from bot.service.outcome import GameSummary
 from bot.service.ratings import points
-from bot.store import Store, Tx
+from bot.store import Conflict, GameStatus, Store, Tx
 from bot.store import ratings as rating_rows
 from bot.store import seasons as rows
 from bot.store.seasons import LeaguePlayerRow, LeagueTableRow, SeasonRow
@@ -197,15 +198,19 @@ class League:
             await rows.put_player(tx, dataclasses.replace(signed[user_id], table_no=table_no))
         return next(t for t in await self.tables(season) if t.table_no == table_no)
 
-    async def opened(self, season: SeasonRow, table_no: int, game_id: int | None) -> None:
-        """A table's game is open: kept at once, so a restart never opens it twice (None: its
-        opening failed and was undone, to be tried again)."""
-        async with self.store.transaction() as tx:
-            for t in await rows.tables(tx, season.id):
-                if t.table_no == table_no:
-                    await rows.put_table(tx, dataclasses.replace(t, game_id=game_id))
-            if game_id is not None:
-                await rows.put_rated(tx, game_id, season.id, True)
+    async def take_over(self, game: GameSummary, now: datetime, idle: timedelta) -> bool:
+        """Take over a table's lobby whose opening stopped (its process died, or a step
+        failed), to finish opening it; False: it changed within ``idle`` (the retry's delay:
+        its opening may be under way in another process), or another process took it over
+        first (the game's version moved: one process wins)."""
+        if game.status is not GameStatus.LOBBY or now - game.updated_at < idle:
+            return False
+        try:
+            async with self.store.transaction() as tx:
+                await tx.touch(game.id, game.version, now)
+        except Conflict:
+            return False
+        return True
 
     async def all_opened(self, season: SeasonRow) -> None:
         async with self.store.transaction() as tx:

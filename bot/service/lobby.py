@@ -387,6 +387,12 @@ class Lobbies:
 
 async def put_rated(tx: Tx, game_id: int, choice: RatedChoice) -> None:
     """A new game's rated or casual choice, written in the transaction that opens it (a
-    lobby, a rematch): a game without a row is rated (``game_rated``)."""
+    lobby, a rematch): a game without a row is rated (``game_rated``). A league table's game
+    is linked to its table in it too, so no crash leaves a lobby its table does not know
+    (:class:`~bot.service.errors.LeagueTableOpened` when the table has its game already:
+    nothing is opened)."""
     season_id = None if choice.season is None else choice.season.id
     await season_rows.put_rated(tx, game_id, season_id, choice.rated)
+    table = choice.table
+    if table is not None and not await season_rows.link_table(tx, game_id, table):
+        raise errors.LeagueTableOpened(table.table_no)

@@ -47,10 +47,10 @@ from bot.service.settings import preset_rules, rules_with
 from bot.store import GameStatus, Store
 from bot.store import ratings as rating_rows
 from bot.store import seasons as rows
-from bot.store.seasons import SeasonRow
+from bot.store.seasons import SeasonRow, TableLink
 
 __all__ = ["RatedChoice", "SeasonEnd", "SeasonRefused", "SeasonRow", "SeasonWork", "Seasons",
-           "StandingRow", "house_rules_of", "running"]  # fmt: skip
+           "StandingRow", "TableLink", "house_rules_of", "running"]  # fmt: skip
 
 #: A league game's turn deadline unless the admin says (hours), and its vacation allowance:
 #: missed turns in a row the computer plays for an absent player before it keeps the seat.
@@ -78,12 +78,14 @@ class StandingRow:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RatedChoice:
-    """What ``/mt new`` opens: rated or not, in which season, and by which rules."""
+    """What ``/mt new`` opens: rated or not, in which season, and by which rules; ``table``:
+    the league table whose game it is (linked in the lobby's own commit)."""
 
     rated: bool
     season: SeasonRow | None
     preset: str | None
     house_rules: Mapping[str, Any]
+    table: TableLink | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

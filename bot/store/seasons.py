@@ -5,7 +5,8 @@
   formed, opened) and ``post_owed``: the season's end post, owed from the transaction that
   ended it until the Discord layer has posted it (the outbox pattern).
 * ``game_rated``: a game's rated or casual choice at ``/mt new`` (no row: rated, as before).
-* ``league_players``, ``league_tables``: the sign-ups and the tables they were given.
+* ``league_players``, ``league_tables``: the sign-ups and the tables they were given; a
+  table's ``game_id`` is written in the commit that opens its lobby (:func:`link_table`).
 * ``league_divisions``: each player's division now (after the last season's moves);
   ``league_moves``: the moves up and down a season's end made.
 
@@ -59,6 +60,17 @@ class LeagueTableRow:
     table_no: int
     division: int
     game_id: int | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableLink:
+    """The league table a new lobby is opened for, linked to it in the lobby's own commit:
+    ``replaces`` is the table's game ended before its deal that the lobby takes the place of
+    (None: the table has none yet)."""
+
+    season_id: int
+    table_no: int
+    replaces: int | None = None
 
 
 _SEASON_COLS = (
@@ -230,6 +242,18 @@ async def players(db: Reader, season_id: int) -> list[LeaguePlayerRow]:
 async def put_table(tx: Tx, row: LeagueTableRow) -> None:
     await tx.connection.execute(_PUT_TABLE, (row.season_id, row.table_no, row.division,
                                              row.game_id))  # fmt: skip
+
+
+async def link_table(tx: Tx, game_id: int, link: TableLink) -> bool:
+    """Keep ``game_id`` as the table's game, in the transaction that opens it; False (nothing
+    written) when the table is gone or already has another game than ``link.replaces``."""
+    now = "game_id IS NULL" if link.replaces is None else "game_id = ?"
+    was = () if link.replaces is None else (link.replaces,)
+    changed = await tx.connection.execute(
+        f"UPDATE league_tables SET game_id = ? WHERE season_id = ? AND table_no = ? AND {now}",
+        (game_id, link.season_id, link.table_no, *was),
+    )
+    return changed == 1
 
 
 async def tables(db: Reader, season_id: int) -> list[LeagueTableRow]:

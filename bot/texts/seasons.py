@@ -171,6 +171,10 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "Dans son fil, `/mt kick` donne la place d'un joueur à l'ordinateur, et `/mt end` "
         "termine la partie (la table ne fait alors monter ni descendre personne).",
     },
+    "error.league-table-opened": {
+        "en": "Table {table}'s game is already open: nothing else was opened.",
+        "fr": "La partie de la table {table} est déjà ouverte : rien d'autre n'a été ouvert.",
+    },
     "error.league-full": {
         "en": "Table {table} is full (5 players).",
         "fr": "La table {table} est pleine (5 joueurs).",

@@ -9,6 +9,7 @@ last of table 1 down, which the next season's tables follow."""
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -16,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from bot.app import MexicanTrainBot
+from bot.app import MexicanTrainBot, create_bot
 from bot.cogs import timing
+from bot.config import Config
 from bot.service.seasons import Seasons
 from bot.store import GameStatus, Store, Tx
 from bot.store import ratings as rating_rows
@@ -388,3 +390,179 @@ async def test_a_casual_choice_commits_with_its_lobby(
         assert await rating_rows.is_casual(store, opened[0])  # and the choice with it
     finally:
         await store.close()
+
+
+async def test_a_table_s_game_commits_with_its_link_and_is_taken_over_after_a_crash(
+    fake_discord: FakeDiscord,
+    db_target: str | Path,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    error_log: ErrorLog,
+) -> None:
+    """At the season's start the process dies right after the commit that opens a table's
+    lobby (every later write is lost), on either store. That commit also linked the lobby to
+    its table, so nothing is left that nobody knows of: after the restart the loop takes the
+    lobby over once its opening has stopped (no change for the retry's delay) and deals it in
+    the table's thread, the one game of that table, rated in the season, played to its end."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    players = [fake.user(n) for n in ("ann", "ben", "cat")]
+    users = {u.id: u for u in players}
+    url = db_target if isinstance(db_target, str) else None
+    config = Config(database=db_target if isinstance(db_target, Path) else Path("unused"),
+                    database_url=url, synchronous="NORMAL", render_workers=0)  # fmt: skip
+
+    def make_bot() -> MexicanTrainBot:
+        bot = create_bot(config, clock=clock, rng=random.Random(7))
+        assert isinstance(bot, MexicanTrainBot)
+        return bot
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
+                                          start="2025-03-02", end="2025-03-31",
+                                          rules="quick"))  # fmt: skip
+        for u in players:
+            await said(await u.slash("mt season", channel=hall, league="join"))
+        store_type = type(bot.service.store)
+        opened: list[int] = []
+        real_insert, real_tx = Tx.insert_game, store_type.transaction
+
+        async def insert_game(self: Tx, **kwargs: Any) -> int:
+            game_id = await real_insert(self, **kwargs)
+            opened.append(game_id)  # this transaction commits; the process dies after it
+            return game_id
+
+        @contextlib.asynccontextmanager
+        async def transaction(self: Store) -> AsyncIterator[Tx]:
+            if opened:
+                raise Died("killed after the table's lobby's commit")
+            async with real_tx(self) as tx:
+                yield tx
+
+        monkeypatch.setattr(Tx, "insert_game", insert_game)
+        monkeypatch.setattr(store_type, "transaction", transaction)
+        error_log.expect(logger="bot", match="killed after the table's lobby's commit")
+        clock.now = clock.now.replace(day=2)
+        await timing.cog_of(bot).scheduler.tick()
+        monkeypatch.undo()
+        assert len(opened) == 1 and hall.threads() == []
+    (lobby,) = opened
+
+    bot = make_bot()  # the restart
+    async with running_bot(fake, bot):
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None
+        (table,) = await bot.service.seasons.league.tables(season)
+        assert table.game_id == lobby  # linked in the commit that opened it
+        loop = timing.cog_of(bot).scheduler
+        await loop.tick()  # its opening may still be under way elsewhere: not yet
+        assert hall.threads() == []
+        assert (await bot.service.game(lobby)).status is GameStatus.LOBBY
+        clock.tick(6 * 60)
+        await loop.tick()
+        (thread,) = await fake.wait_for(lambda: hall.threads() or None, timeout=10,
+                                        what="the table's thread")  # fmt: skip
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.id == lobby and game.status is GameStatus.ACTIVE
+        assert {p.user_id for p in game.players} == set(users)
+        cards = [m for m in hall.messages() if "League · season Spring" in m.content]
+        assert len(cards) == 1
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "opened"
+        ids = [int(r[0]) for r in await bot.service.store.fetch_all("SELECT id FROM games")]
+        assert ids == [lobby]  # the table's one game: nothing else was opened
+        assert await _play(bot, thread, users) == lobby
+        assert len(await bot.service.rating_changes(lobby)) == 3  # rated, in the season
+
+
+async def test_a_table_whose_thread_was_refused_opens_a_new_game_in_its_place(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
+) -> None:
+    """Discord refuses the table's thread once: that lobby ends before its deal (its card says
+    so) and the next try opens the table a new game in its place, linked to the table in the
+    new lobby's own commit; the table has that one game, dealt in its thread."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    players = [fake.user(n) for n in ("ann", "ben", "cat")]
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
+                                          start="2025-03-02", end="2025-03-31",
+                                          rules="quick"))  # fmt: skip
+        for u in players:
+            await said(await u.slash("mt season", channel=hall, league="join"))
+        fake.fail_next("POST", "/channels/{channel_id}/messages/{message_id}/threads")
+        clock.now = clock.now.replace(day=2)
+        loop = timing.cog_of(bot).scheduler
+        await loop.tick()
+        assert hall.threads() == []
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "formed"
+        (table,) = await bot.service.seasons.league.tables(season)
+        first = table.game_id
+        assert first is not None
+        ended = await bot.service.game(first)
+        assert ended.status is GameStatus.ABANDONED and ended.round_no is None
+        clock.tick(6 * 60)
+        await loop.tick()
+        (thread,) = await fake.wait_for(lambda: hall.threads() or None, timeout=10,
+                                        what="the table's thread")  # fmt: skip
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.id != first and game.status is GameStatus.ACTIVE
+        (table,) = await bot.service.seasons.league.tables(season)
+        assert table.game_id == game.id
+        assert {p.user_id for p in game.players} == {u.id for u in players}
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "opened"
+
+
+async def test_a_table_s_thread_made_before_a_crash_is_the_one_its_game_moves_into(
+    fake_discord: FakeDiscord,
+    make_bot: Callable[[], MexicanTrainBot],
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    error_log: ErrorLog,
+) -> None:
+    """The process dies after Discord made the table's thread from its card, before the lobby
+    moved into it was committed. After the restart the loop takes the lobby over, finds the
+    thread the card already has (Discord refuses a second one) and deals the game there: one
+    card, one thread."""
+    fake = fake_discord
+    hall = fake.channel("league")
+    players = [fake.user(n) for n in ("ann", "ben", "cat")]
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await said(await fake.owner.slash("mt-admin season", channel=hall, name="Spring",
+                                          start="2025-03-02", end="2025-03-31",
+                                          rules="quick"))  # fmt: skip
+        for u in players:
+            await said(await u.slash("mt season", channel=hall, league="join"))
+
+        async def move_to_thread(*args: Any, **kwargs: Any) -> Any:
+            raise Died("killed before the lobby moved into its thread")
+
+        monkeypatch.setattr(bot.service, "move_to_thread", move_to_thread)
+        error_log.expect(logger="bot", match="killed before the lobby moved into its thread")
+        clock.now = clock.now.replace(day=2)
+        await timing.cog_of(bot).scheduler.tick()
+        monkeypatch.undo()
+        (made,) = hall.threads()
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None
+        (table,) = await bot.service.seasons.league.tables(season)
+        assert table.game_id is not None
+        lobby = await bot.service.game(table.game_id)
+        assert lobby.status is GameStatus.LOBBY and lobby.channel_id == hall.id
+
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        clock.tick(6 * 60)
+        await timing.cog_of(bot).scheduler.tick()
+        game = await bot.service.game(table.game_id)
+        assert game.status is GameStatus.ACTIVE and game.channel_id == made.id
+        assert [t.id for t in hall.threads()] == [made.id]
+        cards = [m for m in hall.messages() if "League · season Spring" in m.content]
+        assert len(cards) == 1
+        season = await bot.service.seasons.current(fake.guild_id)
+        assert season is not None and season.league == "opened"

@@ -13,6 +13,7 @@ import pytest
 
 from bot.service import GameService
 from bot.service import ratings as fold_
+from bot.service.errors import LeagueTableOpened
 from bot.service.league import LeagueMove, LeagueRefused, form, moves_of, table_sizes
 from bot.service.seasons import (
     RatedChoice,
@@ -22,11 +23,13 @@ from bot.service.seasons import (
     Seasons,
     StandingRow,
 )
+from bot.service.timing import RETRY_AFTER
 from bot.store import GameStatus, Store
 from bot.store import ratings as rows_sql
 from bot.store import seasons as season_rows
+from bot.store.seasons import TableLink
 from tests.clock import FakeClock
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, NAMES
 from tests.service.helpers import new_game, play_turn
 from tests.service.test_ratings_race import _race, _two_finished
 
@@ -170,8 +173,9 @@ async def test_a_table_whose_game_has_begun_is_not_changed_while_others_wait(
     assert season is not None
     tables = await seasons.league.form_tables(season)
     assert [len(t.players) for t in tables] == [4, 4, 3]
-    game = (await new_game(service, clock, humans=(tables[0].players[0][0],), start=False)).game
-    await seasons.league.opened(season, 1, game.id)
+    linked = RatedChoice(True, season, "quick", {}, TableLink(season.id, 1))
+    game = (await new_game(service, clock, humans=(tables[0].players[0][0],), start=False,
+                           rated=linked)).game  # fmt: skip
     one, two = tables[0].players[0][0], tables[1].players[0][0]
     moved = await seasons.league.move(GUILD, two, 3)  # two waiting tables: fixed
     assert two in {u for u, _ in moved.players}
@@ -305,3 +309,81 @@ async def test_a_late_sign_up_forms_the_tables_again(store: Store, clock: FakeCl
     season = await seasons.current(GUILD)
     assert season is not None
     assert [len(t.players) for t in await seasons.league.tables(season)] == [4]
+
+
+async def _games(store: Store) -> list[int]:
+    return [int(r[0]) for r in await store.fetch_all("SELECT id FROM games ORDER BY id")]
+
+
+async def test_a_table_s_lobby_is_linked_to_it_in_its_own_commit(
+    service: GameService, store: Store, clock: FakeClock
+) -> None:
+    """A table's lobby and its link to the table are one commit: a second lobby for a table
+    that has its game is refused whole (no game, no row left), and one ended before its deal
+    is replaced only by naming it; a dealt game is never taken for one ended before its
+    deal (``round_no``)."""
+    seasons = service.seasons
+    await _season(seasons, clock)
+    for uid in (ALICE, BOB, CAROL):
+        await seasons.league.join(GUILD, uid, NAMES[uid], clock.now)
+    season = await seasons.current(GUILD)
+    assert season is not None
+    await seasons.league.form_tables(season)
+
+    def link(replaces: int | None = None) -> RatedChoice:
+        return RatedChoice(True, season, "quick", {}, TableLink(season.id, 1, replaces))
+
+    first = (await new_game(service, clock, humans=(ALICE,), start=False, rated=link())).game
+    (table,) = await seasons.league.tables(season)
+    assert table.game_id == first.id and not await rows_sql.is_casual(store, first.id)
+    for again in (link(), link(replaces=first.id + 99)):  # another try; a wrong one
+        with pytest.raises(LeagueTableOpened) as refused:
+            await new_game(service, clock, humans=(BOB,), channel=CHANNEL + 1, start=False,
+                           rated=again)  # fmt: skip
+        assert refused.value.code == "league-table-opened" and refused.value.params["table"] == 1
+        assert await _games(store) == [first.id]  # rolled back whole: no lobby blocks a channel
+        assert await service.game_in_channel(CHANNEL + 1) is None
+    # Ended before its deal (Discord refused its thread): a new lobby takes its place.
+    ended = (await service.end(first.id, ALICE, clock.tick(), is_manager=True)).game
+    assert ended.status is GameStatus.ABANDONED and ended.round_no is None
+    second = (await new_game(service, clock, humans=(ALICE, BOB, CAROL),
+                             rated=link(replaces=first.id))).game  # fmt: skip
+    (table,) = await seasons.league.tables(season)
+    assert table.game_id == second.id
+    # Dealt, then ended: its round is known, so it is the table's game for good.
+    out = await service.end(second.id, ALICE, clock.tick(), is_manager=True)
+    assert out.game.status is GameStatus.ABANDONED and out.game.round_no is not None
+
+
+async def test_one_process_takes_over_a_table_s_lobby_left_half_open(
+    db_target: str | Path, service: GameService, store: Store, clock: FakeClock
+) -> None:
+    """A table's lobby whose opening stopped (a process died after its commit) is taken over
+    to be dealt: not while it changed within the retry's delay (its opening may be under way
+    in another process), and by one process only when two try at once."""
+    seasons = service.seasons
+    await _season(seasons, clock)
+    for uid in (ALICE, BOB, CAROL):
+        await seasons.league.join(GUILD, uid, NAMES[uid], clock.now)
+    season = await seasons.current(GUILD)
+    assert season is not None
+    await seasons.league.form_tables(season)
+    rated = RatedChoice(True, season, "quick", {}, TableLink(season.id, 1))
+    lobby = (await new_game(service, clock, humans=(ALICE,), start=False, rated=rated)).game
+    assert not await seasons.league.take_over(lobby, clock.tick(60), RETRY_AFTER)  # too fresh
+    now = clock.tick(int(RETRY_AFTER.total_seconds()))
+    others = [await Store.open(db_target, synchronous="NORMAL") for _ in range(2)]
+    try:
+        tries = (Seasons(s).league.take_over(lobby, now, RETRY_AFTER) for s in others)
+        took = await asyncio.gather(*tries)
+    finally:
+        for s in others:
+            await s.close()
+    assert sorted(took) == [False, True]
+    # The one that took it deals it; the service's copy of the game is not stale for it.
+    await service.join(lobby.id, BOB, "Bob", clock.tick())
+    out = await service.join(lobby.id, CAROL, "Carol", clock.tick())
+    dealt = (await service.start(lobby.id, ALICE, clock.tick(), is_manager=True)).game
+    assert out.game.status is GameStatus.LOBBY and dealt.status is GameStatus.ACTIVE
+    # Dealt: nothing to take over.
+    assert not await seasons.league.take_over(dealt, clock.tick(3600), RETRY_AFTER)

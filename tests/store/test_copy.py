@@ -16,8 +16,10 @@ from bot.service.schedule import ScheduleService
 from bot.service.storecopy import CopyError, copy_store, verify_copy
 from bot.store import GameStatus, GuildSettings, OrderRow, Store, UserSettings, open_store
 from bot.store import reviews as review_rows
+from bot.store import seasons as season_rows
 from bot.store import stats as stats_rows
 from bot.store.schedule import GuildScheduleRow, ScheduleTx, UserScheduleRow
+from bot.store.seasons import TableLink
 from bot.store.store import COPY_TABLES
 from tests.clock import FakeClock
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
@@ -72,7 +74,9 @@ async def _fill(path: Path, clock: FakeClock) -> list[int]:
         for uid, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
             await games.seasons.league.join(GUILD, uid, name, now)
         await games.seasons.league.form_tables(season)
-        await games.seasons.league.opened(season, 1, done)
+        async with store.transaction() as tx:  # the finished game, rated as table 1's
+            await season_rows.put_rated(tx, done, season.id, True)
+            assert await season_rows.link_table(tx, done, TableLink(season.id, 1))
         assert await games.seasons.end(season.id, now, early=True) is not None
         await review_rows.put(store, review_rows.ReviewRow(done, 0, '{"worlds": 4}', "{}", now))
         for table in COPY_TABLES:
