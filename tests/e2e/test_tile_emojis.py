@@ -234,6 +234,7 @@ async def test_an_emoji_deleted_mid_match_costs_no_message_and_comes_back(
         )
         assert _refused(fake)[1] == "POST /channels/{channel_id}/messages"  # the turn DM
         assert dm is not None and dm.selects and not _shows_emojis(dm)
+        assert dm.files and dm.files[0].data.startswith(b"\x89PNG")  # the hand, sent again
         labels = [str(o["label"]) for o in dm.selects[0]["options"]]
         assert any(label.startswith(f"{tile} → ") for label in labels), labels
         version = (await game_here(bot, games)).version
