@@ -26,10 +26,11 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import discord
 from discord.ext import commands
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.config import Config
 from bot.ops.metrics import Metrics, note_game, process_label
@@ -38,7 +39,7 @@ from bot.service.errors import Outage
 from bot.service.schedule import ScheduleService
 from bot.service.turn import Turns
 from bot.thinking.pool import Thinker
-from bot.ui import limits
+from bot.ui import limits, tileheal
 from bot.ui.hooks import ChannelHooks
 from bot.ui.pictures import Pictures
 from bot.ui.posts import PostBook
@@ -47,6 +48,8 @@ from bot.ui.tileemoji import TileEmojis
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+#: A sender of requests (the bot token's, or discord.py's webhook adapter's).
+_Sender = TypeVar("_Sender", bound=Callable[..., Awaitable[Any]])
 #: What a persistent button or select does when clicked: ``(interaction, item)``.
 ClickHandler = Callable[[discord.Interaction[Any], Any], Awaitable[None]]
 
@@ -167,6 +170,13 @@ class GameBot(commands.Bot):
         self.hooks = ChannelHooks(self)
         #: The tiles' application emojis, once known (bot/ui/tileemoji.py; empty: text only).
         self.tile_emojis = TileEmojis()
+        #: Both senders, healed of a tile emoji deleted while the bot runs (bot/ui/tileheal.py):
+        #: the bot token's requests here, and discord.py's webhook adapter (interaction
+        #: answers, followups, the channel webhook), this bot's own from :meth:`login` on.
+        self.http.request = healed(self.http.request, self.tile_emojis)  # type: ignore[method-assign]
+        self.webhook_adapter = AsyncWebhookAdapter()  # type: ignore[no-untyped-call]
+        adapter = self.webhook_adapter
+        adapter.request = healed(adapter.request, self.tile_emojis)  # type: ignore[method-assign]
         #: Whether the game database is unreachable now (logged once per outage).
         self.outage = Outage(log)
         #: Each server's chosen language for channel messages (``/mt-admin settings language:``),
@@ -194,6 +204,13 @@ class GameBot(commands.Bot):
         #: Pauses before each new try of a DM Discord refused as too fast (bot.ui.dmlater;
         #: tests shorten them).
         self.dm_retry_delays: tuple[float, ...] = (60.0, 300.0, 900.0, 3600.0)
+
+    async def login(self, token: str) -> None:
+        """discord.py finds its webhook adapter in a context variable, read by every
+        interaction answer and webhook post: set here, before ``setup_hook`` and the
+        gateway's tasks, which inherit it, so this bot's own (healed) adapter is theirs."""
+        async_context.set(self.webhook_adapter)
+        await super().login(token)
 
     # ------------------------------------------------------------------ the services
 
@@ -270,6 +287,23 @@ class GameBot(commands.Bot):
             done.append(f"{len(await self.tree.sync(guild=guild))} in guild {guild.id}")
         log.info("synced commands: %s", ", ".join(done))
         return done
+
+
+def healed(send: _Sender, emojis: TileEmojis) -> _Sender:
+    """``send`` (a sender of requests), with a refusal of a tile emoji deleted while the bot
+    runs answered by :func:`bot.ui.tileheal.resend` (the same request once more without the
+    emojis). Here, not there, because it runs on every request: a move's path stays within
+    its modules."""
+
+    async def request(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await send(*args, **kwargs)
+        except discord.HTTPException as exc:
+            if exc.code != tileheal.INVALID_FORM:
+                raise
+            return await tileheal.resend(send, args, kwargs, exc, emojis)
+
+    return cast("_Sender", request)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

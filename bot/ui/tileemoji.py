@@ -18,9 +18,18 @@ whole set is known (a list or an upload refused, the first start still uploading
 ``MT_TILE_EMOJIS=0``) the controls show text alone, as before: :attr:`TileEmojis.shown` is
 empty. In a cluster only the process that runs shard 0 uploads (two would race to
 make the same names); the others list again later until the set is whole.
+
+An emoji deleted while the bot runs (in the Developer Portal, or by anyone with the token)
+is noticed on the first message that shows it: Discord refuses that whole message (400/50035
+on the component's ``emoji.id``); :mod:`bot.ui.tileheal` sends it again without the emojis,
+:meth:`TileEmojis.forget` empties :attr:`~TileEmojis.shown` (every later control is text)
+and wakes the keeper, which lists again and uploads what is missing.
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
 
 import discord
 
@@ -47,6 +56,8 @@ class TileEmojis:
         #: Tile -> its emoji, for the controls: a plain mapping, so a move list reads it
         #: without running this module's code (a move's path stays within its modules).
         self.shown: dict[Tile, discord.PartialEmoji] = {}
+        #: Set when the set shown was forgotten (:meth:`forget`): the keeper lists again.
+        self.lost = asyncio.Event()
 
     def note(self, name: str, emoji_id: int) -> None:
         if name in SET:
@@ -64,3 +75,15 @@ class TileEmojis:
     @property
     def whole(self) -> bool:
         return len(self._ids) == len(SET)
+
+    def forget(self, refused: Iterable[int]) -> bool:
+        """Discord refused a message that showed the emojis ``refused`` (ids): one of them
+        was deleted since it was listed. When one is the set shown now, forget the whole set
+        (:attr:`shown` emptied: every later control is text) and wake the keeper; True then.
+        False for an id already forgotten (a message built before, refused after)."""
+        if not {e.id for e in self.shown.values()} & set(refused):
+            return False
+        self._ids.clear()
+        self.shown.clear()
+        self.lost.set()
+        return True

@@ -19,22 +19,39 @@ PACE = 2.0
 CAP = 2000
 #: A process that does not upload lists again after these pauses (s) while the set is not whole.
 RELIST = (300.0, 900.0, 3600.0)
+#: Seconds between the set forgotten (an emoji of it deleted while the bot runs, refused by
+#: Discord: bot/ui/tileheal.py) and the list that finds what is missing: whoever deletes
+#: several in the portal has a minute to finish before the bot uploads them again.
+HEAL_AFTER = 60.0
 
 
 async def keep_tile_emojis(bot: GameBot) -> None:
     """List the application's emojis, remember the tiles', upload the missing ones (this
-    process, if it uploads: see the module's docstring), :data:`PACE` seconds apart. Never
-    raises: a failure is logged and leaves the controls as text."""
+    process, if it uploads: see the module's docstring), :data:`PACE` seconds apart; once
+    the set is whole, wait until it is forgotten (``TileEmojis.lost``) and do it again
+    :data:`HEAL_AFTER` seconds later. Never raises: a failure is logged and leaves the
+    controls as text (until the next start)."""
     await bot.wait_until_ready()
     cfg = bot.config
     uploads = cfg.shard_ids is None or 0 in cfg.shard_ids
+    known = bot.tile_emojis
+    while await _make_whole(bot, uploads):
+        await known.lost.wait()
+        known.lost.clear()
+        await asyncio.sleep(HEAL_AFTER)
+
+
+async def _make_whole(bot: GameBot, uploads: bool) -> bool:
+    """List (and upload) until the set is whole: whether it is."""
     for pause in (0.0, *(() if uploads else RELIST)):
         await asyncio.sleep(pause)
         owned = await _list(bot)
         if owned is None or bot.tile_emojis.whole:
-            return
+            return owned is not None
         if uploads:
             await _upload(bot, owned, PACE)
+            return bot.tile_emojis.whole
+    return False
 
 
 async def _list(bot: GameBot) -> int | None:

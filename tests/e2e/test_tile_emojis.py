@@ -5,10 +5,12 @@ application's emojis cannot be listed or the upload stops, the controls are text
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.app import MexicanTrainBot, create_bot
@@ -18,9 +20,18 @@ from bot.ui import tileupload
 from bot.ui.tileemoji import SET, emoji_name
 from renderers.emoji import MAX_BYTES, SIZE
 from tests.clock import FakeClock
-from tests.e2e.helpers import game_here, last_public, open_game, said, to_move, to_turn_dm
+from tests.e2e.helpers import (
+    dm_move,
+    game_here,
+    last_public,
+    open_game,
+    play_until,
+    said,
+    to_move,
+    to_turn_dm,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, running_bot
-from tests.fakediscord.server import ApiError
+from tests.fakediscord.server import API_PREFIX, ApiError
 
 LIST = "/applications/{app_id}/emojis"
 WAIT = 120.0
@@ -139,3 +150,105 @@ async def test_without_the_whole_set_the_controls_are_text(
     async with running_bot(fake, bot):
         await fake.wait_for(lambda: bot.tile_emojis.whole, timeout=WAIT, what="the set")
     assert fake.emojis.created == 190 and set(fake.emojis.by_name()) == set(SET)
+
+
+# ---------------------------------------------------------------------- an emoji deleted
+
+
+async def _delete_through_the_api(fake: FakeDiscord, emoji_id: int) -> None:
+    """Delete Application Emoji as the portal, or anyone holding the token, does while the
+    bot runs: the fake's endpoint, not the bot's client."""
+    url = f"{fake.base_url}{API_PREFIX}/applications/{fake.application_id}/emojis/{emoji_id}"
+    headers = {"Authorization": "Bot fake-token"}
+    async with aiohttp.ClientSession() as http, http.delete(url, headers=headers) as answer:
+        assert answer.status == 204
+
+
+def _refused(fake: FakeDiscord) -> list[str]:
+    """The bot's requests Discord refused as an invalid form (here: a component's emoji)."""
+    return [f"{r.method} {r.route}" for r in fake.requests if r.error_code == 50035]
+
+
+def _shows_emojis(message: FakeMessage) -> bool:
+    return any("emoji" in o for s in message.selects for o in s["options"])
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    said = [(r.levelno, r.getMessage()) for r in caplog.records]
+    return [text for level, text in said if level == logging.WARNING and "tile emoji" in text]
+
+
+async def test_an_emoji_deleted_mid_match_costs_no_message_and_comes_back(
+    fake_discord: FakeDiscord,
+    emoji_bot: Callable[[], MexicanTrainBot],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The set whole, a tile's emoji deleted in the portal mid-match: Discord refuses the
+    whole message that still shows it (400/50035 on its ``emoji.id``). The Play list that
+    showed it, and later a turn DM that did, still arrive, once each, their controls text;
+    one WARNING each time; the keeper lists again, uploads the deleted one and the emojis
+    come back."""
+    monkeypatch.setattr(tileupload, "HEAL_AFTER", 0.0)
+    caplog.set_level(logging.WARNING)
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users = {u.id: u for u in (alice, bob)}
+    bot = emoji_bot()
+    async with running_bot(fake, bot):
+        await fake.wait_for(lambda: bot.tile_emojis.whole, timeout=WAIT, what="the set")
+        await open_game(fake, bot, games, alice, [bob], preset="quick")
+        user, view, dm = await play_until(
+            bot, games, users, lambda _u, v, dm: dm is not None
+            and sum(isinstance(m, Play) for m in v.legal) >= 2, from_dm=True,
+        )  # fmt: skip
+        assert dm is not None and _shows_emojis(dm)
+        first, second = [m for m in view.legal if isinstance(m, Play)][:2]
+        tile = first.tile
+        old = fake.emojis.by_name()[emoji_name(tile)]
+        await _delete_through_the_api(fake, old.id)
+        assert emoji_name(tile) not in fake.emojis.by_name() and not _warnings(caplog)
+
+        # The channel's Play list (an interaction's followup) shows the deleted id: refused,
+        # sent again without the emojis, once.
+        click = await user.click(last_public(games), label="Play")
+        picker = await said(click)
+        assert _refused(fake) == ["POST /webhooks/{webhook_id}/{webhook_token}"]
+        assert len(click.followups) == 1 and picker.selects and not _shows_emojis(picker)
+        assert str(first) in [o["value"] for o in picker.selects[0]["options"]]
+        assert len(_warnings(caplog)) == 1 and emoji_name(tile) in _warnings(caplog)[0]
+        # The keeper lists again and uploads the one deleted: the set is whole again.
+        await fake.wait_for(lambda: bot.tile_emojis.whole, timeout=WAIT, what="healed")
+        again = fake.emojis.by_name()[emoji_name(tile)]
+        assert again.id != old.id and fake.emojis.created == len(SET) + 1
+        assert bot.tile_emojis.shown[tile].id == again.id
+
+        # The player keeps the tile (plays another from the DM); then it is deleted again.
+        await dm_move(user, dm, second)
+        await _delete_through_the_api(fake, again.id)
+        # The next turn DM that lists it (this player's, when the tile can be played):
+        # refused, sent again without the emojis, once; every move made from the DMs.
+        user, view, dm = await play_until(
+            bot, games, users, lambda *_: len(_refused(fake)) == 2, from_dm=True
+        )
+        assert _refused(fake)[1] == "POST /channels/{channel_id}/messages"  # the turn DM
+        assert dm is not None and dm.selects and not _shows_emojis(dm)
+        assert dm.files and dm.files[0].data.startswith(b"\x89PNG")  # the hand, sent again
+        labels = [str(o["label"]) for o in dm.selects[0]["options"]]
+        assert any(label.startswith(f"{tile} → ") for label in labels), labels
+        version = (await game_here(bot, games)).version
+        turn = [m for m in user.dms() if any(f":{version}:dm:" in str(c.get("custom_id"))
+                                             for c in [*m.selects, *m.buttons])]  # fmt: skip
+        assert turn == [dm]  # one DM for the turn, no twin
+        assert len(_warnings(caplog)) == 2
+        # Whole again, and the emojis are back on the next turn DM.
+        await fake.wait_for(lambda: bot.tile_emojis.whole, timeout=WAIT, what="healed")
+        assert fake.emojis.created == len(SET) + 2
+        healed = dm
+        _user, _view, dm = await play_until(
+            bot, games, users, lambda _u, v, dm: dm not in (None, healed)
+            and any(isinstance(m, Play) for m in v.legal), from_dm=True,
+        )  # fmt: skip
+        assert dm is not None and _shows_emojis(dm)
+    assert len(_warnings(caplog)) == 2

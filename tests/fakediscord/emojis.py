@@ -19,11 +19,19 @@ Discord's rules, as its Emoji resource page states them
   answers (400/50035 on ``name``). Two emojis of one application may not share a name: also
   not on the page; refused here with 400/50035, ``APPLICATION_EMOJI_NAME_ALREADY_TAKEN``
   (**ours**, the code Discord is seen to answer).
+- Delete Application Emoji (``DELETE /applications/{id}/emojis/{emoji.id}``): "Delete the
+  given emoji. Returns ``204 No Content`` on success"; an id that is none of the
+  application's: 404/10014 "Unknown Emoji" (JSON Error Codes: "Unknown emoji"). What the
+  portal's delete does too, or anyone holding the application's token, while the bot runs.
 - A component's ``emoji`` is a partial emoji (``id``, ``name``, ``animated``: Component
   Reference, Button and String Select's option); an ``id`` the application cannot use (not
-  one of its emojis, here: the bot is in one test server with no emojis) is refused with
-  400/50035 "Invalid emoji" on that field, so a bot that shows an id it never got fails its
-  test.
+  one of its emojis, or one deleted since; here the bot is in one test server with no
+  emojis) is refused with 400/50035 "Invalid Form Body", the whole message, each such
+  emoji named on its ``emoji.id`` with ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji".
+  That shape is not on Discord's pages: it is what Discord is seen to answer, for a select
+  option too (discord/discord-api-docs#8071) and for a deleted emoji's id
+  (HuyaneMatsu/Koishi#25). A bot that shows an id it never got, or one since deleted,
+  fails its test.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ import binascii
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
 
 from .models import JSON
 from .server import ApiError, Call, json_response
@@ -85,6 +95,7 @@ class AppEmojis:
         add = self.fake.routes.add
         add("GET", "/applications/{app_id}/emojis", self._list)
         add("POST", "/applications/{app_id}/emojis", self._create)
+        add("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self._delete)
 
     # ------------------------------------------------------------------ test-facing
 
@@ -99,17 +110,22 @@ class AppEmojis:
         return {e.name: e for e in self.items.values()}
 
     def check_components(self, body: Any) -> None:
-        """400/50035 "Invalid emoji" for a component emoji whose id the app does not own."""
+        """400/50035 for every component emoji whose id the app does not own, each named on
+        its ``emoji.id`` with ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji", as Discord
+        answers (a select option's too: discord-api-docs#8071; a deleted emoji's id:
+        HuyaneMatsu/Koishi#25)."""
+        errors: JSON = {}
         for path, emoji in _emojis(body, []):
             raw = emoji.get("id")
-            if raw is None:
+            if raw is None or (str(raw).isdigit() and int(raw) in self.items):
                 continue
-            if not str(raw).isdigit() or int(raw) not in self.items:
-                errors: JSON = {"_errors": [{"code": "COMPONENT_INVALID_EMOJI",
-                                             "message": "Invalid emoji"}]}  # fmt: skip
-                for key in reversed(path):
-                    errors = {str(key): errors}
-                raise ApiError(400, 50035, "Invalid Form Body", errors=errors)
+            node = errors
+            for key in path:
+                node = node.setdefault(str(key), {})
+            node["id"] = {"_errors": [{"code": "BUTTON_COMPONENT_INVALID_EMOJI",
+                                       "message": "Invalid emoji"}]}  # fmt: skip
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=errors)
 
     # ------------------------------------------------------------------ routes
 
@@ -149,6 +165,14 @@ class AppEmojis:
         self.items[emoji.id] = emoji
         self.created += 1
         return json_response(emoji.to_payload(self.fake), status=201)
+
+    async def _delete(self, call: Call) -> Any:
+        """Delete Application Emoji: 204; an id that is none of the app's: 404/10014."""
+        self._check_app(call)
+        raw = call.params["emoji_id"]
+        if not raw.isdigit() or self.items.pop(int(raw), None) is None:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return web.Response(status=204)
 
 
 def _emojis(node: Any, path: list[str | int]) -> list[tuple[list[str | int], dict[str, Any]]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import AsyncIterator
+from typing import Any
 
 import discord
 import pytest
@@ -119,6 +120,57 @@ async def test_a_component_shows_only_the_applications_own_emojis(
     bad = discord.ui.View().add_item(discord.ui.Button(label="6-6", custom_id="b", emoji=stranger))
     with pytest.raises(discord.HTTPException) as refused:
         await found.send("moves", view=bad)
-    assert refused.value.code == 50035 and "Invalid emoji" in str(refused.value.text)
+    # Discord's shape (ours: what it is seen to answer, discord-api-docs#8071 and a deleted
+    # emoji's report, HuyaneMatsu/Koishi#25): the error on the component's ``emoji.id``, code
+    # BUTTON_COMPONENT_INVALID_EMOJI whatever the component.
+    assert refused.value.code == 50035 and refused.value.status == 400
+    assert refused.value.text.splitlines()[1:] == [
+        "In components.0.components.0.emoji.id: Invalid emoji"
+    ]
+    (seen,) = [r for r in fake_discord.requests if r.error_code == 50035]
+    assert seen.status == 400
+    assert _errors(refused.value)["components"]["0"]["components"]["0"]["emoji"] == {
+        "id": {"_errors": [{"code": "BUTTON_COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}]}
+    }
     await found.send("unicode", view=discord.ui.View().add_item(
         discord.ui.Button(label="go", custom_id="u", emoji="🔁")))  # fmt: skip
+
+
+async def test_a_deleted_emoji_is_gone_from_the_list_and_from_the_controls(
+    fake_discord: FakeDiscord, demo: DemoBot
+) -> None:
+    """Delete Application Emoji: "Delete the given emoji. Returns ``204 No Content`` on
+    success"; an id the application does not own is 404/10014 "Unknown Emoji" (JSON Error
+    Codes). A component still showing the deleted id is refused as any stranger's: 400/50035
+    on its ``emoji.id`` (a select option's too)."""
+    channel = fake_discord.channel("games")
+    found = await fake_discord.wait_for(
+        lambda: demo.get_channel(channel.id), timeout=30, what="channel"
+    )
+    assert isinstance(found, discord.TextChannel)
+    kept = await demo.create_application_emoji(name="mt_6_6", image=PNG)
+    gone = await demo.create_application_emoji(name="mt_6_5", image=PNG)
+    await demo.http.delete_application_emoji(demo.application_id, gone.id)
+    (delete,) = fake_discord.requests_to("DELETE /applications/{app_id}/emojis/{emoji_id}")
+    assert delete.status == 204
+    assert [e.name for e in await demo.fetch_application_emojis()] == ["mt_6_6"]
+    with pytest.raises(discord.NotFound) as unknown:
+        await demo.http.delete_application_emoji(demo.application_id, gone.id)
+    assert unknown.value.code == 10014 and unknown.value.text == "Unknown Emoji"
+    options = [discord.SelectOption(label=f"6-{n} → @1", value=f"6-{n}", emoji=e)
+               for n, e in ((6, kept), (5, gone))]  # fmt: skip
+    view = discord.ui.View().add_item(discord.ui.Select(custom_id="pick", options=options))
+    with pytest.raises(discord.HTTPException) as refused:
+        await found.send("moves", view=view)
+    assert refused.value.code == 50035
+    assert refused.value.text.splitlines()[1:] == [
+        "In components.0.components.0.options.1.emoji.id: Invalid emoji"
+    ]
+
+
+def _errors(exc: discord.HTTPException) -> dict[str, Any]:
+    """The refusal's ``errors`` tree as Discord sent it (discord.py keeps it flattened in
+    ``text``, and whole only in a private field)."""
+    errors = getattr(exc, "_errors", None)
+    assert isinstance(errors, dict)
+    return errors
