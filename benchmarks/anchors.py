@@ -8,8 +8,9 @@ one player of the bot's rating model (:func:`bot.service.ratings.model`, openski
 Plackett-Luce with its default parameters), rated match after match from the finishing
 places exactly as a server's players are. The final ``mu`` and ``sigma`` of each level are the
 anchors the bot uses (``bot/service/ratings.py``: ``ANCHORS``), copied from this line of
-``python benchmarks/anchors.py`` (defaults: 1,000 matches of the ``standard`` 13 rounds; the
-Expert's anchor is Hard's until it is measured, see docs/computer-players.md).
+``python benchmarks/anchors.py`` (defaults: 1,000 matches of the ``standard`` 13 rounds); the
+Expert's is Hard's plus the gap between them in a run that seats it (``--expert-every 25
+--jobs 2``; docs/computer-players.md).
 
 ``order_ok`` says whether the levels came out in their expected order (Easy < Normal < Hard <
 Expert by ``mu``).

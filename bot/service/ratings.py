@@ -52,16 +52,18 @@ START_SIGMA = 25.0 / 3.0
 
 #: The computer levels' fixed ratings (mu, sigma), measured from computer-only 13-round matches
 #: with ``python benchmarks/anchors.py`` (1,000 matches; docs/computer-players.md), copied from
-#: its line. The Expert is not measured at 13 rounds (about 80 s of CPU a match): until it is,
-#: it plays as the Hard anchor, the stated rule, because the one run that seated it (80
-#: one-round matches, ``--preset quick --matches 4000 --expert-every 50``) could not tell it
-#: from Hard (mu 28.97 ± 2.49 against 30.43 ± 1.59).
+#: its line. The Expert (about 80 s of CPU a 13-round match) was measured in a run of its own
+#: (``--expert-every 25``: 40 matches seat it): it came out 6.888 above Hard in that run, with
+#: its own sigma, 3.949; a Plackett-Luce run fixes only the levels' gaps, not where they sit, so
+#: the Expert's anchor is Hard's here plus that measured gap.
 _HARD = (43.189, 2.067)
+#: The Expert's mu above Hard's and its sigma, from ``anchors.py --expert-every 25 --jobs 2``.
+_EXPERT_GAP, _EXPERT_SIGMA = 46.601 - 39.713, 3.949
 ANCHORS: Mapping[str, tuple[float, float]] = {
     Level.EASY.value: (5.55, 2.811),
     Level.NORMAL.value: (28.111, 1.977),
     Level.HARD.value: _HARD,
-    Level.EXPERT.value: _HARD,
+    Level.EXPERT.value: (round(_HARD[0] + _EXPERT_GAP, 3), _EXPERT_SIGMA),
 }
 
 #: A rating stays provisional until this many rated matches.

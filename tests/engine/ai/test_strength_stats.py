@@ -265,3 +265,21 @@ def test_the_anchors_schedule_does_not_depend_on_the_processes() -> None:
     one = anchors.measure(6, PRESETS["quick"], 0, 48, jobs=1)
     two = anchors.measure(6, PRESETS["quick"], 0, 48, jobs=2)
     assert one["anchors"] == two["anchors"]
+
+
+def test_the_expert_anchor_is_its_own_measured_gap_over_hard() -> None:
+    # Issue 48: the Expert carries a rating of its own, measured at 13 rounds in a run that
+    # seats it (its line kept in benchmarks/runs/), no longer Hard's borrowed.
+    from bot.engine.ai import Level
+    from bot.service.ratings import ANCHORS, anchor_points
+
+    root = Path(__file__).resolve().parents[3]
+    line = json.loads((root / "benchmarks/runs/anchors_expert_every25.json").read_text())
+    assert line["rounds_a_match"] == 13 and line["order_ok"] is True
+    measured = line["anchors"]
+    gap = measured["expert"]["mu"] - measured["hard"]["mu"]
+    hard, expert = ANCHORS[Level.HARD.value], ANCHORS[Level.EXPERT.value]
+    assert expert != hard
+    assert expert == (pytest.approx(hard[0] + gap, abs=1e-3), measured["expert"]["sigma"])
+    shown = dict(anchor_points())
+    assert shown["easy"] < shown["normal"] < shown["hard"] < shown["expert"]
