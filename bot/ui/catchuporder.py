@@ -10,7 +10,7 @@ taken over, the Mexican Train's start and the players down to one tile go; the t
 for them lose their moves (the line still says so), the rounds shorten, the tiles on their
 train are counted but for the last three, and where their train ends goes (the hand and its
 picture show it) — all before the other moves since their last turn are only counted (issue
-47: at a big table who played what is the news, at 10 seats × 32-character names too).
+47: at a big table who played what is the news, at 10 seats of 32-character names too).
 """
 
 from __future__ import annotations
