@@ -215,12 +215,12 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "compact.others": {"en": "↪️ Others: {list}.", "fr": "↪️ Les autres : {list}."},
     # the others' moves before the reader's last turn, played for them: counted (issue 47)
     "compact.earlier.one": {
-        "en": "⏮️ Before your turn was played for you: {moves} by the others.",
-        "fr": "⏮️ Avant le tour joué à ta place : {moves} des autres.",
+        "en": "⏮️ Up to the turn played for you: {moves} by the others.",
+        "fr": "⏮️ Jusqu'au tour joué à ta place : {moves} des autres.",
     },
     "compact.earlier.many": {
-        "en": "⏮️ While your turns were played for you: {moves} by the others.",
-        "fr": "⏮️ Pendant les tours joués à ta place : {moves} des autres.",
+        "en": "⏮️ Up to the last turn played for you: {moves} by the others.",
+        "fr": "⏮️ Jusqu'au dernier tour joué à ta place : {moves} des autres.",
     },
     "compact.moves.one": {"en": "{count} move", "fr": "{count} coup"},
     "compact.moves.many": {"en": "{count} moves", "fr": "{count} coups"},
