@@ -171,6 +171,8 @@ def _distinct(names: tuple[str, ...], widths: tuple[int, ...], m: Measure) -> tu
     """
     clean = [m.clean(n) for n in names]
     shown = [m.shorten(n, w) for n, w in zip(names, widths, strict=True)]
+    if not m.size:
+        shown = _same_words(clean, shown)
     for _ in range(2):  # a second pass settles names a first fix made collide with a third
         alike = {i: _alike(i, shown, clean) for i in range(len(shown))}
         if not any(alike.values()):
@@ -191,6 +193,52 @@ def _distinct(names: tuple[str, ...], widths: tuple[int, ...], m: Measure) -> tu
             shown[j] = _tagged(clean[j], j, widths[j], m)
         seen[shown[i].casefold()] = i
     return tuple(shown)
+
+
+def _tokens(name: str) -> list[str]:
+    """The words of ``name`` (runs of letters and digits), folded for comparing."""
+    out: list[str] = []
+    word = ""
+    for ch in name + " ":
+        if ch.isalnum():
+            word += ch.casefold()
+        elif word:
+            out.append(word)
+            word = ""
+    return out
+
+
+def _word_end(name: str, k: int, words: int) -> bool:
+    """Whether ``name[:k]`` ends right after its ``words``-th word."""
+    return len(_tokens(name[:k])) == words and not name[k : k + 1].isalnum()
+
+
+def _same_words(clean: Sequence[str], shown: list[str]) -> list[str]:
+    """A text's names cut at a word's end drop the words they share with all the others so
+    cut, down to as many words as the fewest of them keeps: one message reads "Carol…" beside
+    "Dave…", not beside "Dave_The…" (issue 47: the whole-word cut kept "_The" where it fit,
+    "Carol_The…" being one character too long, and the names read as cut two ways; "The"
+    told no one apart). A word that tells a name apart is kept ("Bob the Builder…" beside
+    "Christopher…"); the names told apart afterwards keep what tells them."""
+    ends: dict[int, int] = {}
+    for i, (c, s) in enumerate(zip(clean, shown, strict=True)):
+        head = s.removesuffix(ELLIPSIS)
+        if (s != c and s.endswith(ELLIPSIS) and head and c.startswith(head)
+                and head[-1].isalnum() and not c[len(head) : len(head) + 1].isalnum()):  # fmt: skip
+            ends[i] = len(_tokens(head))
+    fewest = min(ends.values(), default=0)
+    out = list(shown)
+    for i, words in ends.items():
+        mine = _tokens(clean[i])[fewest:words]
+        if (
+            fewest < 1
+            or words <= fewest
+            or any(_tokens(clean[j])[fewest:words] != mine for j in ends if j != i)
+        ):
+            continue
+        end = next(k for k in range(1, len(clean[i]) + 1) if _word_end(clean[i], k, fewest))
+        out[i] = clean[i][:end] + ELLIPSIS
+    return out
 
 
 def _alike(i: int, shown: Sequence[str], clean: Sequence[str]) -> list[int]:

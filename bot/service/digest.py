@@ -145,12 +145,35 @@ class Digest:
         return tuple(m for m in self.moves if m.seat == self.seat and m.played_for is not None)
 
     @property
+    def last_turn(self) -> int:
+        """Where the reader's last turn ended (a seq; -1: before the digest): a turn the bot
+        played for them is a turn (issue 47), told by its own line, so "since your last turn"
+        starts after the last one it ended. A draw made for them whose tile fits is not: it
+        began the turn they play now."""
+        ended = [m.seq for m in self.played_for_me if m.applied.turn_over or m.applied.round_over]
+        return max(ended, default=-1)
+
+    @property
     def elsewhere(self) -> tuple[SeenMove, ...]:
-        """The other moves of the round being played: neither on the reader's train nor made
-        for them, nor the start of the Mexican Train (told on its own: it was told twice, 39
-        DMs of 39). A round that ended since is told by its end line (who went out, what the
-        reader scored); its moves changed nothing on the table the reader plays now (its
-        trains are gone), and counting them read as this round's (every first DM of a round)."""
+        """The other moves of the round being played since the reader's last turn (see
+        :attr:`last_turn`): neither on the reader's train nor made for them, nor the start of
+        the Mexican Train (told on its own: it was told twice, 39 DMs of 39). A round that
+        ended since is told by its end line (who went out, what the reader scored); its moves
+        changed nothing on the table the reader plays now (its trains are gone), and counting
+        them read as this round's (every first DM of a round). At most one rotation: each of
+        them is named (issue 47, a big table)."""
+        since = self.last_turn
+        return tuple(m for m in self._others() if m.seq > since)
+
+    @property
+    def earlier(self) -> tuple[SeenMove, ...]:
+        """The other moves of the round being played made while the reader's turns were
+        played for them, before the last of those (see :attr:`elsewhere`): whole rotations,
+        which a DM only counts."""
+        since = self.last_turn
+        return tuple(m for m in self._others() if m.seq < since)
+
+    def _others(self) -> tuple[SeenMove, ...]:
         mine = {m.seq for m in self.on_my_train} | {m.seq for m in self.played_for_me}
         started = self.mexican_started
         if started is not None:

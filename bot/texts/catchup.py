@@ -104,6 +104,14 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "{icon} {count} of your turns were played for you ({why}).",
         "fr": "{icon} {count} de tes tours ont été joués à ta place ({why}).",
     },
+    "catchup.for-you.least.one": {
+        "en": "{icon} Your turn was played for you.",
+        "fr": "{icon} Ton tour a été joué à ta place.",
+    },
+    "catchup.for-you.least.many": {
+        "en": "{icon} {count} of your turns were played for you.",
+        "fr": "{icon} {count} de tes tours joués à ta place.",
+    },
     # A turn the bot began for you and handed back: its draw fits, your turn goes on.
     "catchup.drew-for-you": {
         "en": "{icon} I drew for you ({why}): {tile}. It fits: play it.",
@@ -205,6 +213,17 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.moves": {"en": "{list}.", "fr": "{list}."},
     # ---- every move since, named in the fewest words (bot.ui.compact): a big table's turns
     "compact.others": {"en": "↪️ Others: {list}.", "fr": "↪️ Les autres : {list}."},
+    # the others' moves before the reader's last turn, played for them: counted (issue 47)
+    "compact.earlier.one": {
+        "en": "⏮️ Up to the turn played for you: {moves} by the others.",
+        "fr": "⏮️ Jusqu'au tour joué à ta place : {moves} des autres.",
+    },
+    "compact.earlier.many": {
+        "en": "⏮️ Up to the last turn played for you: {moves} by the others.",
+        "fr": "⏮️ Jusqu'au dernier tour joué à ta place : {moves} des autres.",
+    },
+    "compact.moves.one": {"en": "{count} move", "fr": "{count} coup"},
+    "compact.moves.many": {"en": "{count} moves", "fr": "{count} coups"},
     "compact.own": {"en": "own", "fr": "le sien"},
     "compact.yours": {"en": "yours", "fr": "le tien"},
     "compact.mexican": {"en": "Mex", "fr": "Mex"},

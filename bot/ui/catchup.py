@@ -5,20 +5,16 @@ the reader's language: the tiles laid on their own train first, each named (who 
 what), then the turns played for them, the round ends and scores, the doubles to cover, the
 players down to one tile, the Mexican Train started, the trains opened or closed, the other
 moves, and where their own train ends. The text goes where space is counted (a DM beside
-other lines, an embed), so it takes a ``budget`` in characters and never exceeds it: long
-stretches are first told in the fewest words that still name every move ("Bob 5-7 own ·
-Carol drew · Dan 9-9 9-4 Mex": a big table's turns, issue 47), then summarised ("Bob and
-Carol played 14 tiles (3 on the Mexican Train); Dave drew 4 times"), and when even that is
-too long the least useful lines go first, always whole: a sentence is never cut in the middle.
+other lines, an embed), so it takes a ``budget`` in characters and never exceeds it: the
+other moves since the reader's last turn (a turn played for them counts: at most a rotation)
+are first told in the fewest words that still name every move ("Bob 5-7 own · Carol drew ·
+Dan 9-9 9-4 Mex": a big table's turns, issue 47), those before it only counted; only when
+nothing else can give are they summarised ("Bob and Carol played 14 tiles; Dave drew 4
+times"), and then the least useful lines go, always whole: a sentence is never cut.
 
-How a budget is met: every part of the text has a few forms, longest first, and a fixed
-ladder (:mod:`bot.ui.catchuporder`) says which part gives up a form next (the other moves
-are summarised before the tiles on your train are; the trains opened and closed go before
-the doubles to cover).
-
-The news beside the moves at the table (turns played for you, moves the host took back, seats
-a computer took over, the rounds that ended and the standings) is worded by
-:mod:`bot.ui.catchupmatch`, asked only when there is some.
+Every part has a few forms, longest first; a ladder (:mod:`bot.ui.catchuporder`) says which
+gives up a form next. The news beside the moves (turns played for you, moves taken back,
+seats taken over, the rounds ended) is :mod:`bot.ui.catchupmatch`'s, asked only if any.
 """
 
 from __future__ import annotations
@@ -29,7 +25,7 @@ from collections.abc import Sequence
 from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
 from bot.i18n import tr, tr_count
 from bot.service.digest import Digest, SeenMove
-from bot.ui.catchupmatch import for_you_forms, rounds_forms, taken_line, undone_line
+from bot.ui import catchupmatch as news
 from bot.ui.catchuporder import SEATED_DROP, SEATED_LADDER, SPECTATOR_DROP, SPECTATOR_LADDER
 from bot.ui.facts import VOWELS
 from bot.ui.limits import shown
@@ -310,7 +306,7 @@ class _Words:
 
     def undone(self) -> _Part:
         """Their own turn taken back by the host: said first, it changes what they hold."""
-        return _Part("undone", [undone_line(self)] if self.d.undone else [])
+        return _Part("undone", [news.undone_line(self)] if self.d.undone else [])
 
     def nothing(self) -> _Part:
         d = self.d
@@ -350,7 +346,11 @@ class _Words:
 
     def for_you(self) -> _Part:
         moves = self.d.played_for_me
-        return _Part("for_you", for_you_forms(self, turns_of(moves)) if moves else [])
+        return _Part("for_you", news.for_you_forms(self, turns_of(moves)) if moves else [])
+
+    def earlier(self) -> _Part:
+        moves = self.d.earlier
+        return _Part("earlier", [news.earlier_line(self, moves)] if moves else [])
 
     def doubles(self) -> _Part:
         doubles = self.d.open_doubles
@@ -404,12 +404,12 @@ class _Words:
 
     def taken(self) -> _Part:
         seats = [t.seat for t in self.d.taken_over if t.seat != self.d.seat]
-        return _Part("taken", [taken_line(self, seats)] if seats else [])
+        return _Part("taken", [news.taken_line(self, seats)] if seats else [])
 
     def rounds(self) -> _Part:
         if not self.d.rounds_over:
             return _Part("rounds", [])
-        return _Part("rounds", _unique(rounds_forms(self)))
+        return _Part("rounds", _unique(news.rounds_forms(self)))
 
     def elsewhere(self) -> _Part:
         moves = self.d.elsewhere
@@ -468,6 +468,7 @@ class _Words:
             self.undone(),
             self.nothing(),
             self.mine(),
+            self.earlier(),
             self.for_you(),
             self.rounds(),
             self.doubles(),

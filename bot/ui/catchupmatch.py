@@ -71,7 +71,23 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
         what = w.sep.join(", ".join(w.bit(m) for m in t) for t in turns)
         forms.append(w.count("catchup.for-you", len(turns), why=why, what=what, icon=icon))
     forms.append(w.count("catchup.for-you.short", len(turns), why=why, icon=icon))
+    # A phone line, at a big table where the others' moves since need the room.
+    forms.append(w.count("catchup.for-you.least", len(turns), icon=icon))
     return forms
+
+
+def earlier_line(w: Words, moves: Sequence[SeenMove]) -> str:
+    """The others' moves (at least one) before the reader's last turn, which the bot played
+    for them: only counted, in one line, and never named. A turn DM names the rotation since
+    their last turn (a turn played for them is a turn), the one they play after; the rotations
+    before it would crowd it out at a big table (issue 47: 125 DMs of 786 at 10 seats gave
+    every move only as counts), and what in them changed the reader's game is told on its own
+    (the tiles on their train, the doubles to cover, the trains opened, the Mexican Train, who
+    holds one tile) while the picture shows the table. The count says how much went by
+    unseen; ``/mt catchup`` and the channel hold every move."""
+    turns = [m for m in w.d.played_for_me if m.applied.turn_over or m.applied.round_over]
+    key = "compact.earlier.many" if len(turns) > 1 else "compact.earlier.one"
+    return w.tr(key, moves=w.count("compact.moves", len(moves)))
 
 
 def drew_for_you(w: Words, turn: Sequence[SeenMove]) -> str:

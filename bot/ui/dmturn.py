@@ -390,11 +390,11 @@ async def turn_news(
     tiles: str,
     *,
     hand_only: bool = False,
-) -> tuple[str, list[discord.File], tuple[str, ...]]:
+) -> tuple[str, list[discord.File], tuple[str, ...], tuple[str, ...]]:
     """What a player reads when their turn comes: whose game and by when, what changed since
     their last turn (their own train first), and their hand — in words and as a picture,
-    drawn now, the one moment they need it. ``hand_only``: just the hand (the actor, who is
-    looking at the table already)."""
+    drawn now, the one moment they need it; the picture's plan, the names as cut (the move
+    list cuts them alike, issue 47). ``hand_only``: just the hand (the actor sees the table)."""
     view, digest = news.view, news.digest
     assert view is not None
     # In the DM the moves are a list under the picture: its hint says to pick there.
@@ -403,17 +403,17 @@ async def turn_news(
     hand = messages.hand_text(view, game, lang)
     plan = () if drawn is None else drawn.plan
     if hand_only:
-        return hand[:CONTENT], files, plan
+        return hand[:CONTENT], files, plan, ()
     head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
     if game.deadline_at is not None:
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
     # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
     assert digest is not None
-    names = () if drawn is None else drawn.names
+    names = drawn.names if drawn is not None and drawn.names else short_names(view.names)
     if news.stopped is not None:  # why their standing order stopped: told in this turn only
         head += "\n" + stopped_line(news.stopped.reason, news.stopped.params, lang)
     text = turn_dm_text(head, game, digest, view, news.standings, lang, names, pictured=bool(files))
-    return text, files, plan
+    return text, files, plan, names
 
 
 def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
@@ -443,7 +443,9 @@ async def tell_next_player(
         if not new_turn or ping.settings is None:
             return None
         lang = locale_of(route.interaction) if route.interaction is not None else None
-        text, files, _ = await turn_news(bot, game, news, lang, ping.settings.tiles, hand_only=True)
+        text, files, *_ = await turn_news(
+            bot, game, news, lang, ping.settings.tiles, hand_only=True
+        )
         await route.add_for_actor(text, files=files)
         return None
     if not ping.dm or ping.settings is None:
@@ -482,9 +484,10 @@ async def send_turn_dm(
         news = await bot.turns.news(game.id, ping)
     assert news is not None
     lang, tiles = ping.settings.language, ping.settings.tiles
-    text, files, plan = await turn_news(bot, game, news, lang, tiles)
+    text, files, plan, names = await turn_news(bot, game, news, lang, tiles)
+    seat_view = news.view and dataclasses.replace(news.view, names=names)
     controls = dm_view(
-        game, news.view, await live_link(bot, game), lang, plan, bot.tile_emojis.shown
+        game, seat_view, await live_link(bot, game), lang, plan, bot.tile_emojis.shown
     )
     # One card (issue 47): the text, the hand's picture with its alt text, the controls; a
     # DM is the bot's own message, which takes a V2 card with its file (docs/discord.md).

@@ -91,3 +91,26 @@ def test_the_hand_picture_never_shows_two_players_alike() -> None:
         assert len(status) == 1, status
         seen.add((current, status[0]))
     assert len({s for _c, s in seen}) == len({c for c, _s in seen}) >= 5, seen
+
+
+def test_a_turn_dms_names_are_cut_one_way() -> None:
+    """Issue 47: a 10-seat turn DM read "Carol…, Dave_The…, Erin_The…": each name cut at a
+    word's end, "Carol_The…" one character too long for its 10 (an escaped ``_`` counts
+    two). Names cut at a word's end drop the words they all share, so all read alike in
+    shape; a word that tells a name apart stays."""
+    from bot.drawing.jobs import MARKDOWN, cut_names
+    from renderers.names import distinct_chars
+
+    tail = "_The_Magnificent_Train_Rider_"
+    first = ("Alice", "Bob", "Carol", "Dave", "Erin", "Fay", "Gus", "Hana", "Ivan", "Judy")
+    names = [(n + tail).ljust(32, "x")[:32] for n in first]
+    assert cut_names(names) == tuple(f"{n}…" for n in first)
+    # Where "_The" fits every name, it stays for every name (4 seats: 18 characters).
+    assert cut_names(names[:4]) == tuple(f"{n}_The…" for n in first[:4])
+    # Names that share their first word are still told apart by what follows.
+    assert cut_names([f"X_The_Magnificent_Train_Rider_{i:02d}" for i in range(10)])[3] == (
+        "X_The…03"
+    )
+    # A word that tells a name apart is not dropped for the others' shape.
+    mixed = ["Christopher Robin", "Christopher Columbus", "Bob the Builder of Things", "Al"]
+    assert distinct_chars(mixed, 18, MARKDOWN)[2] == "Bob the Builder…"

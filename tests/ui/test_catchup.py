@@ -128,9 +128,13 @@ def test_many_tiles_on_your_train_are_named_then_counted_and_the_last_named() ->
     assert line == (
         "🚂 On your train: 10 tiles (Carol 5, Dave 5); the last: Dave 6-5 · Carol 6-5 · Dave 5-5."
     )
-    # Under pressure, only the count stays.
+    # Under pressure, where your train ends goes first (the hand and its picture show it:
+    # the moves are the news, issue 47), then only the count stays.
     tight = catchup_text(d, "en", 120)
-    assert "🚂 On your train: 10 tiles (Carol 5, Dave 5)." in tight and len(tight) <= 120
+    assert tight.endswith("the last: Dave 6-5 · Carol 6-5 · Dave 5-5.") and len(tight) <= 120
+    assert "🎯" not in tight
+    tighter = catchup_text(d, "en", 80)
+    assert "🚂 On your train: 10 tiles (Carol 5, Dave 5)." in tighter and len(tighter) <= 80
 
 
 def _crowded(names: tuple[str, ...]) -> Digest:

@@ -145,3 +145,136 @@ def test_the_longest_turn_dm_at_10_seats_names_every_move(turns, lang: str) -> N
                 assert re.search("knocked|frappe", told), told
             elif isinstance(move, Catch):
                 assert cut[move.seat] in told, told
+
+
+# ---------------------------------------------------------------------- turns played for you
+
+#: The reader's own turns the bot played for them (no choice), one after each earlier rotation.
+FOR_READER = ("draw|pass", f"5-3 @{READER + 1}", "draw|pass")
+
+
+def _rotation(seq: int, round_no: int, k: int) -> list[tuple[int, int, str, dict]]:
+    """An ordinary rotation of the nine others: a tile on one's own train, or a draw and a
+    pass (every third player), numbered from ``seq``."""
+    out = []
+    for i, seat in enumerate(OTHERS):
+        if (i + k) % 3 == 0:
+            out += [
+                _move(seq, seat, "draw", turn_over=False, drawn=1, round_no=round_no),
+                _move(seq + 1, seat, "pass", marker_raised=True, round_no=round_no),
+            ]
+        else:
+            pip = (i + k) % 15
+            out.append(_move(seq, seat, f"{pip}-{(pip + 1) % 15} @{seat + 1}", round_no=round_no))
+        seq += 2
+    return out
+
+
+def _for_reader(seq: int, round_no: int, what: str) -> list[tuple[int, int, str, dict]]:
+    if what == "draw|pass":
+        return [
+            _move(seq, READER, "draw", turn_over=False, drawn=1, played_for="autoplay",
+                  round_no=round_no),
+            _move(seq + 1, READER, "pass", played_for="autoplay", round_no=round_no),
+        ]  # fmt: skip
+    return [_move(seq, READER, what, played_for="autoplay", round_no=round_no)]
+
+
+def _played_for_digest(round_end: bool):  # type: ignore[no-untyped-def]
+    """The reader's last three turns played for them, an ordinary rotation of the others
+    before each, then the longest rotation since their last turn (:func:`_standard_turns`).
+    ``round_end``: the first rotation and turn are the last of round 1 (the reader's turn
+    played for them ends it: they went out), the rest in round 2."""
+    from bot.service.digest import OpenDouble, RoundOver, SeenMove
+
+    moves = []
+    seq = 10
+    for k, what in enumerate(FOR_READER):
+        round_no = 0 if round_end and k == 0 else int(round_end)
+        moves += _rotation(seq, round_no, k) + _for_reader(seq + 20, round_no, what)
+        seq += 30
+    # The longest rotation since: in a round just dealt nobody holds one tile, so nobody
+    # knocks or is caught (the double, the draw, the cover).
+    last = [t for t in _standard_turns() if not (round_end and t[2].startswith(("knock", "catch")))]
+    moves += [(s, seat, t, a | {"round_no": int(round_end)}) for s, seat, t, a in last]
+    seen = []
+    for seq_, seat, text, applied in moves:
+        applied = dict(applied)
+        drawn = int(applied.pop("drawn", 0))
+        played_for = applied.pop("played_for", None)
+        round_no = int(applied.pop("round_no", 0))
+        move = parse_move(text, players=10, max_pip=15)
+        record = Applied(seat, move, **({"turn_over": True} | applied))
+        seen.append(SeenMove(seq_, round_no, seat, move, record, drawn, False, played_for))
+    over = ()
+    if round_end:
+        scores = tuple(0 if s == READER else 10 + s for s in range(10))
+        over = (RoundOver(0, scores, READER, scores),)
+    return digest(
+        names=NAMES,
+        seat=READER,
+        moves=tuple(seen),
+        rounds_over=over,
+        since_round=0,
+        round_no=int(round_end),
+        totals=over[0].totals if over else (0,) * 10,
+        open_doubles=tuple(OpenDouble(s, Tile(s, s)) for s in OTHERS),
+        one_tile=() if round_end else tuple((s, True) for s in OTHERS),
+        opened=tuple(OTHERS),
+        turn=READER,
+    )
+
+
+def _named(line: str, moves, cut: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Every move of ``moves`` (the others' since the reader's last turn) named in ``line``,
+    turn by turn: its player's cut name and its tile (or its word)."""
+    told = line.split(" · ")
+    seats = list(dict.fromkeys(m.seat for m in moves))
+    assert len(told) == len(seats), (len(told), line)
+    for seat, turn in zip(seats, told, strict=True):
+        assert cut[seat] in turn, (seat, turn)
+        for m_ in (x for x in moves if x.seat == seat):
+            move = m_.move
+            if isinstance(move, Play):
+                assert str(move.tile) in turn, (move, turn)
+            elif isinstance(move, Draw):
+                assert re.search("drew|pioche", turn), turn
+            elif isinstance(move, Knock):
+                assert re.search("knocked|frappe", turn), turn
+            elif isinstance(move, Catch):
+                assert cut[move.seat] in turn, turn
+
+
+@pytest.mark.parametrize("round_end", [False, True], ids=["same_round", "across_round_end"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("pictured", [False, True], ids=["text_hand", "pictured_hand"])
+def test_after_three_turns_played_for_you_every_move_since_the_last_is_named(
+    round_end: bool, lang: str, pictured: bool
+) -> None:
+    """The 10-seat match's 125 turn DMs of 786 that gave the others' moves only as counts
+    ("Fay_The…, Judy_The…, Bob_The… and 6 others played 18 tiles…"): the reader's turns had
+    been played for them, so the DM covered several rotations. A turn played for you is a
+    turn: the rotation since the last one is named in full, compactly, the turns played for
+    you by their own line, the rotations before only counted — across a round end too."""
+    d = _played_for_digest(round_end)
+    view = view_for(MATCH, READER)
+    head = "🎲 Your turn in game #1 (<#2000>). Play by <t:1700000000:R>."
+    text = turn_dm_text(head, _summary(), d, view, _standings(), lang, pictured=pictured)
+    assert len(text) <= DM_CHARS, (len(text), text)
+    assert phone_lines(text) <= DM_LINES, (phone_lines(text), text)
+    cut = [shown(n) for n in short_names(NAMES)]
+    lines = text.splitlines()
+    others = [line for line in lines if line.startswith("↪️")]
+    assert len(others) == 1, text
+    since = [m for m in d.moves if m.seq >= 100]  # the rotation since the reader's last turn
+    _named(others[0], since, cut)
+    # Only the last rotation is named: the earlier ones are not (they are counted).
+    before = {str(m.tile) for m in d.moves if m.seq < 100 and m.tile is not None}
+    assert not before & set(re.findall(r"\d+-\d+", others[0])), others[0]
+    # Never only counted ("… and 6 others played 36 tiles; … drew 18 times").
+    counted = r"\d+ (others|autres)|(played|posé) \d+|\d+ (times|fois)|(coups?|moves?), (by|par)"
+    assert not re.search(counted, text), text
+    # The turns played for the reader are told by their own line.
+    assert any(line.startswith("⏩ 3 ") for line in lines), text
+    if round_end:
+        assert any(line.startswith("🏁") for line in lines), text
