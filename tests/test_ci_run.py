@@ -74,11 +74,9 @@ def test_a_stopped_run_leaves_no_environment_and_no_job(
         os.killpg(proc.pid, signal.SIGINT)
     else:  # `timeout` and `kill` signal the script alone
         proc.send_signal(signal.SIGTERM if how == "sigterm" else signal.SIGHUP)
-    # Generous: removing a real virtual environment on a machine at load 10 (CI beside other
-    # work) took over 20 s once; the test is about what is left, not how fast.
-    assert proc.wait(timeout=90) == code
+    assert proc.wait(timeout=20) == code
     assert _venvs(env) == []
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 10
     while _alive(job) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(job), "the README's command outlived the run"
@@ -89,7 +87,7 @@ def test_one_left_by_a_sigkilled_run_is_removed_by_the_next(tmp_path: Path) -> N
     proc = _start(repo, env)
     job = int((repo / "job.pid").read_text())
     os.killpg(proc.pid, signal.SIGKILL)  # nothing can trap it (its job lives on: ours to end)
-    proc.wait(timeout=90)
+    proc.wait(timeout=20)
     os.kill(job, signal.SIGTERM)
     with_pid = _venvs(env)
     assert len(with_pid) == 1  # left behind
@@ -97,9 +95,9 @@ def test_one_left_by_a_sigkilled_run_is_removed_by_the_next(tmp_path: Path) -> N
     assert with_pid[0] not in _venvs(env) and len(_venvs(env)) == 1
     job = int((repo / "job.pid").read_text())
     proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=90)
+    proc.wait(timeout=20)
     assert _venvs(env) == []
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 10
     while _alive(job) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(job)
