@@ -300,19 +300,24 @@ async def test_what_changed_while_the_bot_was_away_is_set_right_when_it_connects
     away(fake, clock, 8 * 24 * 60)
     fake.delete_channel(doomed)
     assert thread.archived
-    dms = len(carol.dms())
+    dms = {p: len(p.dms()) for p in (carol, bob)}
     async with running_bot(fake, make_bot()) as bot:
         assert isinstance(bot, MexicanTrainBot)
         await fake.wait_for(
             lambda: not thread.archived, timeout=WAIT, what="the thread reopened", on=thread
         )
-        notice = await fake.wait_for(
-            lambda: carol.dms()[-1] if len(carol.dms()) > dms else None,
-            timeout=WAIT,
-            what="carol told her game ended",
-            on=carol,
-        )
-        assert f"#{lost.id}" in notice.text and "deleted" in notice.text
+        # Both of the lost game's players are told (and the bot is not stopped while it is
+        # still telling one of them: its DM would meet a closed session).
+        for player in (carol, bob):
+            notice = await fake.wait_for(
+                lambda p=player: next(
+                    (m for m in p.dms()[dms[p] :] if f"#{lost.id}" in m.text), None
+                ),
+                timeout=WAIT,
+                what=f"{player.name} told the game ended",
+                on=player,
+            )
+            assert "deleted" in notice.text
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None
         users = {alice.id: alice, bob.id: bob}
