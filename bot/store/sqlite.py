@@ -166,7 +166,7 @@ class SQLiteStore(Store):
                 verdict = await _check_live(writer)
                 if verdict != "ok":
                     raise StoreError(_damaged(path, verdict))
-            mode = await _scalar(writer, "PRAGMA journal_mode = WAL")
+            mode = await _to_wal(writer, wait)
             if str(mode).lower() != "wal":
                 raise StoreError(f"{path}: SQLite refused WAL mode (journal_mode is {mode})")
             await writer.execute(f"PRAGMA synchronous = {synchronous}")
@@ -392,6 +392,21 @@ OPENERS["sqlite"] = _open
 async def _scalar(conn: aiosqlite.Connection, sql: str) -> Any:
     rows = list(await conn.execute_fetchall(sql))
     return rows[0][0] if rows else None
+
+
+async def _to_wal(conn: aiosqlite.Connection, wait: float) -> Any:
+    """Switch the file to WAL; the journal mode it is in after. SQLite answers a switch that
+    meets another connection's own (two processes opening one new file at once) with
+    "database is locked" at once, without waiting its busy timeout, so it is tried again here
+    for up to that timeout: a lock held longer is still refused, then, as any other write."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return await _scalar(conn, "PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            await asyncio.sleep(0.01)
 
 
 async def _user_version(conn: aiosqlite.Connection) -> int:
