@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.ai_strength import Z95
+from benchmarks.ai_strength import mean_ci
 
 
 def deal_margins(paths: list[str], pairing: str) -> tuple[dict[int, float], set[int]]:
@@ -50,13 +49,6 @@ def deal_margins(paths: list[str], pairing: str) -> tuple[dict[int, float], set[
     return margins, seeds
 
 
-def interval(values: list[float]) -> list[float]:
-    """mean ± 1.96 · sd / √n, rounded for the line."""
-    mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return [round(mean - half, 3), round(mean + half, 3)]
-
-
 def compare(a: dict[int, float], b: dict[int, float]) -> dict[str, object]:
     """Both sides on the deals both played, and A minus B deal by deal.
 
@@ -67,20 +59,18 @@ def compare(a: dict[int, float], b: dict[int, float]) -> dict[str, object]:
     common = sorted(set(a) & set(b))
     if not common:
         raise SystemExit("the two sides share no deal: same --seed, --deals-as and deals?")
-    diffs = [a[d] - b[d] for d in common]
     xs, ys = [a[d] for d in common], [b[d] for d in common]
     # How much of a deal's luck the two sides share: what pairing buys.
     correlation = round(statistics.correlation(xs, ys), 3) if len(common) > 2 else None
-    return {
-        "deals": len(common),
-        "a_margin": round(statistics.fmean(a[d] for d in common), 3),
-        "a_margin_ci95": interval([a[d] for d in common]),
-        "b_margin": round(statistics.fmean(b[d] for d in common), 3),
-        "b_margin_ci95": interval([b[d] for d in common]),
-        "difference": round(statistics.fmean(diffs), 3),
-        "difference_ci95": interval(diffs),
-        "correlation": correlation,
-    }
+    out: dict[str, object] = {"deals": len(common)}
+    for key, values in (("a_margin", xs), ("b_margin", ys), ("difference", _minus(xs, ys))):
+        mean, low, high = mean_ci(values)  # mean ± 1.96 · sd / √deals, as ai_strength's
+        out[key], out[f"{key}_ci95"] = round(mean, 3), [low, high]
+    return {**out, "correlation": correlation}
+
+
+def _minus(xs: list[float], ys: list[float]) -> list[float]:
+    return [x - y for x, y in zip(xs, ys, strict=True)]
 
 
 def main() -> None:
