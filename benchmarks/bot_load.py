@@ -294,6 +294,12 @@ async def serve_bot(args: argparse.Namespace) -> None:
         runner.result()
     await bot.tree.sync()
     asked = count_pictures(bot)
+    try:  # the collector settled as ``python -m bot`` settles it (an older tree: as it was)
+        from bot.run import settle_collector
+    except ImportError:
+        pass
+    else:
+        settle_collector()
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
     own = BotsOwnWaits(bot)
