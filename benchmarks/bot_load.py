@@ -294,12 +294,13 @@ async def serve_bot(args: argparse.Namespace) -> None:
         runner.result()
     await bot.tree.sync()
     asked = count_pictures(bot)
-    try:  # the collector settled as ``python -m bot`` settles it (an older tree: as it was)
-        from bot.run import settle_collector
+    try:  # the collector kept as ``python -m bot`` keeps it (an older tree: as it was)
+        from bot.ops import collector
     except ImportError:
         pass
     else:
-        settle_collector()
+        collector.settle()
+        bot.spawn(collector.collect_when_idle(bot.metrics))
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
     own = BotsOwnWaits(bot)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import time
@@ -29,6 +28,7 @@ from discord.http import Route
 from bot.app import create_bot
 from bot.config import Config
 from bot.configvalues import ConfigError
+from bot.ops import collector
 from bot.ops.health import HealthServer
 from bot.store import open_store
 from bot.store.schema import upgrade_lines
@@ -36,26 +36,6 @@ from bot.ui.host import GameBot
 from bot.ui.permissions import invite_permissions
 
 log = logging.getLogger("bot.ops")
-
-#: The garbage collector's thresholds once the bot serves (CPython's are 700, 10, 10): a
-#: young pass every 20,000 new objects instead of 700, and a full pass after 100 middle ones
-#: instead of 10. A full pass walks every live object of the process and stops the event loop
-#: meanwhile: with a thousand games in play it took 0.3-0.4 s, several times while the heap
-#: grew, and the acknowledgements of a burst waited behind it (issue 50's bar: the first
-#: answer's p99 at 100 ms). Cycles that outlive the young passes are freed later, a bounded
-#: cost in memory (docs/benchmarks.md, "Under a burst").
-COLLECTOR_THRESHOLDS = (20_000, 50, 100)
-
-
-def settle_collector() -> None:
-    """Once the bot is up: what start-up made (modules, commands, texts, fonts) is never
-    garbage, so it is moved out of the collector's sight (``gc.freeze``: its passes no longer
-    walk it), and the collector runs less often (:data:`COLLECTOR_THRESHOLDS`). Called once
-    per process, by :func:`serve` when the bot is first ready (and by ``benchmarks/bot_load``
-    for the bot it serves); never by tests, whose many bots must stay collectable."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
 def point_at_test_discord(config: Config) -> None:
@@ -155,7 +135,8 @@ async def serve(config: Config, token: str) -> None:
         if not said_ready:
             said_ready = True
             log.info("%s", ready_line(bot))
-            settle_collector()
+            collector.settle()  # no full pass of the collector while a player waits
+            bot.spawn(collector.collect_when_idle(bot.metrics))
             if (missing := webhooks_line(bot)) is not None:
                 log.info("%s", missing)
 
