@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -69,8 +70,14 @@ def _embed_total(embed: dict[str, object]) -> int:
     return total + sum(size(f["name"]) + size(f["value"]) for f in fields)
 
 
+def _is_round(file: Any) -> bool:  # round.png, or round-1.png… for rounds told in one post
+    return bool(file.filename.startswith("round"))
+
+
 def _measure(posts: list[FakeMessage]) -> dict[str, int]:
-    embeds = [m.embeds[0] for m in posts]
+    # Every embed of the post: a round's end rides in the turn post (issue 47), and the
+    # limits hold for the message's embeds together (6,000 characters).
+    embeds = [e for m in posts for e in m.embeds]
     fields = [f for e in embeds for f in e.get("fields") or []]
     return {
         "max_title": max(size(str(e.get("title") or "")) for e in embeds),
@@ -78,8 +85,8 @@ def _measure(posts: list[FakeMessage]) -> dict[str, int]:
         "max_field_name": max(size(f["name"]) for f in fields),
         "max_field_value": max(size(f["value"]) for f in fields),
         "max_fields": max(len(e.get("fields") or []) for e in embeds),
-        "max_embed_total": max(_embed_total(e) for e in embeds),
-        "max_alt_text": max(size(m.files[0].description or "") for m in posts),
+        "max_embed_total": max(sum(_embed_total(e) for e in m.embeds) for m in posts),
+        "max_alt_text": max(size(f.description or "") for m in posts for f in m.files),
     }
 
 
@@ -112,7 +119,7 @@ async def main() -> None:
                 clock.tick(60)
                 await cog.scheduler.tick()
             finished = (await bot.service.game(game.id)).status is GameStatus.FINISHED
-            posts = [m for m in games.messages() if any(f.filename == "round.png" for f in m.files)]
+            posts = [m for m in games.messages() if any(_is_round(f) for f in m.files)]
             scores = await (await users[3].slash("mt scores", channel=games)).message()
             table = await (await users[5].slash("table", channel=games)).message()
             # Every round's picture again, to read the sizes of the text it draws.
@@ -122,14 +129,15 @@ async def main() -> None:
                 image = render_round_end(report.board, RoundEndOptions())
                 smallest = min(smallest, min(px for px, _ in text_sizes(image)) * 400 / image.width)
             figures = _measure(posts)
-            heights = sorted({m.files[0].image_size() or (0, 0) for m in posts})
+            rounds = [f for m in posts for f in m.files if _is_round(f)]
+            heights = sorted({f.image_size() or (0, 0) for f in rounds})
     figures |= {
         "max_scores_answer": size(scores.content),
         "table_after_match_total": _embed_total(table.embeds[0]) if table.embeds else -1,
     }
     ok = (
         finished
-        and len(posts) == 19
+        and sum(1 for m in posts for f in m.files if _is_round(f)) == 19
         and all(
             (
                 figures["max_title"] <= 256,

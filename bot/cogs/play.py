@@ -42,8 +42,8 @@ from bot.ui.interactions import (
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
 from bot.ui.orders import order_text
+from bot.ui.posts import click_editor
 from bot.ui.refusals import Refusal, error_text
-from bot.ui.turnpost import click_editor
 
 
 class Play_(GameCog, name="Play"):

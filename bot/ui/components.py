@@ -485,13 +485,12 @@ def recontrolled(
     layout: discord.ui.LayoutView, controls: discord.ui.View | None
 ) -> discord.ui.LayoutView:
     """``layout`` (a card read back from its message) with its controls replaced by those
-    of ``controls`` (None: none)."""
-    for item in layout.walk_children():
-        if isinstance(item, discord.ui.Container):
-            for child in list(item.children):
-                if isinstance(child, discord.ui.ActionRow):
-                    item.remove_item(child)
-            for row in control_rows(controls):
-                item.add_item(row)
-            return layout
+    of ``controls`` (None: none), in its last container (a round's end may come first)."""
+    boxes = [item for item in layout.children if isinstance(item, discord.ui.Container)]
+    for box in boxes[-1:]:
+        for child in list(box.children):
+            if isinstance(child, discord.ui.ActionRow):
+                box.remove_item(child)
+        for row in control_rows(controls):
+            box.add_item(row)
     return layout

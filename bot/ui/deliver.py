@@ -27,6 +27,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Sequence
 from datetime import timedelta
 
 import discord
@@ -167,19 +168,17 @@ class Deliverer:
 
     async def already_posted(self, game: GameSummary) -> bool:
         """Whether the channel's recent messages hold this game's post for its version: the
-        turn buttons name it (``mt:<game>:<version>:``), a finished game's Rematch names the
-        game. False when the channel cannot be read (the nonce still guards the post)."""
+        turn buttons name it (``mt:<game>:<version>:``; in a card's rows too, below a round's
+        end riding in it), a finished game's Rematch names the game. False when the channel
+        cannot be read (the nonce still guards the post)."""
         marks = (f"mt:{game.id}:{game.version}:", f"mt:{game.id}:rematch")
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             async for message in channel.history(limit=LOOK_BACK):
                 if not is_own_post(self.bot, message):  # (its webhook's posts are its own)
                     continue
-                for row in message.components:
-                    for item in getattr(row, "children", ()):
-                        custom_id = getattr(item, "custom_id", None) or ""
-                        if custom_id.startswith(marks):
-                            return True
+                if any(i.startswith(marks) for i in custom_ids(message.components)):
+                    return True
         except discord.HTTPException as exc:
             log.info("game %s: could not read the channel (%s)", game.id, exc)
             gone(self.bot, game.channel_id, exc)
@@ -219,3 +218,15 @@ class Deliverer:
         """A clean stop: give back the leases held, so another process delivers at once."""
         with contextlib.suppress(Exception):
             await self.bot.service.outbox.release(self.owner)
+
+
+def custom_ids(items: Sequence[object]) -> list[str]:
+    """Every ``custom_id`` of a message's components, nested ones too (a card's container
+    holds its action rows, which hold the buttons)."""
+    found: list[str] = []
+    for item in items:
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.append(custom_id)
+        found += custom_ids(getattr(item, "children", None) or ())
+    return found

@@ -61,6 +61,10 @@ class Post:
     #: from the database after a restart); ``quiet``: that card without its controls.
     card: bool | None = None
     quiet: discord.ui.LayoutView | None = dataclasses.field(default=None, compare=False)
+    #: A round's end riding in the post (issue 47): its embeds, and its pictures as
+    #: attachments, which an edit that grows the post keeps (bot.ui.roundcard).
+    head: tuple[discord.Embed, ...] = dataclasses.field(default=(), compare=False)
+    kept: tuple[discord.Attachment, ...] = dataclasses.field(default=(), compare=False)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,6 +84,22 @@ class Editor:
     hook_id: int | None = None
     #: The message clicked, for a click's editor: what it is (a card?) is read from it.
     message: discord.Message | None = None
+
+
+def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:
+    """The free way to edit a followup: with the token that sent it."""
+    return Editor(message.id, interaction.expires_at, message.edit)
+
+
+def click_editor(interaction: discord.Interaction[Any]) -> Editor | None:
+    """The free way to edit the message a button was clicked on, when the click was
+    acknowledged without a message of its own (then the token's "original" IS that message)."""
+    message = interaction.message
+    deferred_update = discord.InteractionResponseType.deferred_message_update
+    if message is None or interaction.response.type is not deferred_update:
+        return None
+    edit = interaction.edit_original_response
+    return Editor(message.id, interaction.expires_at, edit, message=message)
 
 
 class PostBook:

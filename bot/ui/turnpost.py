@@ -1,10 +1,10 @@
 """A turn's post, from its first send to its last edit: step 3 of the announcer's cycle.
 
 A move's public post is followed in this one module (issue 51): :class:`TurnPost` chooses
-what goes out (a round's end each, then ONE turn post for everything since the last present
-human's turn; or the live post of the same turn grown by a draw, or that draw held for the
-next post where growing would cost a request), which path each post and edit takes, and
-quietens the post before.
+what goes out (ONE turn post for everything since the last present human's turn, a round's
+end riding in it: :mod:`bot.ui.roundcard`; or the live post of the same turn grown by a draw,
+or that draw held for the next post where growing would cost a request), which path each
+post and edit takes, and quietens the post before.
 
 The paths, cheapest first (Discord exempts an interaction's own endpoints from the bot's
 global limit of 50 requests a second; docs/discord.md):
@@ -43,7 +43,8 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import cannot_post, channel_locale
 from bot.ui.limits import CONTENT, fit
 from bot.ui.messages import turn_line
-from bot.ui.posts import Editor, Post
+from bot.ui.posts import Editor, Post, click_editor, editor_of
+from bot.ui.roundcard import fits, merged, round_card
 from bot.ui.roundend import round_end_posts
 from bot.ui.route import PASSING, Route, gone, note_failure, post_nonce, token_alive
 
@@ -90,8 +91,9 @@ class TurnPost:
         head: Sequence[str] = (),
         colour: discord.Colour | None = None,
     ) -> str | None:
-        """The round ends' posts, then the turn post (or the live post grown, or held), the
-        post before it quietened; returns a problem to tell the actor."""
+        """The turn post with the round's end in it (else the round ends' posts, then the turn
+        post; or the live post grown, or held), the post before it quietened; returns a
+        problem to tell the actor."""
         bot, route = self.bot, self.route
         outs, ping, table = played.outs, played.ping, played.table
         last = outs[-1]
@@ -110,7 +112,7 @@ class TurnPost:
                     parts[-1] = (parts[-1][0] + lines, end)
                 else:
                     parts.append((lines, end))
-        posts = []
+        posts, ends = [], []
         if any(end is not None for _, end in parts):
             ends = await round_end_posts(bot, played, parts, locale, colour)
             posts = [TablePost(None, embed, files, view) for embed, files, view in ends]
@@ -138,7 +140,11 @@ class TurnPost:
                 room = CONTENT - 100 - len(content)
                 since = since_your_turn(played.news, locale, room)
                 content = "\n".join(t for t in (content, since) if t)
-            posts.append(TablePost(content or None, embed, True, buttons))
+            post = TablePost(content or None, embed, True, buttons)
+            rides = merged(ends, embed) if ends else None  # the round's end rides in it
+            if rides is not None:
+                post, posts = dataclasses.replace(post, ends=rides[0], end_files=rides[1]), []
+            posts.append(post)
         for i, post in enumerate(posts):
             told = (turn, tuple(open_lines)) if i == len(posts) - 1 and turn is not None else None
             nonce = post_nonce(game, i)
@@ -166,9 +172,15 @@ class TurnPost:
         files = [] if isinstance(post.picture, bool) else post.picture
         if post.picture is True and table is not None:
             files = await bot.pictures.post_table(post.embed, table, game, locale)
-        # A turn post is one card where its path takes one (the bot's own message); a
-        # round's end keeps its classic post (several pictures, no controls).
-        one = table_card(post.content, post.embed, files, post.view) if turn is not None else None
+        files = [*post.end_files, *files]
+
+        def layout(controls: discord.ui.View | None) -> discord.ui.LayoutView | None:
+            if not post.ends:
+                return table_card(post.content, post.embed, files, controls)
+            return round_card(post.ends, post.end_files, post.content, post.embed, files, controls)
+
+        # One card where the path takes one (the bot's own message; a round's end in it too).
+        one = layout(post.view) if turn is not None else None
         try:
             message, editor = await self._post(
                 post, files, mentions, game.channel_id, nonce, hooked=turn is not None, card=one
@@ -181,10 +193,12 @@ class TurnPost:
             return tr("error.cannot-post", locale, detail=detail or type(exc).__name__)
         await self._quieten(hooked_post=editor is not None and not editor.free)
         is_card = message.flags.components_v2
-        quiet = table_card(post.content, post.embed, files, None) if is_card else None
+        quiet = layout(None) if is_card else None
         told, lines = turn if turn is not None else (None, None)
-        buttons = post.view is not None
-        new = Post(message.channel.id, message.id, buttons, told, lines, card=is_card, quiet=quiet)
+        buttons = post.view is not None  # a draw's edit keeps the round's end and pictures:
+        kept = tuple(a for a in message.attachments if post.ends and a.filename != "table.png")
+        where = (message.channel.id, message.id, buttons, told, lines)
+        new = Post(*where, card=is_card, quiet=quiet, head=post.ends, kept=kept)
         self._note(new, editor)
         return None
 
@@ -212,7 +226,7 @@ class TurnPost:
         payload = fit(
             "game post",
             content=post.content,
-            embed=post.embed,
+            embeds=[*post.ends, post.embed],
             files=list(files),
             view=post.view or MISSING,
             allowed_mentions=mentions,
@@ -315,6 +329,9 @@ class TurnPost:
             return False  # pages leave unclear: a new post says it either way (docs/discord.md)
         told = (*latest.lines, *lines)
         embed = game_embed(game, told, locale, round_no=game.round_no)
+        embeds = [*latest.head, embed]  # a round's end in the post stays, its picture too
+        if latest.head and not fits(embeds):
+            return False
         pictures = self.bot.pictures
         files = [] if table is None else await pictures.post_table(embed, table, game, locale)
         try:
@@ -322,8 +339,8 @@ class TurnPost:
                 latest.channel_id,
                 latest.message_id,
                 content=turn_line(game, game.turn, locale) or None,
-                embed=embed,
-                attachments=files,
+                embeds=embeds,
+                attachments=[*latest.kept, *files],
                 view=components.turn_view(game.id, game.version, locale, knock=False),
                 allowed_mentions=PING_NOBODY,
             )
@@ -336,11 +353,10 @@ class TurnPost:
     # ------------------------------------------------------------------ the post before
 
     async def _quieten(self, *, hooked_post: bool) -> None:
-        """Take the move controls off the game's previous post, keeping its text and picture,
-        so only the newest post has them (issue 47.2: at any age). Nothing is deleted (the bot
-        may lack Manage Messages); an edit Discord refuses (a deleted message, 30046 on old
-        messages) is logged and left: the edit is cosmetic, since an old post's buttons act on
-        the table as it is now (``bot.cogs.play.turn_button``). Made where it is off the bot's
+        """Take the move controls off the game's previous post, keeping its text and pictures
+        (a round's end in it too), so only the newest post has them (issue 47.2: at any age).
+        Nothing is deleted; an edit Discord refuses (a deleted message, 30046) is logged and
+        left: an old post's buttons act on the table as it is now. Made where it is off the bot's
         global limit — a token that can edit it (a followup's, a click's) or the webhook that
         posted it — whatever the post's age (docs/discord.md); with the bot token only where
         the new post went through the webhook (``hooked_post``: the move spent nothing on its
@@ -436,22 +452,6 @@ def _rewind(fields: dict[str, Any]) -> None:  # files read by a refused request:
             file.reset(seek=True)
 
 
-def editor_of(message: discord.WebhookMessage, interaction: discord.Interaction[Any]) -> Editor:
-    """The free way to edit a followup: with the token that sent it."""
-    return Editor(message.id, interaction.expires_at, message.edit)
-
-
-def click_editor(interaction: discord.Interaction[Any]) -> Editor | None:
-    """The free way to edit the message a button was clicked on, when the click was
-    acknowledged without a message of its own (then the token's "original" IS that message)."""
-    message = interaction.message
-    deferred_update = discord.InteractionResponseType.deferred_message_update
-    if message is None or interaction.response.type is not deferred_update:
-        return None
-    edit = interaction.edit_original_response
-    return Editor(message.id, interaction.expires_at, edit, message=message)
-
-
 def turn_of(last: Outcome) -> tuple[object, ...] | None:
     """The turn now being played, as a turn post knows it: (round, seat, turn start)."""
     game, nxt = last.game, last.next_player
@@ -463,12 +463,15 @@ def turn_of(last: Outcome) -> tuple[object, ...] | None:
 @dataclasses.dataclass(frozen=True, slots=True)
 class TablePost:
     """One post of a game: its text, its embed, its picture (True: the table as it stands,
-    drawn when sent; else the files it carries) and its buttons."""
+    drawn when sent; else the files it carries) and its buttons; ``ends`` and ``end_files``:
+    the round's end riding in it, before the embed and the picture (:mod:`bot.ui.roundcard`)."""
 
     content: str | None
     embed: discord.Embed
     picture: bool | list[discord.File]
     view: discord.ui.View | None
+    ends: tuple[discord.Embed, ...] = ()
+    end_files: list[discord.File] = dataclasses.field(default_factory=list)
 
 
 def mentions_for(ping: TurnPing | None) -> discord.AllowedMentions:

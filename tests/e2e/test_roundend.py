@@ -55,14 +55,16 @@ async def test_a_round_end_posts_its_picture_with_a_description_and_the_scores_a
         embed = post.embeds[0]
         assert embed["title"] == f"Game #{game.id} — round 1/2"
         assert "Round 1 is over" in embed["description"] or "blocked" in embed["description"]
-        # The picture, in the embed, with its description in words (alt text).
-        [picture] = post.files
+        # The picture, in the embed, with its description in words (alt text); the next
+        # round's table rides in the same post (issue 47: one post per turn).
+        picture, table = post.files
+        assert table.filename == "table.png" and post.embeds[1]["title"].endswith("round 2/2")
         assert embed["image"]["url"] == post.attachments[0].url
         assert picture.description is not None and len(picture.description) <= 1024
         assert picture.description.startswith("Round 1 of 2 is over")
         report = await bot.service.round_report(game.id, 0)
         players = (await bot.service.game(game.id)).players
-        assert post.images() == [round_end_png(report.board, players, "en")]
+        assert post.images()[0] == round_end_png(report.board, players, "en")
         # The scores: a vertical list, best first, places shared on ties.
         [field] = embed["fields"]
         assert field["name"] == "Scores after round 1/2"
@@ -70,7 +72,7 @@ async def test_a_round_end_posts_its_picture_with_a_description_and_the_scores_a
         assert [h.split(".")[0] for h in heads] == [str(s.place) for s in report.standings]
         assert all("(this round +" in h or "(went out, +" in h for h in heads)
         assert "```" not in field["value"]
-        assert post.buttons == []  # the next turn's post carries the buttons
+        assert post.button_labels[:3] == ["Play", "Draw", "Pass"]  # the turn's, in one post
         # /mt scores mid-match ranks by the totals so far, in the same words.
         answer = await said(await alice.slash("mt scores", channel=games))
         assert answer.text.startswith(
