@@ -77,7 +77,10 @@ async def test_a_bot_never_quiet_still_gets_its_full_pass() -> None:
         collect_when_idle(load, every=0.01, idle_wait=0.05, collect=lambda: passes.append(1))
     )
     try:
-        await asyncio.sleep(0.5)
+        for _ in range(500):  # (a loaded machine stretches the waits: up to 5 s)
+            await asyncio.sleep(0.01)
+            if len(passes) >= 2:
+                break
         assert len(passes) >= 2  # memory stays bounded under a load that never stops
     finally:
         task.cancel()
