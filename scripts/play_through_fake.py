@@ -480,9 +480,10 @@ def refusals(fake: FakeDiscord, lost_turns: int) -> dict[str, Any]:
 
 def turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> FakeMessage | None:
     """The player's turn DM whose controls are for the table as it is (``--from-dm``): the
-    newest DM carrying them; None when they have none (their first turn rode on their own
-    answer, or their DMs are closed)."""
-    for message in reversed(fake.dm_channel(user).messages()):
+    newest DM carrying them — a turn DM, or the answer to their last move when they move
+    again (issue 47: only they see it); None when they have none (their first turn rode on
+    their own answer, or their DMs are closed)."""
+    for message in reversed(fake.dm_channel(user).messages(visible_to=user)):
         ids = [str(c.get("custom_id")) for c in [*message.selects, *message.buttons]]
         if any(f":{version}:dm:" in i for i in ids):
             return message
