@@ -173,3 +173,56 @@ async def test_a_new_turn_of_the_mover_comes_with_their_answer_and_an_old_contro
             assert "\n" not in refused.text and "https://discord.com/channels/" in refused.text
             assert (await bot.service.game(game.id)).version == version
             assert move_controls(again) == []
+
+
+def live_controls(user: FakeUser, version: int) -> FakeMessage | None:
+    """The newest of the user's DMs (their own answers too) whose moves act at ``version``."""
+    for message in reversed(user.dms()):
+        if any(f":{version}:dm:" in i for i in move_controls(message)):
+            return message
+    return None
+
+
+async def test_the_final_mover_from_the_dm_still_gets_the_end_dm_once(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """The ping rule keeps "at the match's end every human who played it" for the player
+    whose move ended it: their answer says only what they played (not the result, their
+    place, the sheet or its link), and an answer is private and goes when the client reloads,
+    so the end DM, the record they keep, is still theirs, once. Every move is made from the
+    newest message with live moves (a turn DM, or the answer of a player moving again)."""
+    fake = fake_discord
+    games = fake.channel("games")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    users: dict[int, FakeUser] = {u.id: u for u in (alice, bob)}
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        game = await open_game(fake, bot, games, alice, [bob], preset="quick")
+        last: tuple[FakeUser, FakeMessage | str, int] | None = None
+        for _ in range(400):
+            now = await bot.service.game(game.id)
+            if now.status is not GameStatus.ACTIVE:
+                break
+            uid, view = await to_move(bot, game.id)
+            user = users[uid]
+            pings = len(fake.pings_for(user))
+            message = live_controls(user, now.version)
+            move = next((m for m in view.legal if isinstance(m, Play)), view.legal[0])
+            if message is None:
+                last = (user, await slash_move(user, games, str(move)), pings)
+            else:
+                last = (user, await dm_move(user, message, move), pings)
+        else:
+            raise AssertionError("the match did not end")
+        assert last is not None
+        user, answer, pings = last
+        assert not isinstance(answer, str), "the final move was typed, not made from the DM"
+        assert answer.text.startswith("✅") and "is over" not in answer.text, answer.text
+        assert move_controls(answer) == []  # nothing left to play
+        told = fake.pings_for(user)[pings:]
+        assert [p.how for p in told] == ["dm"]
+        end = user.dms()[-1]
+        assert f"Game #{game.id} (<#{games.id}>) is over" in end.text, end.text
+        # No message of anyone's keeps a live move at the match's end.
+        for u in users.values():
+            assert [m.id for m in u.dms() if move_controls(m)] == []
