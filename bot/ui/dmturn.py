@@ -378,7 +378,13 @@ async def tell_next_player(
             return None
         i = route.interaction
         if i is not None and i.guild_id is None:  # a move made from the DM: its moves too
-            await move_again(bot, route, game, news, ping.settings.tiles, going_on=not new_turn)
+            # The same turn goes on (a draw, a double) when nobody else moved in between and
+            # no round ended: read off the moves, not the turn's start (two turns can start
+            # in the same instant).
+            steps = [s for o in played.outs for s in o.steps]
+            alone = all(s.player.user_id == ping.user_id for s in steps)
+            going_on = alone and not any(o.rounds_ended for o in played.outs)
+            await move_again(bot, route, game, news, ping.settings.tiles, going_on=going_on)
             return None
         if not new_turn:
             return None
