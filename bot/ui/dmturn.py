@@ -414,6 +414,10 @@ async def tell_next_player(
     return None
 
 
+#: What a move again's answer may say of the turns played since the mover's move.
+SINCE_MOVE = 700
+
+
 async def move_again(
     bot: GameBot, route: Route, game: GameSummary, news: TurnNews, tiles: str, *, going_on: bool
 ) -> None:
@@ -422,14 +426,22 @@ async def move_again(
     named a drawn tile and where it fits), its picture with its alt text, and the moves of the
     table as it is now (free: the click's own followup, a classic message since a followup
     takes no V2 card with a file, docs/discord.md). ``going_on``: the same turn goes on (a
-    draw, a double), else a new turn of theirs."""
+    draw, a double), else a new turn of theirs, which says first what happened since their
+    move (the others' turns played, a round's end: the channel's post, which they do not see
+    from the DM), in at most :data:`SINCE_MOVE` characters."""
     assert route.interaction is not None and news.view is not None
     lang = locale_of(route.interaction)
     drawn = await bot.pictures.hand(news.view, game.options.hints, lang, tiles, pick=True)
     files = [] if drawn is None else [picture_file(drawn.png, "hand.png", drawn.alt)]
     names = drawn.names if drawn is not None and drawn.names else short_names(news.view.names)
     view = dataclasses.replace(news.view, names=names)
-    text = hand_lines(view, game, lang, pictured=bool(files), going_on=going_on)
+    since = ""
+    if not going_on:
+        digest = await bot.service.digest(game.id, route.interaction.user.id)
+        digest = dataclasses.replace(digest, names=names)
+        since = catchup_text(digest, lang, SINCE_MOVE, whose_turn=False)
+    hand = hand_lines(view, game, lang, pictured=bool(files), going_on=going_on)
+    text = "\n\n".join(t for t in (since, hand) if t)
     plan = () if drawn is None else drawn.plan
     link = await live_link(bot, game)
     controls = dm_view(game, view, link, lang, plan, bot.tile_emojis.shown)

@@ -105,7 +105,8 @@ async def test_a_new_turn_of_the_mover_comes_with_their_answer_and_an_old_contro
     fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
 ) -> None:
     """Bob is away: his turns are played at once, so every move Alice makes from her DM
-    brings her turn back. Her answer carries her new hand once and its moves; picked from
+    brings her turn back. Her answer says what was played since her move, then carries her
+    new hand once and its moves; picked from
     there, the answer is replaced in place by the next move's; pressed once the table moved
     on (she played in the channel), it answers in one line and its moves go."""
     fake = fake_discord
@@ -129,8 +130,10 @@ async def test_a_new_turn_of_the_mover_comes_with_their_answer_and_an_old_contro
         assert now.status is GameStatus.ACTIVE and now.turn is not None
         assert now.turn.user_id == alice.id  # Bob's turn was played for him
         _, mine = await to_move(bot, game.id)
-        head, hand = answer.text.split("\n\n")
+        head, since, hand = answer.text.split("\n\n")
         assert head.startswith("✅ You played"), answer.text
+        # What happened since her move (the channel's post, which she does not see here).
+        assert since.startswith("**Since your last turn:**") and "Bob" in since, answer.text
         first, what = hand.split("\n")
         assert first == (
             f"**Your hand** — round {mine.round_no + 1}/{mine.rounds_total}, "
