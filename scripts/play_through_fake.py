@@ -97,6 +97,9 @@ class Transcript:
         self.fake, self.out = fake, out
         self.lines: list[str] = []
         self.seen: set[int] = set()
+        #: The edits seen of each private answer: one picked from (a move again's, issue 47)
+        #: is replaced in place by the next move's answer, told again.
+        self.edits: dict[int, int] = {}
         self.images = 0
 
     def action(self, who: FakeUser, what: str) -> None:
@@ -104,9 +107,15 @@ class Transcript:
 
     def collect(self) -> None:
         for message in list(self.fake.messages.values()):
-            if message.id in self.seen or message.loading:
+            if message.loading:
+                continue
+            if message.id in self.seen:
+                if message.visible_to is not None and self.edits[message.id] != message.edits:
+                    self.edits[message.id] = message.edits
+                    self.lines.append(self._format(message, again=True))
                 continue
             self.seen.add(message.id)
+            self.edits[message.id] = message.edits
             self.lines.append(self._format(message))
 
     def _where(self, message: FakeMessage) -> str:
@@ -117,8 +126,8 @@ class Transcript:
             return f"ephemeral to {self.fake.users[message.visible_to].name}"
         return f"#{channel.name}"
 
-    def _format(self, message: FakeMessage) -> str:
-        where = self._where(message)
+    def _format(self, message: FakeMessage, *, again: bool = False) -> str:
+        where = self._where(message) + (" (the answer picked from, replaced)" if again else "")
         parts = [message.text] if message.text else []  # a card's: its Text Displays
         for embed in message.embeds:
             if embed.get("title"):
@@ -480,9 +489,10 @@ def refusals(fake: FakeDiscord, lost_turns: int) -> dict[str, Any]:
 
 def turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> FakeMessage | None:
     """The player's turn DM whose controls are for the table as it is (``--from-dm``): the
-    newest DM carrying them; None when they have none (their first turn rode on their own
-    answer, or their DMs are closed)."""
-    for message in reversed(fake.dm_channel(user).messages()):
+    newest DM carrying them — a turn DM, or the answer to their last move when they move
+    again (issue 47: only they see it); None when they have none (their first turn rode on
+    their own answer, or their DMs are closed)."""
+    for message in reversed(fake.dm_channel(user).messages(visible_to=user)):
         ids = [str(c.get("custom_id")) for c in [*message.selects, *message.buttons]]
         if any(f":{version}:dm:" in i for i in ids):
             return message

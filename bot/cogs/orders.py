@@ -25,7 +25,8 @@ from bot.engine import Play
 from bot.i18n import tr
 from bot.service.orders import Stops, check_chain, read_chain
 from bot.ui import components, mt
-from bot.ui.dmturn import DmOrderButton, after_dm_move, set_controls, stale_dm
+from bot.ui.dmclick import after_dm_move, set_controls, stale_dm
+from bot.ui.dmturn import DmOrderButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, bot_of, guarded, locale_of, my_game, reply
 from bot.ui.mt import GameCog
@@ -107,7 +108,7 @@ async def dm_order(interaction: Interaction, item: DmOrderButton) -> None:
         else:
             order = await bot.service.orders.set(item.game_id, uid, tiles, bot.now())
             await reply(interaction, order_text(order, lang))
-        await after_dm_move(interaction, item.game_id)
+        await after_dm_move(interaction, item.game_id, item.version)
     if controls is not None:
         await set_controls(interaction, controls)
 

@@ -26,7 +26,8 @@ from bot.service import GameStatus, WaitingRow, errors, orders
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
-from bot.ui.dmturn import DmTurnButton, after_dm_move, set_controls, stale_dm
+from bot.ui.dmclick import after_dm_move, set_controls, stale_dm
+from bot.ui.dmturn import DmTurnButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     IN_DMS,
@@ -432,7 +433,7 @@ async def dm_move(interaction: Interaction, game_id: int, version: int, value: s
             refusal, controls = stale
             raise refusal  # answered first; then the DM's controls follow the table
         await make_picked_move(interaction, game_id, version, value)
-        await after_dm_move(interaction, game_id)
+        await after_dm_move(interaction, game_id, version)
     if controls is not None:
         await set_controls(interaction, controls)
 

@@ -291,6 +291,11 @@ TEXTS: dict[str, Mapping[str, str]] = {
         "en": "It's your turn: pick your move in the list under the picture.",
         "fr": "À toi de jouer : choisis ton coup dans la liste sous l'image.",
     },
+    # The same when the turn goes on (a draw, a double from the DM): the answer above said it.
+    "hand.pick.on": {
+        "en": "Pick your move in the list under the picture.",
+        "fr": "Choisis ton coup dans la liste sous l'image.",
+    },
     # The same under a text that said whose turn it is already (the catch-up).
     "hand.playable.short": {"en": "You can play:", "fr": "Tu peux poser :"},
     # One train's playable tiles in a turn DM; French sets its colon off with a space.

@@ -13,13 +13,14 @@ live turn post. A move made here takes the channel's path (:func:`bot.cogs.play.
 Each control names its game and the game's version when the DM was sent
 (``mt:<game>:<version>:dm:…``, a ``DynamicItem``, so a DM sent before a restart still
 answers); the move list is the channel's :class:`~bot.ui.components.MoveSelect`, sent with
-``dm=True``. A DM is one turn's: pressed after that turn ended it refuses, saying whose turn it
-is and linking the live turn post; pressed after the table changed (an earlier turn's DM of
-theirs, or the player drew in the channel) it says so in one line and loses its move list: its
-text shows a hand that is no more (issue 47). The DM a move was made from loses its controls
-at once, by an edit of that same interaction (free): only a DM never pressed keeps buttons
-that would refuse. A turn DM is one card (Components V2: the text, the hand's picture with its
-alt text, the controls); its controls are replaced as rows of that card.
+``dm=True``. A DM is one turn's: what a control pressed late says, and the DM's controls
+after a move, are :mod:`bot.ui.dmclick`'s. A player who moves again after a move made from
+the DM (a draw whose tile they may play, a double, a new round they start, every other turn
+played for them) gets their hand as it is now, once, and the moves of the table as it is
+now with their own answer (:func:`move_again`, free), while the DM they pressed keeps only
+Catch me up and the link (issue 47: no hand that is no more beside the moves of today). A
+turn DM is one card (Components V2: the text, the hand's picture with its alt text, the
+controls); its controls are replaced as rows of that card.
 """
 
 from __future__ import annotations
@@ -36,21 +37,19 @@ from discord import PartialEmoji as Emoji
 from bot.digits import ID
 from bot.engine import DRAW, PASS, Play, SeatView, Tile
 from bot.i18n import tr, tr_count
-from bot.service import GameStatus, GameSummary, Standing
+from bot.service import GameSummary, Standing
 from bot.service.digest import Digest
 from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut, TurnNews
 from bot.ui import dmlater, messages, notices
 from bot.ui.catchup import catchup_text
-from bot.ui.components import CatchUpButton, MoveSelect, card, clicked, move_options, recontrolled
+from bot.ui.components import CatchUpButton, MoveSelect, card, clicked, move_options
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, bot_of, locale_of
+from bot.ui.interactions import Interaction, locale_of
 from bot.ui.limits import CONTENT, SELECT_OPTIONS, shown
 from bot.ui.matchend import ordinal
 from bot.ui.orders import stopped_line
 from bot.ui.pictures import picture_file, short_names
-from bot.ui.refusals import Refusal
-from bot.ui.roundend import result_link
 from bot.ui.route import PASSING, Route, dm_nonce, note_failure, send_dm
 
 log = logging.getLogger(__name__)
@@ -193,73 +192,6 @@ def dm_view(
     return controls
 
 
-async def turn_dm_view(
-    bot: GameBot, game: GameSummary, user_id: int, lang: str | None
-) -> discord.ui.View:
-    """The controls of a turn DM to ``user_id`` for the game as it is now."""
-    view = await bot.service.seat_view(game.id, user_id)
-    return dm_view(game, view, await live_link(bot, game), lang, emojis=bot.tile_emojis.shown)
-
-
-async def stale_dm(
-    interaction: Interaction, game_id: int, version: int
-) -> tuple[Refusal, discord.ui.View] | None:
-    """Why a DM's control may not act now, with the controls that DM should show instead;
-    None when it is the player's turn on the table the DM was sent for. After that turn:
-    the refusal names whose turn it is and links the live post, and the DM keeps only Catch
-    me up and the link. Same turn, table changed (the player drew elsewhere): the DM gets
-    the controls of the table as it is now, and the player is told to pick again."""
-    bot = bot_of(interaction)
-    game = await bot.service.game(game_id)
-    lang = str(interaction.locale)
-    if game.status is not GameStatus.ACTIVE or game.turn is None:
-        # The result (a thread game's beside its thread), not the archived thread's last post.
-        link = await result_link(bot, game)
-        return Refusal("dm.over", game=game.id, link=link), dm_view(game, None, link, lang)
-    link = await live_link(bot, game)
-    if game.turn.user_id != interaction.user.id:
-        refusal = Refusal("dm.not-now", name=shown(game.turn.name), link=link)
-        return refusal, dm_view(game, None, link, lang)
-    if game.version != version:
-        # An earlier turn's DM, or this turn's after a draw: its text shows a hand that is
-        # no more, so it takes no move (issue 47): one line, and its move list goes.
-        return Refusal("dm.changed", link=link), dm_view(game, None, link, lang)
-    return None
-
-
-async def after_dm_move(interaction: Interaction, game_id: int) -> None:
-    """Once a move made from a DM is announced: the DM's controls become those of the turn
-    as it is now — the player's moves if it is still their turn (a draw, a double), else
-    only Catch me up and the link."""
-    bot = bot_of(interaction)
-    game = await bot.service.game(game_id)
-    lang = str(interaction.locale)
-    mine = game.status is GameStatus.ACTIVE and game.turn is not None
-    mine = mine and game.turn is not None and game.turn.user_id == interaction.user.id
-    if mine:
-        controls = await turn_dm_view(bot, game, interaction.user.id, lang)
-    else:
-        controls = dm_view(game, None, await live_link(bot, game), lang)
-    await set_controls(interaction, controls)
-
-
-async def set_controls(interaction: Interaction, controls: discord.ui.View) -> None:
-    """Replace the controls of the DM the click was made on, through the click's own token
-    (an edit of its message: no request against the bot's global limit). A card keeps its
-    text and picture, its rows replaced (a V2 message is edited as a whole layout)."""
-    message = interaction.message
-    view: discord.ui.View | discord.ui.LayoutView = controls
-    if message is not None and message.flags.components_v2:
-        view = recontrolled(discord.ui.LayoutView.from_message(message, timeout=None), controls)
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(view=view)
-        else:
-            await interaction.edit_original_response(view=view)
-    except discord.HTTPException:
-        pass  # cosmetic: the controls refuse by themselves when pressed
-
-
 # ---------------------------------------------------------------------- the text, phone-sized
 
 #: A turn DM on a phone: at most this many characters and lines as a phone shows them (a
@@ -294,14 +226,15 @@ def standings_line(standings: Sequence[Standing], seat: int, lang: str | None) -
 
 def hand_lines(
     view: SeatView, game: GameSummary, lang: str | None, *, turn_said: bool = False,
-    hints: bool = False, pictured: bool = False,
+    hints: bool = False, pictured: bool = False, going_on: bool = False,
 ) -> str:  # fmt: skip
     """The reader's tiles, then where they can play now, grouped by train ("→ your train
     (@2): `12-1` `12-6`"): a tile per line repeated every open train's owner in full.
     ``turn_said``: the text above says whose turn it is already ("You can play:", not "It's
     your turn." again); ``hints``: while waiting, where the tiles fit now, grouped alike.
     ``pictured``: beside the hand's picture and the move list (a turn DM's card), so no tile
-    is named again, only where the hand is and what to do (issue 47: the hand shown once)."""
+    is named again, only where the hand is and what to do (issue 47: the hand shown once);
+    ``going_on``: their turn goes on (a draw, a double): what to do, not "It's your turn"."""
     hand = sorted(view.hand or (), reverse=True)
     if pictured:
         line = tr("hand.pictured", lang, round=view.round_no + 1, rounds=view.rounds_total,
@@ -310,7 +243,8 @@ def hand_lines(
             return line
         moves = " / ".join(messages.move_text(m, lang) for m in view.legal)
         plays = messages.plays_by_tile(view)
-        return line + "\n" + tr("hand.pick" if plays else "hand.no-play", lang, move=moves)
+        key = ("hand.pick.on" if going_on else "hand.pick") if plays else "hand.no-play"
+        return line + "\n" + tr(key, lang, move=moves)
     lines = [
         tr("hand.title", lang, game=game.id, round=view.round_no + 1,
            rounds=view.rounds_total, count=len(hand)),
@@ -440,7 +374,19 @@ async def tell_next_player(
     if ping is None or game.round_no is None or news is None or news.view is None:
         return None
     if ping.here:
-        if not new_turn or ping.settings is None:
+        if ping.settings is None:
+            return None
+        i = route.interaction
+        if i is not None and i.guild_id is None:  # a move made from the DM: its moves too
+            # The same turn goes on (a draw, a double) when nobody else moved in between and
+            # no round ended: read off the moves, not the turn's start (two turns can start
+            # in the same instant).
+            steps = [s for o in played.outs for s in o.steps]
+            alone = all(s.player.user_id == ping.user_id for s in steps)
+            going_on = alone and not any(o.rounds_ended for o in played.outs)
+            await move_again(bot, route, game, news, ping.settings.tiles, going_on=going_on)
+            return None
+        if not new_turn:
             return None
         lang = locale_of(route.interaction) if route.interaction is not None else None
         text, files, *_ = await turn_news(
@@ -466,6 +412,40 @@ async def tell_next_player(
         log.warning("game %s: DM to %s failed: %s", game.id, ping.user_id, exc)
         note_failure(route, "ping", exc)  # a 5xx or a timeout: the outbox retries it
     return None
+
+
+#: What a move again's answer may say of the turns played since the mover's move.
+SINCE_MOVE = 700
+
+
+async def move_again(
+    bot: GameBot, route: Route, game: GameSummary, news: TurnNews, tiles: str, *, going_on: bool
+) -> None:
+    """The actor who moved from their DM and moves again: their answer grows by their hand as
+    it is now, once (the words beside the picture name no tile; the answer above already
+    named a drawn tile and where it fits), its picture with its alt text, and the moves of the
+    table as it is now (free: the click's own followup, a classic message since a followup
+    takes no V2 card with a file, docs/discord.md). ``going_on``: the same turn goes on (a
+    draw, a double), else a new turn of theirs, which says first what happened since their
+    move (the others' turns played, a round's end: the channel's post, which they do not see
+    from the DM), in at most :data:`SINCE_MOVE` characters."""
+    assert route.interaction is not None and news.view is not None
+    lang = locale_of(route.interaction)
+    drawn = await bot.pictures.hand(news.view, game.options.hints, lang, tiles, pick=True)
+    files = [] if drawn is None else [picture_file(drawn.png, "hand.png", drawn.alt)]
+    names = drawn.names if drawn is not None and drawn.names else short_names(news.view.names)
+    view = dataclasses.replace(news.view, names=names)
+    since = ""
+    if not going_on:
+        digest = await bot.service.digest(game.id, route.interaction.user.id)
+        digest = dataclasses.replace(digest, names=names)
+        since = catchup_text(digest, lang, SINCE_MOVE, whose_turn=False)
+    hand = hand_lines(view, game, lang, pictured=bool(files), going_on=going_on)
+    text = "\n\n".join(t for t in (since, hand) if t)
+    plan = () if drawn is None else drawn.plan
+    link = await live_link(bot, game)
+    controls = dm_view(game, view, link, lang, plan, bot.tile_emojis.shown)
+    await route.grow_answer(text[:CONTENT], files=files, controls=controls)
 
 
 async def send_turn_dm(

@@ -92,6 +92,10 @@ class Route:
         #: DM channels this announcement opened (user -> channel; None: Discord said the
         #: kept one is gone), kept by :func:`settle` in the write that clears the debt.
         self.dm_channels: dict[int, int | None] = {}
+        #: The actor's answer as last said (its words, its controls), and what grew it
+        #: (:meth:`grow_answer`: a move again's hand and moves), kept under a later word.
+        self._said: tuple[str, discord.ui.View | None] = ("", None)
+        self._grown: tuple[str, discord.ui.View | None] | None = None
 
     @property
     def actor_id(self) -> int | None:
@@ -117,10 +121,43 @@ class Route:
     ) -> None:
         """The actor's private answer (free): the first replaces "thinking…" (or, after a
         silent acknowledgement of a click, is a private message of its own); later ones edit
-        it, so the actor reads one answer that grows."""
+        it, so the actor reads one answer that grows. What :meth:`grow_answer` added stays
+        under it (its picture kept)."""
+        self._said = (text, view)
+        if self._grown is not None and not files:
+            more, controls = self._grown
+            await self._say(f"{text}\n\n{more}", (), joined(controls, view), keep=True)
+            return
+        await self._say(text, files, view)
+
+    async def grow_answer(
+        self, text: str, *, files: Sequence[discord.File] = (), controls: discord.ui.View
+    ) -> None:
+        """Add ``text``, ``files`` and ``controls`` to the actor's answer, under what it says
+        and beside its own controls (free: the answer is edited with the interaction's
+        token): a player who moves again gets their hand and their moves there."""
+        i = self.interaction
+        if i is None or not token_alive(i):
+            return
+        self._grown, unsaid = (text, controls), self._unsaid
+        said, own = self._said
+        if not await self._say(f"{said}\n\n{text}" if said else text, files, joined(controls, own)):
+            self._grown, self._unsaid = None, unsaid  # the answer stays as it was said
+
+    async def _say(
+        self,
+        text: str,
+        files: Sequence[discord.File],
+        view: discord.ui.View | None,
+        *,
+        keep: bool = False,
+    ) -> bool:
+        """Show ``text`` as the actor's answer (see :meth:`tell_actor`); ``keep``: an edit
+        keeps the answer's files. Whether Discord took it."""
         i = self.interaction
         if i is None:
-            return
+            return False
+        kept: dict[str, Any] = {} if keep else {"attachments": list(files)}
         try:
             if not i.response.is_done():
                 await i.response.send_message(
@@ -128,14 +165,10 @@ class Route:
                     **fit("answer", content=text, files=list(files), view=view or MISSING),
                 )
             elif self._answer is not None:
-                await self._answer.edit(
-                    **fit("answer", content=text, attachments=list(files), view=view)
-                )
+                await self._answer.edit(**fit("answer", content=text, view=view, **kept))
             elif self._answers_in_place(i):
                 answered(i)
-                await i.edit_original_response(
-                    **fit("answer", content=text, attachments=list(files), view=view)
-                )
+                await i.edit_original_response(**fit("answer", content=text, view=view, **kept))
             else:
                 self._answer = await i.followup.send(
                     ephemeral=True,
@@ -144,10 +177,12 @@ class Route:
                 )
             self._told = True
             self._unsaid = None
+            return True
         except (discord.HTTPException, *PASSING) as exc:
             log.warning("could not answer interaction %s: %s", i.id, exc)
             if passing(exc):
                 self._unsaid = text
+            return False
 
     async def answer_owed(self) -> None:
         """The announcement's last word to the actor: an answer Discord failed to show and no
@@ -221,6 +256,17 @@ class Route:
         if not self._told:
             await self.tell_actor(self._unsaid or "✅")
         return self._told
+
+
+def joined(first: discord.ui.View | None, then: discord.ui.View | None) -> discord.ui.View | None:
+    """One message's controls: ``first``'s, then ``then``'s (e.g. a move again's moves, then
+    the answer's Undo)."""
+    if first is None or then is None:
+        return first or then
+    controls = discord.ui.View(timeout=None)
+    for item in [*first.children, *then.children]:
+        controls.add_item(item)
+    return controls
 
 
 # ---------------------------------------------------------------------- DMs

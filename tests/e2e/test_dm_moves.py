@@ -60,7 +60,7 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
         # turn comes by DM.
         await to_turn_dm(bot, games, users)
 
-        from_dm = 0
+        from_dm = moved_again = 0
         old: tuple[FakeUser, FakeMessage] | None = None
         for turn in range(300):
             if (await bot.service.game(game.id)).status is not GameStatus.ACTIVE:
@@ -81,9 +81,16 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
                 answer = await slash_move(user, games, str(move))
                 assert answer.startswith("✅"), answer
                 continue
-            # One card (issue 47): its text, the hand's picture with its alt text, then the
-            # DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
-            assert dm.card and dm.content == "" and dm.embeds == []
+            if dm.ephemeral:
+                # The answer to their last move, for they move again (issue 47): a classic
+                # message (a followup takes no V2 card with a file), the hand once.
+                assert not dm.card and dm.text.startswith("✅"), dm.text
+                assert "in the picture." in dm.text and "`" not in dm.text.split("\n\n")[-1]
+                moved_again += 1
+            else:
+                # One card (issue 47): its text, the hand's picture with its alt text, then
+                # the DM's controls: the legal moves, Draw/Pass as legal, Catch me up, the link.
+                assert dm.card and dm.content == "" and dm.embeds == []
             assert len(dm.images()) == 1 and dm.alt_texts and all(dm.alt_texts)
             assert dm.alt_texts == [f.description for f in dm.files]
             labels = dm.button_labels
@@ -107,17 +114,30 @@ async def test_moves_made_from_turn_dms_and_an_old_dm_pressed_later(
                 assert len(fake.requests_to(PAID_EDIT)) == edits  # (a free edit may grow it)
             else:
                 assert len(games.messages()) > posts  # told in the channel
-            if not still:
-                # The DM it was made from keeps only Catch me up and the link.
+            if dm.ephemeral:
+                # A move picked from the answer: that message is its new answer, in place.
+                assert answer.id == dm.id
+            else:
+                # The DM it was made from keeps only Catch me up and the link, whether their
+                # turn goes on or not (issue 47: its hand is no more; their moves are with
+                # their answer when they move again).
                 assert not dm.selects and [b for b in dm.buttons if b.get("custom_id")] == [
                     b for b in dm.buttons if b.get("label") == "Catch me up"
                 ]
                 # ... as a card still: its text and its picture kept (a V2 edit is a layout).
                 assert dm.card and dm.text and len(dm.images()) == 1 and dm.alt_texts
+            if still:
+                # Their answer carries the hand as it is now, once, and the moves of now.
+                now = (await bot.service.game(game.id)).version
+                assert user.dms()[-1].id == answer.id and answer.ephemeral
+                assert len(answer.images()) == 1 and answer.alt_texts and all(answer.alt_texts)
+                ids = [str(c.get("custom_id")) for c in [*answer.selects, *answer.buttons]]
+                assert any(f":{now}:dm:" in i for i in ids), ids
+                assert "Undo" in answer.button_labels
             from_dm += 1
         else:
             raise AssertionError("the match did not end")
-        assert from_dm >= 5 and old is not None
+        assert from_dm >= 5 and old is not None and moved_again >= 1
 
         # An old DM pressed later: refused, pointing to the live turn; nothing changes.
         user, dm = old

@@ -46,8 +46,9 @@ async def _to_a_held_draw(
     fake: FakeDiscord, bot: MexicanTrainBot, games: FakeChannel, users: dict[int, FakeUser]
 ) -> tuple[FakeUser, FakeMessage, FakeMessage, int, int]:
     """Play (from the DMs where a turn DM has controls) until a player draws from their DM
-    and the tile fits: (that player, their DM, the live post, posts and paid edits before
-    the draw). The draw alone asks nothing of the channel: no post, no edit."""
+    and the tile fits: (that player, the draw's answer — which carries the moves after it,
+    issue 47 — the live post, posts and paid edits before the draw). The draw alone asks
+    nothing of the channel: no post, no edit."""
     game = await game_here(bot, games)
     for _ in range(600):
         # Every move from the DMs where there is one: no token on the channel.
@@ -65,7 +66,7 @@ async def _to_a_held_draw(
         assert len(games.messages()) == posts
         assert len(fake.requests_to(EDIT_CHANNEL_MESSAGE)) == edits
         assert live.edits == 0
-        return user, dm, live, posts, edits
+        return user, drew, live, posts, edits
     raise AssertionError("no drawn tile fitted in 600 moves")
 
 
@@ -95,7 +96,7 @@ async def test_a_draw_then_a_play_from_the_dm_is_one_post_and_no_edit(
         _, view = await to_move(bot, game.id)
         play = next(m for m in view.legal if isinstance(m, Play))
         ids = [str(c.get("custom_id")) for c in dm.selects]
-        assert any(f":{game.version}:dm:" in i for i in ids)  # it followed the draw
+        assert any(f":{game.version}:dm:" in i for i in ids)  # the draw's answer has them
         played = await said(await user.select(dm, values=[str(play)]))
         assert played.text.startswith("✅"), played.text
         # One post tells both, the draw first; the post before was not edited.
