@@ -332,10 +332,8 @@ async def turn_news(
     view, digest = news.view, news.digest
     assert view is not None
     # In the DM the moves are a list under the picture: its hint says to pick there.
-    drawn = await bot.pictures.hand(view, game.options.hints, lang, tiles, pick=not hand_only)
-    files = [] if drawn is None else [picture_file(drawn.png, "hand.png", drawn.alt)]
+    files, plan, names = await hand_picture(bot, game, view, lang, tiles, pick=not hand_only)
     hand = messages.hand_text(view, game, lang)
-    plan = () if drawn is None else drawn.plan
     if hand_only:
         return hand[:CONTENT], files, plan, ()
     head = tr("dm.turn", lang, game=game.id, channel=f"<#{game.channel_id}>")
@@ -343,11 +341,24 @@ async def turn_news(
         head += " " + tr("turn.deadline", lang, when=messages.timestamp(game.deadline_at))
     # Phone-sized at any table size, with where they stand (bot.ui.dmturn).
     assert digest is not None
-    names = drawn.names if drawn is not None and drawn.names else short_names(view.names)
     if news.stopped is not None:  # why their standing order stopped: told in this turn only
         head += "\n" + stopped_line(news.stopped.reason, news.stopped.params, lang)
     text = turn_dm_text(head, game, digest, view, news.standings, lang, names, pictured=bool(files))
     return text, files, plan, names
+
+
+async def hand_picture(
+    bot: GameBot, game: GameSummary, view: SeatView, lang: str | None, tiles: str, *, pick: bool
+) -> tuple[list[discord.File], tuple[str, ...], tuple[str, ...]]:
+    """The reader's hand drawn now, as the message's file with its alt text (none when it
+    could not be drawn), the picture's train plan, and the names as the picture cut them
+    (the words and the move list cut them alike, issue 47). ``pick``: its hint says to pick
+    in the list under it."""
+    drawn = await bot.pictures.hand(view, game.options.hints, lang, tiles, pick=pick)
+    if drawn is None:
+        return [], (), short_names(view.names)
+    names = drawn.names or short_names(view.names)
+    return [picture_file(drawn.png, "hand.png", drawn.alt)], drawn.plan, names
 
 
 def since_your_turn(news: TurnNews | None, lang: str | None, budget: int) -> str:
@@ -431,9 +442,7 @@ async def move_again(
     from the DM), in at most :data:`SINCE_MOVE` characters."""
     assert route.interaction is not None and news.view is not None
     lang = locale_of(route.interaction)
-    drawn = await bot.pictures.hand(news.view, game.options.hints, lang, tiles, pick=True)
-    files = [] if drawn is None else [picture_file(drawn.png, "hand.png", drawn.alt)]
-    names = drawn.names if drawn is not None and drawn.names else short_names(news.view.names)
+    files, plan, names = await hand_picture(bot, game, news.view, lang, tiles, pick=True)
     view = dataclasses.replace(news.view, names=names)
     since = ""
     if not going_on:
@@ -442,7 +451,6 @@ async def move_again(
         since = catchup_text(digest, lang, SINCE_MOVE, whose_turn=False)
     hand = hand_lines(view, game, lang, pictured=bool(files), going_on=going_on)
     text = "\n\n".join(t for t in (since, hand) if t)
-    plan = () if drawn is None else drawn.plan
     link = await live_link(bot, game)
     controls = dm_view(game, view, link, lang, plan, bot.tile_emojis.shown)
     await route.grow_answer(text[:CONTENT], files=files, controls=controls)
