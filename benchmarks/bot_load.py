@@ -300,8 +300,7 @@ async def serve_bot(args: argparse.Namespace) -> None:
     except ImportError:
         pass
     else:
-        collector.settle()
-        bot.spawn(collector.collect_when_idle(bot.metrics))
+        collector.keep(bot)
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # the timed moves begin: count from here
     own = BotsOwnWaits(bot)

@@ -135,8 +135,7 @@ async def serve(config: Config, token: str) -> None:
         if not said_ready:
             said_ready = True
             log.info("%s", ready_line(bot))
-            collector.settle()  # no full pass of the collector while a player waits
-            bot.spawn(collector.collect_when_idle(bot.metrics))
+            collector.keep(bot)  # no full pass of the collector while a player waits
             if (missing := webhooks_line(bot)) is not None:
                 log.info("%s", missing)
 

@@ -16,9 +16,9 @@ under 100 ms: docs/benchmarks.md, "Under a burst"). So the serving bot
   then anyway), so cycles of garbage (an evicted game's, a finished request's) are still
   freed and the memory stays bounded.
 
-:func:`settle` and :func:`collect_when_idle` are called by :func:`bot.run.serve` once the bot
-is first ready (and by ``benchmarks/bot_load`` for the bot it serves); never by tests, whose
-many bots must stay collectable by CPython's defaults.
+:func:`keep` (both) is called by :func:`bot.run.serve` once the bot is first ready (and by
+``benchmarks/bot_load`` for the bot it serves); never by tests, whose many bots must stay
+collectable by CPython's defaults.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import asyncio
 import gc
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Protocol
 
 log = logging.getLogger("bot.ops")
@@ -49,6 +49,22 @@ class Busy(Protocol):
     in_flight: int
 
     async def wait_idle(self, timeout: float) -> bool: ...
+
+
+class Bot(Protocol):
+    """What :func:`keep` asks of the bot (:class:`bot.ui.host.GameBot`)."""
+
+    @property
+    def metrics(self) -> Busy: ...
+
+    def spawn(self, coro: Coroutine[object, object, None]) -> None: ...
+
+
+def keep(bot: Bot) -> None:
+    """The serving bot's collector, once it is first ready: :func:`settle`, then
+    :func:`collect_when_idle` in the background."""
+    settle()
+    bot.spawn(collect_when_idle(bot.metrics))
 
 
 def settle() -> None:
