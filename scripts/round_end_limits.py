@@ -137,7 +137,7 @@ async def main() -> None:
     }
     ok = (
         finished
-        and sum(1 for m in posts for f in m.files if _is_round(f)) == 19
+        and len(rounds) == 19
         and all(
             (
                 figures["max_title"] <= 256,
