@@ -245,6 +245,9 @@ async def guarded(
                     else:
                         await defer(interaction)
                     acknowledged(interaction)
+                    client = interaction.client
+                    if isinstance(client, GameBot):  # its token may tell the match's end
+                        client.posts.note_dm_click(interaction)
             except Exception as error:
                 # Discord refused the acknowledgement (too late, a token gone): nothing can
                 # answer this interaction any more, so its body must not run (it could change
