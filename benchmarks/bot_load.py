@@ -468,7 +468,10 @@ async def open_table(
     channel = fake.channel(f"table-{index}")
     users = [fake.user(f"p{index}-{i}") for i in range(players)]
     await (await users[0].slash("mt new", channel=channel, preset="standard")).message(wait)
-    lobby = channel.last_message()
+    # The card follows the host's answer, as the command's followup.
+    lobby = await fake.wait_for(
+        channel.last_message, timeout=wait, what="the lobby card", on=channel
+    )
     assert lobby is not None
     for user in users[1:]:
         await (await user.click(lobby, label="Join")).message(wait)

@@ -61,8 +61,12 @@ async def _connected(fake: FakeDiscord, procs: list[asyncio.subprocess.Process])
 
 
 async def _game(svc: GameService, channel: FakeChannel, host: FakeUser, guest: FakeUser) -> int:
-    await (await host.slash("mt new", channel=channel, preset="standard")).message(timeout=30)
-    lobby = channel.last_message()
+    opened = await host.slash("mt new", channel=channel, preset="standard")
+    await opened.message(timeout=30)
+    # The card follows the host's answer, as the command's followup.
+    lobby = await opened.fake.wait_for(
+        channel.last_message, timeout=30, what="the lobby card", on=channel
+    )
     assert lobby is not None
     await (await guest.click(lobby, label="Join")).message(timeout=30)
     await (await host.click(lobby, label="Start")).message(timeout=30)

@@ -103,7 +103,10 @@ class Soak:
         rng = random.Random(self.args.seed * 100_003 + index)
         while time.monotonic() < self.deadline:
             await self.act(users[0].slash("mt new", channel=channel, preset=self.args.preset))
-            lobby = channel.last_message()
+            # The card follows the host's answer, as the command's followup.
+            lobby = await fake.wait_for(
+                channel.last_message, timeout=60, what="the lobby card", on=channel
+            )
             assert lobby is not None
             for user in users[1:]:
                 await self.act(user.click(lobby, label="Join"))

@@ -190,7 +190,10 @@ class Run:
         host, other = self.alice, self.bob
         inv = await host.slash("mt new", channel=room, preset="quick")
         await inv.message(timeout=WAIT)
-        lobby = room.last_message()
+        # The card follows the host's answer, as the command's followup.
+        lobby = await inv.fake.wait_for(
+            room.last_message, timeout=WAIT, what="the lobby card", on=room
+        )
         assert lobby is not None
         await (await other.click(lobby, label="Join")).message(timeout=WAIT)
         await (await host.click(lobby, label="Start")).message(timeout=WAIT)

@@ -103,7 +103,10 @@ async def main() -> None:
             users = [fake.user(n) for n in NAMES]
             host = users[0]
             await (await host.slash("mt new", channel=games, preset="double-18")).message()
-            lobby = games.last_message()
+            # The card follows the host's answer, as the command's followup.
+            lobby = await fake.wait_for(
+                games.last_message, timeout=60, what="the lobby card", on=games
+            )
             assert lobby is not None
             for u in users[1:]:
                 await (await u.click(lobby, label="Join")).message()

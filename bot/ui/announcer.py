@@ -55,6 +55,7 @@ from bot.ui.lobbycard import (
     close_thread,
     open_thread,
     post_lobby,
+    post_lobby_after,
     refresh_lobby,
     thread_result,
 )
@@ -66,7 +67,7 @@ log = logging.getLogger(__name__)
 
 
 #: The lobby card is posted and kept up to date through the announcer too.
-__all__ = ["close_lobby", "open_thread", "post_lobby", "refresh_lobby"]
+__all__ = ["close_lobby", "open_thread", "post_lobby", "post_lobby_after", "refresh_lobby"]
 
 # ---------------------------------------------------------------------- the turn cycle
 
