@@ -25,7 +25,8 @@ the bot was started: a missing ping is found by setting the two lists side by si
 too; the JSON adds ``orders_typed`` and ``order_moves``.
 ``--from-dm``: a player with a live turn DM makes the move from it (a tap, not typed), so the
 end-of-match DM rides on that click as a followup (issue 47: no nonce), and a kill at the end
-lands between a followup and its crossing-off too; the JSON adds ``dm_moves``.
+lands between a followup and its crossing-off too; the JSON adds ``dm_moves`` and
+``end_by_followup`` (the end DMs sent that way).
 ``--at-end N`` plays N matches to their end and kills the bot right after the answer to the
 last move (at a random instant 0 to 0.3 s after it, to land between the end's DMs too): every
 human must be told the end exactly once (``end_missing``, ``end_duplicated``).
@@ -364,12 +365,14 @@ class Run:
         if self.explain:
             self.explain_pings(due_log)
         end_got: collections.Counter[tuple[int, int]] = collections.Counter()
+        by_followup = 0  # end DMs that rode on the player's DM click (issue 47: no nonce)
         for u, user in self.users.items():
             for ping in self.fake.pings_for(user):
-                text = self.fake.messages[ping.message_id].text
+                message = self.fake.messages[ping.message_id]
                 for gid in self.games:
-                    if f"Game #{gid} " in text and "is over" in text:
+                    if f"Game #{gid} " in message.text and "is over" in message.text:
                         end_got[(gid, u)] += 1
+                        by_followup += message.webhook_id == self.fake.application_id
         return (
             {
                 "store": "postgresql" if self.target.startswith("postgresql") else "sqlite",
@@ -398,7 +401,7 @@ class Run:
                 if self.orders
                 else {}
             )
-            | ({"dm_moves": self.dm_moves} if self.from_dm else {})
+            | ({"dm_moves": self.dm_moves, "end_by_followup": by_followup} if self.from_dm else {})
         )
 
     def explain_pings(self, due_log: list[tuple[int, str]]) -> None:
