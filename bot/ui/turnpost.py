@@ -12,7 +12,8 @@ global limit of 50 requests a second; docs/discord.md):
 - a **followup of the actor's interaction** (free; its token edits it later, also free, for
   15 minutes), where the interaction was made in the game's channel and its token lives;
 - the bot's **channel webhook** (:mod:`bot.ui.hooks`: off the global limit, its own bucket;
-  the bot token cannot edit its posts, the webhook can, at any age);
+  the bot token cannot edit its posts, the webhook can, at any age), for a post with the
+  game's controls (a turn's; the match end's, issue 47), which the deliverer can find;
 - the **bot's own message** (the global limit), one card (Components V2) with the table.
 
 An edit rides on the click's own answer where the click was on that post, else a live token
