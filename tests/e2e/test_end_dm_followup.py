@@ -16,10 +16,11 @@ from bot.app import MexicanTrainBot
 from bot.service.outbox import Outbox
 from bot.store import GameStatus
 from tests.clock import FakeClock
-from tests.e2e.helpers import dm_move, idle, live_dm, open_game, pick, slash_move, to_move
+from tests.e2e.helpers import dm_move, idle, live_dm, open_game, pick, said, slash_move, to_move
 from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_bot
 from tests.fakediscord import fake_discord as fake_discord_at
+from tests.fakediscord.models import SUPPRESS_NOTIFICATIONS
 
 POST = "POST /channels/{channel_id}/messages"
 
@@ -74,15 +75,19 @@ def _paid_end_dms(fake: FakeDiscord, user: FakeUser, game_id: int) -> int:
 
 
 async def test_the_end_dm_is_a_followup_of_the_players_live_dm_click(
-    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot], clock: FakeClock
 ) -> None:
     fake = fake_discord
     bot = make_bot()
     async with running_bot(fake, bot):
         games, users, game_id = await _start(fake, bot)
+        carol = next(u for u in users.values() if u.name == "carol")
+        # Carol is in her quiet hours: her end DM comes silently, as the bot's own DM did.
+        quiet = {"quiet_start": clock.now.hour, "quiet_end": (clock.now.hour + 2) % 24}
+        await said(await carol.slash("mt me", channel=games, time_zone="UTC", **quiet))
         by_dm = await _play_out(bot, games, users, game_id)
         await idle(fake)
-        assert len(by_dm) >= 2
+        assert len(by_dm) >= 2 and carol.id in by_dm
         for uid in by_dm:
             user = users[uid]
             [end] = _end_dms(user, game_id)
@@ -92,8 +97,11 @@ async def test_the_end_dm_is_a_followup_of_the_players_live_dm_click(
             assert f"Game #{game_id}" in end.text and "Final standings" in end.text
             assert end.button_labels == ["Review my match"]
             assert _paid_end_dms(fake, user, game_id) == 0
-            # It is their one notification of the end, as the bot's own DM was.
-            assert [p.how for p in fake.pings_for(user) if p.message_id == end.id] == ["dm"]
+            # It is their one notification of the end, as the bot's own DM was (none in
+            # their quiet hours: sent with SUPPRESS_NOTIFICATIONS).
+            pinged = [p.how for p in fake.pings_for(user) if p.message_id == end.id]
+            assert pinged == ([] if user is carol else ["dm"]), user.name
+            assert bool(end.flags & SUPPRESS_NOTIFICATIONS) is (user is carol)
         assert await bot.service.outbox.owed(game_id) is None
 
 
