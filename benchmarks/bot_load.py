@@ -96,6 +96,7 @@ from bot.engine import Play
 from bot.engine.ai import Level
 from bot.service import GameService
 from bot.store import Store
+from tests.e2e.helpers import lobby_card
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fake_discord
 from tests.fakediscord.clock import DiscordClock
 from tests.fakediscord.ratelimit import EXEMPT_ROUTES
@@ -468,7 +469,8 @@ async def open_table(
     channel = fake.channel(f"table-{index}")
     users = [fake.user(f"p{index}-{i}") for i in range(players)]
     await (await users[0].slash("mt new", channel=channel, preset="standard")).message(wait)
-    lobby = channel.last_message()
+    # The card follows the host's answer, as the command's followup.
+    lobby = await lobby_card(fake, channel, wait)
     assert lobby is not None
     for user in users[1:]:
         await (await user.click(lobby, label="Join")).message(wait)

@@ -37,6 +37,7 @@ from benchmarks.store_pg import moves as service_moves
 from bot.engine import Play
 from bot.service import GameService
 from bot.store import open_store
+from tests.e2e.helpers import lobby_card
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, fake_discord
 from tests.ops.helpers import ROOT, bot_env
 
@@ -61,8 +62,10 @@ async def _connected(fake: FakeDiscord, procs: list[asyncio.subprocess.Process])
 
 
 async def _game(svc: GameService, channel: FakeChannel, host: FakeUser, guest: FakeUser) -> int:
-    await (await host.slash("mt new", channel=channel, preset="standard")).message(timeout=30)
-    lobby = channel.last_message()
+    opened = await host.slash("mt new", channel=channel, preset="standard")
+    await opened.message(timeout=30)
+    # The card follows the host's answer, as the command's followup.
+    lobby = await lobby_card(opened.fake, channel, 30)
     assert lobby is not None
     await (await guest.click(lobby, label="Join")).message(timeout=30)
     await (await host.click(lobby, label="Start")).message(timeout=30)

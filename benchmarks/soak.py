@@ -45,6 +45,7 @@ from bot.engine import Play
 from bot.ops.health import HealthServer, parse_metrics
 from bot.ops.metrics import percentile
 from bot.store import GameStatus
+from tests.e2e.helpers import lobby_card
 from tests.fakediscord import FakeDiscord, FakeMessage, fake_discord, running_bot
 
 #: Messages, interactions and recorded requests older than this leave the fake.
@@ -103,7 +104,8 @@ class Soak:
         rng = random.Random(self.args.seed * 100_003 + index)
         while time.monotonic() < self.deadline:
             await self.act(users[0].slash("mt new", channel=channel, preset=self.args.preset))
-            lobby = channel.last_message()
+            # The card follows the host's answer, as the command's followup.
+            lobby = await lobby_card(fake, channel, 60)
             assert lobby is not None
             for user in users[1:]:
                 await self.act(user.click(lobby, label="Join"))

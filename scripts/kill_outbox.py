@@ -23,6 +23,10 @@ the bot was started: a missing ping is found by setting the two lists side by si
 ``--orders``: half the time a player can, they type their train's plan as a standing order
 (``/play first @N then: …``, issue 46), so kills land between an order's commit and its post
 too; the JSON adds ``orders_typed`` and ``order_moves``.
+``--from-dm``: a player with a live turn DM makes the move from it (a tap, not typed), so the
+end-of-match DM rides on that click as a followup (issue 47: no nonce), and a kill at the end
+lands between a followup and its crossing-off too; the JSON adds ``dm_moves`` and
+``end_by_followup`` (the end DMs sent that way).
 ``--at-end N`` plays N matches to their end and kills the bot right after the answer to the
 last move (at a random instant 0 to 0.3 s after it, to land between the end's DMs too): every
 human must be told the end exactly once (``end_missing``, ``end_duplicated``).
@@ -129,6 +133,9 @@ class Run:
         #: --orders: players type their train's plan as a standing order half the time.
         self.orders = False
         self.orders_typed = 0
+        #: --from-dm: a player with a live turn DM moves from it (the end DM's followup).
+        self.from_dm = False
+        self.dm_moves = 0
 
     async def start_child(self) -> None:
         from tests.fakediscord.server import API_PREFIX
@@ -182,6 +189,8 @@ class Run:
         await asyncio.sleep(0.1)  # the last edit's answer on its way
 
     async def current_game(self) -> int:
+        from tests.e2e.helpers import lobby_card
+
         assert self.service is not None
         room = self.room
         game = await self.service.game_in_channel(room.id)
@@ -190,7 +199,8 @@ class Run:
         host, other = self.alice, self.bob
         inv = await host.slash("mt new", channel=room, preset="quick")
         await inv.message(timeout=WAIT)
-        lobby = room.last_message()
+        # The card follows the host's answer, as the command's followup.
+        lobby = await lobby_card(inv.fake, room, WAIT)
         assert lobby is not None
         await (await other.click(lobby, label="Join")).message(timeout=WAIT)
         await (await host.click(lobby, label="Start")).message(timeout=WAIT)
@@ -201,7 +211,7 @@ class Run:
         return game.id
 
     async def type_a_move(self) -> Any:
-        from tests.e2e.helpers import type_move
+        from tests.e2e.helpers import live_dm, type_move
 
         assert self.service is not None
         gid = await self.current_game()
@@ -224,6 +234,12 @@ class Run:
                     then=then,
                 )  # fmt: skip
         move = self.rng.choice(plays if plays and self.rng.random() < 0.8 else moves)
+        dm = live_dm(user, game.version) if self.from_dm else None
+        if dm is not None:  # --from-dm: the move from the turn DM, as a player taps it
+            self.dm_moves += 1
+            if isinstance(move, Draw | Pass):
+                return await user.click(dm, label=str(move).capitalize())
+            return await user.select(dm, values=[str(move)])
         return await type_move(user, self.room, str(move))
 
     async def undo_and_die(self) -> bool:
@@ -231,7 +247,7 @@ class Run:
         arrives. True when the undo was made (one right after a round's or a match's end is
         refused: nothing to take back)."""
         answer = await (await self.type_a_move()).message(timeout=WAIT)
-        assert answer.content.startswith("✅"), answer.content
+        assert answer.text.startswith("✅"), answer.text
         await self.paid()
         inv = await self.alice.slash("mt undo", channel=self.room)  # Alice hosts every game
         answer = await inv.message(timeout=WAIT)
@@ -244,7 +260,7 @@ class Run:
         gid = await self.current_game()
         for _ in range(1000):
             answer = await (await self.type_a_move()).message(timeout=WAIT)
-            assert answer.content.startswith("✅"), answer.content
+            assert answer.text.startswith("✅"), answer.text
             if (await self.service.game(gid)).status is not GameStatus.ACTIVE:
                 await asyncio.sleep(self.rng.uniform(0.0, 0.3))
                 await self.kill()
@@ -269,7 +285,7 @@ class Run:
             for how in kills:
                 for _ in range(between):
                     answer = await (await self.type_a_move()).message(timeout=WAIT)
-                    assert answer.content.startswith("✅"), answer.content
+                    assert answer.text.startswith("✅"), answer.text
                     await self.paid()
                 if how in ("undo", "end"):
                     if how == "undo":
@@ -282,7 +298,7 @@ class Run:
                 if how == "ack":
                     answer = await inv.message(timeout=WAIT)
                     await self.kill()
-                    acked += answer.content.startswith("✅")
+                    acked += answer.text.startswith("✅")
                 else:
                     await asyncio.sleep(self.rng.uniform(0.0, 0.6))
                     await self.kill()
@@ -349,37 +365,43 @@ class Run:
         if self.explain:
             self.explain_pings(due_log)
         end_got: collections.Counter[tuple[int, int]] = collections.Counter()
+        by_followup = 0  # end DMs that rode on the player's DM click (issue 47: no nonce)
         for u, user in self.users.items():
             for ping in self.fake.pings_for(user):
-                text = self.fake.messages[ping.message_id].text
+                message = self.fake.messages[ping.message_id]
                 for gid in self.games:
-                    if f"Game #{gid} " in text and "is over" in text:
+                    if f"Game #{gid} " in message.text and "is over" in message.text:
                         end_got[(gid, u)] += 1
-        return {
-            "store": "postgresql" if self.target.startswith("postgresql") else "sqlite",
-            "games": len(self.games),
-            "moves_committed": moves,
-            "move_lines_expected": sum(expected.values()),
-            "missing": sum((expected - said).values()),
-            "duplicated": sum((said - expected).values()),
-            "pings_expected": sum(pings_due.values()) + sum(end_due.values()),
-            "pings_got": sum(got.values()),
-            "pings_missing": sum(
-                max(0, pings_due[u] + end_of(end_due, u) - got[u]) for u in self.users
-            ),
-            "pings_extra": sum(
-                max(0, got[u] - pings_due[u] - end_of(end_due, u)) for u in self.users
-            ),
-            "end_expected": sum(end_due.values()),
-            "end_missing": sum((end_due - end_got).values()),
-            "end_duplicated": sum((end_got - end_due).values()),
-            "nonce_repeats": self.fake.nonce_repeats,
-            "bot_starts": self.starts,
-            "control": self.control,
-        } | (
-            {"orders_typed": self.orders_typed, "order_moves": await self.order_moves()}
-            if self.orders
-            else {}
+                        by_followup += message.webhook_id == self.fake.application_id
+        return (
+            {
+                "store": "postgresql" if self.target.startswith("postgresql") else "sqlite",
+                "games": len(self.games),
+                "moves_committed": moves,
+                "move_lines_expected": sum(expected.values()),
+                "missing": sum((expected - said).values()),
+                "duplicated": sum((said - expected).values()),
+                "pings_expected": sum(pings_due.values()) + sum(end_due.values()),
+                "pings_got": sum(got.values()),
+                "pings_missing": sum(
+                    max(0, pings_due[u] + end_of(end_due, u) - got[u]) for u in self.users
+                ),
+                "pings_extra": sum(
+                    max(0, got[u] - pings_due[u] - end_of(end_due, u)) for u in self.users
+                ),
+                "end_expected": sum(end_due.values()),
+                "end_missing": sum((end_due - end_got).values()),
+                "end_duplicated": sum((end_got - end_due).values()),
+                "nonce_repeats": self.fake.nonce_repeats,
+                "bot_starts": self.starts,
+                "control": self.control,
+            }
+            | (
+                {"orders_typed": self.orders_typed, "order_moves": await self.order_moves()}
+                if self.orders
+                else {}
+            )
+            | ({"dm_moves": self.dm_moves, "end_by_followup": by_followup} if self.from_dm else {})
         )
 
     def explain_pings(self, due_log: list[tuple[int, str]]) -> None:
@@ -555,7 +577,7 @@ async def parent(args: argparse.Namespace) -> dict[str, Any]:
     log = Path(tempfile.mkdtemp()) / "bot.log"
     with database(args.store) as target:
         run = Run(target, random.Random(args.seed), log, explain=args.explain)
-        run.orders = args.orders
+        run.orders, run.from_dm = args.orders, args.from_dm
         result = await run.main(args.at_ack, args.random, args.between, args.at_undo, args.at_end)
     result["seconds"] = round(time.monotonic() - t0, 1)
     result["load_avg"] = [round(x, 2) for x in os.getloadavg()]
@@ -579,6 +601,10 @@ def main() -> None:
     parser.add_argument(
         "--orders", action="store_true",
         help="players type their train's plan as a standing order (/play … then:) half the time",
+    )  # fmt: skip
+    parser.add_argument(
+        "--from-dm", action="store_true",
+        help="a player with a live turn DM moves from it (the end DM rides on that click)",
     )  # fmt: skip
     parser.add_argument(
         "--explain",

@@ -320,9 +320,13 @@ async def open_match(
     log.action(host, f"`/mt new preset:{preset}`" + (" thread:True" if thread else "") + (
         f" {opts}" if opts else ""))  # fmt: skip
     extra = {"thread": True} if thread else {}
-    await (await host.slash("mt new", channel=channel, preset=preset, **extra, **options)).message()
+    opened = await host.slash("mt new", channel=channel, preset=preset, **extra, **options)
+    await opened.message()
+    # The lobby card (a thread game's opens its thread): the command's followup, after its
+    # answer, which names a thread game's thread once it is opened.
+    await settle(bot)
     log.collect()
-    lobby = channel.messages()[0]  # the lobby card (a thread game's opens its thread)
+    lobby = channel.messages()[0]
     place = channel.threads()[0] if thread else channel  # where the game is played
     for user in users[1:]:
         log.action(user, "clicks **Join**")

@@ -44,6 +44,7 @@ from bot.ui.roundend import (
 from renderers import text_sizes
 from renderers.round_end import RoundEndOptions, render_round_end
 from tests.clock import FakeClock
+from tests.e2e.helpers import lobby_card
 from tests.fakediscord import FakeMessage, fake_discord, running_bot
 
 NAMES = [
@@ -103,7 +104,8 @@ async def main() -> None:
             users = [fake.user(n) for n in NAMES]
             host = users[0]
             await (await host.slash("mt new", channel=games, preset="double-18")).message()
-            lobby = games.last_message()
+            # The card follows the host's answer, as the command's followup.
+            lobby = await lobby_card(fake, games, 60)
             assert lobby is not None
             for u in users[1:]:
                 await (await u.click(lobby, label="Join")).message()

@@ -42,6 +42,7 @@ from bot.ui.interactions import (
     locale_of,
     mention,
     reply,
+    retract,
     role_ids,
 )
 from bot.ui.language import remember_client_language
@@ -233,12 +234,11 @@ async def open_lobby(
     thread: bool | None = None,
     rated: bool | None = None,
 ) -> None:
-    """``/mt new``: check the channel, open the lobby, post its card. ``on_open`` keeps a
-    feature's options for the new game before the host is told it is open. ``thread`` (else
-    the server's setting) opens the game in a new thread of the channel, from its card;
+    """``/mt new``: check the channel, open the lobby, tell the host, post its card as the
+    command's public followup. ``on_open`` keeps a feature's options for the new game once its
+    card is posted. ``thread`` (else the server's setting) opens it in a new thread, from its card;
     ``rated``: rated or casual, by the season's rules (:mod:`bot.service.seasons`)."""
-    bot = bot_of(interaction)
-    locale = locale_of(interaction)
+    bot, locale = bot_of(interaction), locale_of(interaction)
     async with guarded(interaction):
         guild, channel = lobby_channel(interaction)
         if thread is None:
@@ -266,18 +266,21 @@ async def open_lobby(
         )
         game = out.game
         note_game(game.id)
-        public = channel_locale(interaction)
-        card = await announcer.post_lobby(bot, channel, game, public, ended_by=interaction.user.id)
+        public, note = channel_locale(interaction), seasons.rated_note(choice, locale)
+
+        def told(key: str, **more: object) -> str:
+            text = f"{tr(key, locale, game=game.id, **more)}\n{pacewords.length_text(game, locale)}"
+            return f"{text}\n{note}" if note else text
+
+        opened = told("lobby.opened")  # then the card, as the command's followup
+        card = await announcer.post_lobby_after(bot, interaction, channel, game, public, opened)
         if in_thread:
             game = await announcer.open_thread(bot, card, game, interaction.user.id, public)
         if on_open is not None:
             await on_open(game)
-        text = tr("lobby.opened", locale, game=game.id)
-        if in_thread:
-            text = tr("thread.opened", locale, game=game.id, thread=f"<#{game.channel_id}>")
-        note = seasons.rated_note(choice, locale)
-        text += "\n" + pacewords.length_text(game, locale)
-        await reply(interaction, f"{text}\n{note}" if note else text)
+        if in_thread:  # the answer names the thread
+            retract(interaction)
+            await reply(interaction, told("thread.opened", thread=f"<#{game.channel_id}>"))
 
 
 async def lobby_action(

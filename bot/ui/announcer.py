@@ -55,6 +55,7 @@ from bot.ui.lobbycard import (
     close_thread,
     open_thread,
     post_lobby,
+    post_lobby_after,
     refresh_lobby,
     thread_result,
 )
@@ -66,7 +67,7 @@ log = logging.getLogger(__name__)
 
 
 #: The lobby card is posted and kept up to date through the announcer too.
-__all__ = ["close_lobby", "open_thread", "post_lobby", "refresh_lobby"]
+__all__ = ["close_lobby", "open_thread", "post_lobby", "post_lobby_after", "refresh_lobby"]
 
 # ---------------------------------------------------------------------- the turn cycle
 
@@ -87,12 +88,15 @@ async def announce(
     answer: str | None = None,
     actor_id: int | None = None,
     controls: discord.ui.View | None = None,
+    redelivery: bool = False,
 ) -> str | None:
     """The turn cycle after a change (see the module's docstring); ``answer`` is the actor's
     private answer (with ``controls``: the mover's Undo), ``head`` lines go first in the post
     (e.g. an undo). Returns a problem to tell the actor, which is also added to ``answer``.
-    ``actor_id``: who acted, without an interaction (the outbox's delivery after a crash)."""
+    ``actor_id``: who acted, without an interaction, and ``redelivery``: the outbox's delivery
+    after a crash (:attr:`~bot.ui.route.Route.redelivery`)."""
     route = Route(bot, interaction, actor_id=actor_id)
+    route.redelivery = redelivery
     if answer is not None:  # 1. the actor sees their move at once, no slot waited
         await route.tell_actor(answer, view=controls)
     gid = game_id if game_id is not None else outs[-1].game_id

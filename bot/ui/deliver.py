@@ -124,7 +124,9 @@ class Deliverer:
                 # one ping; it clears what it delivered.
                 nxt = game.turn
                 mover = nxt.user_id if row.ping_user is None and nxt is not None else None
-                await announcer.announce(bot, [out], None, game_id=row.game_id, actor_id=mover)
+                await announcer.announce(
+                    bot, [out], None, game_id=row.game_id, actor_id=mover, redelivery=True
+                )
                 return
         # The post is in the channel: only the ping may still be owed.
         await self.ping_again(game, row)
@@ -135,6 +137,7 @@ class Deliverer:
         end, the news of it to those not yet told."""
         bot = self.bot
         route = Route(bot, None)
+        route.redelivery = True  # an end DM by followup may have gone before a crash
         nxt = game.turn
         if (
             row.ping_user is not None

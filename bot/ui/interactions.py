@@ -157,6 +157,12 @@ def answered(interaction: Interaction) -> None:
     interaction.extras[ANSWERED] = True
 
 
+def retract(interaction: Interaction) -> None:
+    """The answer given is taken back: the next one replaces it in the original response
+    (``/mt new``'s "is open", when the card that followed it was refused)."""
+    interaction.extras.pop(ANSWERED, None)
+
+
 async def answer(interaction: Interaction, **fields: Any) -> None:
     """A private answer to an acknowledged interaction, the documented way: the first answer
     after a "thinking…" deferral edits the original response; any later one, or one after a
@@ -245,6 +251,9 @@ async def guarded(
                     else:
                         await defer(interaction)
                     acknowledged(interaction)
+                    client = interaction.client
+                    if isinstance(client, GameBot):  # its token may tell the match's end
+                        client.posts.note_dm_click(interaction)
             except Exception as error:
                 # Discord refused the acknowledgement (too late, a token gone): nothing can
                 # answer this interaction any more, so its body must not run (it could change

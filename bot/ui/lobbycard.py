@@ -1,4 +1,6 @@
-"""The lobby card: a game's first message, posted when the lobby opens, kept up to date as
+"""The lobby card: a game's first message, posted when the lobby opens (``/mt new``'s as the
+command's public followup, off the bot's global limit, issue 47; a rematch's and a league's
+as the bot's message), kept up to date as
 seats fill and closed when the lobby starts or ends, and the controls on it (Join, Leave,
 Start, Cancel, add or take out a computer player: persistent items, their clicks handled by
 the lobby cog through :func:`bot.ui.components.listen`). Part of the announcer's job (the cogs
@@ -19,7 +21,7 @@ from bot.i18n import tr
 from bot.service import GameStatus, GameSummary, MessageRow
 from bot.ui import components, houserules, messages, pacewords, ratings
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, channel_locale
+from bot.ui.interactions import Interaction, channel_locale, reply, retract
 from bot.ui.limits import OPTION_TEXT, THREAD_NAME, fit
 from bot.ui.refusals import Refusal
 
@@ -40,26 +42,73 @@ async def post_lobby(
     *,
     ended_by: int,
     content: str | None = None,
+    interaction: Interaction | None = None,
 ) -> discord.Message:
     """Post a new lobby's card and remember it as the game's lobby message. If Discord refuses
     the post, nobody could join: the game is ended (``ended_by`` acting) and the refusal says
-    why."""
+    why.
+
+    ``interaction``: the command that opened it (``/mt new``), already answered privately: the
+    card goes as its public followup (off the bot's global limit; the bot token still edits
+    it later, as any message of the bot, and a click's token edits it for free), else, its
+    token refused, as the bot's own message."""
+    fields = fit(
+        "lobby card",
+        content=content,
+        embed=lobby_embed(game, locale),
+        view=lobby_controls(game, locale),
+        allowed_mentions=PING_PEOPLE,
+    )
     try:
-        message = await channel.send(
-            **fit(
-                "lobby card",
-                content=content,
-                embed=lobby_embed(game, locale),
-                view=lobby_controls(game, locale),
-                allowed_mentions=PING_PEOPLE,
-            )
-        )
+        message: discord.Message | None = None
+        if interaction is not None and interaction.channel_id == getattr(channel, "id", None):
+            message = await _follow_up(interaction, fields)
+        if message is None:
+            message = await channel.send(**fields)
     except discord.HTTPException as exc:
         # No lobby message means nobody can join: do not leave a ghost game behind.
         await bot.service.end(game.id, ended_by, bot.now(), is_manager=True)
         raise Refusal("error.cannot-post", detail=exc.text or str(exc.status)) from None
     await bot.service.record_message(game.id, "lobby", message.channel.id, message.id, bot.now())
     return message
+
+
+async def post_lobby_after(
+    bot: GameBot,
+    interaction: Interaction,
+    channel: discord.abc.Messageable,
+    game: GameSummary,
+    locale: str | None,
+    answer: str,
+) -> discord.Message:
+    """``/mt new``: the host's private ``answer`` first (it replaces "thinking…", so the card
+    can follow as the command's public followup, free of the global limit: docs/discord.md),
+    then the card (:func:`post_lobby`); refused, the game is ended and the refusal replaces
+    the answer (the host never reads that the lobby is open), as any failure's words do."""
+    await reply(interaction, answer)
+    try:
+        host = interaction.user.id
+        return await post_lobby(bot, channel, game, locale, ended_by=host, interaction=interaction)
+    except Exception:  # the error's words replace "is open" (the funnel says them)
+        retract(interaction)
+        raise
+
+
+#: Discord's answers that mean an interaction's token no longer takes a followup.
+DEAD_TOKEN = (10015, 50027, 10062)
+
+
+async def _follow_up(interaction: Interaction, fields: dict[str, Any]) -> discord.Message | None:
+    """The card as the interaction's public followup; None when its token is refused (the
+    bot's own message goes instead). Another refusal (AutoMod) is raised: the same card as
+    the bot's message would be refused too."""
+    try:
+        return await interaction.followup.send(wait=True, **fields)
+    except discord.HTTPException as exc:
+        if exc.code not in DEAD_TOKEN:
+            raise
+        log.info("interaction %s: token refused (%s), posting the card", interaction.id, exc.code)
+        return None
 
 
 def lobby_embed(game: GameSummary, locale: str | None) -> discord.Embed:
@@ -142,12 +191,19 @@ async def close_lobby(bot: GameBot, game: GameSummary, locale: str | None) -> No
 
 
 async def open_thread(
-    bot: GameBot, card: discord.Message, game: GameSummary, host_id: int, locale: str | None
+    bot: GameBot,
+    card: discord.Message | discord.PartialMessage,
+    game: GameSummary,
+    host_id: int,
+    locale: str | None,
 ) -> GameSummary:
     """Open the game's own thread from its lobby card and move the lobby into it: from then
     on the thread is the game's channel, and the card (with its buttons) stays where the
     thread was opened from. If Discord refuses the thread, the lobby ends and the refusal
     says why."""
+    place = bot.get_channel(card.channel.id)
+    if card.guild is None and isinstance(place, discord.TextChannel):
+        card = place.get_partial_message(card.id)  # a followup's message knows no server
     try:
         thread = await card.create_thread(
             name=tr("thread.name", locale, game=game.id)[:THREAD_NAME],

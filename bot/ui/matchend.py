@@ -8,9 +8,18 @@ place, the winner, the final sheet and a link to the result — else a mention i
 post of the game's channel naming everyone who is told that way, with their place (the
 final post above it has the sheet). In their quiet hours the DM comes without a sound and
 the mention names them without a ping. A DM found closed is remembered, as for a turn, and
-that player is mentioned instead. It costs a DM per DM-player and one post, once a match.
-It is part of what the match's last move owes (the outbox, issue 37): delivered once, across
-crashes and Discord's passing failures.
+that player is mentioned instead. It is part of what the match's last move owes (the outbox,
+issue 37): delivered once, across crashes and Discord's passing failures.
+
+The DM rides on the player's latest interaction in their DM with the bot (their last move
+from a turn DM) while its token lives (issue 47): a followup of it is a new message in that
+DM, off the bot's global limit; else it is the bot's own DM (``POST /channels/{dm}/messages``,
+the global limit). The bot's DM carries a nonce Discord enforces; a followup takes none, so
+a redelivery by the outbox (after a crash, or a failure that passes) first reads the DM's
+recent messages for this game's end DM (its Review button) and, found, crosses the player
+off instead of telling them twice. So a match's end costs the global limit nothing for the
+players who moved from their DMs in its last quarter hour, a DM for each of the others, and
+one post for those told by mention.
 """
 
 from __future__ import annotations
@@ -31,21 +40,19 @@ from bot.service.roundend import RoundReport
 from bot.service.timing import TurnPing
 from bot.service.turn import PlayedOut
 from bot.ui import dmlater, ratings
-from bot.ui.components import clicked
+from bot.ui.components import clicked, leaves
+from bot.ui.hooks import is_own_post
 from bot.ui.host import GameBot
-from bot.ui.interactions import Interaction, channel_locale
-from bot.ui.limits import CONTENT, shown
+from bot.ui.interactions import Interaction, channel_locale, replaces_thinking
+from bot.ui.limits import CONTENT, fit, shown
 from bot.ui.matchfacts import facts_line
 from bot.ui.roundend import result_link, scores_text, sheet_embeds, size
-from bot.ui.route import (
-    DM_TRIES,
-    PASSING,
-    Route,
-    passing,
-    send_dm,
-)
+from bot.ui.route import DM_TRIES, PASSING, Route, dm_channel, passing, send_dm
 
 log = logging.getLogger(__name__)
+
+#: How many of a player's recent DMs a redelivery reads for the end DM already sent.
+LOOK_BACK = 20
 
 
 def ordinal(place: int, lang: str | None) -> str:
@@ -221,24 +228,36 @@ async def _dm(
     link: str,
 ) -> bool | None:
     """The end by DM; False when it will not be delivered (closed DMs: remembered, and the
-    player is mentioned instead); None when it failed for a reason that passes (retried)."""
+    player is mentioned instead); None when it failed for a reason that passes (retried).
+
+    A followup of the player's latest click in their DM, where its token lives (free: a new
+    message in that DM, off the global limit); else the bot's own DM, with its nonce. A
+    followup takes no nonce, so a redelivery (after a crash, or a failure that passes) reads
+    the DM's recent messages first, and an end DM of this game found there is the news told."""
     assert ping.settings is not None
     lang = ping.settings.language
     changes = await bot.service.rating_changes(game.id)  # issue 48
     rating = ratings.mine_line(changes, ping.user_id, lang)
     text = end_dm(game, report, mine, link, lang, rating)
+    fields: dict[str, Any] = {
+        "embeds": sheet_embeds(report, text, lang),  # a big table's sheet: beside the text
+        "silent": ping.quiet_until is not None,
+        "allowed_mentions": discord.AllowedMentions.none(),
+        "view": review_view(game.id, lang),  # issue 49: their review, privately
+    }
     try:
+        if route.redelivery and await _told_already(bot, route, game.id, ping):
+            return True
+        if await _follow_up(bot, ping.user_id, text, fields):
+            return True
         await send_dm(
             bot,
             ping.user_id,
             text,
-            embeds=sheet_embeds(report, text, lang),  # a big table's sheet: beside the text
             known=ping.settings.dm_channel_id,
-            silent=ping.quiet_until is not None,
-            allowed_mentions=discord.AllowedMentions.none(),
             nonce=end_nonce(game.id, ping.user_id),
             route=route,
-            view=review_view(game.id, lang),  # issue 49: their review, privately
+            **fields,
         )
     except discord.Forbidden as exc:
         if exc.code in dmlater.REFUSED:
@@ -253,6 +272,47 @@ async def _dm(
             return None
         return False
     return True
+
+
+async def _follow_up(bot: GameBot, user_id: int, text: str, fields: dict[str, Any]) -> bool:
+    """The end DM as a followup of the player's live DM interaction, once it was answered (a
+    first followup after "thinking…" would replace it); False when there is none or its
+    token was refused (nothing was made: the bot's own DM goes instead). A failure that
+    passes is raised (the followup may have landed: the retry reads the DM first)."""
+    click = bot.posts.dm_click(user_id, bot.now())
+    if click is None or not click.response.is_done() or replaces_thinking(click):
+        return False
+    try:
+        await click.followup.send(wait=True, **fit("DM", content=text, **fields))
+    except discord.HTTPException as exc:
+        bot.posts.drop_dm_click(click)
+        if passing(exc):
+            raise
+        log.info("interaction %s: no followup for the end DM (%s)", click.id, exc.code)
+        return False
+    except PASSING:
+        bot.posts.drop_dm_click(click)
+        raise
+    return True
+
+
+async def _told_already(bot: GameBot, route: Route, game_id: int, ping: TurnPing) -> bool:
+    """Whether the player's DM already shows this game's end DM (its Review button), sent
+    before a crash or by a followup whose answer was lost: then it is not sent again."""
+    assert ping.settings is not None
+    review = f"mt:{game_id}:review"
+    channel = await dm_channel(bot, ping.user_id, ping.settings.dm_channel_id, route=route)
+    try:
+        async for message in channel.history(limit=LOOK_BACK):
+            if not is_own_post(bot, message):
+                continue
+            if any(getattr(c, "custom_id", None) == review for c in leaves(message.components)):
+                return True
+    except discord.HTTPException as exc:
+        if exc.status >= 500:
+            raise
+        log.info("could not read %s's DM (%s): sending the end DM", ping.user_id, exc)
+    return False
 
 
 class ReviewButton(

@@ -15,6 +15,10 @@ table post there, in batches (one small transaction per :data:`FLUSH_DELAY`, not
 move: a transaction per move for it would cost more than the move's own), and flushes what
 is left when the bot closes; ``/mt mygames`` and ``/mt nudge`` link to it meanwhile
 (:meth:`PostBook.known`, where it is newer than the database's row).
+
+The book also keeps each player's latest interaction acknowledged in their DM with the bot
+(:meth:`PostBook.dm_click`, memory only): while its token lives, a followup on it is a free
+new message in that DM, which the match's end DM takes (:mod:`bot.ui.matchend`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ Recorder = Callable[[list[tuple[int, str, int, int]]], Awaitable[None]]
 
 #: How long before Discord's 15 minutes a token is no longer trusted (a request takes time).
 TOKEN_MARGIN = dt.timedelta(minutes=1)
+#: Past this many players' DM clicks kept, those whose tokens died are let go.
+DM_CLICKS_KEPT = 1000
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -119,6 +125,8 @@ class PostBook:
         self._flush: asyncio.Task[None] | None = None
         #: Whether the last flush met a database outage (said once, at its first failure).
         self._flush_down = False
+        #: Each player's latest interaction acknowledged in their DM with the bot.
+        self._dm_clicks: dict[int, discord.Interaction[Any]] = {}
 
     async def latest_table(self, service: GameService, game_id: int) -> Post | None:
         """The game's latest table post (from the database after a restart)."""
@@ -188,6 +196,29 @@ class PostBook:
         in batches)."""
         self._editors.pop(game_id, None)
         self._held.pop(game_id, None)
+
+    def note_dm_click(self, interaction: discord.Interaction[Any]) -> None:
+        """An interaction acknowledged in a DM with the bot (no server: the bot is installed
+        in servers only, so its DM): while its token lives, a followup on it is a new message
+        in that DM, off the global limit (the end-of-match DM, :mod:`bot.ui.matchend`)."""
+        if interaction.guild_id is not None or interaction.channel_id is None:
+            return
+        self._dm_clicks[interaction.user.id] = interaction
+        if len(self._dm_clicks) > DM_CLICKS_KEPT:
+            now = dt.datetime.now(dt.UTC)
+            for user_id, i in list(self._dm_clicks.items()):
+                if i.expires_at <= now:
+                    del self._dm_clicks[user_id]
+
+    def dm_click(self, user_id: int, now: dt.datetime) -> discord.Interaction[Any] | None:
+        """The player's latest DM interaction while its token lives (less the margin)."""
+        i = self._dm_clicks.get(user_id)
+        return i if i is not None and now < i.expires_at - TOKEN_MARGIN else None
+
+    def drop_dm_click(self, interaction: discord.Interaction[Any]) -> None:
+        """A DM interaction Discord no longer takes a followup on (or one not to try again)."""
+        if self._dm_clicks.get(interaction.user.id) is interaction:
+            del self._dm_clicks[interaction.user.id]
 
     # ------------------------------------------------------------------ recording
 

@@ -96,6 +96,9 @@ class Route:
         #: (:meth:`grow_answer`: a move again's hand and moves), kept under a later word.
         self._said: tuple[str, discord.ui.View | None] = ("", None)
         self._grown: tuple[str, discord.ui.View | None] | None = None
+        #: Delivered again by the outbox (bot.ui.deliver): what carries no nonce (a followup)
+        #: may have gone out before a crash, so the place is read first (the end DM's).
+        self.redelivery = False
 
     @property
     def actor_id(self) -> int | None:

@@ -12,7 +12,8 @@ global limit of 50 requests a second; docs/discord.md):
 - a **followup of the actor's interaction** (free; its token edits it later, also free, for
   15 minutes), where the interaction was made in the game's channel and its token lives;
 - the bot's **channel webhook** (:mod:`bot.ui.hooks`: off the global limit, its own bucket;
-  the bot token cannot edit its posts, the webhook can, at any age);
+  the bot token cannot edit its posts, the webhook can, at any age), for a post with the
+  game's controls (a turn's; the match end's, issue 47), which the deliverer can find;
 - the **bot's own message** (the global limit), one card (Components V2) with the table.
 
 An edit rides on the click's own answer where the click was on that post, else a live token
@@ -179,12 +180,12 @@ class TurnPost:
                 return table_card(post.content, post.embed, files, controls)
             return round_card(post.ends, post.end_files, post.content, post.embed, files, controls)
 
-        # One card where the path takes one (the bot's own message; a round's end in it too).
-        one = layout(post.view) if turn is not None else None
+        # One card where the path takes one (the bot's own message); the webhook, a post with
+        # controls the deliverer finds after a crash (a turn's, the Rematch: no nonce there).
+        one, hooked = layout(post.view) if turn is not None else None, post.view is not None
         try:
-            message, editor = await self._post(
-                post, files, mentions, game.channel_id, nonce, hooked=turn is not None, card=one
-            )
+            at = game.channel_id
+            message, editor = await self._post(post, files, mentions, at, nonce, hooked, one)
         except (discord.HTTPException, *PASSING) as exc:
             log.warning("game %s: could not post the table: %s", game.id, exc)
             note_failure(route, "post", exc)
@@ -209,19 +210,18 @@ class TurnPost:
         mentions: discord.AllowedMentions,
         channel_id: int,
         nonce: str | None,
-        *,
         hooked: bool,
         card: discord.ui.LayoutView | None,
     ) -> tuple[discord.Message, Editor | None]:
         """A public post in ``channel_id``: a followup of the interaction when it rides
-        (free; the token that sent it can edit it later, also free); else, for a turn post
-        (``hooked``), through the bot's channel webhook where it has one (off the global
-        limit, editable through the webhook: :mod:`bot.ui.hooks`); else a channel message,
-        sent with ``nonce`` (Discord returns the message already sent with it instead of
-        posting twice: a retry after a crash; a webhook takes no nonce, and the deliverer
-        looks for the post in the channel first); ``card``: the same as one card, for the bot's
-        own message only (Execute Webhook takes no files with V2: docs/discord.md). Raises
-        :class:`discord.HTTPException` when Discord refuses."""
+        (free; the token that sent it can edit it later, also free); else, for a post with
+        controls (``hooked``: a turn's, the match end's), through the bot's channel webhook
+        where it has one (off the global limit, editable through it: :mod:`bot.ui.hooks`);
+        else a channel message, sent with ``nonce`` (Discord returns the message already sent
+        with it instead of posting twice: a retry after a crash; a webhook takes no nonce,
+        and the deliverer looks for the post in the channel first); ``card``: the same as one
+        card, for the bot's own message only (Execute Webhook takes no files with V2:
+        docs/discord.md). Raises :class:`discord.HTTPException` when Discord refuses."""
         route, i = self.route, self.route.interaction
         payload = fit(
             "game post",

@@ -65,6 +65,16 @@ async def open_game(
     return await game_here(bot, channel)
 
 
+async def lobby_card(fake: FakeDiscord, channel: FakeChannel, timeout: float = WAIT) -> FakeMessage:
+    """The channel's open lobby card (its Join button), once it is there: ``/mt new``'s card is
+    the command's followup, after the host's answer (issue 47), so it may come a moment later."""
+
+    def card() -> FakeMessage | None:
+        return next((m for m in reversed(channel.messages()) if "Join" in m.button_labels), None)
+
+    return await fake.wait_for(card, timeout=timeout, what="the lobby card", on=channel)
+
+
 async def to_move(bot: MexicanTrainBot, game_id: int) -> tuple[int, SeatView]:
     """The user to move and their view (read from the service: tests ACT through Discord).
 

@@ -118,8 +118,10 @@ async def test_a_crash_between_the_end_dms_tells_each_player_once(
         await idle(fake)
         got = {uid: [p.how for p in fake.pings_for(u)[pings[uid] :]] for uid, u in users.items()}
         assert got == {alice.id: ["dm"], bob.id: ["mention"], carol.id: ["dm"]}, got
-        if bob.id not in crossed[0]:  # the DM sent before the crash came back as the same one
-            assert fake.nonce_repeats == repeats + 1
+        # The DM sent before the crash is found in the player's DM (its Review button) before
+        # anything is sent (issue 47: an end DM may have gone as a followup, which takes no
+        # nonce): not sent again, not even as a repeat of its nonce.
+        assert fake.nonce_repeats == repeats
 
     bot = make_bot()
     async with running_bot(fake, bot):

@@ -41,6 +41,7 @@ async def test_a_whole_game_in_its_own_thread(
         card = last_public(games)
         (thread,) = games.threads()
         assert isinstance(thread, FakeThread) and thread.id == card.id  # made from the card
+        assert card.webhook_id == fake.application_id  # the command's followup (issue 47)
         assert f"<#{thread.id}>" in opened.text and "own thread" in opened.text
         assert thread.name == "Mexican Train #1"
         game = await game_here(bot, thread)  # the thread is the game's channel

@@ -15,11 +15,23 @@ import pytest
 
 from bot.app import MexicanTrainBot
 from bot.engine import Play, SeatView
+from bot.store import GameStatus
 from bot.ui import announcer
 from bot.ui.route import Route
 from bot.ui.turnpost import TurnPost
 from tests.clock import FakeClock
-from tests.e2e.helpers import idle, last_public, open_game, play_until, said, to_move
+from tests.e2e.helpers import (
+    dm_move,
+    idle,
+    last_public,
+    live_dm,
+    open_game,
+    pick,
+    play_until,
+    said,
+    slash_move,
+    to_move,
+)
 from tests.e2e.test_outbox import wait_paid
 from tests.fakediscord import (
     FakeChannel,
@@ -372,3 +384,48 @@ async def test_an_edit_of_a_webhook_post_goes_through_the_webhook(
         assert hooked_edits(fake) == [str(post.webhook_id)]
         refused = [r for r in fake.requests_to(EDIT_CHANNEL_MESSAGE) if r.status >= 400]
         assert refused == []
+
+
+async def _play_out_from_dms(
+    bot: MexicanTrainBot, games: FakeChannel, users: dict[int, FakeUser]
+) -> bool:
+    """Play the channel's game to its end, each move from the mover's turn DM where they have
+    one (else typed in the channel); whether the last move was made from a DM."""
+    game = await bot.service.game_in_channel(games.id)
+    assert game is not None
+    from_dm = False
+    for _ in range(600):
+        now = await bot.service.game(game.id)
+        if now.status is not GameStatus.ACTIVE:
+            return from_dm
+        uid, view = await to_move(bot, game.id)
+        dm = live_dm(users[uid], now.version)
+        from_dm = dm is not None
+        if dm is not None:
+            await dm_move(users[uid], dm, pick(view.legal))
+        else:
+            await slash_move(users[uid], games, str(pick(view.legal)))
+    raise AssertionError("the match did not end")
+
+
+async def test_the_match_end_post_goes_through_the_webhook(
+    fake_discord: FakeDiscord, make_bot: Callable[[], MexicanTrainBot]
+) -> None:
+    """Issue 47: the match's last post (no next turn: the standings and Rematch) made after a
+    move from a DM goes through the channel webhook like a turn post, a classic message (as
+    every webhook post is), not as the bot's own paid message; the post before it goes
+    quiet through the webhook too."""
+    fake = fake_discord
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        games, users = await _open(fake, bot, webhooks=True)
+        await _move_from_a_dm(fake, bot, games, users)
+        paid = _paid(fake, games)
+        assert await _play_out_from_dms(bot, games, users)  # (seeded: the last move by DM)
+        await idle(fake)
+        end = last_public(games)
+        assert "Rematch" in end.button_labels and not end.card
+        assert end.webhook_id not in (None, fake.application_id)
+        assert _paid(fake, games) == paid  # no bot-token post in the channel since
+        live = [m.id for m in games.messages() if _move_controls(m)]
+        assert live == []  # the last turn post went quiet

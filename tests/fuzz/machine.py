@@ -326,6 +326,9 @@ class BotFuzz(RuleBasedStateMachine):
 
         async def go() -> None:
             await self._shown(host.slash("mt new", channel=channel, **options))
+            # The card follows the host's answer (the command's followup, issue 47): the
+            # command's own work is over once no interaction is running.
+            await self.bot.metrics.wait_idle(SETTLE)
             await self._idle()
             card = self._card(channel)
             if card is None:

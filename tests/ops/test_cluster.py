@@ -93,7 +93,11 @@ async def cluster(pg_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
 async def _open(svc: GameService, channel: FakeChannel, host: FakeUser, guest: FakeUser) -> int:
     answer = await (await host.slash("mt new", channel=channel, preset="quick")).message()
     assert "is open" in answer.content, answer.content
-    lobby = channel.last_message()
+    for _ in range(500):  # the card follows the host's answer, as the command's followup
+        lobby = channel.last_message()
+        if lobby is not None:
+            break
+        await asyncio.sleep(0.01)
     assert lobby is not None
     assert "joined" in (await (await guest.click(lobby, label="Join")).message()).content
     assert "started" in (await (await host.click(lobby, label="Start")).message()).content

@@ -15,6 +15,7 @@ from bot.config import Config
 from bot.ops.health import HealthServer, parse_metrics
 from bot.ops.logs import JsonFormatter, TextFormatter, one_line
 from bot.ops.metrics import GAME_READS, Metrics, command_of, key_values, percentile
+from tests.e2e.helpers import said
 from tests.fakediscord import FakeDiscord, running_bot
 
 
@@ -139,7 +140,8 @@ async def test_each_interaction_is_logged_once_and_counted_and_served_over_http(
                 "status": "ok", "gateway": True, "database": True, "uptime_s": 0,
             }  # fmt: skip
             alice, bob, games = fake.user("alice"), fake.user("bob"), fake.channel("games")
-            await (await alice.slash("mt new", channel=games)).message()
+            # (said: the host's answer, then the card that follows it as a followup)
+            await said(await alice.slash("mt new", channel=games))
             refused = await (await bob.slash("mt start", channel=games)).message()
             assert refused.ephemeral
             lobby = games.last_message()

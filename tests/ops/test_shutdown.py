@@ -83,7 +83,11 @@ async def test_sigterm_finishes_the_move_in_flight_and_exits_0(
         alice, bob, ch = fake.user("alice"), fake.user("bob"), fake.channel("games")
         users = {alice.id: alice, bob.id: bob}
         assert "is open" in (await (await alice.slash("mt new", channel=ch)).message()).content
-        lobby = ch.last_message()
+        for _ in range(500):  # the card follows the host's answer, as the command's followup
+            lobby = ch.last_message()
+            if lobby is not None:
+                break
+            await asyncio.sleep(0.01)
         assert lobby is not None
         await (await bob.click(lobby, label="Join")).message()
         await (await alice.click(lobby, label="Start")).message()
