@@ -149,14 +149,14 @@ class Ledger:
 
     @contextlib.asynccontextmanager
     async def game(
-        self, game_id: int, *, made_in: Place | None = None
+        self, game_id: int, *, made_in: Place | None = None, version: int | None = None
     ) -> AsyncIterator[LoadedGame]:
         """A reading use case's preamble in one line — ``async with ledger.game(game_id) as
         g:`` — the game's lock held and the game loaded (from the cache if current) inside
-        it (``made_in``: see :meth:`get`). A use case that changes the game opens
-        :meth:`commit` instead."""
+        it (``made_in``, ``version``: see :meth:`get`). A use case that changes the game
+        opens :meth:`commit` instead."""
         async with self.locked(game_id):
-            yield await self.get(game_id, made_in=made_in)
+            yield await self.get(game_id, made_in=made_in, version=version)
 
     @contextlib.asynccontextmanager
     async def commit(
@@ -176,16 +176,23 @@ class Ledger:
                     self.forget(game_id)
                 raise
 
-    async def get(self, game_id: int, *, made_in: Place | None = None) -> LoadedGame:
+    async def get(
+        self, game_id: int, *, made_in: Place | None = None, version: int | None = None
+    ) -> LoadedGame:
         """The game, from the cache if it is still current, else replayed from the store.
 
         ``made_in``: the server and channel a move picked from a list was sent from (a client
         can send any game id). The game's row is read instead of its version alone, and the
         game must be played there: another server's game is refused as unknown (nothing
         about it is told), another channel's as played elsewhere; its version then serves
-        the cache's check, so a pick reads the game once."""
+        the cache's check, so a pick reads the game once. ``version``: the version the caller
+        has just read with the game's row (a look-up): when the cache holds the game at that
+        version it serves with no read; else (a change committed here since moved the cache
+        on) the version is read as without it."""
         if made_in is None:
-            version = await self.store.version(game_id)
+            cached = self._cache.get(game_id)
+            if version is None or cached is None or cached.row.version != version:
+                version = await self.store.version(game_id)
         else:
             version = played_in(await self.store.game(game_id), game_id, *made_in)
         if version is None:

@@ -21,7 +21,7 @@ from bot.service.guards import dealt, seated, utc
 from bot.service.outcome import GameSummary, Player, Standing, players_of, standings_of, summarise
 from bot.service.replay import replay_game
 from bot.service.roundend import RoundReport, round_report
-from bot.store import GameRecord, GameStatus, MessageRow
+from bot.store import GameRecord, GameRow, GameStatus, MessageRow
 from bot.store import stats as stats_sql
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,18 @@ class Queries:
         row = await self.ledger.store.game(game_id)
         if row is None:
             raise errors.GameNotFound(f"there is no game #{game_id}", game_id=game_id)
-        return summarise(row, tuple(await self.ledger.store.seats(game_id)))
+        return await self._summary(row)
+
+    async def _summary(self, row: GameRow) -> GameSummary:
+        """The summary of a game row just read. Its seats are the cached game's when the
+        cache holds the game at this very version (every change of the seats is a commit
+        that moves the version, and the cache keeps the seats it wrote), else read: a move's
+        look-up is then one read, not three (issue 50: under a burst every look-up queues
+        on the one reader)."""
+        g = self.ledger.cached_game(row.id)
+        if g is not None and g.row.version == row.version:
+            return summarise(row, g.seats, g.rules)
+        return summarise(row, tuple(await self.ledger.store.seats(row.id)))
 
     async def where(self, game_id: int) -> tuple[int, int]:
         """The game's (server, channel): one read by primary key, for checking a button."""
@@ -93,7 +104,11 @@ class Queries:
         if user_id is None:
             return Look(game)
         try:
-            return Look(game, await self.seat_view(game.id, user_id))
+            # The version was read with the game's row: the cache's copy at that version
+            # serves without reading it again.
+            async with self.ledger.game(game.id, version=game.version) as g:
+                me = seated(g, user_id)
+                return Look(game, view_for(dealt(g), me.seat))
         except errors.ServiceError as exc:
             return Look(game, None, exc)
 
@@ -102,7 +117,7 @@ class Queries:
         row = await self.ledger.store.unfinished_in_channel(channel_id)
         if row is None:
             return None
-        return summarise(row, tuple(await self.ledger.store.seats(row.id)))
+        return await self._summary(row)
 
     async def finished_in_channel(self, guild_id: int, channel_id: int) -> GameSummary | None:
         """The channel's last match, when it was played to its end and no game has been

@@ -320,14 +320,46 @@ async def game_here(interaction: Interaction) -> GameSummary:
     return game
 
 
+def read_ahead(interaction: Interaction) -> None:
+    """Start a typed move's look-up (:func:`seat_here`'s read) now, before the
+    acknowledgement, so that the read and the acknowledgement's round trip to Discord run
+    side by side instead of one after the other (issue 50: the mover's answer waits for
+    both). Nothing is decided before the acknowledgement: the body takes the result — or
+    the refusal, or the database's failure — from :func:`seat_here`, after it, as before;
+    an interaction whose body never runs (answered "busy") leaves the read unused."""
+    if interaction.channel_id is None:
+        return
+    task = asyncio.ensure_future(_look_here(interaction, interaction.channel_id))
+    task.add_done_callback(_taken)
+    interaction.extras[AHEAD] = task
+
+
+async def _look_here(interaction: Interaction, channel_id: int) -> Look | None:
+    return await bot_of(interaction).service.look_here(channel_id, interaction.user.id)
+
+
+def _taken(task: asyncio.Future[Look | None]) -> None:
+    """A read ahead's failure is the body's to tell; unused, it is not an error to log."""
+    if not task.cancelled():
+        task.exception()
+
+
+#: ``interaction.extras`` key: the look-up :func:`read_ahead` started.
+AHEAD = "mt_ahead"
+
+
 async def seat_here(interaction: Interaction) -> Look:
     """The unfinished game in this channel with the user's seat's view of it, in one read (a
-    move command's look-up: :class:`~bot.service.queries.Look`), or a refusal saying there is
-    no game here."""
+    move command's look-up: :class:`~bot.service.queries.Look`; started by
+    :func:`read_ahead` where the command did), or a refusal saying there is no game here."""
     bot = bot_of(interaction)
     if interaction.channel_id is None:
         raise Refusal("error.no-game-here")
-    look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
+    ahead: asyncio.Future[Look | None] | None = interaction.extras.pop(AHEAD, None)
+    if ahead is not None:
+        look = await ahead
+    else:
+        look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
     if look is None:
         raise Refusal("error.no-game-here")
     note_game(look.game.id)
