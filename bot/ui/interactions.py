@@ -321,31 +321,20 @@ async def game_here(interaction: Interaction) -> GameSummary:
 
 
 def read_ahead(interaction: Interaction) -> None:
-    """Start a typed move's look-up (:func:`seat_here`'s read) now, before the
-    acknowledgement, so that the read and the acknowledgement's round trip to Discord run
-    side by side instead of one after the other (issue 50: the mover's answer waits for
-    both). Nothing is decided before the acknowledgement: the body takes the result — or
-    the refusal, or the database's failure — from :func:`seat_here`, after it, as before;
-    an interaction whose body never runs (answered "busy") leaves the read unused."""
-    if interaction.channel_id is None:
-        return
-    task = asyncio.ensure_future(_look_here(interaction, interaction.channel_id))
-    task.add_done_callback(_taken)
-    interaction.extras[AHEAD] = task
+    """Start a typed move's look-up (:func:`seat_here`'s read) beside the acknowledgement's
+    round trip, not after it (issue 50). The body still takes its result, refusal or failure
+    from :func:`seat_here`, after the acknowledgement; a body that never runs leaves it."""
+    if interaction.channel_id is not None:
+        task = asyncio.ensure_future(_look_here(interaction, interaction.channel_id))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # the body's to tell
+        interaction.extras[AHEAD] = task
 
 
 async def _look_here(interaction: Interaction, channel_id: int) -> Look | None:
     return await bot_of(interaction).service.look_here(channel_id, interaction.user.id)
 
 
-def _taken(task: asyncio.Future[Look | None]) -> None:
-    """A read ahead's failure is the body's to tell; unused, it is not an error to log."""
-    if not task.cancelled():
-        task.exception()
-
-
-#: ``interaction.extras`` key: the look-up :func:`read_ahead` started.
-AHEAD = "mt_ahead"
+AHEAD = "mt_ahead"  # ``interaction.extras`` key: the look-up :func:`read_ahead` started
 
 
 async def seat_here(interaction: Interaction) -> Look:
