@@ -5,7 +5,10 @@ person's client sends it (``/play`` with a tile and train, ``/draw``, ``/pass``)
 the legal moves the service reports. We time, per move, from pushing INTERACTION_CREATE to
 (a) the bot's first answer (its deferral: what the player waits for before "thinking…"),
 (b) the mover's own answer (the "✅"), (c) the turn post appearing in the channel and (d) the
-next player's ping (a DM, or a mention) — each timed on its own. A player moves when the bot
+next player's ping (a DM, or a mention) — each timed on its own. A move whose answer or post never
+came stops its game there; ``answer_p50_ms_of_tried``/``_p99_`` count it as slower than any
+answer (``unanswered_moves``: how many; null when the quantile falls among them), so a bot that
+drops part of a burst is not timed on the moves that got through alone. A player moves when the bot
 has told them it is their turn, as people do (``--eager``: as soon as the service says so, so
 nothing waits for the ping). Prints ONE JSON line.
 
@@ -110,6 +113,17 @@ def pct(values: list[float], q: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def pct_of_tried(values: list[float], missing: int, q: float) -> float | None:
+    """The ``q`` quantile in ms over every move tried, ``missing`` of them never answered
+    (slower than any answer): None when the quantile falls among those."""
+    tried = len(values) + missing
+    if not tried:
+        return 0.0
+    k = min(tried - 1, int(q * tried))
+    ordered = sorted(values)
+    return round(ordered[k] * 1000, 2) if k < len(ordered) else None
 
 
 # ---------------------------------------------------------------------- CPU from /proc
@@ -496,6 +510,10 @@ class Timings:
     #: The same, for players pinged before: their DM channel is known (the first DM opens it).
     pinged_again: list[float] = field(default_factory=list)
     told: set[int] = field(default_factory=set)  # players pinged so far
+    #: Moves whose answer or post never came (the game stopped there): counted as slower than
+    #: any answer in ``answer_*_of_tried``, so a bot that drops part of a burst is not
+    #: timed only on the moves that got through.
+    unanswered: int = 0
 
 
 async def arrival(started: float, waiting: Awaitable[object]) -> float:
@@ -554,6 +572,7 @@ async def play_game(
         except TimeoutError:
             lost[channel.id] += 1
             lost_what["table post or answer"] += 1
+            timings.unanswered += 1
             break
         timings.first.append(first)
         timings.first_started.append(started)
@@ -908,6 +927,9 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         ),
         "answer_p50_ms": round(pct(timings.answered, 0.50), 2),
         "answer_p99_ms": round(pct(timings.answered, 0.99), 2),
+        "unanswered_moves": timings.unanswered,
+        "answer_p50_ms_of_tried": pct_of_tried(timings.answered, timings.unanswered, 0.50),
+        "answer_p99_ms_of_tried": pct_of_tried(timings.answered, timings.unanswered, 0.99),
         "ping_p50_ms": round(pct(timings.pinged, 0.50), 2),
         "ping_p99_ms": round(pct(timings.pinged, 0.99), 2),
         "ping_again_p50_ms": round(pct(timings.pinged_again, 0.50), 2),
