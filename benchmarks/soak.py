@@ -122,6 +122,9 @@ class Soak:
                 uid = game.turn.user_id
                 assert uid is not None
                 view = await bot.service.seat_view(gid, uid)
+                if not view.legal:  # read between two commits (a turn played for them since)
+                    await asyncio.sleep(0.01)
+                    continue
                 move = rng.choice(list(view.legal))
                 before_posts, before_version = self.posts[channel.id], game.version
                 started = time.perf_counter()

@@ -58,8 +58,8 @@ PERMISSIONS: tuple[Need, ...] = (
         "manage_webhooks",
         "optional",
         False,
-        "turn posts of moves made from DMs through the bot's own webhook, outside its "
-        "global request budget",
+        "turn posts of moves made from DMs (and the match's end post after one) through the "
+        "bot's own webhook, outside its global request budget",
     ),
 )
 

@@ -99,8 +99,11 @@ async def _open(svc: GameService, channel: FakeChannel, host: FakeUser, guest: F
             break
         await asyncio.sleep(0.01)
     assert lobby is not None
-    assert "joined" in (await (await guest.click(lobby, label="Join")).message()).content
-    assert "started" in (await (await host.click(lobby, label="Start")).message()).content
+    # The click's own answer is its first followup: the card's edit that a click makes after
+    # answering (the Join's) may land after the next click was acknowledged, and would be
+    # that click's "message" (what the user reads next) if it came first.
+    assert "joined" in (await (await guest.click(lobby, label="Join")).followup(0)).content
+    assert "started" in (await (await host.click(lobby, label="Start")).followup(0)).content
     game = await svc.game_in_channel(channel.id)
     assert game is not None
     return game.id
