@@ -99,7 +99,6 @@ from bot.engine import Play
 from bot.engine.ai import Level
 from bot.service import GameService
 from bot.store import Store
-from tests.e2e.helpers import lobby_card
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fake_discord
 from tests.fakediscord.clock import DiscordClock
 from tests.fakediscord.ratelimit import EXEMPT_ROUTES
@@ -483,7 +482,10 @@ async def open_table(
     channel = fake.channel(f"table-{index}")
     users = [fake.user(f"p{index}-{i}") for i in range(players)]
     await (await users[0].slash("mt new", channel=channel, preset="standard")).message(wait)
-    # The card follows the host's answer, as the command's followup.
+    # The card follows the host's answer, as the command's followup. Imported here, by the
+    # driver alone: the served bot of an older tree (``--bot-tree``) has no such helper.
+    from tests.e2e.helpers import lobby_card
+
     lobby = await lobby_card(fake, channel, wait)
     assert lobby is not None
     for user in users[1:]:
