@@ -39,7 +39,6 @@ from bot.ui.interactions import (
     locale_of,
     looked,
     my_game,
-    read_ahead,
 )
 from bot.ui.mt import GameCog
 from bot.ui.options import TileOption, TrainOption
@@ -68,7 +67,6 @@ class Play_(GameCog, name="Play"):
         knock: bool = False,
         then: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        read_ahead(interaction)  # the look-up beside the acknowledgement (issue 50)
         async with guarded(interaction):
             picked = await TileOption.read(interaction, tile)
             move = TrainOption.move(picked.view, picked.tile, train)

@@ -320,35 +320,14 @@ async def game_here(interaction: Interaction) -> GameSummary:
     return game
 
 
-def read_ahead(interaction: Interaction) -> None:
-    """Start a typed move's look-up (:func:`seat_here`'s read) beside the acknowledgement's
-    round trip, not after it (issue 50). The body still takes its result, refusal or failure
-    from :func:`seat_here`, after the acknowledgement; a body that never runs leaves it."""
-    if interaction.channel_id is not None:
-        task = asyncio.ensure_future(_look_here(interaction, interaction.channel_id))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # the body's to tell
-        interaction.extras[AHEAD] = task
-
-
-async def _look_here(interaction: Interaction, channel_id: int) -> Look | None:
-    return await bot_of(interaction).service.look_here(channel_id, interaction.user.id)
-
-
-AHEAD = "mt_ahead"  # ``interaction.extras`` key: the look-up :func:`read_ahead` started
-
-
 async def seat_here(interaction: Interaction) -> Look:
     """The unfinished game in this channel with the user's seat's view of it, in one read (a
-    move command's look-up: :class:`~bot.service.queries.Look`; started by
-    :func:`read_ahead` where the command did), or a refusal saying there is no game here."""
+    move command's look-up: :class:`~bot.service.queries.Look`), or a refusal saying there is
+    no game here."""
     bot = bot_of(interaction)
     if interaction.channel_id is None:
         raise Refusal("error.no-game-here")
-    ahead: asyncio.Future[Look | None] | None = interaction.extras.pop(AHEAD, None)
-    if ahead is not None:
-        look = await ahead
-    else:
-        look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
+    look = await bot.service.look_here(interaction.channel_id, interaction.user.id)
     if look is None:
         raise Refusal("error.no-game-here")
     note_game(look.game.id)
