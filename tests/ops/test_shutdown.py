@@ -26,9 +26,13 @@ from tests.ops.helpers import bot_env, free_port, start_bot, wait_healthy
 async def _move(
     svc: GameService, gid: int, users: dict[int, FakeUser], ch: FakeChannel, sent: list[str]
 ) -> Invocation:
-    turn = await svc.whose_turn(gid)
-    assert turn is not None and turn.user_id is not None
-    view = await svc.seat_view(gid, turn.user_id)
+    for _ in range(500):  # the bot may still play a turn with no choice after the answer:
+        turn = await svc.whose_turn(gid)  # read whose turn it is again if it moved meanwhile
+        assert turn is not None and turn.user_id is not None
+        view = await svc.seat_view(gid, turn.user_id)
+        if view.legal:
+            break
+        await asyncio.sleep(0.01)
     plays = [m for m in view.legal if isinstance(m, Play)]
     move = plays[0] if plays else view.legal[0]
     user = users[turn.user_id]
