@@ -24,6 +24,7 @@ from bot.ui.host import GameBot
 from bot.ui.interactions import Interaction, channel_locale, reply, retract
 from bot.ui.limits import OPTION_TEXT, THREAD_NAME, fit
 from bot.ui.refusals import Refusal
+from bot.ui.route import DEAD_TOKEN
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +93,6 @@ async def post_lobby_after(
     except Exception:  # the error's words replace "is open" (the funnel says them)
         retract(interaction)
         raise
-
-
-#: Discord's answers that mean an interaction's token no longer takes a followup.
-DEAD_TOKEN = (10015, 50027, 10062)
 
 
 async def _follow_up(interaction: Interaction, fields: dict[str, Any]) -> discord.Message | None:

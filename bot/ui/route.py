@@ -53,6 +53,10 @@ log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL = 10003
 
 
+#: Discord's answers that mean an interaction token can no longer be used.
+DEAD_TOKEN = (10015, 50027, 10062)
+
+
 def token_alive(interaction: Interaction) -> bool:
     """Whether the interaction's token still takes followups and edits (15 minutes, less a
     margin for the request itself), on the bot's clock: the bot and Discord both keep UTC, and

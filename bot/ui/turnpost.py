@@ -47,14 +47,12 @@ from bot.ui.messages import turn_line
 from bot.ui.posts import Editor, Post, click_editor, editor_of
 from bot.ui.roundcard import fits, merged, round_card
 from bot.ui.roundend import round_end_posts
-from bot.ui.route import PASSING, Route, gone, note_failure, post_nonce, token_alive
+from bot.ui.route import DEAD_TOKEN, PASSING, Route, gone, note_failure, post_nonce, token_alive
 
 log = logging.getLogger(__name__)
 
 #: A message that names people without pinging them (they are told another way).
 PING_NOBODY = discord.AllowedMentions.none()
-#: Discord's answers that mean an interaction token can no longer be used.
-DEAD_TOKEN = (10015, 50027, 10062)
 #: Discord's "Cannot edit a message authored by another user" (a post of the webhook).
 NOT_AUTHOR = 50005
 #: Discord's "Unknown Webhook" (an interaction's token is a webhook too).
