@@ -334,6 +334,7 @@ async def serve_bot(args: argparse.Namespace) -> None:
         "game_loads": dict(loads),
         "decisions": {key: decision_figures(values) for key, values in decisions.items()},
         "own": own.figures(),
+        "ack_stamps": [[key, *stamp] for key, stamp in own.ack_stamps.items()],
     }
     print(json.dumps(said), flush=True)
     await bot.close()
@@ -361,8 +362,43 @@ class BotsOwnWaits:
             counted(seconds)
 
         metrics.acknowledged = acknowledged
+        self._split_acks(bot)
         gc.callbacks.append(self._gc)
         self._ticker = asyncio.create_task(self._tick())
+
+    def _split_acks(self, bot: Any) -> None:
+        """Split each deferral in two: the interaction's wait in the bot before its deferral
+        is sent (``bot_ack_queue_*``: the gateway event read, the handler's task scheduled and
+        run up to ``defer``) and the deferral's round trip (``bot_ack_request_*``: the request
+        sent, the fake Discord's answer in the harness's loaded process, the bot's loop
+        reading it back). A slow acknowledgement is then the bot's own or its peer's. An
+        older tree without :class:`bot.ui.host.Arrivals` times only the round trip."""
+        import discord
+
+        self.ack_queues: list[float] = []
+        self.ack_requests: list[float] = []
+        #: interaction id -> (gateway event read, deferral sent, deferral back), on
+        #: ``time.monotonic`` as the fake's stamps are: the driver splits the legs.
+        self.ack_stamps: dict[int, tuple[float, float, float]] = {}
+        self._original_defer = original = discord.InteractionResponse.defer
+        arrivals = getattr(bot, "arrivals", None)
+        queues, requests, stamps = self.ack_queues, self.ack_requests, self.ack_stamps
+
+        async def defer(response: Any, *args: Any, **kwargs: Any) -> Any:
+            interaction = response._parent
+            waited = None if arrivals is None else arrivals.waited(interaction.id)
+            if waited is not None:
+                queues.append(waited)
+            sent = time.monotonic()
+            try:
+                return await original(response, *args, **kwargs)
+            finally:
+                back = time.monotonic()
+                requests.append(back - sent)
+                if waited is not None:
+                    stamps[interaction.id] = (sent - waited, sent, back)
+
+        discord.InteractionResponse.defer = defer  # type: ignore[method-assign,assignment]
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -378,6 +414,9 @@ class BotsOwnWaits:
             self.lags.append(loop.time() - due)
 
     def stop(self) -> None:
+        import discord
+
+        discord.InteractionResponse.defer = self._original_defer  # type: ignore[method-assign]
         self._ticker.cancel()
         gc.callbacks.remove(self._gc)
 
@@ -386,11 +425,37 @@ class BotsOwnWaits:
             "bot_ack_p50_ms": round(pct(self.acks, 0.50), 2),
             "bot_ack_p99_ms": round(pct(self.acks, 0.99), 2),
             "bot_acks_after_3s": sum(1 for a in self.acks if a > 3.0),
+            "bot_ack_queue_p99_ms": round(pct(self.ack_queues, 0.99), 2),
+            "bot_ack_request_p50_ms": round(pct(self.ack_requests, 0.50), 2),
+            "bot_ack_request_p99_ms": round(pct(self.ack_requests, 0.99), 2),
             "bot_loop_lag_p99_ms": round(pct(self.lags, 0.99), 2),
             "bot_loop_lag_max_ms": round(max(self.lags, default=0.0) * 1000, 2),
             "bot_gc_pause_ms_max": round(max(self.gc_pauses, default=0.0) * 1000, 2),
             "bot_gc_pause_ms_total": round(sum(self.gc_pauses) * 1000, 2),
         }
+
+
+def ack_legs(fake: FakeDiscord, stamps: list[list[float]]) -> dict[str, float]:
+    """The first answer in its four legs, p50 and p99 in ms, from the fake's stamps and the
+    bot's (both on ``time.monotonic``, one clock for every process on the host): the gateway
+    event from the fake to the bot (``ack_leg_gateway``), the bot's wait to send its deferral
+    (``ack_leg_bot``), the request reaching the fake's handler (``ack_leg_to_fake``: the
+    fake's loop busy with other requests shows here) and the fake's answer read back by the
+    bot (``ack_leg_back``). Interactions of the set-up are left out (not timed)."""
+    legs: dict[str, list[float]] = {"gateway": [], "bot": [], "to_fake": [], "back": []}
+    for key, arrived, sent, back in stamps:
+        record = fake.interactions.get(int(key))
+        if record is None or record.acknowledged_at is None:
+            continue
+        legs["gateway"].append(arrived - record.created)
+        legs["bot"].append(sent - arrived)
+        legs["to_fake"].append(record.acknowledged_at - sent)
+        legs["back"].append(back - record.acknowledged_at)
+    out: dict[str, float] = {}
+    for name, values in legs.items():
+        out[f"ack_leg_{name}_p50_ms"] = round(pct(values, 0.50), 2)
+        out[f"ack_leg_{name}_p99_ms"] = round(pct(values, 0.99), 2)
+    return out
 
 
 def decision_figures(values: list[tuple[float, float]]) -> dict[str, float]:
@@ -908,6 +973,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 await asyncio.wait_for(proc.wait(), 30)
                 await store.close()
                 drawing = json.loads(said.splitlines()[-1]) if said.strip() else {}
+                legs = ack_legs(fake, drawing.get("ack_stamps", []))
     load_after = os.getloadavg()
     total = sum(counts)
     per_move = 1000 / max(total, 1)
@@ -971,6 +1037,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "bot_tree": args.bot_tree,
         "decisions": drawing.get("decisions", {}),
         **drawing.get("own", {}),
+        **legs,
         "game_cache": args.game_cache,
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],

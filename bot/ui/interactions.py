@@ -111,10 +111,14 @@ def age_of(interaction: Interaction) -> float:
 
 
 def acknowledged(interaction: Interaction) -> None:
-    """Count how close the acknowledgement came to Discord's 3 s (``/metrics``)."""
-    metrics = getattr(interaction.client, "metrics", None)
+    """Count how close the acknowledgement came to Discord's 3 s (``/metrics``), and let the
+    work waiting on it go on (:data:`bot.ui.host.ACKS_FIRST`)."""
+    client = interaction.client
+    metrics = getattr(client, "metrics", None)
     if metrics is not None:
         metrics.acknowledged(age_of(interaction))
+    if isinstance(client, GameBot):
+        client.arrivals.acknowledged(interaction.id)
 
 
 async def shed(interaction: Interaction) -> bool:
@@ -202,7 +206,11 @@ async def answer_tree_error(interaction: Interaction, error: BaseException) -> N
     any interaction."""
     with track(interaction) as record:
         record.outcome = outcome_of(error)
-        await answer_error(interaction, error, record.command)
+        try:
+            await answer_error(interaction, error, record.command)
+        finally:  # answered (or never will be): work waiting on it goes on
+            if isinstance(interaction.client, GameBot):
+                interaction.client.arrivals.acknowledged(interaction.id)
 
 
 def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -> BaseException:
@@ -254,6 +262,7 @@ async def guarded(
                     client = interaction.client
                     if isinstance(client, GameBot):  # its token may tell the match's end
                         client.posts.note_dm_click(interaction)
+                        await client.arrivals.acknowledgements_first()
             except Exception as error:
                 # Discord refused the acknowledgement (too late, a token gone): nothing can
                 # answer this interaction any more, so its body must not run (it could change
@@ -271,8 +280,9 @@ async def guarded(
                 async with asyncio.timeout(0):
                     yield
             return
-        # No wait here: the body runs at once, so the actor's own answer never queues behind
-        # other games' posts (the turn post's work waits for a work slot in the announcer).
+        # The body waited only for the acknowledgements of interactions that came before its
+        # own (above, bounded), never for other games' posts (the turn post's work waits for
+        # a work slot in the announcer), so the actor's own answer comes next.
         began = interaction.extras[BEGAN] = time.monotonic()
         try:
             yield
@@ -283,6 +293,8 @@ async def guarded(
             outage = bot_of(interaction).outage
             if outage.since is not None:  # an outage is open: does this one end it?
                 outage.recovered(record.command, began)
+        finally:  # a body that gave the first answer itself (defer_first False) has given it
+            bot_of(interaction).arrivals.acknowledged(interaction.id)
 
 
 #: ``interaction.extras`` key: when its body began (``time.monotonic``), for the outage's log.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from bot.ui.host import EVENT, KEEP_FOR, Arrivals
@@ -43,3 +45,58 @@ def test_a_discord_py_without_the_handler_starts_untimed(caplog: Any) -> None:
     arrivals.install(parsers)
     assert parsers == {"MESSAGE_CREATE": print}
     assert "not timed" in caplog.text
+
+
+# ---------------------------------------------------------------------- acknowledgements first
+
+
+async def test_work_waits_for_the_acknowledgements_that_came_before_it() -> None:
+    """Issue 50: once acknowledged, an interaction's work waits until the interactions that
+    reached the bot before it are acknowledged too, so a burst's acknowledgements go out
+    back to back; an interaction arriving after the wait began is not waited for."""
+    arrivals = Arrivals()
+    arrivals.acks_first = 30.0  # the bound never decides here
+    await asyncio.wait_for(arrivals.acknowledgements_first(), 1)  # nothing pending: at once
+    arrivals.arrived(1, acknowledges=True)
+    arrivals.arrived(2, acknowledges=True)
+    arrivals.acknowledged(1)  # 1 acknowledged, its work now waits for 2
+    first = asyncio.create_task(arrivals.acknowledgements_first())
+    await asyncio.sleep(0.02)
+    arrivals.arrived(3, acknowledges=True)  # later than 1's wait: not waited for by it
+    arrivals.arrived(4)  # an autocomplete: it answers itself, nobody waits for it
+    await asyncio.sleep(0.02)
+    assert not first.done()
+    arrivals.acknowledged(2)
+    await asyncio.wait_for(first, 1)
+    second = asyncio.create_task(arrivals.acknowledgements_first())  # 2's work waits for 3
+    await asyncio.sleep(0.02)
+    assert not second.done()
+    arrivals.acknowledged(3)
+    await asyncio.wait_for(second, 1)
+    assert not arrivals._unacknowledged and not arrivals._waiting
+
+
+async def test_an_interaction_never_acknowledged_holds_work_back_only_briefly() -> None:
+    """One answered outside the funnel (or lost) is waited for ``acks_first`` seconds after it
+    arrived at most, then forgotten: the next wait does not wait for it at all."""
+    arrivals = Arrivals()
+    arrivals.acks_first = 0.05
+    arrivals.arrived(1, acknowledges=True)
+    started = time.monotonic()
+    await asyncio.wait_for(arrivals.acknowledgements_first(), 1)
+    assert 0.03 <= time.monotonic() - started < 1
+    assert not arrivals._unacknowledged
+    started = time.monotonic()
+    await arrivals.acknowledgements_first()
+    assert time.monotonic() - started < 0.03
+
+
+def test_only_interactions_with_a_callback_of_their_own_are_waited_for() -> None:
+    """Commands (2), clicks (3) and modal submits (5) are acknowledged by a callback; an
+    autocomplete (4) is its own answer, so the gateway stamp does not count it."""
+    arrivals = Arrivals(clock=Ticks())
+    parsers: dict[str, Any] = {EVENT: lambda data: None}
+    arrivals.install(parsers)
+    for key, kind in ((10, 2), (11, 3), (12, 4), (13, 5)):
+        parsers[EVENT]({"id": str(key), "type": kind})
+    assert list(arrivals._unacknowledged) == [10, 11, 13]

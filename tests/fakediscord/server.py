@@ -167,6 +167,9 @@ class InteractionRecord:
     #: Edits the clicked message had when a silent acknowledgement (type 6) answered: the
     #: answer the user reads is then a later edit of it, or a followup.
     source_edits_at_answer: int = 0
+    #: When the callback was taken (``time.monotonic``, like ``created``): a benchmark splits
+    #: the first answer into its legs with it (``benchmarks/bot_load.py``).
+    acknowledged_at: float | None = None
 
 
 @dataclass(eq=False)
@@ -1335,6 +1338,7 @@ class FakeDiscord:
             record.modal = data
         record.callback_type, record.callback_data = kind, data
         record.callback_files = call.files
+        record.acknowledged_at = time.monotonic()
         if not call.flag("with_response"):
             return web.Response(status=204)
         info: JSON = {"id": str(record.id), "type": record.type}
