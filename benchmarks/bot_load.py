@@ -583,6 +583,20 @@ class Timings:
     unanswered: int = 0
 
 
+async def settle(fake: FakeDiscord, quiet: float, limit: float = 300.0) -> float:
+    """Wait until the bot has sent nothing for ``quiet`` seconds (its set-up's turn posts,
+    pictures and hand DMs all out: the DMs alone take 12 s at 300 games under the global
+    limit), at most ``limit``; the seconds waited. Without it the timed burst starts while the
+    set-up's tail is still drawing and sending, by however much the set-up ran late."""
+    started = time.perf_counter()
+    seen, still = len(fake.requests), started
+    while time.perf_counter() - still < quiet and time.perf_counter() - started < limit:
+        await asyncio.sleep(0.05)
+        if len(fake.requests) != seen:
+            seen, still = len(fake.requests), time.perf_counter()
+    return time.perf_counter() - started
+
+
 async def arrival(started: float, waiting: Awaitable[object]) -> float:
     """Seconds from ``started`` until ``waiting`` is done (each thing timed on its own)."""
     await waiting
@@ -925,6 +939,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                             for i in batch
                         )
                     )
+                settled = await settle(fake, args.settle) if args.settle else None
                 timings = Timings()
                 rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
                 woken_before = fake.wakeups
@@ -1035,6 +1050,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "computer": args.computer,
         "think_workers": args.think_workers,
         "bot_tree": args.bot_tree,
+        "settled_s": None if settled is None else round(settled, 1),
         "decisions": drawing.get("decisions", {}),
         **drawing.get("own", {}),
         **legs,
@@ -1099,6 +1115,14 @@ if __name__ == "__main__":
         help="run the bot from this checkout (e.g. a git worktree of an older release), "
         "driven by this tree's driver and fake Discord",
     )  # fmt: skip
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="before the timed moves, wait until the bot has sent nothing for this long "
+        "(the set-up's posts and hand DMs all out); 0: start at once",
+    )
     parser.add_argument("--gap-median", type=float, default=45.0, help="minutes")
     parser.add_argument("--gap-sigma", type=float, default=1.2, help="log-normal spread")
     parser.add_argument("--gap-max", type=float, default=24.0, help="hours")

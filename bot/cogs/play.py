@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.digits import ID
 from bot.engine import DRAW, KNOCK, PASS, Catch, Move, MoveError, Play, Tile, parse_move
 from bot.i18n import tr
-from bot.service import GameStatus, WaitingRow, errors, orders
+from bot.service import GameStatus, GameSummary, WaitingRow, errors, orders
 from bot.service.queries import Look
 from bot.ui import announcer, components, limits, messages, roundend
 from bot.ui.components import MoveSelect, TurnButton
@@ -31,6 +31,7 @@ from bot.ui.dmturn import DmTurnButton
 from bot.ui.host import GameBot
 from bot.ui.interactions import (
     IN_DMS,
+    SEEN,
     Interaction,
     answer,
     bot_of,
@@ -294,6 +295,7 @@ async def make_move(
             expected_version=expected_version,
             knock=knock,
             made_in=made_in,
+            seen_version=seen_version(interaction, game_id),
         )
         names = [limits.shown(p.name) for p in turn.last.game.players]
         if turn.drawn is not None:
@@ -324,6 +326,16 @@ async def make_move(
         # then the computer players who follow move, and one post tells the channel all.
         undo = discord.ui.View(timeout=None).add_item(UndoButton(game_id, locale))
         await announcer.announce(bot, turn.outs, interaction, answer=said, controls=undo)
+
+
+def seen_version(interaction: Interaction, game_id: int) -> int | None:
+    """The game's version as this interaction's look-up read it with the game's row (a
+    click's place check, a typed command's game here): the move's commit then takes the
+    cached game at that version without reading the version again, and checks it under its
+    transaction's lock all the same (:meth:`bot.service.commit.Ledger.commit`)."""
+    look = looked(interaction, game_id)
+    seen = look.game if look is not None else interaction.extras.get(SEEN)
+    return seen.version if isinstance(seen, GameSummary) and seen.id == game_id else None
 
 
 def next_game_line(

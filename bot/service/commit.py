@@ -160,15 +160,22 @@ class Ledger:
 
     @contextlib.asynccontextmanager
     async def commit(
-        self, game_id: int, now: datetime, *, made_in: Place | None = None
+        self,
+        game_id: int,
+        now: datetime,
+        *,
+        made_in: Place | None = None,
+        version: int | None = None,
     ) -> AsyncIterator[Commit]:
         """A use case that changes a game, opened once: ``async with ledger.commit(game_id,
-        now) as c:`` holds the game's lock, loads it (``c.game``; ``made_in``: see
-        :meth:`get`) and collects the call's events in ``c``; :meth:`Commit.write` (or one of
-        its siblings) writes them. Whatever the block raises, nothing is written or owed, and
-        the cache forgets the game if the block had changed it in memory."""
+        now) as c:`` holds the game's lock, loads it (``c.game``; ``made_in``, ``version``:
+        see :meth:`get`; the transaction checks the version again under its lock, so a
+        version read a moment ago is as safe as one read now) and collects the call's events
+        in ``c``; :meth:`Commit.write` (or one of its siblings) writes them. Whatever the
+        block raises, nothing is written or owed, and the cache forgets the game if the block
+        had changed it in memory."""
         async with self.locked(game_id):
-            c = Commit(self, await self.get(game_id, made_in=made_in), now)
+            c = Commit(self, await self.get(game_id, made_in=made_in, version=version), now)
             try:
                 yield c
             except BaseException:

@@ -83,6 +83,7 @@ class Plays:
         knock: bool = False,
         computer_moves: int | None = None,
         made_in: Place | None = None,
+        seen_version: int | None = None,
     ) -> Outcome:
         """Make any move — the one use case for all of them — given as an engine :data:`Move`
         (``Play(tile, train)``, ``DRAW``, ``PASS``, ``DONE``, ``KNOCK``, ``Catch(seat)``);
@@ -99,9 +100,12 @@ class Plays:
         can send any game id): the game must be played there, checked on the row the ledger
         reads anyway for its cache check (:meth:`~bot.service.commit.Ledger.get`), before
         anything is replayed.
+        ``seen_version``: the version the front end's look-up has just read with the game's
+        row: the cached game at that version is used without reading the version again
+        (:meth:`~bot.service.commit.Ledger.get`; one read fewer before the mover's answer).
         """
         now = utc(now)
-        async with self.ledger.commit(game_id, now, made_in=made_in) as c:
+        async with self.ledger.commit(game_id, now, made_in=made_in, version=seen_version) as c:
             g = c.game
             me = mover(g, user_id, expected_version)
             match = c.match

@@ -24,10 +24,11 @@ its own: :meth:`~Turns.take` checks where it was sent from (``made_in``).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from bot.engine import DONE, DRAW, KNOCK, PASS, Move, MoveError, Play, SeatView, Tile, view_for
 from bot.service import errors, orders
@@ -157,6 +158,7 @@ class Turns:
         expected_version: int | None = None,
         knock: bool = False,
         made_in: Place | None = None,
+        seen_version: int | None = None,
     ) -> Turn:
         """Make ``user_id``'s move (an engine move: the front end reads the notation;
         ``knock``: announce the last tile with it), and the pass the rules force after a draw
@@ -164,7 +166,8 @@ class Turns:
         hears of their own move first. ``made_in``: the server and channel a move picked from
         a list came from, checked in the move's own read (so the pick reads nothing before
         it). A refusal raises and changes nothing; a pick whose value could not be read is
-        refused by :meth:`refuse_unread`."""
+        refused by :meth:`refuse_unread`. ``seen_version``: the version the caller's look-up
+        has just read (see :meth:`GameService.move`)."""
         svc = self.games
         if move == KNOCK:
             # A knock does not end the turn and may come after the table moved on: no version.
@@ -172,35 +175,57 @@ class Turns:
                 game_id, user_id, KNOCK, now, computer_moves=0, made_in=made_in
             )
             return Turn((knocked,))
-        out = await svc.move(
-            game_id,
-            user_id,
-            move,
-            now,
-            expected_version=expected_version,
-            knock=knock,
-            computer_moves=0,
-            made_in=made_in,
-        )
-        applied = out.steps[0].applied if out.steps else None
-        if applied is None or not applied.drawn:
-            return Turn((out,), waiting=await self.waiting(out, user_id))
-        tile = applied.drawn[-1]
-        view = await svc.seat_view(game_id, user_id)
-        fits = tuple(m.train for m in view.legal if isinstance(m, Play) and m.tile == tile)
-        if applied.must_play_drawn or not (view.my_turn and tuple(view.legal) == (PASS,)):
-            return Turn((out,), Drawn(tile, applied.must_play_drawn, fits, passed=False))
-        passed = await svc.move(game_id, user_id, PASS, now, computer_moves=0)
-        drawn = Drawn(tile, False, (), passed=True)
-        return Turn((out, passed), drawn, await self.waiting(passed, user_id))
+        # The player's other games are read beside the commit, not after it: the move
+        # changes none of them, and the mover's answer then waits for one round trip fewer.
+        ahead = self._read_waiting(game_id, user_id)
+        try:
+            out = await svc.move(
+                game_id,
+                user_id,
+                move,
+                now,
+                expected_version=expected_version,
+                knock=knock,
+                computer_moves=0,
+                made_in=made_in,
+                seen_version=seen_version,
+            )
+            applied = out.steps[0].applied if out.steps else None
+            if applied is None or not applied.drawn:
+                return Turn((out,), waiting=await self.waiting(out, user_id, ahead))
+            tile = applied.drawn[-1]
+            view = await svc.seat_view(game_id, user_id)
+            fits = tuple(m.train for m in view.legal if isinstance(m, Play) and m.tile == tile)
+            if applied.must_play_drawn or not (view.my_turn and tuple(view.legal) == (PASS,)):
+                return Turn((out,), Drawn(tile, applied.must_play_drawn, fits, passed=False))
+            passed = await svc.move(game_id, user_id, PASS, now, computer_moves=0)
+            drawn = Drawn(tile, False, (), passed=True)
+            return Turn((out, passed), drawn, await self.waiting(passed, user_id, ahead))
+        finally:
+            _drop(ahead)
 
-    async def waiting(self, last: Outcome, user_id: int) -> tuple[WaitingRow, ...]:
+    def _read_waiting(self, game_id: int, user_id: int) -> asyncio.Task[list[WaitingRow]] | None:
+        """Start reading the player's other games waiting on them (None: no scheduler)."""
+        if self.schedule is None:
+            return None
+        rows = self.schedule.rows
+        return asyncio.ensure_future(rows.waiting_on(user_id, NEXT_GAMES, but=game_id))
+
+    async def waiting(
+        self,
+        last: Outcome,
+        user_id: int,
+        ahead: asyncio.Task[list[WaitingRow]] | None = None,
+    ) -> tuple[WaitingRow, ...]:
         """The player's other games waiting on them, once their turn in this one is over
         (none while it goes on: a double, a drawn tile to play): one bounded read, carried by
-        the answer the move sends anyway (issue 46: no request of its own)."""
+        the answer the move sends anyway (issue 46: no request of its own); ``ahead``: that
+        read, started beside the move's commit."""
         nxt = last.next_player
         if self.schedule is None or (nxt is not None and nxt.user_id == user_id):
             return ()
+        if ahead is not None:
+            return tuple(await ahead)
         rows = self.schedule.rows
         return tuple(await rows.waiting_on(user_id, NEXT_GAMES, but=last.game_id))
 
@@ -430,3 +455,14 @@ class Turns:
         if self.schedule is None:
             return None
         return await self.schedule.turn_ping(heard.turn, now)
+
+
+def _drop(task: asyncio.Task[Any] | None) -> None:
+    """A read started ahead and not needed (a refusal, a double): cancelled if still running,
+    its failure taken if it failed (the move's own error, if any, is the one that counts)."""
+    if task is None:
+        return
+    if not task.done():
+        task.cancel()
+    elif not task.cancelled():
+        task.exception()

@@ -329,6 +329,7 @@ async def game_here(interaction: Interaction) -> GameSummary:
     if game is None:
         raise Refusal("error.no-game-here")
     note_game(game.id)
+    interaction.extras[SEEN] = game
     return game
 
 
@@ -343,6 +344,7 @@ async def seat_here(interaction: Interaction) -> Look:
     if look is None:
         raise Refusal("error.no-game-here")
     note_game(look.game.id)
+    interaction.extras[SEEN] = look.game
     return look
 
 
@@ -377,6 +379,8 @@ PLACES = ("channel", "answer", "player", "move")
 
 #: The key of the game a click's place check read, in ``Interaction.extras`` (:func:`looked`).
 LOOK = "mt.look"
+#: The key of the game a typed command's look-up read (``bot.cogs.play.seen_version``).
+SEEN = "mt.seen"
 
 
 async def check_place(
