@@ -162,42 +162,50 @@ class Arrivals:
 
     def acknowledged(self, interaction_id: int) -> None:
         """The interaction has its first answer (or will never have one): the work waiting
-        for it may go on once the ones before it are acknowledged too."""
-        if self._unacknowledged.pop(interaction_id, None) is not None:
-            self._release()
+        for it may go on once the ones before it are acknowledged too. Let go on the loop's
+        next turn, not now: the task acknowledging may be about to wait itself
+        (:meth:`acknowledgements_first`), and it must queue behind the work it releases."""
+        if self._unacknowledged.pop(interaction_id, None) is not None and self._waiting:
+            asyncio.get_running_loop().call_soon(self._release)
 
     async def acknowledgements_first(self) -> None:
         """Wait until every interaction that reached the bot before now is acknowledged, or
         :attr:`acks_first` seconds after the oldest of them arrived (:data:`ACKS_FIRST`).
-        Those arriving later are not waited for, so a steady stream cannot hold anyone back."""
+        Those arriving later are not waited for, so a steady stream cannot hold anyone back.
+        The work waiting goes on in the order it began to wait, this one after them: two
+        clicks on one table a moment apart are still taken first come, first served."""
         limit = self.acks_first
         self._expire(limit)
-        if not self._unacknowledged:
+        if not self._unacknowledged and not self._waiting:
             return
         began = self.clock()
-        oldest = next(iter(self._unacknowledged.values()))
         waiting = asyncio.get_running_loop().create_future()
         self._waiting.append((began, waiting))
+        self._release()
+        if waiting.done():  # let go at once: the work let go before it resumes first
+            await asyncio.sleep(0)
+            return
+        oldest = next(iter(self._unacknowledged.values()), began)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(waiting, max(0.0, oldest + limit - began))
+            async with asyncio.timeout(max(0.0, oldest + limit - began)):
+                await waiting
         self._expire(limit)
 
     def _expire(self, limit: float) -> None:
-        """Forget the unacknowledged interactions older than ``limit``: nothing waits longer."""
-        now, dropped = self.clock(), False
+        """Forget the unacknowledged interactions older than ``limit``: nothing waits longer
+        (each wait also ends by itself at that bound)."""
+        now = self.clock()
         while self._unacknowledged:
             first = next(iter(self._unacknowledged))
             if now - self._unacknowledged[first] <= limit:
                 break
             del self._unacknowledged[first]
-            dropped = True
-        if dropped:
-            self._release()
 
     def _release(self) -> None:
         """Let go the work whose wait began before the oldest unacknowledged interaction
-        arrived: all it waited for is acknowledged. One pass from the front, in order, so a
-        burst of n acknowledgements costs O(n), not a wake-up of every waiter each time."""
+        arrived: all it waited for is acknowledged. One pass from the front, in order (each
+        resumes in the order let go), so a burst of n acknowledgements costs O(n), not a
+        wake-up of every waiter each time."""
         oldest = next(iter(self._unacknowledged.values()), float("inf"))
         while self._waiting and self._waiting[0][0] < oldest:
             _, waiting = self._waiting.popleft()

@@ -100,3 +100,25 @@ def test_only_interactions_with_a_callback_of_their_own_are_waited_for() -> None
     for key, kind in ((10, 2), (11, 3), (12, 4), (13, 5)):
         parsers[EVENT]({"id": str(key), "type": kind})
     assert list(arrivals._unacknowledged) == [10, 11, 13]
+
+
+async def test_the_work_let_go_goes_on_in_the_order_it_began_to_wait() -> None:
+    """Two clicks on one table a moment apart: the first's work waits for the second's
+    acknowledgement; once it comes, the first's work still goes on before the second's (first
+    come, first served), though the second's task is the one running when it is let go."""
+    arrivals = Arrivals()
+    arrivals.acks_first = 30.0
+    order: list[str] = []
+    arrivals.arrived(1, acknowledges=True)
+    arrivals.arrived(2, acknowledges=True)
+
+    async def click(key: int, name: str) -> None:
+        arrivals.acknowledged(key)
+        await arrivals.acknowledgements_first()
+        order.append(name)
+
+    first = asyncio.create_task(click(1, "first"))
+    await asyncio.sleep(0.01)
+    assert order == []
+    await asyncio.wait_for(asyncio.gather(first, click(2, "second")), 1)
+    assert order == ["first", "second"]
