@@ -95,12 +95,12 @@ ACKNOWLEDGED_TYPES = frozenset({2, 3, 5})
 #: most this long after the oldest of them arrived. Under a burst (300 games moving within
 #: a fifth of a second) the acknowledgements go out back to back, the bot's loop and
 #: Discord's servers see nothing else, and only then do the look-ups, commits and answers
-#: run: on the 2-core bench the first answer's p99 went from 12-183 ms (one run in four
-#: over 100 ms) to 10-45 ms, and the mover's answer p99 fell too (the commits run as one
-#: batch instead of between acknowledgements). Out of a burst nothing is unacknowledged
-#: and nothing waits. The bound keeps an interaction that never says it was acknowledged
-#: (one answered outside :func:`bot.ui.interactions.guarded`, or lost) from holding others
-#: up for more than a moment; an acknowledgement never waits on work, so nothing can cycle.
+#: run (measured in docs/benchmarks.md, "Acknowledgements first": in a slow burst every leg
+#: of an acknowledgement was long, its peers' work running between them). Out of a burst
+#: nothing is unacknowledged and nothing waits. The bound keeps an interaction that never
+#: says it was acknowledged (one answered outside :func:`bot.ui.interactions.guarded`, or
+#: lost) from holding others up for more than a moment; an acknowledgement never waits on
+#: work, so nothing can cycle.
 ACKS_FIRST = 0.25
 
 
