@@ -367,28 +367,25 @@ class BotsOwnWaits:
         self._ticker = asyncio.create_task(self._tick())
 
     def _split_acks(self, bot: Any) -> None:
-        """Split each deferral in two: the interaction's wait in the bot before its deferral
-        is sent (``bot_ack_queue_*``: the gateway event read, the handler's task scheduled and
-        run up to ``defer``) and the deferral's round trip (``bot_ack_request_*``: the request
-        sent, the fake Discord's answer in the harness's loaded process, the bot's loop
-        reading it back). A slow acknowledgement is then the bot's own or its peer's. An
-        older tree without :class:`bot.ui.host.Arrivals` times only the round trip."""
+        """Stamp each deferral: when the interaction's gateway event was read, when its
+        deferral was sent and when the answer came back (``ack_stamps``: the driver splits
+        them into the legs, ``ack_leg_*``, against the fake's own stamps), and time its round
+        trip (``bot_ack_request_*``: the request sent, the fake Discord's answer in the
+        harness's loaded process, the bot's loop reading it back). An older tree without
+        :class:`bot.ui.host.Arrivals` is timed on the round trip alone."""
         import discord
 
-        self.ack_queues: list[float] = []
         self.ack_requests: list[float] = []
         #: interaction id -> (gateway event read, deferral sent, deferral back), on
         #: ``time.monotonic`` as the fake's stamps are: the driver splits the legs.
         self.ack_stamps: dict[int, tuple[float, float, float]] = {}
         self._original_defer = original = discord.InteractionResponse.defer
         arrivals = getattr(bot, "arrivals", None)
-        queues, requests, stamps = self.ack_queues, self.ack_requests, self.ack_stamps
+        requests, stamps = self.ack_requests, self.ack_stamps
 
         async def defer(response: Any, *args: Any, **kwargs: Any) -> Any:
             interaction = response._parent
             waited = None if arrivals is None else arrivals.waited(interaction.id)
-            if waited is not None:
-                queues.append(waited)
             sent = time.monotonic()
             try:
                 return await original(response, *args, **kwargs)
@@ -425,7 +422,6 @@ class BotsOwnWaits:
             "bot_ack_p50_ms": round(pct(self.acks, 0.50), 2),
             "bot_ack_p99_ms": round(pct(self.acks, 0.99), 2),
             "bot_acks_after_3s": sum(1 for a in self.acks if a > 3.0),
-            "bot_ack_queue_p99_ms": round(pct(self.ack_queues, 0.99), 2),
             "bot_ack_request_p50_ms": round(pct(self.ack_requests, 0.50), 2),
             "bot_ack_request_p99_ms": round(pct(self.ack_requests, 0.99), 2),
             "bot_loop_lag_p99_ms": round(pct(self.lags, 0.99), 2),

@@ -211,23 +211,18 @@ class Turns:
         rows = self.schedule.rows
         return asyncio.ensure_future(rows.waiting_on(user_id, NEXT_GAMES, but=game_id))
 
+    @staticmethod
     async def waiting(
-        self,
-        last: Outcome,
-        user_id: int,
-        ahead: asyncio.Task[list[WaitingRow]] | None = None,
+        last: Outcome, user_id: int, ahead: asyncio.Task[list[WaitingRow]] | None
     ) -> tuple[WaitingRow, ...]:
         """The player's other games waiting on them, once their turn in this one is over
         (none while it goes on: a double, a drawn tile to play): one bounded read, carried by
         the answer the move sends anyway (issue 46: no request of its own); ``ahead``: that
-        read, started beside the move's commit."""
+        read, started beside the move's commit (None: no scheduler, nothing to tell)."""
         nxt = last.next_player
-        if self.schedule is None or (nxt is not None and nxt.user_id == user_id):
+        if ahead is None or (nxt is not None and nxt.user_id == user_id):
             return ()
-        if ahead is not None:
-            return tuple(await ahead)
-        rows = self.schedule.rows
-        return tuple(await rows.waiting_on(user_id, NEXT_GAMES, but=last.game_id))
+        return tuple(await ahead)
 
     async def refuse_unread(
         self,

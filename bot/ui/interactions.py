@@ -117,6 +117,13 @@ def acknowledged(interaction: Interaction) -> None:
     metrics = getattr(client, "metrics", None)
     if metrics is not None:
         metrics.acknowledged(age_of(interaction))
+    let_go(interaction)
+
+
+def let_go(interaction: Interaction) -> None:
+    """The interaction has its first answer, or never will: the work waiting for it to be
+    acknowledged goes on (:meth:`bot.ui.host.Arrivals.acknowledged`)."""
+    client = interaction.client
     if isinstance(client, GameBot):
         client.arrivals.acknowledged(interaction.id)
 
@@ -208,9 +215,8 @@ async def answer_tree_error(interaction: Interaction, error: BaseException) -> N
         record.outcome = outcome_of(error)
         try:
             await answer_error(interaction, error, record.command)
-        finally:  # answered (or never will be): work waiting on it goes on
-            if isinstance(interaction.client, GameBot):
-                interaction.client.arrivals.acknowledged(interaction.id)
+        finally:  # answered (or never will be)
+            let_go(interaction)
 
 
 def refusal_of(interaction: Interaction, error: BaseException, what: str = "") -> BaseException:
@@ -294,7 +300,7 @@ async def guarded(
             if outage.since is not None:  # an outage is open: does this one end it?
                 outage.recovered(record.command, began)
         finally:  # a body that gave the first answer itself (defer_first False) has given it
-            bot_of(interaction).arrivals.acknowledged(interaction.id)
+            let_go(interaction)
 
 
 #: ``interaction.extras`` key: when its body began (``time.monotonic``), for the outage's log.
