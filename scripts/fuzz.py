@@ -43,8 +43,16 @@ class Stopped(BaseException):
     """The run was told to stop (a signal, the time budget): report what was done."""
 
 
+_stop_asked: list[str] = []  # why the run was told to stop, kept even if the raise is swallowed
+
+
 def _stop(signum: int, _frame: object) -> None:
-    raise Stopped("time budget" if signum == signal.SIGALRM else signal.Signals(signum).name)
+    """Remember the stop, then raise it: code under test that catches broadly (a task's
+    teardown, hypothesis's own clean-up) may turn the raise into another error, and the
+    remembered reason keeps that from being reported as a failure of the bot."""
+    why = "time budget" if signum == signal.SIGALRM else signal.Signals(signum).name
+    _stop_asked.append(why)
+    raise Stopped(why)
 
 
 def main(
@@ -66,7 +74,7 @@ def main(
             )
         try:
             # Batches of examples until the steps are done (hypothesis decides each length).
-            while driver.counters.steps < steps and failure is None:
+            while driver.counters.steps < steps and failure is None and not _stop_asked:
                 try:
                     with with_reporter(report.append):
                         run_state_machine_as_test(
@@ -80,6 +88,8 @@ def main(
                             ),
                         )
                 except Exception as exc:
+                    if _stop_asked:
+                        raise Stopped(_stop_asked[0]) from exc
                     what = "".join(traceback.format_exception_only(exc)).strip()
                     failure = ("\n".join(report) + "\n" + what)[-6000:]
                 progress = {"progress": True, **dataclasses.asdict(driver.counters)}
@@ -91,6 +101,8 @@ def main(
             for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
                 signal.signal(signum, signal.SIG_IGN)  # the report is on its way
             driver.close()
+    if stopped is None and _stop_asked:
+        stopped = _stop_asked[0]  # the raise was swallowed on its way out; the stop was not
     out: dict[str, object] = dataclasses.asdict(driver.counters)
     if stopped is not None:
         out["stopped"] = stopped

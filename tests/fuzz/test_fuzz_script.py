@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,15 +46,28 @@ def test_sigterm_ends_the_run_with_its_report() -> None:
         FUZZ, cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
-        time.sleep(6)  # started, and fuzzing
+        # Fuzzing has begun once the first batch's progress line is out (not a sleep: on
+        # a loaded machine start-up alone can take longer than any fixed wait).
+        assert proc.stderr is not None
+        lines: queue.Queue[str] = queue.Queue()
+        stderr = proc.stderr
+        reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
+        reader.start()
+        said: list[str] = []
+        while not said or '"progress": true' not in said[-1]:
+            said.append(lines.get(timeout=180))  # queue.Empty: no batch done in 3 minutes
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        reader.join(timeout=10)
+        err = "".join(said + list(lines.queue))
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, err
     report = _report(out)
-    assert report["stopped"] == "SIGTERM", report
+    assert report.get("stopped") == "SIGTERM" and report["failures"] == 0, report
     assert "Traceback" not in err, err
