@@ -11,6 +11,11 @@ under 100 ms: docs/benchmarks.md, "Under a burst"). So the serving bot
 - keeps the young passes short (:data:`THRESHOLDS`: the youngest every 2,000 new objects,
   the middle one every 10 of those, each walking some thousands of objects) and never lets
   CPython start a full pass by itself (its threshold out of reach);
+- makes no young pass either while an acknowledgement is owed (:func:`young_passes`): a
+  burst of 300 interactions makes some 60,000 new objects before the last is acknowledged,
+  and the 30 young passes that triggers (2-25 ms each, measured in
+  ``benchmarks/bot_load.py``'s bot) all fell between acknowledgements; they run once the
+  acknowledgements are out, and never wait longer than :data:`YOUNG_HELD_AT_MOST`;
 - makes the full pass itself when no interaction is being handled, every
   :data:`FULL_EVERY` seconds (waiting at most :data:`IDLE_WAIT` more for a quiet moment,
   then anyway), so cycles of garbage (an evicted game's, a finished request's) are still
@@ -43,6 +48,11 @@ FULL_EVERY = 600.0
 IDLE_WAIT = 60.0
 
 
+#: Seconds the young passes wait for the acknowledgements, at most, at a stretch: a stream
+#: that always owes one still gets its passes (then, at the next quiet moment, a new wait).
+YOUNG_HELD_AT_MOST = 0.25
+
+
 class Busy(Protocol):
     """What :func:`collect_when_idle` asks of the bot (:class:`bot.ops.metrics.Metrics`)."""
 
@@ -51,11 +61,20 @@ class Busy(Protocol):
     async def wait_idle(self, timeout: float) -> bool: ...
 
 
+class Owing(Protocol):
+    """What :func:`keep` asks of the bot's arrivals (:class:`bot.ui.host.Arrivals`)."""
+
+    owing: Callable[[bool], None] | None
+
+
 class Bot(Protocol):
     """What :func:`keep` asks of the bot (:class:`bot.ui.host.GameBot`)."""
 
     @property
     def metrics(self) -> Busy: ...
+
+    @property
+    def arrivals(self) -> Owing: ...
 
     def spawn(self, coro: Coroutine[object, object, None]) -> None: ...
 
@@ -64,7 +83,31 @@ def keep(bot: Bot) -> None:
     """The serving bot's collector, once it is first ready: :func:`settle`, then
     :func:`collect_when_idle` in the background."""
     settle()
+    bot.arrivals.owing = young_passes()
     bot.spawn(collect_when_idle(bot.metrics))
+
+
+def young_passes(
+    at_most: float = YOUNG_HELD_AT_MOST,
+    disable: Callable[[], None] = gc.disable,
+    enable: Callable[[], None] = gc.enable,
+) -> Callable[[bool], None]:
+    """The arrivals' ``owing``: while an acknowledgement is owed the collector makes no pass
+    (the objects it would walk wait for the next one, after the acknowledgements are out);
+    at most ``at_most`` seconds at a stretch, then the passes run again until none is owed
+    and a new stretch begins."""
+    lapse: list[asyncio.TimerHandle] = []
+
+    def owing(owed: bool) -> None:
+        while lapse:
+            lapse.pop().cancel()
+        if owed:
+            disable()
+            lapse.append(asyncio.get_running_loop().call_later(at_most, enable))
+        else:
+            enable()
+
+    return owing
 
 
 def settle() -> None:

@@ -103,6 +103,14 @@ ACKNOWLEDGED_TYPES = frozenset({2, 3, 5})
 #: work, so nothing can cycle.
 ACKS_FIRST = 0.25
 
+#: Interactions reaching the bot less than this apart are a burst still arriving: work
+#: acknowledged during one waits (within :data:`ACKS_FIRST`) until this long has passed with
+#: no new one. The gateway events not read yet are not counted as unacknowledged, and a
+#: burst's work let go between two of them filled the loop while the rest were still coming
+#: (at 300 games the first answers of moves sent 40-65 ms into the burst took 73-87 ms,
+#: those after it 2-15 ms). A move on its own (none other this close before it) never waits.
+BURST_GAP = 0.005
+
 
 class Arrivals:
     """When each interaction's gateway event reached the bot (``time.monotonic``), by id:
@@ -128,6 +136,17 @@ class Arrivals:
         #: Work waiting for the acknowledgements before it (:meth:`acknowledgements_first`):
         #: (the moment it began waiting, its future), in that order.
         self._waiting: collections.deque[tuple[float, asyncio.Future[None]]] = collections.deque()
+        #: Told True when an acknowledgement becomes owed (none was), False when none is any
+        #: more: none was left unacknowledged, or the owed ones aged past :attr:`acks_first`
+        #: (a timer expires them, so one never acknowledged cannot keep it True). The serving
+        #: bot's collector makes no young pass meanwhile (:func:`bot.ops.collector.keep`).
+        self.owing: Callable[[bool], None] | None = None
+        self.burst_gap = BURST_GAP
+        #: The two latest arrivals of interactions with a callback (:meth:`bursting`).
+        self._previous = self._latest = float("-inf")
+        self._release_at: asyncio.TimerHandle | None = None
+        self._owed = False
+        self._lapse_at: asyncio.TimerHandle | None = None
 
     def install(self, parsers: dict[str, Callable[[Any], None]]) -> None:
         """Stamp every INTERACTION_CREATE before discord.py's own parser handles it
@@ -153,6 +172,8 @@ class Arrivals:
         self._seen[interaction_id] = now
         if acknowledges:
             self._unacknowledged[interaction_id] = now
+            self._previous, self._latest = self._latest, now
+            self._tell_owing()
         # Drop the stale ones from the front (the oldest first): amortised O(1) per event.
         while self._seen:
             old = next(iter(self._seen))
@@ -165,8 +186,10 @@ class Arrivals:
         for it may go on once the ones before it are acknowledged too. Let go on the loop's
         next turn, not now: the task acknowledging may be about to wait itself
         (:meth:`acknowledgements_first`), and it must queue behind the work it releases."""
-        if self._unacknowledged.pop(interaction_id, None) is not None and self._waiting:
-            asyncio.get_running_loop().call_soon(self._release)
+        if self._unacknowledged.pop(interaction_id, None) is not None:
+            self._tell_owing()
+            if self._waiting:
+                asyncio.get_running_loop().call_soon(self._release)
 
     async def acknowledgements_first(self) -> None:
         """Wait until every interaction that reached the bot before now is acknowledged, or
@@ -176,7 +199,7 @@ class Arrivals:
         clicks on one table a moment apart are still taken first come, first served."""
         limit = self.acks_first
         self._expire(limit)
-        if not self._unacknowledged and not self._waiting:
+        if not self._unacknowledged and not self._waiting and not self.bursting():
             return
         began = self.clock()
         waiting = asyncio.get_running_loop().create_future()
@@ -200,17 +223,53 @@ class Arrivals:
             if now - self._unacknowledged[first] <= limit:
                 break
             del self._unacknowledged[first]
+        self._tell_owing()
+
+    def _tell_owing(self) -> None:
+        """Tell :attr:`owing` when acknowledgements start or stop being owed; while they are,
+        a timer set for when the oldest is :attr:`acks_first` old expires it then."""
+        if self.owing is None:
+            return
+        owed = bool(self._unacknowledged)
+        if owed and self._lapse_at is None:
+            oldest = next(iter(self._unacknowledged.values()))
+            self._lapse_at = asyncio.get_running_loop().call_later(
+                max(0.0, oldest + self.acks_first - self.clock()), self._lapse
+            )
+        elif not owed and self._lapse_at is not None:
+            self._lapse_at.cancel()
+            self._lapse_at = None
+        if owed != self._owed:
+            self._owed = owed
+            self.owing(owed)
+
+    def _lapse(self) -> None:
+        self._lapse_at = None
+        self._expire(self.acks_first)  # sets the next timer if younger ones are still owed
 
     def _release(self) -> None:
         """Let go the work whose wait began before the oldest unacknowledged interaction
         arrived: all it waited for is acknowledged. One pass from the front, in order (each
         resumes in the order let go), so a burst of n acknowledgements costs O(n), not a
         wake-up of every waiter each time."""
+        if self._release_at is not None:
+            self._release_at.cancel()
+            self._release_at = None
+        if self._waiting and self.bursting():  # again once the gap has passed
+            wait = self._latest + self.burst_gap - self.clock()
+            self._release_at = asyncio.get_running_loop().call_later(wait, self._release)
+            return
         oldest = next(iter(self._unacknowledged.values()), float("inf"))
         while self._waiting and self._waiting[0][0] < oldest:
             _, waiting = self._waiting.popleft()
             if not waiting.done():
                 waiting.set_result(None)
+
+    def bursting(self) -> bool:
+        """Whether a burst is still arriving: the two latest interactions came less than
+        :attr:`burst_gap` apart, the latest less than that ago."""
+        latest = self._latest
+        return latest - self._previous < self.burst_gap and self.clock() - latest < self.burst_gap
 
     def waited(self, interaction_id: int) -> float | None:
         """Seconds since the interaction reached the bot; None if its arrival was not seen

@@ -122,3 +122,73 @@ async def test_the_work_let_go_goes_on_in_the_order_it_began_to_wait() -> None:
     assert order == []
     await asyncio.wait_for(asyncio.gather(first, click(2, "second")), 1)
     assert order == ["first", "second"]
+
+
+async def test_owing_is_told_when_acknowledgements_start_and_stop_being_owed() -> None:
+    """The collector's cue (``Arrivals.owing``): True once when the first acknowledgement
+    becomes owed, False once when none is any more; an autocomplete owes none."""
+    arrivals, told = Arrivals(), []
+    arrivals.acks_first = 30.0
+    arrivals.owing = told.append
+    arrivals.arrived(9, acknowledges=False)
+    assert told == []
+    arrivals.arrived(1, acknowledges=True)
+    arrivals.arrived(2, acknowledges=True)
+    assert told == [True]
+    arrivals.acknowledged(2)
+    assert told == [True]  # the first is still owed
+    arrivals.acknowledged(1)
+    assert told == [True, False]
+    assert arrivals._lapse_at is None  # no timer left behind
+
+
+async def test_one_never_acknowledged_stops_being_owed_after_acks_first() -> None:
+    """An interaction answered outside the funnel (or lost) is owed ``acks_first`` seconds at
+    most, with nothing else happening: a timer expires it, and a younger one still owed keeps
+    the state on until its own time is up."""
+    arrivals, told = Arrivals(), []
+    arrivals.acks_first = 0.05
+    arrivals.owing = told.append
+    arrivals.arrived(1, acknowledges=True)
+    await asyncio.sleep(0.03)
+    arrivals.arrived(2, acknowledges=True)
+    for _ in range(200):
+        if len(told) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert told == [True, False]
+    assert not arrivals._unacknowledged and arrivals._lapse_at is None
+
+
+async def test_work_acknowledged_during_a_burst_waits_for_a_gap_in_it() -> None:
+    """A burst still arriving (interactions less than ``burst_gap`` apart): the work already
+    acknowledged goes on only once that long has passed with no new one, so the gateway
+    events still coming are read and acknowledged before the burst's work fills the loop."""
+    arrivals = Arrivals()
+    arrivals.acks_first, arrivals.burst_gap = 30.0, 0.08
+    arrivals.arrived(1, acknowledges=True)
+    arrivals.arrived(2, acknowledges=True)
+    arrivals.acknowledged(1)
+    arrivals.acknowledged(2)
+    started = time.monotonic()
+    work = asyncio.create_task(arrivals.acknowledgements_first())
+    await asyncio.sleep(0.04)
+    arrivals.arrived(3, acknowledges=True)  # still coming: the gap starts again
+    arrivals.acknowledged(3)
+    await asyncio.sleep(0.06)
+    assert not work.done()  # 0.1 s after it began, but only 0.06 s after the latest arrival
+    await asyncio.wait_for(work, 1)
+    assert time.monotonic() - started >= 0.11
+
+
+async def test_a_move_on_its_own_waits_for_no_gap() -> None:
+    """One interaction, none other close before it: its work goes on at once."""
+    arrivals = Arrivals()
+    arrivals.acks_first, arrivals.burst_gap = 30.0, 5.0
+    arrivals._previous = arrivals._latest = time.monotonic() - 10.0  # the last move, long ago
+    arrivals.arrived(1, acknowledges=True)
+    arrivals.acknowledged(1)
+    started = time.monotonic()
+    await asyncio.wait_for(arrivals.acknowledgements_first(), 1)
+    assert time.monotonic() - started < 1
+    assert not arrivals.bursting()

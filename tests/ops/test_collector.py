@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from bot.ops.collector import THRESHOLDS, collect_when_idle
+from bot.ops.collector import THRESHOLDS, collect_when_idle, young_passes
 
 PROBE = """
 import gc, json
@@ -84,3 +84,24 @@ async def test_a_bot_never_quiet_still_gets_its_full_pass() -> None:
         assert len(passes) >= 2  # memory stays bounded under a load that never stops
     finally:
         task.cancel()
+
+
+async def test_no_young_pass_while_an_acknowledgement_is_owed() -> None:
+    """``young_passes``: owed, the collector is off; none owed, on again; and a stream that
+    always owes one still gets its passes after ``at_most`` seconds."""
+    state: list[str] = []
+    owing = young_passes(
+        at_most=0.05, disable=lambda: state.append("off"), enable=lambda: state.append("on")
+    )
+    owing(True)
+    assert state == ["off"]
+    owing(False)
+    assert state == ["off", "on"]
+    await asyncio.sleep(0.1)
+    assert state == ["off", "on"]  # the stretch's timer went with it
+    owing(True)
+    for _ in range(200):
+        if state[-1] == "on":
+            break
+        await asyncio.sleep(0.01)
+    assert state == ["off", "on", "off", "on"]  # on again by itself, still owed
