@@ -100,16 +100,23 @@ ACKNOWLEDGED_TYPES = frozenset({2, 3, 5})
 #: nothing is unacknowledged and nothing waits. The bound keeps an interaction that never
 #: says it was acknowledged (one answered outside :func:`bot.ui.interactions.guarded`, or
 #: lost) from holding others up for more than a moment; an acknowledgement never waits on
-#: work, so nothing can cycle.
-ACKS_FIRST = 0.25
+#: work, so nothing can cycle. Half a second: the first burst at 300 games reached the bot
+#: over 0.18-0.30 s, and a bound of 0.25 s let its work go before its last moves arrived
+#: (their first answers were that run's slowest).
+ACKS_FIRST = 0.5
 
-#: Interactions reaching the bot less than this apart are a burst still arriving: work
-#: acknowledged during one waits (within :data:`ACKS_FIRST`) until this long has passed with
-#: no new one. The gateway events not read yet are not counted as unacknowledged, and a
-#: burst's work let go between two of them filled the loop while the rest were still coming
-#: (at 300 games the first answers of moves sent 40-65 ms into the burst took 73-87 ms,
-#: those after it 2-15 ms). A move on its own (none other this close before it) never waits.
-BURST_GAP = 0.005
+#: A burst is still arriving while :data:`BURST_COUNT` interactions have reached the bot
+#: within the last :data:`BURST_WINDOW` seconds: work acknowledged during one waits (within
+#: :data:`ACKS_FIRST`) until that is no longer so. Gateway events not read yet do not count
+#: as unacknowledged, and a burst's work let go between two of them filled the loop while
+#: the rest were still coming: at 300 games the slow runs' first bursts had gaps of 9-11 ms
+#: in the fake's stream, the work of the moves before each gap went, and the moves after it
+#: waited 30-45 ms (docs/benchmarks.md, "A burst still arriving"). A gap's length alone
+#: could not tell: one of 5 ms let the work go mid-burst, while one of 20 ms would hold many
+#: moves in a steady stream; three in 20 ms is a burst a gap does not end, and at 25 moves a
+#: second holds fewer than one move in ten, for less than 20 ms.
+BURST_COUNT = 3
+BURST_WINDOW = 0.02
 
 
 class Arrivals:
@@ -141,9 +148,9 @@ class Arrivals:
         #: (a timer expires them, so one never acknowledged cannot keep it True). The serving
         #: bot's collector makes no young pass meanwhile (:func:`bot.ops.collector.keep`).
         self.owing: Callable[[bool], None] | None = None
-        self.burst_gap = BURST_GAP
-        #: The two latest arrivals of interactions with a callback (:meth:`bursting`).
-        self._previous = self._latest = float("-inf")
+        self.burst_window = BURST_WINDOW
+        #: The latest arrivals of interactions with a callback (:meth:`bursting`).
+        self._recent: collections.deque[float] = collections.deque(maxlen=BURST_COUNT)
         self._release_at: asyncio.TimerHandle | None = None
         self._owed = False
         self._lapse_at: asyncio.TimerHandle | None = None
@@ -172,7 +179,7 @@ class Arrivals:
         self._seen[interaction_id] = now
         if acknowledges:
             self._unacknowledged[interaction_id] = now
-            self._previous, self._latest = self._latest, now
+            self._recent.append(now)
             self._tell_owing()
         # Drop the stale ones from the front (the oldest first): amortised O(1) per event.
         while self._seen:
@@ -256,7 +263,7 @@ class Arrivals:
             self._release_at.cancel()
             self._release_at = None
         if self._waiting and self.bursting():  # again once the gap has passed
-            wait = self._latest + self.burst_gap - self.clock()
+            wait = self._recent[0] + self.burst_window - self.clock()
             self._release_at = asyncio.get_running_loop().call_later(wait, self._release)
             return
         oldest = next(iter(self._unacknowledged.values()), float("inf"))
@@ -266,10 +273,10 @@ class Arrivals:
                 waiting.set_result(None)
 
     def bursting(self) -> bool:
-        """Whether a burst is still arriving: the two latest interactions came less than
-        :attr:`burst_gap` apart, the latest less than that ago."""
-        latest = self._latest
-        return latest - self._previous < self.burst_gap and self.clock() - latest < self.burst_gap
+        """Whether a burst is still arriving: the last :data:`BURST_COUNT` interactions all
+        came within the last :attr:`burst_window` seconds."""
+        recent = self._recent
+        return len(recent) == recent.maxlen and self.clock() - recent[0] < self.burst_window
 
     def waited(self, interaction_id: int) -> float | None:
         """Seconds since the interaction reached the bot; None if its arrival was not seen

@@ -160,35 +160,39 @@ async def test_one_never_acknowledged_stops_being_owed_after_acks_first() -> Non
     assert not arrivals._unacknowledged and arrivals._lapse_at is None
 
 
-async def test_work_acknowledged_during_a_burst_waits_for_a_gap_in_it() -> None:
-    """A burst still arriving (interactions less than ``burst_gap`` apart): the work already
-    acknowledged goes on only once that long has passed with no new one, so the gateway
-    events still coming are read and acknowledged before the burst's work fills the loop."""
+async def test_work_acknowledged_during_a_burst_waits_until_it_thins_out() -> None:
+    """A burst still arriving (``BURST_COUNT`` interactions within ``burst_window``): the work
+    already acknowledged goes on only once fewer than that have come in the window, so the
+    gateway events still coming are read and acknowledged before the burst's work fills the
+    loop; a short gap inside the burst does not end it."""
     arrivals = Arrivals()
-    arrivals.acks_first, arrivals.burst_gap = 30.0, 0.08
-    arrivals.arrived(1, acknowledges=True)
-    arrivals.arrived(2, acknowledges=True)
-    arrivals.acknowledged(1)
-    arrivals.acknowledged(2)
+    arrivals.acks_first, arrivals.burst_window = 30.0, 0.15
+    for key in (1, 2, 3):
+        arrivals.arrived(key, acknowledges=True)
+        arrivals.acknowledged(key)
     started = time.monotonic()
     work = asyncio.create_task(arrivals.acknowledgements_first())
-    await asyncio.sleep(0.04)
-    arrivals.arrived(3, acknowledges=True)  # still coming: the gap starts again
-    arrivals.acknowledged(3)
-    await asyncio.sleep(0.06)
-    assert not work.done()  # 0.1 s after it began, but only 0.06 s after the latest arrival
-    await asyncio.wait_for(work, 1)
-    assert time.monotonic() - started >= 0.11
+    await asyncio.sleep(0.05)
+    assert not work.done()  # a gap of 0.05 s: still a burst
+    for key in (4, 5):
+        arrivals.arrived(key, acknowledges=True)
+        arrivals.acknowledged(key)
+    await asyncio.sleep(0.05)
+    assert not work.done()  # three within the window: still coming
+    await asyncio.wait_for(work, 2)
+    assert time.monotonic() - started >= 0.14
 
 
-async def test_a_move_on_its_own_waits_for_no_gap() -> None:
-    """One interaction, none other close before it: its work goes on at once."""
+async def test_a_move_on_its_own_or_a_pair_waits_for_no_burst() -> None:
+    """One interaction, or two close together, is no burst: the work goes on at once."""
     arrivals = Arrivals()
-    arrivals.acks_first, arrivals.burst_gap = 30.0, 5.0
-    arrivals._previous = arrivals._latest = time.monotonic() - 10.0  # the last move, long ago
-    arrivals.arrived(1, acknowledges=True)
-    arrivals.acknowledged(1)
-    started = time.monotonic()
-    await asyncio.wait_for(arrivals.acknowledgements_first(), 1)
-    assert time.monotonic() - started < 1
-    assert not arrivals.bursting()
+    arrivals.acks_first, arrivals.burst_window = 30.0, 5.0
+    for key in (1, 2):
+        arrivals.arrived(key, acknowledges=True)
+        arrivals.acknowledged(key)
+        started = time.monotonic()
+        await asyncio.wait_for(arrivals.acknowledgements_first(), 1)
+        assert time.monotonic() - started < 1
+        assert not arrivals.bursting()
+    arrivals.arrived(3, acknowledges=True)
+    assert arrivals.bursting()  # the third within the window
