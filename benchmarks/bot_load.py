@@ -32,12 +32,27 @@ that costs the measure is measured instead: this process's stalls — garbage-co
 and any time its event loop did not run, seen by a 5 ms ticker — during which the fake reads
 no request and stamps no answer. They are taken off each first answer's time
 (``first_answer_*_less_stalls``: what is left is the bot's), and the set-up's objects are
-frozen out of the collector (``gc.freeze``) and no full pass is made while timed (young
-passes every 2,000 objects), as the serving bot keeps its own (``bot/ops/collector.py``).
+frozen out of the collector (``gc.freeze``) and no pass is made while timed (see below), as
+the serving bot keeps its own (``bot/ops/collector.py``).
 
 The bot's own share of the first answer is measured in its process (``bot_ack_*``: from the
 interaction's gateway event to its deferral done, as ``/metrics`` counts it), with its event
 loop's lateness and its garbage collector's pauses (``bot_loop_lag_*``, ``bot_gc_pause_*``).
+
+While timed, the harness makes no collector pass at all (a burst's minute; not with
+``--match`` or ``--gaps realistic``, whose timed part is long) and has read each game's first
+mover beforehand: its young passes and the driver's replays stalled the fake for up to 40 ms
+in the first burst, a gap in the gateway's stream Discord would not make
+(``--harness-as-before`` keeps both as they were; ``harness_rss_growth_mb``: its memory's
+growth meanwhile).
+
+Where the slowest 1% of first answers spent their time: the share of it the bot's and the
+harness's event-loop threads ran, and waited for a CPU (``slowest_first_answers_*_share``,
+from each thread's ``/proc/.../schedstat`` read on the 5 ms ticker; ``timed_*_share`` is the
+same over the whole timed part), and when in the run they were sent
+(``slowest_first_answers_began_s``: the first and last, in seconds after the first move: a
+burst's start, or spread over the run).
+
 ``--bot-tree DIR`` runs the bot of another checkout (an older release) under this driver and
 this fake Discord, for an A/B of two bots under one harness.
 
@@ -80,6 +95,7 @@ import logging
 import math
 import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -136,6 +152,16 @@ def _stat(path: str) -> list[str] | None:
     except OSError:
         return None
     return raw[raw.rindex(")") + 2 :].split()
+
+
+def _schedstat(path: str) -> tuple[float, float] | None:
+    """A thread's seconds on a CPU and waiting on a run queue, so far (``schedstat``)."""
+    try:
+        with open(path) as f:
+            ran, waited, _slices = f.read().split()
+    except (OSError, ValueError):
+        return None
+    return int(ran) / 1e9, int(waited) / 1e9
 
 
 def _cpu(fields: list[str], children: bool = False) -> float:
@@ -205,6 +231,10 @@ class HarnessStalls:
         self.gc_pauses: list[float] = []
         self.stalls: list[tuple[float, float]] = []  # (start, end), in time order
         self._gc_started = 0.0
+        self.bot_pid: int | None = None
+        #: (when, bot loop ran, bot loop waited for a CPU, harness ran, harness waited), the
+        #: two event-loop threads' cumulative seconds from ``schedstat`` on each tick.
+        self.sched: list[tuple[float, float, float, float, float]] = []
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -225,12 +255,27 @@ class HarnessStalls:
             gc.callbacks.remove(self._gc)
 
     async def _tick(self) -> None:
+        own = f"/proc/{os.getpid()}/task/{os.getpid()}/schedstat"
+        bot = f"/proc/{self.bot_pid}/task/{self.bot_pid}/schedstat" if self.bot_pid else None
         while True:
             due = time.perf_counter() + self.every
             await asyncio.sleep(self.every)
             woke = time.perf_counter()
             if woke - due > self.threshold:
                 self.stalls.append((due, woke))
+            if bot is not None and (b := _schedstat(bot)) and (h := _schedstat(own)):
+                self.sched.append((woke, *b, *h))
+
+    def cpu_shares(self, start: float, end: float) -> tuple[float, float, float, float]:
+        """Of ``start``..``end``: the share the bot's loop ran, waited for a CPU, and the
+        same for the harness's loop (the nearest ticks around it; zeros when unsampled)."""
+        first = bisect.bisect_right(self.sched, (start, 9e9)) - 1
+        last = bisect.bisect_left(self.sched, (end, -1.0))
+        if first < 0 or last >= len(self.sched) or last <= first:
+            return (0.0, 0.0, 0.0, 0.0)
+        a, b = self.sched[first], self.sched[last]
+        span = b[0] - a[0]
+        return tuple((b[i] - a[i]) / span for i in range(1, 5))  # type: ignore[return-value]
 
     def within(self, start: float, end: float) -> float:
         """Seconds of stall between ``start`` and ``end``."""
@@ -248,6 +293,26 @@ class HarnessStalls:
             for first, started in zip(timings.first, timings.first_started, strict=True)
         ]
         stalled = sum(end - start for start, end in self.stalls)
+        # The slowest 1% of first answers: was either loop running, or waiting for a CPU?
+        slow = sorted(zip(timings.first, timings.first_started, strict=True), reverse=True)
+        slow = slow[: max(1, len(slow) // 100)] if slow else []
+        shares = [self.cpu_shares(started, started + first) for first, started in slow]
+        names = ("bot_loop_ran", "bot_loop_waited_cpu", "harness_ran", "harness_waited_cpu")
+        slowest = {
+            f"slowest_first_answers_{name}_share": round(statistics.fmean(s[i] for s in shares), 3)
+            for i, name in enumerate(names)
+            if shares
+        }
+        if slow:  # when in the run they began (s after the first move): a burst's start?
+            begun = min(timings.first_started)
+            slowest["slowest_first_answers_began_s"] = [
+                round(min(started for _, started in slow) - begun, 2),
+                round(max(started for _, started in slow) - begun, 2),
+            ]
+        whole = self.cpu_shares(self.sched[0][0], self.sched[-1][0]) if self.sched else ()
+        slowest |= {
+            f"timed_{name}_share": round(v, 3) for name, v in zip(names, whole, strict=False)
+        }
         return {
             "harness_gc_pauses": len(self.gc_pauses),
             "harness_gc_pause_ms_total": round(sum(self.gc_pauses) * 1000, 1),
@@ -259,6 +324,7 @@ class HarnessStalls:
             "first_answer_p99_ms_less_stalls": round(pct(net, 0.99), 2),
             "first_answer_max_ms_less_stalls": round(max(net, default=0.0) * 1000, 2),
             "first_answers_after_3s_less_stalls": sum(1 for t in net if t > 3.0),
+            **slowest,
         }
 
 
@@ -439,10 +505,12 @@ def ack_legs(fake: FakeDiscord, stamps: list[list[float]]) -> dict[str, float]:
     fake's loop busy with other requests shows here) and the fake's answer read back by the
     bot (``ack_leg_back``). Interactions of the set-up are left out (not timed)."""
     legs: dict[str, list[float]] = {"gateway": [], "bot": [], "to_fake": [], "back": []}
+    whole: list[float] = []
     for key, arrived, sent, back in stamps:
         record = fake.interactions.get(int(key))
         if record is None or record.acknowledged_at is None:
             continue
+        whole.append(record.acknowledged_at - record.created)
         legs["gateway"].append(arrived - record.created)
         legs["bot"].append(sent - arrived)
         legs["to_fake"].append(record.acknowledged_at - sent)
@@ -451,6 +519,9 @@ def ack_legs(fake: FakeDiscord, stamps: list[list[float]]) -> dict[str, float]:
     for name, values in legs.items():
         out[f"ack_leg_{name}_p50_ms"] = round(pct(values, 0.50), 2)
         out[f"ack_leg_{name}_p99_ms"] = round(pct(values, 0.99), 2)
+    out["first_answer_stamped_p50_ms"] = round(pct(whole, 0.50), 2)
+    out["first_answer_stamped_p99_ms"] = round(pct(whole, 0.99), 2)
+    out["first_answer_stamped_max_ms"] = round(max(whole, default=0.0) * 1000, 2)
     return out
 
 
@@ -677,6 +748,16 @@ async def play_game(
             timings.pinged_again.append(waited)
         timings.told.add(told.id)
     return done
+
+
+async def warm_driver(service: GameService, game_id: int, wait: float) -> None:
+    """Read a game's first mover and their legal moves into the driver's own cache before
+    the timed moves: the bot dealt the game, so the driver's copy is stale, and replaying 300
+    games in the fake's loop as the first burst began was the harness's work, not Discord's
+    (``--harness-as-before`` leaves it there)."""
+    player = await human_turn(service, game_id, wait)
+    if player is not None and player.user_id is not None:
+        await service.seat_view(game_id, player.user_id)
 
 
 async def human_turn(service: GameService, game_id: int, wait: float) -> Any:
@@ -936,6 +1017,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                         )
                     )
                 settled = await settle(fake, args.settle) if args.settle else None
+                if not args.harness_as_before:
+                    await asyncio.gather(*(warm_driver(service, t[0], args.wait) for t in tables))
                 timings = Timings()
                 rejected_before = sum(len(r.rejections) for r in fake.interactions.values())
                 woken_before = fake.wakeups
@@ -947,15 +1030,24 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 # What the set-up made (1,000 games' lobbies, messages, users) is never
                 # garbage: frozen, the collector's full passes no longer walk it, so they
                 # stop pausing the fake for hundreds of ms (what is left is measured); and
-                # the fake, standing in for Discord's servers, makes no full pass while it
-                # is timed (young passes kept short), as the bot makes none under a burst.
+                # the fake, standing in for Discord's servers, makes no pass at all while it
+                # is timed (``--harness-as-before``: young ones, as before): its young
+                # passes (up to 40 ms at 300 games) stalled the fake mid-burst, and the gap
+                # they left in the gateway's stream was the bot's cue that the burst was over
+                # (``bot.ui.host.BURST_GAP``). What it leaves is collected after, and its
+                # memory's growth meanwhile reported (``harness_rss_growth_mb``).
                 gc.collect()
                 gc.freeze()
                 gc.set_threshold(2_000, 10, 1_000_000_000)
+                gc_off = not (args.harness_as_before or args.match or args.gaps == "realistic")
+                if gc_off:
+                    gc.disable()  # a burst's minute (a whole match would grow too much)
+                rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                 bot_before = CpuSample.of(proc.pid)
                 harness_before = time.process_time()
                 t0 = time.perf_counter()
                 phases: dict[str, dict[str, float]] = {}
+                stalls.bot_pid = proc.pid
                 async with stalls.watching():
                     if args.gaps == "realistic":
                         counts = await play_in_steps(fake, service, tables, args, timings, database)
@@ -971,6 +1063,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                             )
                         )
                 elapsed = time.perf_counter() - t0
+                rss_growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before
+                gc.enable()
                 bot_cpu = CpuSample.of(proc.pid).since(bot_before)
                 harness_cpu = time.process_time() - harness_before
                 budget_after = fake.budget_report()
@@ -1047,6 +1141,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "think_workers": args.think_workers,
         "bot_tree": args.bot_tree,
         "settled_s": None if settled is None else round(settled, 1),
+        "harness_as_before": args.harness_as_before,
+        "harness_rss_growth_mb": round(rss_growth / 1024, 1),
         "decisions": drawing.get("decisions", {}),
         **drawing.get("own", {}),
         **legs,
@@ -1111,6 +1207,13 @@ if __name__ == "__main__":
         help="run the bot from this checkout (e.g. a git worktree of an older release), "
         "driven by this tree's driver and fake Discord",
     )  # fmt: skip
+    parser.add_argument(
+        "--harness-as-before",
+        action="store_true",
+        help="the harness (the fake Discord and the driver) as before issue 50's fourth "
+        "session: its young collector passes made while timed, and each game's first mover "
+        "read only as its first move starts (default: none made, read beforehand)",
+    )
     parser.add_argument(
         "--settle",
         type=float,
