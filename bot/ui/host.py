@@ -113,9 +113,10 @@ ACKS_FIRST = 0.5
 #: in the fake's stream, the work of the moves before each gap went, and the moves after it
 #: waited 30-45 ms (docs/benchmarks.md, "A burst still arriving"). A gap's length alone
 #: could not tell: one of 5 ms let the work go mid-burst, while one of 20 ms would hold many
-#: moves in a steady stream; three in 20 ms is a burst a gap does not end, and at 25 moves a
-#: second holds fewer than one move in ten, for less than 20 ms.
-BURST_COUNT = 3
+#: moves of a steady stream. Four in 20 ms is a burst a short gap does not end, and at 25
+#: moves a second (300 games) it holds about one move in seventy (a Poisson estimate), for
+#: less than 20 ms; three would hold one in eleven.
+BURST_COUNT = 4
 BURST_WINDOW = 0.02
 
 

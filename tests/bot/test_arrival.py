@@ -7,7 +7,7 @@ import asyncio
 import time
 from typing import Any
 
-from bot.ui.host import EVENT, KEEP_FOR, Arrivals
+from bot.ui.host import BURST_COUNT, EVENT, KEEP_FOR, Arrivals
 
 
 class Ticks:
@@ -167,32 +167,32 @@ async def test_work_acknowledged_during_a_burst_waits_until_it_thins_out() -> No
     loop; a short gap inside the burst does not end it."""
     arrivals = Arrivals()
     arrivals.acks_first, arrivals.burst_window = 30.0, 0.15
-    for key in (1, 2, 3):
+    for key in range(BURST_COUNT):
         arrivals.arrived(key, acknowledges=True)
         arrivals.acknowledged(key)
     started = time.monotonic()
     work = asyncio.create_task(arrivals.acknowledgements_first())
     await asyncio.sleep(0.05)
     assert not work.done()  # a gap of 0.05 s: still a burst
-    for key in (4, 5):
+    for key in range(BURST_COUNT, BURST_COUNT + 3):
         arrivals.arrived(key, acknowledges=True)
         arrivals.acknowledged(key)
     await asyncio.sleep(0.05)
-    assert not work.done()  # three within the window: still coming
+    assert not work.done()  # BURST_COUNT within the window: still coming
     await asyncio.wait_for(work, 2)
     assert time.monotonic() - started >= 0.14
 
 
-async def test_a_move_on_its_own_or_a_pair_waits_for_no_burst() -> None:
-    """One interaction, or two close together, is no burst: the work goes on at once."""
+async def test_a_move_on_its_own_or_a_few_wait_for_no_burst() -> None:
+    """One interaction, or a few close together, is no burst: the work goes on at once."""
     arrivals = Arrivals()
     arrivals.acks_first, arrivals.burst_window = 30.0, 5.0
-    for key in (1, 2):
+    for key in range(1, BURST_COUNT):
         arrivals.arrived(key, acknowledges=True)
         arrivals.acknowledged(key)
         started = time.monotonic()
         await asyncio.wait_for(arrivals.acknowledgements_first(), 1)
         assert time.monotonic() - started < 1
         assert not arrivals.bursting()
-    arrivals.arrived(3, acknowledges=True)
-    assert arrivals.bursting()  # the third within the window
+    arrivals.arrived(BURST_COUNT, acknowledges=True)
+    assert arrivals.bursting()  # the BURST_COUNT-th within the window
