@@ -147,7 +147,7 @@ class Arrivals:
         #: Told True when an acknowledgement becomes owed (none was), False when none is any
         #: more: none was left unacknowledged, or the owed ones aged past :attr:`acks_first`
         #: (a timer expires them, so one never acknowledged cannot keep it True). The serving
-        #: bot's collector makes no young pass meanwhile (:func:`bot.ops.collector.keep`).
+        #: bot's collector makes no pass meanwhile (:func:`bot.ops.collector.keep`).
         self.owing: Callable[[bool], None] | None = None
         self.burst_window = BURST_WINDOW
         #: The latest arrivals of interactions with a callback (:meth:`bursting`).
@@ -200,11 +200,13 @@ class Arrivals:
                 asyncio.get_running_loop().call_soon(self._release)
 
     async def acknowledgements_first(self) -> None:
-        """Wait until every interaction that reached the bot before now is acknowledged, or
-        :attr:`acks_first` seconds after the oldest of them arrived (:data:`ACKS_FIRST`).
-        Those arriving later are not waited for, so a steady stream cannot hold anyone back.
-        The work waiting goes on in the order it began to wait, this one after them: two
-        clicks on one table a moment apart are still taken first come, first served."""
+        """Wait until every interaction that reached the bot before now is acknowledged and
+        no burst is still arriving (:meth:`bursting`), or :attr:`acks_first` seconds after
+        the oldest of them arrived (or after now, when only a burst holds it back:
+        :data:`ACKS_FIRST`). Later arrivals hold it only as part of a burst, and only that
+        long, so a steady stream cannot hold anyone back. The work waiting goes on in the
+        order it began to wait, this one after them: two clicks on one table a moment apart
+        are still taken first come, first served."""
         limit = self.acks_first
         self._expire(limit)
         if not self._unacknowledged and not self._waiting and not self.bursting():
@@ -263,7 +265,7 @@ class Arrivals:
         if self._release_at is not None:
             self._release_at.cancel()
             self._release_at = None
-        if self._waiting and self.bursting():  # again once the gap has passed
+        if self._waiting and self.bursting():  # again once the burst has thinned out
             wait = self._recent[0] + self.burst_window - self.clock()
             self._release_at = asyncio.get_running_loop().call_later(wait, self._release)
             return
