@@ -55,6 +55,14 @@ def _stop(signum: int, _frame: object) -> None:
     raise Stopped(why)
 
 
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """A stop raised where Python cannot raise (a garbage-collector callback, a ``__del__``)
+    is printed as "Exception ignored"; it is no error: :func:`_stop` kept it, and the run
+    ends at its next check. Anything else is printed as Python would."""
+    if not isinstance(unraisable.exc_value, Stopped):
+        sys.__unraisablehook__(unraisable)
+
+
 def main(
     steps: int, seed: int, per_example: int, seconds: float | None = None
 ) -> dict[str, object]:
@@ -66,6 +74,7 @@ def main(
     with tempfile.TemporaryDirectory() as tmp:
         driver = Driver(Path(tmp), seed=seed)
         BotFuzz.driver = driver
+        sys.unraisablehook = _unraisable
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
             signal.signal(signum, _stop)
         if seconds is not None:
