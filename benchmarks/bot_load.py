@@ -1033,8 +1033,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
                 # the fake, standing in for Discord's servers, makes no pass at all while it
                 # is timed (``--harness-as-before``: young ones, as before): its young
                 # passes (up to 40 ms at 300 games) stalled the fake mid-burst, and the gap
-                # they left in the gateway's stream was the bot's cue that the burst was over
-                # (``bot.ui.host.BURST_GAP``). What it leaves is collected after, and its
+                # they left in the gateway's stream read as the burst's end to the bot (see
+                # ``bot.ui.host.BURST_COUNT``). What it leaves is collected after, and its
                 # memory's growth meanwhile reported (``harness_rss_growth_mb``).
                 gc.collect()
                 gc.freeze()
