@@ -13,6 +13,7 @@ the turn's DM and the catch-up's words read.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from bot.engine import Applied, Move, Play, Tile
 
@@ -47,6 +48,13 @@ class SeenMove:
     @property
     def tile(self) -> Tile | None:
         return self.move.tile if isinstance(self.move, Play) else None
+
+
+def mixed_reasons(turn: Sequence[SeenMove]) -> bool:
+    """Whether one turn's moves were played for different reasons: a standing order that
+    ended on a double, then the only tile that covers it, which the bot played for the
+    player (they had no choice). The words tell them apart (``catchup.then``)."""
+    return any(m.played_for != turn[0].played_for for m in turn)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

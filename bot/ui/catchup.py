@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from bot.engine import MEXICAN, Catch, Done, Draw, Knock, Pass, Play
 from bot.i18n import tr, tr_count
-from bot.service.digest import Digest, SeenMove
+from bot.service.digest import Digest, SeenMove, mixed_reasons
 from bot.ui import catchupmatch as news
 from bot.ui.catchuporder import SEATED_DROP, SEATED_LADDER, SPECTATOR_DROP, SPECTATOR_LADDER
 from bot.ui.facts import VOWELS
@@ -196,7 +196,7 @@ class _Words:
     def turn(self, turn: Sequence[SeenMove]) -> str:
         """One turn: "Carol: drew, passed (train open)"."""
         first = turn[0]
-        bits = ", ".join(self.bit(m) for m in turn)
+        bits = news.turn_bits(self, turn) if mixed_reasons(turn) else ", ".join(map(self.bit, turn))
         who = self.name(first.seat, robot=first.by_computer)
         if first.played_for is not None:
             why = self.tr(f"catchup.bit.{first.played_for}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.engine import Draw, Play
+from bot.engine import Draw
 from bot.service.digest import Digest, SeenMove
 from bot.ui.facts import undone_words
 from bot.ui.limits import shown
@@ -57,7 +57,11 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
     reasons = {m.played_for for t in turns for m in t}
     if "order" in reasons:  # their own standing order (issue 46): the tiles it played
         mine = [t for t in turns if any(m.played_for == "order" for m in t)]
-        tiles = [str(m.move.tile) for t in mine for m in t if isinstance(m.move, Play)]
+        tiles: list[str] = []
+        for t in mine:
+            tiles += [str(m.tile) for m in t if m.played_for == "order" and m.tile is not None]
+            if tiles and (rest := [m for m in t if m.played_for != "order"]):
+                tiles[-1] = then_line(w, tiles[-1], rest, "catchup.why")
         line = w.tr("orders.while-away", tiles=", ".join(tiles))
         others = [t for t in turns if t not in mine]
         return [f"{line}\n{form}" for form in for_you_forms(w, others)] if others else [line]
@@ -74,6 +78,27 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
     # A phone line, at a big table where the others' moves since need the room.
     forms.append(w.count("catchup.for-you.least", len(turns), icon=icon))
     return forms
+
+
+def then_line(w: Words, before: str, rest: Sequence[SeenMove], why: str) -> str:
+    """``before``, then the moves of the same turn played for another reason (``why``: the
+    ``catchup.why`` or ``catchup.bit`` words for it). A standing order that ends on a double
+    leaves its cover to the player; when only one tile covers it, the bot plays that for
+    them (they had no choice), and that tile is not the order's: "6-6, then (you had no
+    choice) 11-6 on your own train", not "your order played 6-6, 11-6"."""
+    reasons = {m.played_for for m in rest}
+    reason = reasons.pop() if len(reasons) == 1 else None
+    said = w.tr(f"{why}.{reason}" if reason in FOR_YOU_ICONS else "catchup.why.mixed")
+    return w.tr("catchup.then", before=before, why=said, what=", ".join(map(w.bit, rest)))
+
+
+def turn_bits(w: Words, turn: Sequence[SeenMove]) -> str:
+    """The moves of one of the others' turns whose moves were played for different reasons
+    (at least two), the later ones told apart: "Bob (standing order): 6-6 on their own
+    train (double), then (no choice) 11-6 on their own train" (see :func:`then_line`)."""
+    first = turn[0].played_for
+    cut = next(i for i, m in enumerate(turn) if m.played_for != first)
+    return then_line(w, ", ".join(map(w.bit, turn[:cut])), turn[cut:], "catchup.bit")
 
 
 def earlier_line(w: Words, moves: Sequence[SeenMove]) -> str:

@@ -448,3 +448,32 @@ async def test_an_order_set_during_a_turn_waits_out_a_draw(
     await t.move(ALICE, "3-0 @2")
     await t.move(CAROL, "10-0 @3")  # (Bob drew 4-1, which fits nowhere, and passed)
     assert await t.order_moves() == [(0, ["7-2 @1"])]
+
+
+async def test_the_cover_the_bot_played_after_an_orders_double_is_not_called_the_orders(
+    rigged_service: GameService, clock: FakeClock
+) -> None:
+    """Alice's order ends on her double 5-5, and 7-5 is the only tile that covers it: the bot
+    plays it for her (she had no choice), not her order. Her turn DM says so, in both
+    languages ("your order played 5-5, 11-6" was the play-through's Bob, who had queued 6-6
+    last and never 11-6), and so does Bob's list of the others' moves."""
+    t = Table(rigged_service, clock)
+    await rigged_service.update_user_settings(ALICE, clock.tick(), autoplay="only")
+    await t.deal(("12-5 5-5 7-5 9-2 9-4 1-0", BOB_HAND, CAROL_HAND))
+    await t.move(ALICE, "12-5 @1", then="5-5")
+    await t.move(BOB, "12-3 @2")
+    await t.move(CAROL, "12-0 @3")
+    assert await t.order_moves() == [(0, ["5-5 @1"])]
+    bob = catchup_text((await t.news_of(BOB)).digest, "en", 1000, whose_turn=False)
+    assert (
+        "Alice (standing order): 5-5 on their own train (double), "
+        "then (no choice) 7-5 on their own train" in bob
+    ), bob
+    await t.move(BOB, "4-3 @2")
+    await t.move(CAROL, "10-0 @3")
+    news = await t.news_of(ALICE)
+    en = catchup_text(news.digest, "en", 1000, whose_turn=False)
+    assert "📋 While you were away your order played 5-5, then (you had no choice) 7-5 on " in en
+    assert "order played 5-5, 7-5" not in en, en
+    fr = catchup_text(news.digest, "fr", 1000, whose_turn=False)
+    assert "ton ordre a joué 5-5, puis (tu n'avais pas le choix) 7-5 sur " in fr, fr
