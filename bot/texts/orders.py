@@ -50,11 +50,13 @@ TEXTS: dict[str, Mapping[str, str]] = {
     "catchup.bit.order": {"en": "standing order", "fr": "ordre"},
     # ---- the player's next turn DM
     "catchup.why.order": {"en": "your standing order", "fr": "ton ordre"},
-    # A standing order's double, then its only cover, played for them (they had no choice).
+    # A turn of two reasons: an order's double, then its only cover played for them (they
+    # had no choice); or a draw made for them, then their own moves (".own": no reason).
     "catchup.then": {
         "en": "{before}, then ({why}) {what}",
         "fr": "{before}, puis ({why}) {what}",
     },
+    "catchup.then.own": {"en": "{before}, then {what}", "fr": "{before}, puis {what}"},
     "orders.while-away": {
         "en": "📋 While you were away your order played {tiles}.",
         "fr": "📋 Pendant ton absence, ton ordre a joué {tiles}.",

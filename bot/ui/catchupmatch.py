@@ -10,6 +10,7 @@ part's forms, longest first, for :mod:`bot.ui.catchup` to fit in its budget.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -81,15 +82,20 @@ def for_you_forms(w: Words, turns: Sequence[Sequence[SeenMove]]) -> list[str]:
 
 
 def then_line(w: Words, before: str, rest: Sequence[SeenMove], why: str) -> str:
-    """``before``, then the moves of the same turn played for another reason (``why``: the
-    ``catchup.why`` or ``catchup.bit`` words for it). A standing order that ends on a double
-    leaves its cover to the player; when only one tile covers it, the bot plays that for
-    them (they had no choice), and that tile is not the order's: "6-6, then (you had no
-    choice) 11-6 on your own train", not "your order played 6-6, 11-6"."""
-    reasons = {m.played_for for m in rest}
-    reason = reasons.pop() if len(reasons) == 1 else None
-    said = w.tr(f"{why}.{reason}" if reason in FOR_YOU_ICONS else "catchup.why.mixed")
-    return w.tr("catchup.then", before=before, why=said, what=", ".join(map(w.bit, rest)))
+    """``before``, then the moves of the same turn played for other reasons, each stretch
+    with why (``why``: the ``catchup.why`` or ``catchup.bit`` words for it; none for the
+    player's own moves). A standing order that ends on a double leaves its cover to the
+    player; when only one tile covers it, the bot plays that for them (they had no choice),
+    and that tile is not the order's: "6-6, then (you had no choice) 11-6 on your train",
+    not "your order played 6-6, 11-6"."""
+    for reason, stretch in itertools.groupby(rest, key=lambda m: m.played_for):
+        what = ", ".join(map(w.bit, stretch))
+        if reason in FOR_YOU_ICONS:
+            said = w.tr(f"{why}.{reason}")
+            before = w.tr("catchup.then", before=before, why=said, what=what)
+        else:  # their own move (a tile the bot drew for them fitted: the turn went on)
+            before = w.tr("catchup.then.own", before=before, what=what)
+    return before
 
 
 def turn_bits(w: Words, turn: Sequence[SeenMove]) -> str:

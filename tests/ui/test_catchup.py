@@ -338,3 +338,47 @@ def test_a_draw_made_for_you_that_fits_is_one_sentence_naming_the_tile() -> None
     both = catchup_text(digest(moves=(pass_for, *moves)), "en")
     assert "⏩ Your turn was played for you (you had no choice): passed." in both
     assert "⏩ I drew for you (you had no choice): 7-5. It fits: play it." in both
+
+
+def test_a_turn_played_for_two_reasons_tells_them_apart() -> None:
+    """The play-through's Bob: his order ended on 6-6 and the bot covered it with the only
+    tile that could (he had no choice); his DM said "your order played 6-6, 11-6". The
+    later stretch of a turn now says why, and a player's own move after a draw the bot made
+    for them (the tile fitted: their turn went on) is theirs, with no reason given."""
+    order_then_forced = (
+        mv(5, BOB, "6-6 @2", played_for="order", opened_double=True, turn_over=False),
+        mv(6, BOB, "11-6 @2", played_for="autoplay"),
+    )
+    en = catchup_text(digest(moves=order_then_forced), "en")
+    assert (
+        "📋 While you were away your order played 6-6, then (you had no choice) 11-6 on "
+        "your train." in en.splitlines()
+    ), en
+    fr = catchup_text(digest(moves=order_then_forced), "fr")
+    assert "📋 Pendant ton absence, ton ordre a joué 6-6, puis (tu n'avais pas le choix) 11-6" in fr
+    # An order's double nobody could cover: the draw and pass were the bot's, told so.
+    uncovered = (
+        mv(5, BOB, "6-6 @2", played_for="order", opened_double=True, turn_over=False),
+        mv(6, BOB, "draw", played_for="autoplay", turn_over=False, drawn=1),
+        mv(7, BOB, "pass", played_for="autoplay", marker_raised=True),
+    )
+    assert "your order played 6-6, then (you had no choice) drew, passed (train open)." in (
+        catchup_text(digest(moves=uncovered), "en")
+    )
+    # The others' list: Carol's order, then the cover; Dave drew (no choice), then played on.
+    others = (
+        mv(10, 2, "7-7 @3", played_for="order", opened_double=True, turn_over=False),
+        mv(11, 2, "7-2 @3", played_for="autoplay"),
+        mv(12, 3, "draw", played_for="autoplay", turn_over=False, drawn=1),
+        mv(13, 3, "9-9 @4", opened_double=True, turn_over=False),
+        mv(14, 3, "9-4 @4"),
+    )
+    text = catchup_text(digest(moves=others), "en")
+    assert (
+        "Carol (standing order): 7-7 on their own train (double), then (no choice) 7-2 on "
+        "their own train" in text
+    ), text
+    assert "Dave (no choice): drew, then 9-9 on their own train (double), 9-4 on their own" in (
+        text
+    ), text
+    assert "out of time" not in text
