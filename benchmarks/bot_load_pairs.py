@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-#: Student's t, two-sided 95 %, by degrees of freedom (1-30; beyond, 1.96 is near enough).
+#: Student's t, two-sided 95 %, by degrees of freedom (1-30; beyond, the 30th: a shade wide).
 T95 = (
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
     2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
@@ -125,6 +125,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--moves", type=int, default=5)
     args = parser.parse_args()
+    if Path(args.ours).resolve() == Path(args.against).resolve():
+        parser.error("--ours and --against are the same checkout: nothing to compare")
     load_args = ["--games", str(args.games), "--moves", str(args.moves)]
     print(json.dumps(pairs(args.ours, args.against, args.pairs, load_args)), flush=True)
 

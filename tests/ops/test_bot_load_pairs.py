@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import doctest
 import math
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from benchmarks import bot_load_pairs
@@ -79,3 +82,19 @@ def test_pairs_alternate_who_goes_first_and_compare_over_the_moves_tried() -> No
     assert out["ours"]["first_answer_p99_ms"] == [9.0, 120.0, 12.0]
     assert out["ours"]["first_answer_p99_over_100ms"] == 1
     assert out["against"]["unanswered_moves"] == 300
+
+
+def test_a_tree_against_itself_is_refused_before_any_run() -> None:
+    """Both sides the same checkout would read one run as both (nothing compared): refused
+    with one line and rc 2, as argparse refuses, before a minute is spent."""
+    script = Path(bot_load_pairs.__file__)
+    done = subprocess.run(
+        [sys.executable, str(script), "--against", str(script.parent.parent)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "--ours and --against are the same checkout" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
