@@ -53,7 +53,8 @@ class SeenMove:
 def mixed_reasons(turn: Sequence[SeenMove]) -> bool:
     """Whether one turn's moves were played for different reasons: a standing order that
     ended on a double, then the only tile that covers it, which the bot played for the
-    player (they had no choice). The words tell them apart (``catchup.then``)."""
+    player (they had no choice); or a draw the bot made for them, then their own moves.
+    The words tell them apart (``catchup.then``); a turn of one reason reads as ever."""
     return any(m.played_for != turn[0].played_for for m in turn)
 
 
